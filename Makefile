@@ -1,0 +1,105 @@
+# pdnkit: build, test, benchmark, install.
+#   make            build ./pdnkit
+#   make run        install what is missing, build, run the main job on corpora/
+#   make check      build and run every test; ends with "N passed, N failed"
+#   make bench      performance figures
+#   make sanitize   run the tests under AddressSanitizer and UBSan
+#   make install    PREFIX=/usr/local DESTDIR=
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+CC        ?= cc
+PKGS      := sqlite3 libzstd popt
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lzstd -lpopt)
+
+OPT       ?= -O2
+# Tuned for the building machine (popcount in hardware); "make NATIVE=" for a portable binary.
+NATIVE    ?= $(shell $(CC) -march=native -E - </dev/null >/dev/null 2>&1 && echo -march=native)
+WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(CI),true)
+WARN      += -Werror
+endif
+CFLAGS    ?= $(OPT) $(NATIVE) -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DPK_VERSION='"$(VERSION)"'
+LDLIBS    += $(PKG_LIBS) -lpthread -lm
+
+BUILD     ?= build
+SRC       := $(wildcard src/*.c)
+CMD       := $(wildcard cmd/*.c)
+LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
+LIB       := $(BUILD)/libpdnkit.a
+TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_AUX  := tests/naive.c
+MAN       := $(wildcard man/*.1 man/*.5)
+
+.PHONY: all run check bench sanitize install uninstall clean deps tests
+
+PROG      ?= pdnkit
+
+all: $(PROG)
+
+$(PROG): $(CMD_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard src/*.h cmd/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS)
+
+tests: $(PROG) $(TEST_BIN)
+
+$(BUILD)/tests/bench_naive: tests/bench_naive.c tests/naive.c tests/naive.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/bench_naive.c tests/naive.c
+
+# Debian packages the build needs; installed only when pkg-config cannot find them.
+deps:
+	@if pkg-config --exists $(PKGS) 2>/dev/null && command -v $(CC) >/dev/null; then :; else \
+		echo "installing build dependencies (libsqlite3-dev libzstd-dev libpopt-dev pkg-config)"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			build-essential pkg-config libsqlite3-dev libzstd-dev libpopt-dev; \
+	fi
+
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@tests/run.sh $(BUILD)/tests ./pdnkit
+
+run: deps
+	@$(MAKE) --no-print-directory pdnkit
+	@tests/main-job.sh ./pdnkit
+
+bench: deps
+	@$(MAKE) --no-print-directory pdnkit
+	@tests/bench.sh ./pdnkit
+
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build-san PROG=build-san/pdnkit NATIVE= \
+		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" tests
+	@ASAN_OPTIONS=detect_leaks=1 tests/run.sh build-san/tests build-san/pdnkit
+
+install: $(PROG)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 pdnkit $(DESTDIR)$(PREFIX)/bin/pdnkit
+	for f in $(filter %.1,$(MAN)); do install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done
+	for f in $(filter %.5,$(MAN)); do install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man5/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pdnkit
+	for f in $(notdir $(MAN)); do rm -f $(DESTDIR)$(PREFIX)/share/man/man*/$$f; done
+
+clean:
+	rm -rf $(BUILD) build-san pdnkit

@@ -1,0 +1,104 @@
+/* Helpers shared by the command files. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+
+const char *cli_command = NULL;
+
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "pdnkit%s%s: %s", cli_command ? " " : "", cli_command ? cli_command : "", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int cli_parse_options(poptContext ctx)
+{
+	int rc;
+	while ((rc = poptGetNextOpt(ctx)) > 0)
+		;
+	if (rc < -1) {
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		fprintf(stderr, "Try 'pdnkit %s --help' for more information.\n", cli_command);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+const char **cli_args(poptContext ctx, int *count)
+{
+	const char **args = poptGetArgs(ctx);
+	int n = 0;
+	static const char *none[] = { NULL };
+	if (!args)
+		args = none;
+	while (args[n])
+		n++;
+	*count = n;
+	return args;
+}
+
+int cli_int(const char *s, long lo, long hi, const char *what, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = s ? strtol(s, &end, 10) : 0;
+	if (!s || !*s || *end || errno || v < lo || v > hi) {
+		cli_error("%s must be an integer from %ld to %ld, not '%s'", what, lo, hi, s ? s : "");
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+bool cli_stderr_is_tty(void)
+{
+	return isatty(STDERR_FILENO);
+}

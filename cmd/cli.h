@@ -1,0 +1,42 @@
+/* What every command file shares: exit codes, messages in the "pdnkit CMD: ..." form,
+ * popt handling with usage errors that name the offending option, and JSON output. */
+#ifndef PK_CLI_H
+#define PK_CLI_H
+
+#include <popt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum {
+	EXIT_OK = 0,        /* all good */
+	EXIT_FINDINGS = 1,  /* the input has problems */
+	EXIT_USAGE = 2,     /* bad command line */
+	EXIT_RUNTIME = 3,   /* I/O, database, memory */
+};
+
+/* Set by main(): the command being run, for message prefixes. */
+extern const char *cli_command;
+
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse every option of ctx. Returns -1 after --help/--usage (exit 0 wanted),
+ * EXIT_USAGE after printing a message naming a bad option, else 0. */
+int cli_parse_options(poptContext ctx);
+
+/* Remaining positional arguments, NULL-terminated (owned by ctx). */
+const char **cli_args(poptContext ctx, int *count);
+
+/* Parse a whole decimal integer in [lo, hi] for option `what`; prints a usage error. */
+int cli_int(const char *s, long lo, long hi, const char *what, long *out);
+
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+/* JSON string literal, escaped, quotes included. */
+void json_string(FILE *f, const char *s);
+
+/* A line per terminal-only progress update is skipped when stderr is not a terminal. */
+bool cli_stderr_is_tty(void);
+
+#endif

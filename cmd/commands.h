@@ -1,0 +1,8 @@
+/* The table of commands: adding a command means one cmd/<name>.c with its
+ * cmd_<name>(), one row in commands[] (cmd/pdnkit.c), one man page, one test file. */
+#ifndef PK_COMMANDS_H
+#define PK_COMMANDS_H
+
+int cmd_perft(int argc, const char **argv);
+
+#endif

@@ -1,0 +1,128 @@
+/* main(): dispatches "pdnkit <command> [options] [args]" through the table of commands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+
+#ifndef PK_VERSION
+#define PK_VERSION "unknown"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
+};
+#define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
+
+static void list_commands(FILE *f)
+{
+	fprintf(f, "usage: pdnkit <command> [options] [args]\n"
+		   "       pdnkit help <command> | pdnkit <command> --help\n"
+		   "       pdnkit --version\n\n"
+		   "pdnkit reads, validates, stores, analyses and builds opening books from\n"
+		   "English draughts (checkers) games in PDN.\n\ncommands:\n");
+	for (int i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'man pdnkit' and 'man pdnkit-<command>' for the whole story.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* Levenshtein distance, for "did you mean" on a mistyped command. */
+static int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 32 || lb > 32)
+		return 99;
+	int d[33][33];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+static int unknown_command(const char *name)
+{
+	fprintf(stderr, "pdnkit: '%s' is not a pdnkit command. See 'pdnkit --help'.\n", name);
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (distance(name, commands[i].name) <= 2)
+			fprintf(stderr, "pdnkit: did you mean '%s'?\n", commands[i].name);
+	return EXIT_USAGE;
+}
+
+static int run(const struct command *c, int argc, const char **argv)
+{
+	/* argv[0] becomes "pdnkit <command>" so that popt's usage lines read naturally. */
+	char name[64];
+	snprintf(name, sizeof name, "pdnkit %s", c->name);
+	const char **args = malloc(sizeof *args * (size_t)(argc + 1));
+	if (!args) {
+		fprintf(stderr, "pdnkit: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	args[0] = name;
+	for (int i = 1; i < argc; i++)
+		args[i] = argv[i];
+	args[argc] = NULL;
+	cli_command = c->name;
+	int rc = c->fn(argc, args);
+	free(args);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("error writing standard output");
+		return EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		list_commands(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("pdnkit %s\n", PK_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		if (argc < 3) {
+			list_commands(stdout);
+			return EXIT_OK;
+		}
+		const struct command *c = find_command(argv[2]);
+		if (!c)
+			return unknown_command(argv[2]);
+		const char *help_argv[] = { argv[2], "--help", NULL };
+		return run(c, 2, help_argv);
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "pdnkit: unknown option '%s'. See 'pdnkit --help'.\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	const struct command *c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	return run(c, argc - 1, (const char **)argv + 1);
+}

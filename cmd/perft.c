@@ -1,0 +1,119 @@
+/* pdnkit perft: leaf counts of the legal move tree, per root move with --divide. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "commands.h"
+#include "../src/fen.h"
+#include "../src/perft.h"
+
+#define MAX_DEPTH 30
+
+int cmd_perft(int argc, const char **argv)
+{
+	char *fen = NULL, *threads_arg = NULL;
+	int divide = 0, unique = 0, json = 0;
+	struct poptOption opts[] = {
+		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "start from this position instead of the initial one", "FEN" },
+		{ "divide", 'd', POPT_ARG_NONE, &divide, 0, "print the count under each root move, in generator order", NULL },
+		{ "unique", 'u', POPT_ARG_NONE, &unique, 0, "count moves of identical effect once (default: every capture path)", NULL },
+		{ "threads", 't', POPT_ARG_STRING, &threads_arg, 0, "share the work among N threads (0 = one per core)", "N" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] DEPTH");
+	int rc = cli_parse_options(ctx);
+	if (rc)
+		goto out;
+
+	int nargs;
+	const char **args = cli_args(ctx, &nargs);
+	long depth = 0, threads = 1;
+	rc = EXIT_USAGE;
+	if (nargs != 1) {
+		cli_error(nargs ? "expected one DEPTH, got %d arguments" : "missing DEPTH%.0d", nargs);
+		fprintf(stderr, "Try 'pdnkit perft --help' for more information.\n");
+		goto out;
+	}
+	if (cli_int(args[0], 0, MAX_DEPTH, "DEPTH", &depth) ||
+	    (threads_arg && cli_int(threads_arg, 0, 256, "--threads", &threads)))
+		goto out;
+	if (threads == 0)
+		threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+
+	pk_pos pos;
+	if (fen) {
+		pk_fen_error err;
+		if (fen_parse(fen, strlen(fen), &pos, &err) < 0) {
+			cli_error("bad FEN at column %zu: %s", err.offset + 1, err.msg);
+			goto out;
+		}
+	} else {
+		pos_start(&pos);
+	}
+
+	pk_movelist *roots = malloc(sizeof *roots);
+	uint64_t *counts = malloc(sizeof *counts * PK_MAX_MOVES);
+	if (!roots || !counts) {
+		cli_error("out of memory");
+		rc = EXIT_RUNTIME;
+		free(roots);
+		free(counts);
+		goto out;
+	}
+	double t0 = cli_now();
+	uint64_t nodes = perft_divide(&pos, (int)depth, unique, (int)threads, roots, counts);
+	double secs = cli_now() - t0;
+	if (nodes == UINT64_MAX) {
+		cli_error("cannot start the counting threads");
+		rc = EXIT_RUNTIME;
+		free(roots);
+		free(counts);
+		goto out;
+	}
+	double rate = secs > 0 ? (double)nodes / secs : 0;
+	char mv[PK_MOVE_STRLEN], fenbuf[PK_FEN_STRLEN];
+	fen_format(&pos, fenbuf, sizeof fenbuf);
+
+	if (json) {
+		printf("{\"fen\":");
+		json_string(stdout, fenbuf);
+		printf(",\"depth\":%ld,\"unique\":%s,\"threads\":%ld,\"nodes\":%llu,\"seconds\":%.6f,"
+		       "\"nodes_per_second\":%.0f",
+		       depth, unique ? "true" : "false", threads, (unsigned long long)nodes, secs, rate);
+		if (divide) {
+			printf(",\"divide\":[");
+			for (int i = 0; i < roots->n && depth > 0; i++) {
+				move_format(&roots->m[i], true, mv, sizeof mv);
+				printf("%s{\"ordinal\":%d,\"move\":\"%s\",\"nodes\":%llu}", i ? "," : "", i, mv,
+				       (unsigned long long)counts[i]);
+			}
+			printf("]");
+		}
+		printf("}\n");
+	} else {
+		int width = 5;
+		for (int i = 0; divide && i < roots->n; i++) {
+			int w = move_format(&roots->m[i], true, mv, sizeof mv);
+			width = w > width ? w : width;
+		}
+		if (divide && depth > 0)
+			for (int i = 0; i < roots->n; i++) {
+				move_format(&roots->m[i], true, mv, sizeof mv);
+				printf("%3d  %-*s  %llu\n", i, width, mv, (unsigned long long)counts[i]);
+			}
+		printf("perft(%ld) = %llu  (%.3f s, %.1f M nodes/s, %ld thread%s%s)\n", depth,
+		       (unsigned long long)nodes, secs, rate / 1e6, threads, threads > 1 ? "s" : "",
+		       unique ? ", unique moves" : "");
+	}
+	rc = EXIT_OK;
+	free(roots);
+	free(counts);
+out:
+	poptFreeContext(ctx);
+	free(fen);
+	free(threads_arg);
+	return rc;
+}

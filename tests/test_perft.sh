@@ -1,0 +1,34 @@
+# pdnkit perft: counts, --divide, --unique, --threads, --json and FEN errors.
+. "$TESTS_DIR/lib.sh"
+
+run "$PDNKIT" perft --json 9
+expect_rc 0 "perft 9"
+expect_out_has '"depth":9,"unique":false,"threads":1,"nodes":3963680,' "perft 9 json"
+expect_err_empty "perft 9 writes nothing to stderr"
+run "$PDNKIT" perft --threads 2 --json 10
+expect_out_has '"nodes":18391564,' "perft 10 on two threads"
+run "$PDNKIT" perft 10
+expect_out_has "perft(10) = 18391564 " "human output"
+
+run "$PDNKIT" perft --divide 2
+expect_rc 0 "divide"
+first=$(echo "$OUT" | head -1 | tr -s ' ')
+[ "$first" = " 0 9-13 7" ] && pass || fail "divide first line [$first]"
+lines=$(echo "$OUT" | grep -c '^ *[0-9]')
+[ "$lines" -eq 7 ] && pass || fail "divide prints one line per root move, got $lines"
+
+# The king circling four men: two paths, one result.
+run "$PDNKIT" perft --json 1 --fen "W:WK10:B14,15,22,23"
+expect_out_has '"nodes":2,' "both capture paths counted"
+run "$PDNKIT" perft --json --unique 1 --fen "W:WK10:B14,15,22,23"
+expect_out_has '"nodes":1,' "unique merges them"
+run "$PDNKIT" perft --json --divide 1 --fen "W:WK10:B14,15,22,23"
+expect_out_has '"divide":[{"ordinal":0,"move":"10x17x26x19x10","nodes":1},{"ordinal":1,"move":"10x19x26x17x10","nodes":1}]' "divide json"
+
+run "$PDNKIT" perft 3 --fen "B:W33:B1"
+expect_rc 2 "bad FEN"
+expect_err_has "pdnkit perft: bad FEN at column 4: square 33 is out of range 1..32" "bad FEN is located"
+run "$PDNKIT" perft 0
+expect_out_has "perft(0) = 1 " "depth 0 counts the root"
+
+done_testing
