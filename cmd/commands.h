@@ -4,5 +4,6 @@
 #define PK_COMMANDS_H
 
 int cmd_perft(int argc, const char **argv);
+int cmd_validate(int argc, const char **argv);
 
 #endif

@@ -10,7 +10,23 @@ typedef struct {
 	const char *s;
 	size_t len, i;
 	pk_fen_error *err;
+	char *repairs;     /* NULL when strict */
+	size_t rsize;
 } scanner;
+
+static void repaired(scanner *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void repaired(scanner *sc, const char *fmt, ...)
+{
+	size_t n = strlen(sc->repairs);
+	if (n && n + 2 < sc->rsize) {
+		memcpy(sc->repairs + n, "; ", 3);
+		n += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(sc->repairs + n, sc->rsize - n, fmt, ap);
+	va_end(ap);
+}
 
 static int fail(scanner *sc, size_t at, const char *fmt, ...)
 {
@@ -64,9 +80,13 @@ static int place(scanner *sc, pk_pos *p, size_t at, long sq, int colour, bool ki
 	}
 	if (pos_piece_at(p, (int)sq, &c2, &k2))
 		return fail(sc, at, "square %ld is given twice", sq);
-	if (!king && (bb_sq((int)sq - 1) & (colour == PK_BLACK ? BB_BLACK_KINGROW : BB_WHITE_KINGROW)))
-		return fail(sc, at, "%s man on square %ld, its own crowning row, must be a king",
-			    colour_name(colour), sq);
+	if (!king && (bb_sq((int)sq - 1) & (colour == PK_BLACK ? BB_BLACK_KINGROW : BB_WHITE_KINGROW))) {
+		if (!sc->repairs)
+			return fail(sc, at, "%s man on square %ld, its own crowning row, must be a king",
+				    colour_name(colour), sq);
+		repaired(sc, "%s man on square %ld, its own crowning row, read as a king", colour_name(colour), sq);
+		king = true;
+	}
 	if (++count[colour] > 12)
 		return fail(sc, at, "more than 12 %s pieces", colour_name(colour));
 	pos_put(p, (int)sq, colour, king);
@@ -133,14 +153,34 @@ static int piece_list(scanner *sc, pk_pos *p, int colour, int *count)
 	}
 }
 
+static int parse(scanner *scp, pk_pos *p);
+
 int fen_parse(const char *s, size_t len, pk_pos *p, pk_fen_error *err)
 {
-	scanner sc = { s, len, 0, err };
+	scanner sc = { s, len, 0, err, NULL, 0 };
+	return parse(&sc, p);
+}
+
+int fen_parse_lenient(const char *s, size_t len, pk_pos *p, pk_fen_error *err,
+		      char *repairs, size_t rsize)
+{
+	repairs[0] = 0;
+	scanner sc = { s, len, 0, err, repairs, rsize };
+	return parse(&sc, p);
+}
+
+static int parse(scanner *scp, pk_pos *p)
+{
+	scanner sc = *scp;
 	int count[2] = { 0, 0 };
-	bool seen[2] = { false, false };
+	bool seen[2] = { false, false }, empty_field = false;
 
 	skip_space(&sc);
 	int turn = colour_of(peek(&sc));
+	if (turn < 0 && peek(&sc) == '?' && sc.repairs) {
+		repaired(&sc, "side to move '?' read as Black");
+		turn = PK_BLACK;
+	}
 	if (turn < 0) {
 		if (peek(&sc) < 0)
 			return fail(&sc, sc.i, "empty FEN");
@@ -167,6 +207,10 @@ int fen_parse(const char *s, size_t len, pk_pos *p, pk_fen_error *err)
 			if (number(&sc, &ignored) < 0)
 				return fail(&sc, sc.i, "number expected after '%c'", ch);
 			skip_space(&sc);
+		} else if (sc.repairs && (ch == ':' || ch == '.' || ch < 0)) {
+			if (!empty_field)
+				repaired(&sc, "empty colour field read as no pieces");
+			empty_field = true;
 		} else if (ch < 0) {
 			return fail(&sc, sc.i, "colour expected after ':' at end of FEN");
 		} else {
@@ -176,9 +220,9 @@ int fen_parse(const char *s, size_t len, pk_pos *p, pk_fen_error *err)
 	if (peek(&sc) == '.')
 		sc.i++;
 	skip_space(&sc);
-	if (sc.i < len)
-		return fail(&sc, sc.i, "unexpected '%c' after the position", s[sc.i]);
-	if (!seen[0] && !seen[1])
+	if (sc.i < sc.len)
+		return fail(&sc, sc.i, "unexpected '%c' after the position", sc.s[sc.i]);
+	if (!seen[0] && !seen[1] && !empty_field)
 		return fail(&sc, sc.i, "no pieces given: expected ':W...:B...'");
 	return 0;
 }

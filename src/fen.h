@@ -16,6 +16,13 @@ typedef struct {
  * pieces a side, a man on its own crowning row) is an error. */
 int fen_parse(const char *s, size_t len, pk_pos *p, pk_fen_error *err);
 
+/* As fen_parse, but repairs what has one plausible meaning instead of refusing it: a man
+ * on its own crowning row becomes a king, '?' as side to move becomes Black, an empty
+ * colour field means no pieces. Each repair is described in repairs (";"-separated,
+ * empty when none). Used when reading games, where the rest of a record is worth keeping. */
+int fen_parse_lenient(const char *s, size_t len, pk_pos *p, pk_fen_error *err,
+		      char *repairs, size_t rsize);
+
 /* Write the canonical form: turn, White's pieces, Black's pieces, each men ascending
  * then kings ascending. A buffer of PK_FEN_STRLEN always fits. Returns the length. */
 #define PK_FEN_STRLEN 128

@@ -1,0 +1,192 @@
+/* pdnkit validate: replay every game of PDN files and report what is wrong, where,
+ * and what was probably meant. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "../src/pdn.h"
+#include "../src/replay.h"
+
+typedef struct {
+	long games, valid, with_errors, with_warnings, skipped, errors;
+	int unreadable;
+} totals;
+
+static const char *game_label(const pk_game *g, char *buf, size_t size)
+{
+	const char *event = game_tag(g, "Event");
+	if (event && *event && strcmp(event, "?") != 0)
+		snprintf(buf, size, " (%s)", event);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+static void print_human(const char *file, const pk_game *g, const pk_replay *rp, bool quiet)
+{
+	char label[160];
+	game_label(g, label, sizeof label);
+	for (int i = 0; i < g->findings.n; i++) {
+		const pk_finding *f = &g->findings.v[i];
+		if (quiet && f->severity != SEV_ERROR)
+			continue;
+		printf("%s:%u:%u: %s: game %d%s", file, f->line ? f->line : g->line, f->line ? f->col : 1,
+		       severity_name(f->severity), g->index, label);
+		if (f->ply > 0)
+			printf(", move %d (%s)", replay_move_number(rp, f->ply),
+			       replay_pos_before(rp, f->ply <= rp->nply + 1 ? f->ply : rp->nply + 1)->stm == PK_BLACK ? "Black" : "White");
+		printf(": %s", f->message);
+		if (f->repeats)
+			printf(" [and %d more like this in this game]", f->repeats);
+		putchar('\n');
+	}
+}
+
+static void json_tag(const pk_game *g, const char *key, const char *tag)
+{
+	const char *v = game_tag(g, tag);
+	printf(",\"%s\":", key);
+	if (v)
+		json_string(stdout, v);
+	else
+		printf("null");
+}
+
+static void print_json(const char *file, const pk_game *g, const pk_replay *rp)
+{
+	printf("{\"file\":");
+	json_string(stdout, file);
+	printf(",\"game\":%d,\"line\":%u,\"offset\":%llu", g->index, g->line, (unsigned long long)g->offset);
+	json_tag(g, "event", "Event");
+	json_tag(g, "date", "Date");
+	json_tag(g, "black", "Black");
+	json_tag(g, "white", "White");
+	printf(",\"result\":\"%s\",\"variant\":%d,\"replayed\":%s,\"plies\":%d,\"ok\":%s,\"findings\":[",
+	       result_string(rp->result), rp->variant, rp->supported ? "true" : "false", rp->nply,
+	       rp->supported && g->findings.errors == 0 ? "true" : "false");
+	for (int i = 0; i < g->findings.n; i++) {
+		const pk_finding *f = &g->findings.v[i];
+		printf("%s{\"severity\":\"%s\",\"kind\":\"%s\",\"line\":%u,\"col\":%u,\"ply\":%d,\"move\":",
+		       i ? "," : "", severity_name(f->severity), f->kind, f->line, f->col, f->ply);
+		if (f->move[0])
+			json_string(stdout, f->move);
+		else
+			printf("null");
+		printf(",\"message\":");
+		json_string(stdout, f->message);
+		printf(",\"repeats\":%d,\"suggest\":[", f->repeats);
+		for (int k = 0; k < f->nsuggest; k++) {
+			printf("%s{\"move\":", k ? "," : "");
+			json_string(stdout, f->suggest[k]);
+			printf(",\"why\":");
+			json_string(stdout, f->why[k]);
+			printf("}");
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+/* Returns 0, or EXIT_RUNTIME when the file could not be read. */
+static int validate_file(const char *file, bool json, bool quiet, long max_errors, totals *t,
+			 pk_game *g, pk_replay *rp)
+{
+	int err = 0;
+	pk_reader *r = pdn_open(file, &err);
+	if (!r) {
+		cli_error("cannot open '%s': %s", file, strerror(err));
+		return EXIT_RUNTIME;
+	}
+	int rc;
+	replay_new_file(rp);
+	while ((rc = pdn_read(r, g)) == 1) {
+		if (replay_game(g, rp) < 0) {
+			cli_error("out of memory replaying game %d of '%s'", g->index, file);
+			pdn_close(r);
+			return EXIT_RUNTIME;
+		}
+		t->games++;
+		if (!rp->supported)
+			t->skipped++;
+		else if (g->findings.errors)
+			t->with_errors++;
+		else
+			t->valid++;
+		if (g->findings.warnings)
+			t->with_warnings++;
+		t->errors += g->findings.errors;
+		if (json)
+			print_json(file, g, rp);
+		else
+			print_human(file, g, rp, quiet);
+		if (max_errors > 0 && t->errors >= max_errors)
+			break;
+	}
+	int status = 0;
+	if (rc < 0) {
+		cli_error("error reading '%s': %s", file, pdn_error(r));
+		status = EXIT_RUNTIME;
+	}
+	pdn_close(r);
+	return status;
+}
+
+int cmd_validate(int argc, const char **argv)
+{
+	int json = 0, quiet = 0;
+	char *max_arg = NULL;
+	struct poptOption opts[] = {
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per game (JSON Lines)", NULL },
+		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print errors only, no warnings or notes", NULL },
+		{ "max-errors", 'm', POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
+	int rc = cli_parse_options(ctx);
+	long max_errors = 0;
+	int nfiles = 0;
+	const char **files = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (max_arg && cli_int(max_arg, 1, 1000000000, "--max-errors", &max_errors))
+		goto out;
+	files = cli_args(ctx, &nfiles);
+	if (nfiles == 0) {
+		cli_error("no FILE given (use '-' for standard input)");
+		fprintf(stderr, "Try 'pdnkit validate --help' for more information.\n");
+		goto out;
+	}
+
+	totals t = { 0 };
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	double t0 = cli_now();
+	bool unreadable = false;
+	for (int i = 0; i < nfiles; i++) {
+		if (validate_file(files[i], json, quiet, max_errors, &t, &g, &rp))
+			unreadable = true;
+		if (max_errors > 0 && t.errors >= max_errors) {
+			cli_warning("stopped after %ld errors", t.errors);
+			break;
+		}
+	}
+	double secs = cli_now() - t0;
+	game_free(&g);
+	replay_free(&rp);
+	fprintf(stderr, "pdnkit validate: %ld game%s read: %ld valid, %ld with errors, %ld with warnings",
+		t.games, t.games == 1 ? "" : "s", t.valid, t.with_errors, t.with_warnings);
+	if (t.skipped)
+		fprintf(stderr, ", %ld not replayed (other variants)", t.skipped);
+	fprintf(stderr, "; %.3f s, %.0f games/s\n", secs, secs > 0 ? (double)t.games / secs : 0.0);
+	rc = unreadable ? EXIT_RUNTIME : t.with_errors ? EXIT_FINDINGS : EXIT_OK;
+out:
+	poptFreeContext(ctx);
+	free(max_arg);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/* A move as written in PDN, before it is matched against the legal moves: its squares,
+ * separators, strength marks and any text glued to it. */
+#ifndef PK_WRITTEN_H
+#define PK_WRITTEN_H
+
+#include <stdbool.h>
+
+#define WM_MAX_SQUARES 16
+
+typedef struct {
+	int sq[WM_MAX_SQUARES];   /* square numbers as written (not yet range-checked) */
+	int n;
+	char sep;                 /* '-' or 'x' as written ('X' and ':' read as 'x'); 0 if none */
+	bool mixed;               /* both '-' and 'x' used */
+	bool nosep;               /* digits with no separator, e.g. "1115" */
+	char digits[8];           /* those digits */
+	char marks[4];            /* "!", "?!", ... */
+	const char *glued;        /* text after the move that is not a strength mark, or NULL */
+} pk_written;
+
+/* Returns 0, or -1 with a reason in why ("alphanumeric square", "no square number"...). */
+int written_parse(const char *s, pk_written *w, char *why, int whylen);
+
+#endif
