@@ -157,23 +157,71 @@ static void gen_captures(const pk_pos *p, pk_movelist *ml)
 	}
 }
 
+static inline void push_step(pk_movelist *ml, int from, bb_t t)
+{
+	if (t) {
+		pk_move *m = &ml->m[ml->n++];
+		m->from = (uint8_t)from;
+		m->nland = 1;
+		m->land[0] = (uint8_t)bb_first(t);
+		m->captured = 0;
+	}
+}
+
+/* At most 12 pieces with 4 steps each: always fits in the list. */
 static void gen_plain(const pk_pos *p, pk_movelist *ml)
 {
 	int us = p->stm;
-	bb_t empty = pos_empty(p);
+	bb_t empty = pos_empty(p), kings = p->kings;
 	for (bb_t x = p->side[us]; x; x = bb_clear_first(x)) {
 		bb_t sq = x & (0u - x);
-		unsigned dirs = (p->kings & sq) ? KING_DIRS : man_dirs(us);
-		for (unsigned d = 0; d < 4; d++) {
-			bb_t t = (dirs >> d & 1) ? step(d, sq) & empty : 0;
-			if (t) {
-				pk_move m = { .from = (uint8_t)bb_first(sq), .nland = 1,
-					      .land = { (uint8_t)bb_first(t) }, .captured = 0 };
-				push(ml, &m);
-			}
+		int from = bb_first(sq);
+		bool king = (kings & sq) != 0;
+		if (king || us == PK_WHITE) {
+			push_step(ml, from, bb_up_left(sq) & empty);
+			push_step(ml, from, bb_up_right(sq) & empty);
+		}
+		if (king || us == PK_BLACK) {
+			push_step(ml, from, bb_down_left(sq) & empty);
+			push_step(ml, from, bb_down_right(sq) & empty);
 		}
 	}
 }
+
+/* Plain-move targets of the pieces in x, one count per piece and step. */
+static inline int plain_steps(const pk_pos *p, bb_t x, bb_t empty)
+{
+	int us = p->stm;
+	bb_t down = us == PK_BLACK ? x : x & p->kings;
+	bb_t up = us == PK_WHITE ? x : x & p->kings;
+	return bb_count(bb_down_left(down) & empty) + bb_count(bb_down_right(down) & empty) +
+	       bb_count(bb_up_left(up) & empty) + bb_count(bb_up_right(up) & empty);
+}
+
+int gen_plain_ordinal(const pk_pos *p, int from, int to, int *nlegal)
+{
+	int us = p->stm;
+	bb_t empty = pos_empty(p), own = p->side[us];
+	*nlegal = plain_steps(p, own, empty);
+	if (from < 0 || from > 31 || to < 0 || to > 31 || !(own >> from & 1) || !(empty >> to & 1))
+		return -1;
+	bb_t sq = bb_sq(from), t = bb_sq(to);
+	bool king = (p->kings & sq) != 0;
+	bb_t targets[4] = {
+		(king || us == PK_WHITE) ? bb_up_left(sq) & empty : 0,
+		(king || us == PK_WHITE) ? bb_up_right(sq) & empty : 0,
+		(king || us == PK_BLACK) ? bb_down_left(sq) & empty : 0,
+		(king || us == PK_BLACK) ? bb_down_right(sq) & empty : 0,
+	};
+	int before = plain_steps(p, own & (sq - 1), empty);
+	for (int d = 0; d < 4; d++) {
+		if (targets[d] == t)
+			return before;
+		before += targets[d] != 0;
+	}
+	return -1;
+}
+
 int gen_moves(const pk_pos *p, pk_movelist *ml)
 {
 	ml->n = 0;

@@ -29,6 +29,11 @@ int gen_moves_unique(const pk_pos *p, pk_movelist *ml);
 static inline uint64_t gen_count(const pk_pos *p);
 /* Number of moves that gen_moves_unique would return. */
 uint64_t gen_count_unique(const pk_pos *p);
+/* The plain move from -> to (bit indices) if it is legal in p, which must have no
+ * capture: returns its ordinal in gen_moves' list and sets *nlegal to the list's
+ * length; -1 when it is not a legal move. Exactly what gen_moves would say, without
+ * building the list. */
+int gen_plain_ordinal(const pk_pos *p, int from, int to, int *nlegal);
 /* Whether the side to move must capture. */
 bool gen_has_capture(const pk_pos *p);
 

@@ -147,18 +147,27 @@ void pdn_close(pk_reader *r)
 
 /* Scratch buffer: collects up to `limit` bytes, silently dropping the rest (the caller
  * reports the truncation). */
-static void scratch_put(pk_reader *r, int c, size_t limit)
+static void scratch_grow(pk_reader *r, int c);
+
+static inline void scratch_put(pk_reader *r, int c, size_t limit)
 {
 	if (r->slen >= limit)
 		return;
 	if (r->slen + 1 >= r->scap) {
-		size_t cap = r->scap * 2;
-		char *s = realloc(r->scratch, cap);
-		if (!s)
-			return;
-		r->scratch = s;
-		r->scap = cap;
+		scratch_grow(r, c);
+		return;
 	}
+	r->scratch[r->slen++] = (char)c;
+}
+
+static void scratch_grow(pk_reader *r, int c)
+{
+	size_t cap = r->scap * 2;
+	char *s = realloc(r->scratch, cap);
+	if (!s)
+		return;   /* the byte is dropped; limits keep this path rare */
+	r->scratch = s;
+	r->scap = cap;
 	r->scratch[r->slen++] = (char)c;
 }
 
@@ -229,13 +238,39 @@ static void skip_line(pk_reader *r)
 		;
 }
 
+#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
+
 static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\v' || c == 0xA0; }
 
-/* Characters that end a move-text token. */
-static bool ends_token(int c)
+/* Characters that end a move-text token ('\r' among the spaces). */
+static const unsigned char token_end[256] = {
+	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1, ['\v'] = 1, [0xA0] = 1,
+	['{'] = 1, ['}'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, [';'] = 1, ['$'] = 1,
+};
+
+static inline bool ends_token(int c)
 {
-	return c == EOF || is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == '[' ||
-	       c == ']' || c == ';' || c == '$';
+	return c == EOF || token_end[c];
+}
+
+/* The rest of a token straight from the buffer when it lies there whole: most tokens
+ * do, and copying them at once spares a call per byte. Returns false to fall back. */
+static bool token_fast(pk_reader *r)
+{
+	const unsigned char *p = r->buf + r->pos, *end = r->buf + r->len;
+	const unsigned char *q = p;
+	while (q < end && !token_end[*q])
+		q++;
+	size_t n = (size_t)(q - p);
+	if (q == end || r->slen + n >= PDN_MAX_TOKEN || r->slen + n + 1 >= r->scap)
+		return false;
+	memcpy(r->scratch + r->slen, p, n);
+	r->slen += n;
+	r->pos += n;
+	r->offset += n;
+	for (size_t i = 0; i < n; i++)
+		r->col += (p[i] & 0xC0) != 0x80;
+	return true;
 }
 
 static bool is_curly_open(pk_reader *r)   /* U+201C */
@@ -361,14 +396,19 @@ static void read_comment(pk_reader *r, pk_game *g, int depth)
 	game_add_el(g, EL_COMMENT, depth, line, col, text, n);
 }
 
-static bool is_result(const char *s)
+static bool is_result(const char *s, size_t n)
 {
-	static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1",
-					       "0-0", "BW", "WW", "\xC2\xBD-\xC2\xBD", "1/2", NULL };
-	for (int i = 0; results[i]; i++)
-		if (strcmp(s, results[i]) == 0)
-			return true;
-	return false;
+	switch (n) {
+	case 1: return s[0] == '*';
+	case 2: return (s[0] == 'B' || s[0] == 'W') && s[1] == 'W';
+	case 3: return (s[1] == '-' && ((s[0] == '1' && (s[2] == '0' || s[2] == '1')) ||
+					(s[0] == '0' && (s[2] == '1' || s[2] == '2' || s[2] == '0')) ||
+					(s[0] == '2' && s[2] == '0'))) ||
+		       memcmp(s, "1/2", 3) == 0;
+	case 5: return memcmp(s, "\xC2\xBD-\xC2\xBD", 5) == 0;
+	case 7: return memcmp(s, "1/2-1/2", 7) == 0;
+	default: return false;
+	}
 }
 
 /* A token of move text; returns true when it was the main line's result. */
@@ -399,15 +439,16 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 			game_add_el(g, EL_SETUP, depth, line, col, q1 + 1, (size_t)(q2 - q1 - 1));
 		return false;
 	}
-	while (!ends_token(peek(r))) {
-		if (r->slen >= PDN_MAX_TOKEN)
-			too_long = true;
-		scratch_put(r, get(r), PDN_MAX_TOKEN);
-	}
+	if (!token_fast(r))
+		while (!ends_token(peek(r))) {
+			if (r->slen >= PDN_MAX_TOKEN)
+				too_long = true;
+			scratch_put(r, get(r), PDN_MAX_TOKEN);
+		}
 	/* "1 - 5": a bare square number, a separator and a number, with spaces between. */
 	bool all_digits = r->slen > 0;
 	for (size_t i = 0; i < r->slen; i++)
-		all_digits = all_digits && isdigit((unsigned char)r->scratch[i]);
+		all_digits = all_digits && IS_DIGIT((unsigned char)r->scratch[i]);
 	if (all_digits) {
 		size_t k = 0;
 		while (peek_at(r, k) == ' ' || peek_at(r, k) == '\t')
@@ -417,7 +458,7 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 			size_t k2 = k + 1;
 			while (peek_at(r, k2) == ' ' || peek_at(r, k2) == '\t')
 				k2++;
-			if (isdigit(peek_at(r, k2))) {
+			if (IS_DIGIT(peek_at(r, k2))) {
 				while (k2-- > 0)
 					if (!is_space(peek(r)))
 						scratch_put(r, get(r), PDN_MAX_TOKEN);
@@ -444,7 +485,7 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 			     "unexpected '%c' in the move text, ignored", c);
 		return false;
 	}
-	if (is_result(s)) {
+	if (is_result(s, r->slen)) {
 		if (depth > PDN_MAX_DEPTH)
 			return false;
 		game_add_el(g, EL_RESULT, depth, line, col, s, r->slen);
@@ -452,7 +493,7 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 	}
 	/* Move number: digits then one or more dots, perhaps glued to the move ("1.9-14"). */
 	size_t i = 0;
-	while (isdigit((unsigned char)s[i]))
+	while (IS_DIGIT((unsigned char)s[i]))
 		i++;
 	if (i > 0 && s[i] == '.') {
 		size_t dots = 0;
@@ -461,7 +502,10 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 		if (depth <= PDN_MAX_DEPTH) {
 			pk_el *e = game_add_el(g, EL_NUMBER, depth, line, col, s, i + dots);
 			if (e) {
-				e->value = (int32_t)(i > 6 ? 999999 : atol(s));
+				int32_t v = 0;
+				for (size_t k = 0; k < i && k < 6; k++)
+					v = v * 10 + (s[k] - '0');
+				e->value = i > 6 ? 999999 : v;
 				e->flags = dots >= 2 ? ELF_DOTS3 : 0;
 			}
 		}
@@ -469,7 +513,7 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 		col += (uint32_t)(i + dots);
 		if (!*s)
 			return false;
-		if (is_result(s)) {
+		if (is_result(s, strlen(s))) {
 			game_add_el(g, EL_RESULT, depth, line, col, s, strlen(s));
 			return depth == 0;
 		}
@@ -499,6 +543,16 @@ int pdn_read(pk_reader *r, pk_game *g)
 		int c = peek(r);
 		if (c == EOF)
 			break;
+		if (c == ' ' || c == '\t') {
+			/* runs of blanks straight from the buffer */
+			size_t n = 0;
+			while (r->pos + n < r->len && (r->buf[r->pos + n] == ' ' || r->buf[r->pos + n] == '\t'))
+				n++;
+			r->pos += n;
+			r->offset += n;
+			r->col += (uint32_t)n;
+			continue;
+		}
 		if (is_space(c)) {
 			get(r);
 			continue;
@@ -572,7 +626,7 @@ int pdn_read(pk_reader *r, pk_game *g)
 			get(r);
 			long v = 0;
 			int nd = 0;
-			while (isdigit(peek(r))) {
+			while (IS_DIGIT(peek(r))) {
 				int d = get(r);
 				if (v < 100000)
 					v = v * 10 + (d - '0');
@@ -633,7 +687,7 @@ int pdn_read(pk_reader *r, pk_game *g)
 				get(r);
 				c = peek(r);
 			}
-			if (c == EOF || c == '[' || c == '{' || isdigit(c) || (c == '%' && r->col == 1))
+			if (c == EOF || c == '[' || c == '{' || IS_DIGIT(c) || (c == '%' && r->col == 1))
 				break;
 			if (!r->skipped_after_result) {
 				r->skipped_after_result = true;

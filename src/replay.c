@@ -106,7 +106,8 @@ static void check_tags(pk_game *g)
 		const char *name = game_str(g, g->tags[i].name);
 		bool known = false;
 		for (int k = 0; known_tags[k] && !known; k++)
-			known = strcasecmp(name, known_tags[k]) == 0;
+			known = tolower((unsigned char)name[0]) == tolower((unsigned char)known_tags[k][0]) &&
+				strcasecmp(name, known_tags[k]) == 0;
 		if (!known)
 			findings_add_once(&g->findings, SEV_WARNING, "unknown-tag", g->tags[i].line,
 					  g->tags[i].col, 0, "unknown tag '%s'", name);
@@ -137,7 +138,7 @@ static const char *variant_name(int v)
  * squares, squares above 32 (10x10 boards), Italian tag names, or a first move that
  * only White could make from the initial position (most other variants start with
  * White). Returns a description, or NULL when the game looks English. */
-static const char *other_variant(const pk_game *g)
+static const char *other_variant(const pk_game *g, bool full)
 {
 	static char why[200];
 	if (game_tag(g, "Bianco") || game_tag(g, "Nero") || game_tag(g, "Risultato"))
@@ -159,6 +160,8 @@ static const char *other_variant(const pk_game *g)
 			snprintf(why, sizeof why, "alphanumeric moves such as '%.20s' are not English draughts notation", t);
 			return why;
 		}
+		if (!first && !full)
+			break;
 		pk_written w;
 		char err[120];
 		if (written_parse(t, &w, err, sizeof err) < 0)
@@ -168,7 +171,9 @@ static const char *other_variant(const pk_game *g)
 				snprintf(why, sizeof why, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
 				return why;
 			}
-		if (first && !fen && w.n >= 2) {
+		if (first && fen)
+			first = false;
+		if (first && w.n >= 2) {
 			first = false;
 			pk_pos p;
 			pos_start(&p);
@@ -454,6 +459,30 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 	int idx[PK_MAX_MOVES], n;
 	char why[160], buf[PK_MOVE_STRLEN];
 	int extra = 0;
+
+	/* Most moves are plain moves written from-to: checked on the bitboards. */
+	if (w->n == 2 && !w->nosep && !gen_has_capture(&c->pos)) {
+		int nlegal, ord = gen_plain_ordinal(&c->pos, w->sq[0] - 1, w->sq[1] - 1, &nlegal);
+		if (ord >= 0) {
+			pk_move m = { .from = (uint8_t)(w->sq[0] - 1), .nland = 1,
+				      .land = { (uint8_t)(w->sq[1] - 1) }, .captured = 0 };
+			if (w->sep == 'x' && !w->mixed)
+				findings_add_once(&g->findings, SEV_WARNING, "separator", c->el->line, c->el->col,
+						  c->ply, "plain move %s written with 'x'", c->text);
+			pk_pos next;
+			pos_make(&c->pos, &m, &next);
+			if (!push_ply(c->rp, &m, ord, nlegal, ei, &next))
+				return -2;
+			c->pos = next;
+			return 0;
+		}
+	}
+	gen_moves(&c->pos, &c->ml);
+	if (c->ml.n == 0) {
+		pk_finding *f = error_at(c, "illegal-move", "%s is not legal here: the side to move has no legal move, the game is over%s", "");
+		(void)f;
+		return -1;
+	}
 	pk_written merged = *w;
 
 	if (w->nosep) {
@@ -615,6 +644,16 @@ matched:;
 	return extra;
 }
 
+static void recount(pk_findings *f)
+{
+	f->errors = f->warnings = f->notes = 0;
+	for (int i = 0; i < f->n; i++) {
+		f->errors += f->v[i].severity == SEV_ERROR;
+		f->warnings += f->v[i].severity == SEV_WARNING;
+		f->notes += f->v[i].severity == SEV_NOTE;
+	}
+}
+
 int replay_game(pk_game *g, pk_replay *rp)
 {
 	rp->nply = 0;
@@ -646,7 +685,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 	}
 	int reader_findings = g->findings.n;
 	if (!gt) {
-		const char *why = other_variant(g);
+		const char *why = other_variant(g, false);
 		if (why) {
 			if (!rp->file_hint[0])
 				snprintf(rp->file_hint, sizeof rp->file_hint, "%s", why);
@@ -754,16 +793,6 @@ int replay_game(pk_game *g, pk_replay *rp)
 			failed = true;
 			break;
 		}
-		gen_moves(&c.pos, &c.ml);
-		if (c.ml.n == 0) {
-			pk_finding *f = findings_add(&g->findings, SEV_ERROR, "illegal-move", e->line, e->col, c.ply,
-						     "%s is not legal here: %s has no legal move, the game is over",
-						     c.text, side_name(mover));
-			if (f)
-				snprintf(f->move, sizeof f->move, "%s", c.text);
-			failed = true;
-			break;
-		}
 		int r = replay_move(&c, ei, &w);
 		if (r == -2)
 			return -1;
@@ -791,17 +820,24 @@ int replay_game(pk_game *g, pk_replay *rp)
 	}
 	rp->complete = !failed;
 
-	/* A game without a GameType that fails as English (or has no moves to tell), in a
-	 * file whose other games are another variant, is taken for that variant. */
-	if (!gt && rp->file_hint[0] && (failed || rp->nply == 0)) {
-		int errors = 0, warnings = 0;
-		for (int i = 0; i < reader_findings; i++) {
-			errors += g->findings.v[i].severity == SEV_ERROR;
-			warnings += g->findings.v[i].severity == SEV_WARNING;
-		}
+	/* A game without a GameType that fails as English may show its variant further on
+	 * (a square above 32). Or it may have no moves to tell, in a file whose other games
+	 * are another variant: then it is taken for that variant. */
+	const char *late = !gt && failed ? other_variant(g, true) : NULL;
+	if (late) {
+		if (!rp->file_hint[0])
+			snprintf(rp->file_hint, sizeof rp->file_hint, "%s", late);
 		g->findings.n = reader_findings;
-		g->findings.errors = errors;
-		g->findings.warnings = warnings;
+		recount(&g->findings);
+		rp->supported = false;
+		rp->nply = 0;
+		findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,
+			     "not English draughts: %s (and no GameType tag says which variant); not replayed", late);
+		return 0;
+	}
+	if (!gt && rp->file_hint[0] && (failed || rp->nply == 0)) {
+		g->findings.n = reader_findings;
+		recount(&g->findings);
 		rp->supported = false;
 		rp->nply = 0;
 		findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,

@@ -4,22 +4,28 @@
 #include <string.h>
 #include "written.h"
 
+#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
+
 int written_parse(const char *s, pk_written *w, char *why, int whylen)
 {
-	memset(w, 0, sizeof *w);
+	w->n = 0;
+	w->sep = 0;
+	w->mixed = w->nosep = false;
+	w->marks[0] = 0;
+	w->glued = NULL;
 	const char *p = s;
-	if (isalpha((unsigned char)p[0]) && isdigit((unsigned char)p[1])) {
+	if (isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
 		snprintf(why, (size_t)whylen, "alphanumeric square '%c%c' is not English draughts notation", p[0], p[1]);
 		return -1;
 	}
-	if (!isdigit((unsigned char)*p)) {
+	if (!IS_DIGIT((unsigned char)*p)) {
 		snprintf(why, (size_t)whylen, "'%s' is not a move", s);
 		return -1;
 	}
 	for (;;) {
 		const char *start = p;
 		long v = 0;
-		while (isdigit((unsigned char)*p)) {
+		while (IS_DIGIT((unsigned char)*p)) {
 			if (v < 1000)
 				v = v * 10 + (*p - '0');
 			p++;
@@ -35,6 +41,7 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 		if (w->n == 0 && p - start >= 3 && p - start <= 4 && !strchr("-xX:", *p)) {
 			w->nosep = true;
 			memcpy(w->digits, start, (size_t)(p - start));
+			w->digits[p - start] = 0;
 		}
 		w->sq[w->n++] = (int)v;
 		char c = *p;
@@ -45,7 +52,7 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 			if (!w->sep)
 				w->sep = sep;
 			p++;
-			if (isalpha((unsigned char)p[0]) && isdigit((unsigned char)p[1])) {
+			if (isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
 				snprintf(why, (size_t)whylen, "alphanumeric square '%c%c' is not English draughts notation", p[0], p[1]);
 				return -1;
 			}
@@ -60,6 +67,7 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 	size_t k = 0;
 	while ((*p == '!' || *p == '?') && k < sizeof w->marks - 1)
 		w->marks[k++] = *p++;
+	w->marks[k] = 0;
 	while (*p == '.' || *p == ',')   /* "9-14," and "27-32." occur in prose-like records */
 		p++;
 	if (*p)
