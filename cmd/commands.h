@@ -5,5 +5,6 @@
 
 int cmd_perft(int argc, const char **argv);
 int cmd_validate(int argc, const char **argv);
+int cmd_convert(int argc, const char **argv);
 
 #endif

@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "validate", cmd_validate, "replay every game of PDN files and report what is wrong" },
+	{ "convert", cmd_convert, "rewrite PDN as canonical PDN 3.0 or JSON, optionally fixing moves" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])

@@ -48,6 +48,7 @@ typedef struct {
 	pk_el *els;
 	int nel, elcap;
 	pk_findings findings;   /* the reader's, then the replay's */
+	int nreader;            /* how many of them the reader made */
 	bool oom;               /* memory ran out while reading: the game is incomplete */
 } pk_game;
 

@@ -699,5 +699,6 @@ int pdn_read(pk_reader *r, pk_game *g)
 		}
 	}
 	r->games++;
+	g->nreader = g->findings.n;
 	return 1;
 }

@@ -86,6 +86,9 @@ static bool push_ply(pk_replay *rp, const pk_move *m, int ordinal, int nlegal, i
 	x->ordinal = ordinal;
 	x->nlegal = nlegal;
 	x->el = el;
+	x->el_last = el;
+	x->marks[0] = 0;
+	x->glued_el = -1;
 	x->after = *after;
 	return true;
 }
@@ -656,6 +659,11 @@ static void recount(pk_findings *f)
 
 int replay_game(pk_game *g, pk_replay *rp)
 {
+	/* Replaying again (after a fix) starts from the reader's findings. */
+	if (g->findings.n > g->nreader) {
+		g->findings.n = g->nreader;
+		recount(&g->findings);
+	}
 	rp->nply = 0;
 	rp->supported = true;
 	rp->complete = false;
@@ -801,11 +809,16 @@ int replay_game(pk_game *g, pk_replay *rp)
 			if (f->nsuggest == 1) {
 				rp->fix_el = ei;
 				snprintf(rp->fix_text, sizeof rp->fix_text, "%s", f->suggest[0]);
+				snprintf(rp->fix_why, sizeof rp->fix_why, "%s", f->why[0]);
 			}
 			failed = true;
 			break;
 		}
+		pk_ply *last = &rp->plies[rp->nply - 1];
+		last->el_last = ei + r;
+		memcpy(last->marks, w.marks, sizeof last->marks);
 		if (w.glued) {
+			last->glued_el = ei;
 			int res = result_parse(w.glued);
 			if (res != RES_NONE && rp->result_el < 0) {
 				rp->result = res;

@@ -13,6 +13,9 @@ typedef struct {
 	int ordinal;       /* index in gen_moves() of the position before; -1 for a set-up */
 	int nlegal;        /* legal moves in that position */
 	int el;            /* element index of the token (the first, for hops written apart) */
+	int el_last;       /* last element the move consumed (> el for hops written apart) */
+	char marks[4];     /* strength marks written with the move ("!", "?!") */
+	int glued_el;      /* element whose text had prose glued to the move, or -1 */
 	pk_pos after;      /* position after the move (or after the /FEN/ set-up) */
 } pk_ply;
 
@@ -32,6 +35,7 @@ typedef struct {
 	/* Fixes that --fix may apply: element index and the move it should read. */
 	int fix_el;
 	char fix_text[PK_MOVE_STRLEN];
+	char fix_why[40];
 } pk_replay;
 
 void replay_init(pk_replay *rp);

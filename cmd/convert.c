@@ -1,0 +1,230 @@
+/* pdnkit convert: rewrite PDN files as canonical PDN 3.0 (or JSON), optionally repairing
+ * moves that have exactly one plausible correction. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "../src/fen.h"
+#include "../src/pdn_write.h"
+#include "../src/zio.h"
+
+#define MAX_FIXES_PER_GAME 20
+
+typedef struct {
+	pk_out *out;
+	const char *path;
+} sink_ctx;
+
+static int sink(void *ctx, const char *buf, size_t len)
+{
+	sink_ctx *s = ctx;
+	return zout_write(s->out, buf, len);
+}
+
+/* Text into a growable buffer, for the JSON form. */
+typedef struct {
+	char *p;
+	size_t n, cap;
+} strbuf;
+
+static void sb_put(strbuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		char *q = realloc(b->p, cap);
+		if (!q)
+			return;
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+static void sb_str(strbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+static void sb_json(strbuf *b, const char *s)
+{
+	sb_put(b, "\"", 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		char e[8];
+		if (*p == '"' || *p == '\\') {
+			e[0] = '\\';
+			e[1] = (char)*p;
+			sb_put(b, e, 2);
+		} else if (*p < 0x20) {
+			snprintf(e, sizeof e, "\\u%04x", *p);
+			sb_put(b, e, 6);
+		} else {
+			sb_put(b, (const char *)p, 1);
+		}
+	}
+	sb_put(b, "\"", 1);
+}
+
+static int write_json(const char *file, const pk_game *g, const pk_replay *rp, sink_ctx *s, strbuf *b)
+{
+	char buf[PK_FEN_STRLEN + 32];
+	b->n = 0;
+	sb_str(b, "{\"file\":");
+	sb_json(b, file);
+	snprintf(buf, sizeof buf, ",\"game\":%d,\"tags\":{", g->index);
+	sb_str(b, buf);
+	for (int i = 0; i < g->ntags; i++) {
+		if (i)
+			sb_str(b, ",");
+		sb_json(b, game_str(g, g->tags[i].name));
+		sb_str(b, ":");
+		sb_json(b, game_str(g, g->tags[i].value));
+	}
+	fen_format(&rp->start, buf, sizeof buf);
+	sb_str(b, "},\"start\":");
+	sb_json(b, buf);
+	snprintf(buf, sizeof buf, ",\"replayed\":%s,\"complete\":%s,\"result\":\"%s\",\"moves\":[",
+		 rp->supported ? "true" : "false", rp->complete ? "true" : "false", result_string(rp->result));
+	sb_str(b, buf);
+	for (int i = 0; i < rp->nply; i++) {
+		const pk_ply *pl = &rp->plies[i];
+		char mv[PK_MOVE_STRLEN];
+		if (pl->ordinal < 0)
+			fen_format(&pl->after, mv, sizeof mv);
+		else
+			move_format(&pl->move, true, mv, sizeof mv);
+		sb_str(b, i ? "," : "");
+		sb_json(b, mv);
+	}
+	sb_str(b, "],\"ordinals\":[");
+	for (int i = 0; i < rp->nply; i++) {
+		snprintf(buf, sizeof buf, "%s%d", i ? "," : "", rp->plies[i].ordinal);
+		sb_str(b, buf);
+	}
+	sb_str(b, "]}\n");
+	return zout_write(s->out, b->p, b->n);
+}
+
+static void report_errors(const char *file, const pk_game *g)
+{
+	for (int i = 0; i < g->findings.n; i++) {
+		const pk_finding *f = &g->findings.v[i];
+		if (f->severity == SEV_ERROR)
+			fprintf(stderr, "%s:%u:%u: error: game %d: %s\n", file, f->line ? f->line : g->line,
+				f->line ? f->col : 1, g->index, f->message);
+	}
+}
+
+int cmd_convert(int argc, const char **argv)
+{
+	char *out_path = NULL, *format = NULL;
+	int fix = 0, full = 0;
+	struct poptOption opts[] = {
+		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write here instead of standard output (.zst: compressed)", "OUT" },
+		{ "fix", 0, POPT_ARG_NONE, &fix, 0, "repair a move that has exactly one suggestion, noting it in a comment", NULL },
+		{ "full-jumps", 0, POPT_ARG_NONE, &full, 0, "write every capture with its whole path", NULL },
+		{ "format", 'f', POPT_ARG_STRING, &format, 0, "pdn (default) or json", "FORMAT" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
+	int rc = cli_parse_options(ctx);
+	int nfiles = 0;
+	const char **files = NULL;
+	bool json = false;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (format && strcmp(format, "json") == 0)
+		json = true;
+	else if (format && strcmp(format, "pdn") != 0) {
+		cli_error("--format must be pdn or json, not '%s'", format);
+		goto out;
+	}
+	files = cli_args(ctx, &nfiles);
+	if (nfiles == 0) {
+		cli_error("no FILE given (use '-' for standard input)");
+		fprintf(stderr, "Try 'pdnkit convert --help' for more information.\n");
+		goto out;
+	}
+
+	int err = 0;
+	sink_ctx s = { NULL, out_path ? out_path : "-" };
+	s.out = zout_open(s.path, &err);
+	if (!s.out) {
+		cli_error("cannot create '%s': %s", s.path, strerror(err));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	strbuf jb = { 0 };
+	pk_write_opts wo = { .full_jumps = full, .width = 80 };
+	long games = 0, fixed = 0, with_errors = 0;
+	bool unreadable = false, write_failed = false;
+	double t0 = cli_now();
+	for (int i = 0; i < nfiles && !write_failed; i++) {
+		pk_reader *r = pdn_open(files[i], &err);
+		if (!r) {
+			cli_error("cannot open '%s': %s", files[i], strerror(err));
+			unreadable = true;
+			continue;
+		}
+		replay_new_file(&rp);
+		int got;
+		while ((got = pdn_read(r, &g)) == 1) {
+			if (replay_game(&g, &rp) < 0) {
+				cli_error("out of memory");
+				write_failed = true;
+				break;
+			}
+			for (int k = 0; fix && rp.fix_el >= 0 && k < MAX_FIXES_PER_GAME; k++) {
+				char note[160];
+				snprintf(note, sizeof note, "pdnkit: '%s' corrected to '%s' (%s)",
+					 game_str(&g, g.els[rp.fix_el].off), rp.fix_text, rp.fix_why);
+				if (game_fix_move(&g, rp.fix_el, rp.fix_text, note) < 0 || replay_game(&g, &rp) < 0)
+					break;
+				fixed++;
+			}
+			games++;
+			if (g.findings.errors) {
+				with_errors++;
+				report_errors(files[i], &g);
+			}
+			int w = json ? write_json(files[i], &g, &rp, &s, &jb) : pdn_write_game(&g, &rp, &wo, sink, &s);
+			if (w < 0) {
+				write_failed = true;
+				break;
+			}
+		}
+		if (got < 0) {
+			cli_error("error reading '%s': %s", files[i], pdn_error(r));
+			unreadable = true;
+		}
+		pdn_close(r);
+	}
+	const char *msg = NULL;
+	if (zout_close(s.out, &msg) < 0 || write_failed) {
+		cli_error("cannot write '%s': %s", s.path, msg ? msg : strerror(errno ? errno : EIO));
+		rc = EXIT_RUNTIME;
+	} else {
+		double secs = cli_now() - t0;
+		fprintf(stderr, "pdnkit convert: %ld game%s written", games, games == 1 ? "" : "s");
+		if (fix)
+			fprintf(stderr, ", %ld move%s fixed", fixed, fixed == 1 ? "" : "s");
+		fprintf(stderr, ", %ld with errors kept as written from the error on; %.3f s\n", with_errors, secs);
+		rc = unreadable ? EXIT_RUNTIME : with_errors ? EXIT_FINDINGS : EXIT_OK;
+	}
+	game_free(&g);
+	replay_free(&rp);
+	free(jb.p);
+out:
+	poptFreeContext(ctx);
+	free(out_path);
+	free(format);
+	return rc;
+}
