@@ -36,7 +36,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench sanitize install uninstall clean deps tests
+.PHONY: all run check bench sanitize fuzz install uninstall clean deps tests
 
 PROG      ?= pdnkit
 
@@ -102,4 +102,16 @@ uninstall:
 	for f in $(notdir $(MAN)); do rm -f $(DESTDIR)$(PREFIX)/share/man/man*/$$f; done
 
 clean:
-	rm -rf $(BUILD) build-san pdnkit
+	rm -rf $(BUILD) build-san build-fuzz pdnkit
+
+# Fuzzing the reader, replay and writer with libFuzzer under ASan and UBSan.
+# FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.
+FUZZ_TIME ?= 600
+FUZZ_CC   ?= clang
+fuzz: deps
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) $(PKG_LIBS) -lpthread
+	@mkdir -p build-fuzz/new
+	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 build-fuzz/new tests/fuzz-corpus

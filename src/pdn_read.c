@@ -244,7 +244,7 @@ static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 
 /* Characters that end a move-text token ('\r' among the spaces). */
 static const unsigned char token_end[256] = {
-	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1, ['\v'] = 1, [0xA0] = 1,
+	[0] = 1, [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1, ['\v'] = 1, [0xA0] = 1,
 	['{'] = 1, ['}'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1, [';'] = 1, ['$'] = 1,
 };
 

@@ -154,6 +154,7 @@ static const char *other_variant(const pk_game *g, bool full)
 				return why;
 			}
 	bool first = true;
+	int moves = 0, big = 0;
 	for (int i = 0; i < g->nel; i++) {
 		const pk_el *e = &g->els[i];
 		if (e->kind != EL_MOVE || e->depth != 0)
@@ -169,10 +170,16 @@ static const char *other_variant(const pk_game *g, bool full)
 		char err[120];
 		if (written_parse(t, &w, err, sizeof err) < 0)
 			continue;
+		/* One typo must not turn an English game into another variant: a square above
+		 * 32 counts among the first four moves, or when three moves name one. */
+		moves++;
 		for (int k = 0; k < w.n; k++)
 			if (w.sq[k] > 32 && w.sq[k] <= 50) {
-				snprintf(why, sizeof why, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
-				return why;
+				if (big++ == 0)
+					snprintf(why, sizeof why, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
+				if (moves <= 4 || big >= 3)
+					return why;
+				break;
 			}
 		if (first && fen)
 			first = false;
@@ -241,13 +248,14 @@ static int find_matches(const pk_movelist *ml, const int *sq, int n, int *idx, i
 	return k;
 }
 
-/* Captures whose path begins with the written squares but goes further. */
-static int find_extensions(const pk_movelist *ml, const int *sq, int n, int *idx, int max)
+/* Captures whose path begins with the written squares (n of them, the first being the
+ * from-square) and goes further; with or_equal, also those that end there. */
+static int find_extensions(const pk_movelist *ml, const int *sq, int n, int *idx, int max, bool or_equal)
 {
 	int k = 0;
 	for (int i = 0; i < ml->n; i++) {
 		const pk_move *m = &ml->m[i];
-		if (m->from + 1 != sq[0] || m->nland < n || !m->captured)
+		if (m->from + 1 != sq[0] || m->nland < n - (or_equal ? 1 : 0) || !m->captured)
 			continue;
 		bool ok = true;
 		for (int j = 1; ok && j < n; j++)
@@ -470,7 +478,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 			pk_move m = { .from = (uint8_t)(w->sq[0] - 1), .nland = 1,
 				      .land = { (uint8_t)(w->sq[1] - 1) }, .captured = 0 };
 			if (w->sep == 'x' && !w->mixed)
-				findings_add_once(&g->findings, SEV_WARNING, "separator", c->el->line, c->el->col,
+				findings_add_once(&g->findings, SEV_WARNING, "x-on-plain-move", c->el->line, c->el->col,
 						  c->ply, "plain move %s written with 'x'", c->text);
 			pk_pos next;
 			pos_make(&c->pos, &m, &next);
@@ -509,7 +517,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 					   "'%s' is not a move%s", "");
 			return -1;
 		}
-		findings_add_once(&g->findings, SEV_WARNING, "separator", c->el->line, c->el->col, c->ply,
+		findings_add_once(&g->findings, SEV_WARNING, "no-separator", c->el->line, c->el->col, c->ply,
 				  "move '%s' written without a separator", c->text);
 		idx[0] = found;
 		n = 1;
@@ -520,7 +528,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 	if (n == 0) {
 		/* A jump written in hops, "11x18 18x25": join the following tokens that continue it. */
 		int ext[PK_MAX_MOVES];
-		if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES) > 0) {
+		if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, false) > 0) {
 			int j = ei + 1;
 			while (j < g->nel && n == 0) {
 				const pk_el *e = &g->els[j];
@@ -536,7 +544,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 					break;
 				for (int k = 1; k < w2.n; k++)
 					merged.sq[merged.n++] = w2.sq[k];
-				if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES) == 0)
+				if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, true) == 0)
 					break;
 				n = find_matches(&c->ml, merged.sq, merged.n, idx, PK_MAX_MOVES);
 				j++;
@@ -551,7 +559,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 	if (n == 0) {
 		const pk_pos *pos = &c->pos;
 		int ext[PK_MAX_MOVES];
-		int ne = find_extensions(&c->ml, w->sq, w->n, ext, PK_MAX_MOVES);
+		int ne = find_extensions(&c->ml, w->sq, w->n, ext, PK_MAX_MOVES, false);
 		if (ne > 0) {
 			pk_finding *f = error_at(c, "incomplete-jump", "%s stops short: the jump must go on%s", "");
 			for (int i = 0; i < ne; i++) {
@@ -636,7 +644,8 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 matched:;
 	const pk_move *m = &c->ml.m[idx[0]];
 	if (w->sep && !w->mixed && (w->sep == 'x') != move_is_capture(m))
-		findings_add_once(&g->findings, SEV_WARNING, "separator", c->el->line, c->el->col, c->ply,
+		findings_add_once(&g->findings, SEV_WARNING, move_is_capture(m) ? "dash-on-jump" : "x-on-plain-move",
+				  c->el->line, c->el->col, c->ply,
 				  move_is_capture(m) ? "jump %s written with '-'" : "plain move %s written with 'x'",
 				  c->text);
 	pk_pos next;
@@ -729,6 +738,13 @@ int replay_game(pk_game *g, pk_replay *rp)
 		rp->custom_start = true;
 	}
 
+	/* The main line's result token, wherever the replay stops. */
+	for (int ei = 0; ei < g->nel; ei++)
+		if (g->els[ei].depth == 0 && g->els[ei].kind == EL_RESULT) {
+			rp->result = result_parse(game_str(g, g->els[ei].off));
+			rp->result_el = ei;
+		}
+
 	ctx c = { .g = g, .rp = rp, .pos = rp->start };
 	int expect_number = 1;
 	bool numbered = false, failed = false;
@@ -743,11 +759,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 			last_number_el = ei;
 			continue;
 		}
-		if (e->kind == EL_RESULT) {
-			rp->result = result_parse(game_str(g, e->off));
-			rp->result_el = ei;
+		if (e->kind == EL_RESULT)
 			continue;
-		}
 		if (e->kind == EL_SETUP) {
 			pk_fen_error fe;
 			pk_pos p;
@@ -823,7 +836,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 			if (res != RES_NONE && rp->result_el < 0) {
 				rp->result = res;
 				findings_add(&g->findings, SEV_WARNING, "glued-text", e->line, e->col, c.ply,
-					     "result '%s' glued to the move %s", w.glued, c.text);
+					     "result '%s' glued to the move %.*s", w.glued, (int)(w.glued - c.text), c.text);
 			} else {
 				findings_add_once(&g->findings, SEV_WARNING, "glued-text", e->line, e->col, c.ply,
 						  "text '%s' glued to the move", w.glued);
@@ -861,6 +874,13 @@ int replay_game(pk_game *g, pk_replay *rp)
 		return 0;
 	}
 
+	/* Findings tied to a replayed move name it as written. */
+	for (int i = reader_findings; i < g->findings.n; i++) {
+		pk_finding *f = &g->findings.v[i];
+		if (!f->move[0] && f->ply >= 1 && f->ply <= rp->nply && rp->plies[f->ply - 1].ordinal >= 0)
+			snprintf(f->move, sizeof f->move, "%s", game_str(g, g->els[rp->plies[f->ply - 1].el].off));
+	}
+
 	/* Results: token against tag, and against the final position. */
 	int tag_result = result_parse(game_tag(g, "Result"));
 	const char *tag_text = game_tag(g, "Result");
@@ -870,9 +890,11 @@ int replay_game(pk_game *g, pk_replay *rp)
 				     "the move text does not end with a result");
 		rp->result = tag_result != RES_NONE ? tag_result : RES_UNKNOWN;
 	} else if (tag_text && tag_result != RES_NONE && tag_result != rp->result) {
-		const pk_el *e = &g->els[rp->result_el];
-		findings_add(&g->findings, SEV_WARNING, "result-mismatch", e->line, e->col, 0,
-			     "result %s disagrees with the Result tag \"%s\"", game_str(g, e->off), tag_text);
+		/* The result token, or a result glued to the last move (no token of its own). */
+		const pk_el *e = rp->result_el >= 0 ? &g->els[rp->result_el] : NULL;
+		findings_add(&g->findings, SEV_WARNING, "result-mismatch", e ? e->line : 0, e ? e->col : 0, 0,
+			     "result %s disagrees with the Result tag \"%s\"",
+			     e ? game_str(g, e->off) : result_string(rp->result), tag_text);
 	} else if (tag_text && tag_result == RES_NONE && *tag_text) {
 		findings_add(&g->findings, SEV_WARNING, "result-mismatch", 0, 0, 0,
 			     "Result tag \"%s\" is not a result", tag_text);

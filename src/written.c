@@ -38,7 +38,7 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 			snprintf(why, (size_t)whylen, "more than %d squares in one move", WM_MAX_SQUARES);
 			return -1;
 		}
-		if (w->n == 0 && p - start >= 3 && p - start <= 4 && !strchr("-xX:", *p)) {
+		if (w->n == 0 && p - start >= 3 && p - start <= 4 && *p != '-' && *p != 'x' && *p != 'X' && *p != ':') {
 			w->nosep = true;
 			memcpy(w->digits, start, (size_t)(p - start));
 			w->digits[p - start] = 0;

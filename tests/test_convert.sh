@@ -1,0 +1,66 @@
+# pdnkit convert: canonical output, idempotence, same moves after conversion, --fix,
+# --full-jumps, JSON and zstd.
+. "$TESTS_DIR/lib.sh"
+
+run "$PDNKIT" convert corpora/tinsley-long-1981-game37.pdn
+expect_rc 0 "convert game 37"
+[ "$OUT" = "$(cat "$TESTS_DIR/expected/game37.pdn")" ] && pass || fail "canonical game 37 differs: $(echo "$OUT" | diff - "$TESTS_DIR/expected/game37.pdn")"
+expect_err_has "pdnkit convert: 1 game written, 0 with errors" "convert summary"
+
+run "$PDNKIT" convert --full-jumps corpora/tinsley-long-1981-game37.pdn
+expect_out_has "10. 20x27 32x23x14x5" "--full-jumps writes whole paths"
+
+# Jumps written as hops come out as one move; prose glued to a move stays as a comment.
+printf '[FEN "B:W14,23,30:B9"]\n1. 9x18 18x27 30-26 27-32Wellplayed 1-0\n' > "$T_TMP/hops.pdn"
+run "$PDNKIT" convert "$T_TMP/hops.pdn"
+expect_out_has '1. 9x27 30-26 2. 27-32 {Wellplayed} 1-0' "hops joined, glued text kept"
+
+# Idempotent, and the same moves, on the fixtures.
+for f in corpora/fixtures/diagnostics.pdn corpora/tinsley-long-1981-game37.pdn; do
+	"$PDNKIT" convert "$f" > "$T_TMP/c1.pdn" 2>/dev/null
+	"$PDNKIT" convert "$T_TMP/c1.pdn" > "$T_TMP/c2.pdn" 2>/dev/null
+	cmp -s "$T_TMP/c1.pdn" "$T_TMP/c2.pdn" && pass || fail "convert is not idempotent on $f"
+done
+
+# --fix repairs a move with exactly one suggestion and says so in a comment.
+run "$PDNKIT" convert --fix corpora/fixtures/diagnostics.pdn
+expect_out_has "2. 9-13 {pdnkit: '13-9' corrected to '9-13' (squares reversed)} *" "--fix squares reversed"
+expect_out_has "{pdnkit: '11-51' corrected to '11-15' (two digits swapped)}" "--fix digits swapped"
+expect_out_has "1. 11-15 22-18 2. 15x22
+{pdnkit: '9-13' corrected to '15x22' (a compulsory capture)} *" "--fix compulsory capture"
+expect_err_has "8 games written, 3 moves fixed, 0 with errors" "--fix count"
+
+# JSON form.
+run "$PDNKIT" convert --format json corpora/tinsley-long-1981-game37.pdn
+expect_out_has '"replayed":true,"complete":true,"result":"1-0","moves":["9-14","23-18","14x23"' "JSON moves"
+expect_out_has '"ordinals":[1,' "JSON ordinals"
+run "$PDNKIT" convert --format xml x.pdn
+expect_rc 2 "bad --format"
+expect_err_has "--format must be pdn or json, not 'xml'" "bad --format named"
+
+# zstd output reads back to the same text.
+"$PDNKIT" convert -o "$T_TMP/g.pdn.zst" corpora/tinsley-long-1981-game37.pdn 2>/dev/null
+"$PDNKIT" convert "$T_TMP/g.pdn.zst" > "$T_TMP/g2.pdn" 2>/dev/null
+cmp -s "$T_TMP/g2.pdn" "$TESTS_DIR/expected/game37.pdn" && pass || fail "zstd round trip"
+run "$PDNKIT" convert -o /nonexistent/dir/x.pdn corpora/tinsley-long-1981-game37.pdn
+expect_rc 3 "unwritable output"
+expect_err_has "cannot create '/nonexistent/dir/x.pdn'" "unwritable output named"
+
+if have_corpora; then
+	for f in OCA_2.0.pdn tinsley.pdn 11_man_english.pdn; do
+		"$PDNKIT" convert "$CORPORA/$f" > "$T_TMP/c1.pdn" 2>/dev/null
+		"$PDNKIT" convert "$T_TMP/c1.pdn" > "$T_TMP/c2.pdn" 2>/dev/null
+		cmp -s "$T_TMP/c1.pdn" "$T_TMP/c2.pdn" && pass || fail "convert is not idempotent on $f"
+		"$PDNKIT" convert --format json "$CORPORA/$f" 2>/dev/null | sed 's/"file":"[^"]*",//; s/"tags":{[^}]*},//' > "$T_TMP/j1"
+		"$PDNKIT" convert --format json "$T_TMP/c1.pdn" 2>/dev/null | sed 's/"file":"[^"]*",//; s/"tags":{[^}]*},//' > "$T_TMP/j2"
+		cmp -s "$T_TMP/j1" "$T_TMP/j2" && pass || fail "converted $f does not replay to the same moves"
+	done
+	run "$PDNKIT" convert --fix "$CORPORA/tinsley.pdn"
+	expect_err_has "724 games written, 1 move fixed, 0 with errors" "--fix on tinsley.pdn"
+	echo "$OUT" > "$T_TMP/fixed.pdn"
+	run "$PDNKIT" validate "$T_TMP/fixed.pdn"
+	expect_err_has "724 games read: 724 valid, 0 with errors, 0 with warnings" "fixed tinsley.pdn validates clean"
+else
+	echo "SKIP corpus checks: $CORPORA not found"
+fi
+done_testing

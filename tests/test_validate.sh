@@ -1,0 +1,100 @@
+# pdnkit validate: exact findings on the project's fixtures, exit codes, inputs (stdin,
+# zstd), hostile files, and the real collections in ../shared/corpora.
+. "$TESTS_DIR/lib.sh"
+
+# Human output, exactly.
+run "$PDNKIT" validate corpora/fixtures/diagnostics.pdn
+expect_rc 1 "a file with errors exits 1"
+[ "$OUT" = "$(cat "$TESTS_DIR/expected/diagnostics.txt")" ] && pass || fail "diagnostics output differs: $(echo "$OUT" | diff - "$TESTS_DIR/expected/diagnostics.txt")"
+expect_err_has "pdnkit validate: 8 games read: 4 valid, 3 with errors, 4 with warnings, 1 not replayed (other variants);" "summary"
+run "$PDNKIT" validate --quiet corpora/fixtures/diagnostics.pdn
+[ "$(echo "$OUT" | grep -c ': error: ')" -eq 3 ] && [ "$(echo "$OUT" | grep -vc ': error: ')" -eq 0 ] && pass || fail "--quiet prints errors only: [$OUT]"
+run "$PDNKIT" validate --max-errors 1 corpora/fixtures/diagnostics.pdn
+[ "$(echo "$OUT" | grep -c ': error: ')" -eq 1 ] && pass || fail "--max-errors 1 stops after one error"
+expect_err_has "stopped after 1 errors" "--max-errors says it stopped"
+
+# The 1981 game 37 is valid.
+run "$PDNKIT" validate corpora/tinsley-long-1981-game37.pdn
+expect_rc 0 "game 37 valid"
+expect_out "" "game 37 has no findings"
+expect_err_has "1 game read: 1 valid, 0 with errors, 0 with warnings" "game 37 summary"
+
+# JSON Lines: one object per game, with the fields scripts rely on.
+run "$PDNKIT" validate --json corpora/fixtures/diagnostics.pdn
+[ "$(echo "$OUT" | wc -l)" -eq 8 ] && pass || fail "one JSON line per game"
+line1=$(echo "$OUT" | head -1)
+expect_json='{"file":"corpora/fixtures/diagnostics.pdn","game":1,"line":1,"offset":0,"event":"squares reversed","date":null,"black":"A","white":"B","result":"*","variant":21,"replayed":true,"plies":2,"ok":false,"findings":[{"severity":"error","kind":"illegal-move","line":5,"col":19,"ply":3,"move":"13-9","message":"13-9 is not legal here (square 13 is empty); did you mean 9-13 (squares reversed)?","repeats":0,"suggest":[{"move":"9-13","why":"squares reversed"}]}]}'
+[ "$line1" = "$expect_json" ] && pass || fail "JSON of game 1: $line1"
+echo "$OUT" | sed -n 4p | grep -q '"ok":true,"findings":\[{"severity":"warning","kind":"ambiguous-move","line":27,"col":4,"ply":1,"move":"2x18"' && pass || fail "JSON of game 4"
+echo "$OUT" | sed -n 8p | grep -q '"variant":20,"replayed":false,"plies":0,"ok":false' && pass || fail "JSON of the International game"
+
+# Standard input and zstd-compressed input.
+run sh -c "cat corpora/fixtures/diagnostics.pdn | '$PDNKIT' validate -"
+expect_rc 1 "stdin"
+expect_out_has "-:5:19: error: game 1 (squares reversed)" "stdin is named '-'"
+"$PDNKIT" convert -o "$T_TMP/d.pdn.zst" corpora/fixtures/diagnostics.pdn 2>/dev/null
+[ "$(head -c 4 "$T_TMP/d.pdn.zst" | od -An -tx1 | tr -d ' ')" = "28b52ffd" ] && pass || fail "convert -o .zst writes zstd"
+run "$PDNKIT" validate "$T_TMP/d.pdn.zst"
+expect_err_has "8 games read: 4 valid, 3 with errors" "validate reads zstd"
+
+# A file that cannot be read: exit 3, the other files are still checked.
+run "$PDNKIT" validate "$T_TMP/missing.pdn" corpora/tinsley-long-1981-game37.pdn
+expect_rc 3 "unreadable file"
+expect_err_has "pdnkit validate: cannot open '$T_TMP/missing.pdn': No such file or directory" "unreadable file is named"
+expect_err_has "1 game read: 1 valid" "the other file is still checked"
+run "$PDNKIT" validate
+expect_rc 2 "no file"
+run "$PDNKIT" validate --max-errors 0 x.pdn
+expect_rc 2 "bad --max-errors"
+
+# Hostile input: findings and a summary, never a crash.
+awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++) printf "%c", int(rand() * 256) }' > "$T_TMP/junk.bin"
+run "$PDNKIT" validate "$T_TMP/junk.bin"
+[ "$RC" -le 1 ] && pass || fail "binary junk: exit $RC"
+expect_err_has "games read:" "binary junk: summary"
+printf '[' > "$T_TMP/bracket.pdn"
+run "$PDNKIT" validate "$T_TMP/bracket.pdn"
+expect_rc 0 "a file of only ["
+expect_out_has "bracket.pdn:1:1: warning: game 1: '[' not followed by a tag name; line skipped" "a file of only ["
+printf '[Event "x"]\n1. 9-14 {unterminated' > "$T_TMP/trunc.pdn"
+run "$PDNKIT" validate "$T_TMP/trunc.pdn"
+expect_rc 1 "truncated comment"
+expect_out_has "trunc.pdn:2:9: error: game 1 (x): comment opened here is never closed" "truncated comment located"
+printf '1. 9-14\0\0\0 23-18 *\n[Event "next"]\n1. 10-14 *\n' > "$T_TMP/nul.pdn"
+run "$PDNKIT" validate "$T_TMP/nul.pdn"
+expect_out_has "NUL bytes in the input (3 here)" "NUL bytes reported"
+expect_err_has "2 games read" "the game after the NULs is read"
+
+if have_corpora; then
+	# OCA 2.0: every game valid, no findings at all.
+	run "$PDNKIT" validate "$CORPORA/OCA_2.0.pdn"
+	expect_rc 0 "OCA 2.0"
+	expect_out "" "OCA 2.0 has no findings"
+	expect_err_has "22621 games read: 22621 valid, 0 with errors, 0 with warnings;" "OCA 2.0 summary"
+
+	# Tinsley's games: one wrong move (game 541), and these warnings exactly.
+	run "$PDNKIT" validate "$CORPORA/tinsley.pdn"
+	expect_rc 1 "tinsley.pdn"
+	expect_err_has "724 games read: 723 valid, 1 with errors, 719 with warnings;" "tinsley summary"
+	[ "$(echo "$OUT" | grep ': error: ')" = "$CORPORA/tinsley.pdn:5588:5: error: game 541 (Petal 1981, game 18), move 62 (Black): 32-28 is not legal here (square 32 is empty); did you mean 28-32 (squares reversed)?" ] && pass || fail "tinsley error line"
+	run "$PDNKIT" validate --json "$CORPORA/tinsley.pdn"
+	kinds=$(echo "$OUT" | grep -o '"kind":"[a-z-]*"' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	[ "$kinds" = ' 2 "kind":"glued-text"; 1 "kind":"illegal-move"; 386 "kind":"move-number"; 714 "kind":"x-on-plain-move";' ] && pass || fail "tinsley finding kinds: $kinds"
+
+	# The PDN 3.0 reader corpus: succeed/ without errors, fail/ each with a finding.
+	for f in "$CORPORA"/wiegerw-pdn-games/succeed/*.pdn; do
+		run "$PDNKIT" validate "$f"
+		[ "$RC" -eq 0 ] && pass || fail "succeed/$(basename "$f"): exit $RC: $(echo "$OUT" | grep ': error: ' | head -1)"
+	done
+	for f in "$CORPORA"/wiegerw-pdn-games/fail/*.pdn; do
+		run "$PDNKIT" validate "$f"
+		[ -n "$OUT" ] && [ "$RC" -le 1 ] && pass || fail "fail/$(basename "$f"): no finding (exit $RC)"
+	done
+	# A truncated real file: the complete games are read, the cut one is reported.
+	head -c 100000 "$CORPORA/OCA_2.0.pdn" > "$T_TMP/cut.pdn"
+	run "$PDNKIT" validate "$T_TMP/cut.pdn"
+	expect_err_has "games read:" "truncated OCA"
+else
+	echo "SKIP corpus checks: $CORPORA not found"
+fi
+done_testing
