@@ -213,6 +213,7 @@ int cmd_convert(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 	} else {
 		double secs = cli_now() - t0;
+	fflush(stdout);   /* findings before the summary, also through a pipe */
 		fprintf(stderr, "pdnkit convert: %ld game%s written", games, games == 1 ? "" : "s");
 		if (fix)
 			fprintf(stderr, ", %ld move%s fixed", fixed, fixed == 1 ? "" : "s");

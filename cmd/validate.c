@@ -77,11 +77,13 @@ static void print_json(const char *file, const pk_game *g, const pk_replay *rp)
 		json_string(stdout, f->message);
 		printf(",\"repeats\":%d,\"suggest\":[", f->repeats);
 		for (int k = 0; k < f->nsuggest; k++) {
-			printf("%s{\"move\":", k ? "," : "");
+			printf("%s", k ? "," : "");
 			json_string(stdout, f->suggest[k]);
-			printf(",\"why\":");
+		}
+		printf("],\"reasons\":[");
+		for (int k = 0; k < f->nsuggest; k++) {
+			printf("%s", k ? "," : "");
 			json_string(stdout, f->why[k]);
-			printf("}");
 		}
 		printf("]}");
 	}
@@ -179,6 +181,7 @@ int cmd_validate(int argc, const char **argv)
 	double secs = cli_now() - t0;
 	game_free(&g);
 	replay_free(&rp);
+	fflush(stdout);   /* findings before the summary, also through a pipe */
 	fprintf(stderr, "pdnkit validate: %ld game%s read: %ld valid, %ld with errors, %ld with warnings",
 		t.games, t.games == 1 ? "" : "s", t.valid, t.with_errors, t.with_warnings);
 	if (t.skipped)

@@ -23,7 +23,7 @@ expect_err_has "1 game read: 1 valid, 0 with errors, 0 with warnings" "game 37 s
 run "$PDNKIT" validate --json corpora/fixtures/diagnostics.pdn
 [ "$(echo "$OUT" | wc -l)" -eq 8 ] && pass || fail "one JSON line per game"
 line1=$(echo "$OUT" | head -1)
-expect_json='{"file":"corpora/fixtures/diagnostics.pdn","game":1,"line":1,"offset":0,"event":"squares reversed","date":null,"black":"A","white":"B","result":"*","variant":21,"replayed":true,"plies":2,"ok":false,"findings":[{"severity":"error","kind":"illegal-move","line":5,"col":19,"ply":3,"move":"13-9","message":"13-9 is not legal here (square 13 is empty); did you mean 9-13 (squares reversed)?","repeats":0,"suggest":[{"move":"9-13","why":"squares reversed"}]}]}'
+expect_json='{"file":"corpora/fixtures/diagnostics.pdn","game":1,"line":1,"offset":0,"event":"squares reversed","date":null,"black":"A","white":"B","result":"*","variant":21,"replayed":true,"plies":2,"ok":false,"findings":[{"severity":"error","kind":"illegal-move","line":5,"col":19,"ply":3,"move":"13-9","message":"13-9 is not legal here (square 13 is empty); did you mean 9-13 (squares reversed)?","repeats":0,"suggest":["9-13"],"reasons":["squares reversed"]}]}'
 [ "$line1" = "$expect_json" ] && pass || fail "JSON of game 1: $line1"
 echo "$OUT" | sed -n 4p | grep -q '"ok":true,"findings":\[{"severity":"warning","kind":"ambiguous-move","line":27,"col":4,"ply":1,"move":"2x18"' && pass || fail "JSON of game 4"
 echo "$OUT" | sed -n 8p | grep -q '"variant":20,"replayed":false,"plies":0,"ok":false' && pass || fail "JSON of the International game"
