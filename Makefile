@@ -36,7 +36,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench sanitize fuzz install uninstall clean deps tests
+.PHONY: all run check bench sanitize fuzz fuzz-merge install uninstall clean deps tests
 
 PROG      ?= pdnkit
 
@@ -115,3 +115,9 @@ fuzz: deps
 	@mkdir -p build-fuzz/new
 	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new tests/fuzz-corpus
+
+# Minimise what fuzzing found into the corpus kept in the repository.
+fuzz-merge:
+	@mkdir -p build-fuzz/merged
+	build-fuzz/fuzz_pdn -merge=1 -max_len=65536 build-fuzz/merged tests/fuzz-corpus build-fuzz/new
+	rm -rf tests/fuzz-corpus && mv build-fuzz/merged tests/fuzz-corpus

@@ -102,3 +102,33 @@ bool cli_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
 }
+
+static double progress_start, progress_last;
+static bool progress_shown;
+
+void cli_progress(const char *what, long games, unsigned long long bytes)
+{
+	static int tty = -1;
+	if (tty < 0)
+		tty = cli_stderr_is_tty();
+	if (!tty || (games & 255) != 0)
+		return;
+	double t = cli_now();
+	if (progress_start == 0)
+		progress_start = progress_last = t;
+	if (t - progress_last < 0.25)
+		return;
+	progress_last = t;
+	double secs = t - progress_start;
+	fprintf(stderr, "\r%s: %ld games, %.1f MB, %.0f games/s ", what, games, (double)bytes / 1e6,
+		secs > 0 ? (double)games / secs : 0.0);
+	progress_shown = true;
+}
+
+void cli_progress_done(void)
+{
+	if (progress_shown)
+		fprintf(stderr, "\r\033[K");
+	progress_shown = false;
+	progress_start = 0;
+}

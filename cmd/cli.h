@@ -36,7 +36,12 @@ double cli_now(void);
 /* JSON string literal, escaped, quotes included. */
 void json_string(FILE *f, const char *s);
 
-/* A line per terminal-only progress update is skipped when stderr is not a terminal. */
+/* Whether stderr is a terminal (progress is shown only there). */
 bool cli_stderr_is_tty(void);
+
+/* Progress on stderr, at most a few times a second, only on a terminal:
+ * "validate: 12345 games, 6.1 MB, 98000 games/s". cli_progress_done() clears it. */
+void cli_progress(const char *what, long games, unsigned long long bytes);
+void cli_progress_done(void);
 
 #endif

@@ -195,6 +195,7 @@ int cmd_convert(int argc, const char **argv)
 				with_errors++;
 				report_errors(files[i], &g);
 			}
+			cli_progress("convert", games, (unsigned long long)pdn_bytes_read(r));
 			int w = json ? write_json(files[i], &g, &rp, &s, &jb) : pdn_write_game(&g, &rp, &wo, sink, &s);
 			if (w < 0) {
 				write_failed = true;

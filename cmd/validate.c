@@ -122,6 +122,7 @@ static int validate_file(const char *file, bool json, bool quiet, long max_error
 			print_json(file, g, rp);
 		else
 			print_human(file, g, rp, quiet);
+		cli_progress("validate", t->games, (unsigned long long)pdn_bytes_read(r));
 		if (max_errors > 0 && t->errors >= max_errors)
 			break;
 	}
@@ -181,6 +182,7 @@ int cmd_validate(int argc, const char **argv)
 	double secs = cli_now() - t0;
 	game_free(&g);
 	replay_free(&rp);
+	cli_progress_done();
 	fflush(stdout);   /* findings before the summary, also through a pipe */
 	fprintf(stderr, "pdnkit validate: %ld game%s read: %ld valid, %ld with errors, %ld with warnings",
 		t.games, t.games == 1 ? "" : "s", t.valid, t.with_errors, t.with_warnings);

@@ -312,6 +312,20 @@ static void read_tag(pk_reader *r, pk_game *g)
 		for (int i = curly ? 3 : 1; i > 0; i--)
 			get(r);
 		for (;;) {
+			/* Plain runs of the value straight from the buffer. */
+			const unsigned char *p = r->buf + r->pos, *end = r->buf + r->len, *q = p;
+			while (q < end && *q != '"' && *q != '\\' && *q != '\n' && *q != '\r' && *q != 0xE2 &&
+			       r->slen + (size_t)(q - p) + 1 < r->scap && r->slen + (size_t)(q - p) < PDN_MAX_TAG_VALUE)
+				q++;
+			if (q > p) {
+				size_t n = (size_t)(q - p);
+				memcpy(r->scratch + r->slen, p, n);
+				r->slen += n;
+				r->pos += n;
+				r->offset += n;
+				for (size_t k = 0; k < n; k++)
+					r->col += (p[k] & 0xC0) != 0x80;
+			}
 			int c = peek(r);
 			if (c == EOF || c == '\n') {
 				unterminated = true;
@@ -513,13 +527,14 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 		col += (uint32_t)(i + dots);
 		if (!*s)
 			return false;
-		if (is_result(s, strlen(s))) {
-			game_add_el(g, EL_RESULT, depth, line, col, s, strlen(s));
-			return depth == 0;
-		}
+	}
+	size_t n = r->slen - (size_t)(s - r->scratch);
+	if (s != r->scratch && is_result(s, n)) {
+		game_add_el(g, EL_RESULT, depth, line, col, s, n);
+		return depth == 0;
 	}
 	if (depth <= PDN_MAX_DEPTH)
-		game_add_el(g, EL_MOVE, depth, line, col, s, strlen(s));
+		game_add_el(g, EL_MOVE, depth, line, col, s, n);
 	return false;
 }
 
