@@ -197,36 +197,59 @@ static bool valid_utf8(const unsigned char *s, size_t n)
 	return true;
 }
 
-/* The text as UTF-8: itself when valid, else read as ISO-8859-1 and converted into
- * the reader's conversion buffer (with one warning per game). */
+/* UTF-8 validity of s, NUL bytes allowed (they are replaced separately). */
+static bool valid_utf8_but_nul(const unsigned char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i <= n; i++)
+		if (i == n || s[i] == 0) {
+			if (!valid_utf8(s + start, i - start))
+				return false;
+			start = i + 1;
+		}
+	return true;
+}
+
+/* The text as UTF-8: itself when valid, else a converted copy in the reader's buffer:
+ * ISO-8859-1 read as such, NUL bytes (which would cut the text short wherever it goes)
+ * replaced by U+FFFD. One warning per kind and game. */
 static const char *to_utf8(pk_reader *r, pk_game *g, const char *s, size_t n, size_t *out,
 			   uint32_t line, uint32_t col)
 {
 	*out = n;
-	if (valid_utf8((const unsigned char *)s, n))
+	bool has_nul = memchr(s, 0, n) != NULL;
+	if (!has_nul && valid_utf8((const unsigned char *)s, n))
 		return s;
-	if (r->ccap < n * 2 + 1) {
-		char *c = realloc(r->conv, n * 2 + 1);
+	bool latin1 = !valid_utf8_but_nul((const unsigned char *)s, n);
+	if (r->ccap < n * 3 + 1) {
+		char *c = realloc(r->conv, n * 3 + 1);
 		if (!c) {
 			g->oom = true;
 			*out = 0;
 			return "";
 		}
 		r->conv = c;
-		r->ccap = n * 2 + 1;
+		r->ccap = n * 3 + 1;
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c < 0x80) {
+		if (c == 0) {
+			memcpy(r->conv + k, "\xEF\xBF\xBD", 3);
+			k += 3;
+		} else if (c < 0x80 || !latin1) {
 			r->conv[k++] = (char)c;
 		} else {
 			r->conv[k++] = (char)(0xC0 | (c >> 6));
 			r->conv[k++] = (char)(0x80 | (c & 0x3F));
 		}
 	}
-	findings_add_once(&g->findings, SEV_WARNING, "encoding", line, col, 0,
-			  "text is not UTF-8; read as ISO-8859-1 and converted");
+	if (latin1)
+		findings_add_once(&g->findings, SEV_WARNING, "encoding", line, col, 0,
+				  "text is not UTF-8; read as ISO-8859-1 and converted");
+	if (has_nul)
+		findings_add_once(&g->findings, SEV_WARNING, "nul-byte", line, col, 0,
+				  "NUL bytes in text replaced by U+FFFD");
 	*out = k;
 	return r->conv;
 }

@@ -97,8 +97,11 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 	out o = { sink, ctx, opts->width > 20 ? opts->width : 80, 0, false, false };
 	char buf[256];
 
-	/* Tags: the seven-tag roster in order ("?" when missing), then the others as read. */
-	for (size_t i = 0; i < sizeof roster / sizeof roster[0]; i++) {
+	/* Tags: the seven-tag roster in order ("?" when missing), then the others as read;
+	 * or, verbatim, every tag as read. */
+	for (int i = 0; opts->verbatim_tags && i < g->ntags; i++)
+		tag(&o, game_str(g, g->tags[i].name), game_str(g, g->tags[i].value));
+	for (size_t i = 0; !opts->verbatim_tags && i < sizeof roster / sizeof roster[0]; i++) {
 		const char *v = game_tag(g, roster[i]);
 		if (i == 6) {
 			int res = result_parse(v);
@@ -108,7 +111,7 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 		}
 		tag(&o, roster[i], v ? v : "?");
 	}
-	for (int i = 0; i < g->ntags; i++) {
+	for (int i = 0; !opts->verbatim_tags && i < g->ntags; i++) {
 		const char *name = game_str(g, g->tags[i].name);
 		if (!in_roster(name))
 			tag(&o, name, game_str(g, g->tags[i].value));

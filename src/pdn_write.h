@@ -15,6 +15,7 @@ typedef int (*pk_sink)(void *ctx, const char *buf, size_t len);
 typedef struct {
 	bool full_jumps;   /* every capture with its whole path; else only where needed */
 	int width;         /* wrap move text at this column (80) */
+	bool verbatim_tags;/* tags exactly as read, in their order (no "?" roster, Result as written) */
 } pk_write_opts;
 
 /* Write one game (replayed by replay_game) followed by a blank line. 0 or -1. */

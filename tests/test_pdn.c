@@ -182,6 +182,12 @@ static void test_encodings(void)
 	CHECK_STR(game_tag(&g, "Site"), "K\xC3\xB6ln");
 	CHECK_STR(els(&g), "C:caf\xC3\xA9 R:*");
 	CHECK_STR(kinds(&g), "encoding@1:1");
+	/* NUL bytes in a tag value become U+FFFD, also mixed with ISO-8859-1. */
+	static const char nul[] = "[Event \"\xE9t\xE9\0b\"]\n[Site \"a\0\"]\n*";
+	CHECK_INT(read_all(nul, sizeof nul - 1, &g), 1);
+	CHECK_STR(game_tag(&g, "Event"), "\xC3\xA9t\xC3\xA9\xEF\xBF\xBD" "b");
+	CHECK_STR(game_tag(&g, "Site"), "a\xEF\xBF\xBD");
+	CHECK_STR(kinds(&g), "encoding@1:1 nul-byte@1:1");
 	game_free(&g);
 }
 
