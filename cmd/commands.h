@@ -6,5 +6,9 @@
 int cmd_perft(int argc, const char **argv);
 int cmd_validate(int argc, const char **argv);
 int cmd_convert(int argc, const char **argv);
+int cmd_import(int argc, const char **argv);
+int cmd_query(int argc, const char **argv);
+int cmd_export(int argc, const char **argv);
+int cmd_stats(int argc, const char **argv);
 
 #endif

@@ -18,6 +18,10 @@ struct command {
 static const struct command commands[] = {
 	{ "validate", cmd_validate, "replay every game of PDN files and report what is wrong" },
 	{ "convert", cmd_convert, "rewrite PDN as canonical PDN 3.0 or JSON, optionally fixing moves" },
+	{ "import", cmd_import, "store PDN files in the indexed SQLite database" },
+	{ "query", cmd_query, "find stored games by player, event, date, result, opening or position" },
+	{ "export", cmd_export, "write stored games as PDN" },
+	{ "stats", cmd_stats, "summarise stored games: results, openings, players, an opening explorer" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])

@@ -1,0 +1,244 @@
+/* Shared options of the store commands. */
+#include <ctype.h>
+#include <strings.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "dbcli.h"
+#include "../src/fen.h"
+
+struct poptOption *filter_options(filter_args *fa)
+{
+	static struct poptOption t[24];
+	struct poptOption opts[] = {
+		{ "db", 0, POPT_ARG_STRING, &fa->db, 0, "database file (default: $PDNKIT_DB or pdnkit.db)", "PATH" },
+		{ "player", 'p', POPT_ARG_STRING, &fa->player, 0, "games where NAME played either colour (substring, any case)", "NAME" },
+		{ "black", 0, POPT_ARG_STRING, &fa->black, 0, "games where NAME had Black", "NAME" },
+		{ "white", 0, POPT_ARG_STRING, &fa->white, 0, "games where NAME had White", "NAME" },
+		{ "event", 'e', POPT_ARG_STRING, &fa->event, 0, "event contains TEXT", "TEXT" },
+		{ "site", 0, POPT_ARG_STRING, &fa->site, 0, "site contains TEXT", "TEXT" },
+		{ "date-from", 0, POPT_ARG_STRING, &fa->date_from, 0, "played on or after this date", "YYYY[-MM[-DD]]" },
+		{ "date-to", 0, POPT_ARG_STRING, &fa->date_to, 0, "played on or before this date", "YYYY[-MM[-DD]]" },
+		{ "result", 'r', POPT_ARG_STRING, &fa->result, 0, "1-0 (Black won), 0-1 (White won), 1/2-1/2 or *", "RESULT" },
+		{ "opening", 0, POPT_ARG_STRING, &fa->opening, 0, "games from the initial position that start with these moves", "\"9-14 23-18 ...\"" },
+		{ "position", 0, POPT_ARG_STRING, &fa->position, 0, "games that reach this position, in any move order", "FEN" },
+		{ "after", 0, POPT_ARG_STRING, &fa->after, 0, "games that reach the position after these moves, in any order", "\"MOVES\"" },
+		{ "invalid", 0, POPT_ARG_NONE, &fa->invalid, 0, "only games with errors", NULL },
+		{ "min-plies", 0, POPT_ARG_STRING, &fa->min_plies, 0, "at least N half-moves", "N" },
+		{ "max-plies", 0, POPT_ARG_STRING, &fa->max_plies, 0, "at most N half-moves", "N" },
+		{ "order", 0, POPT_ARG_STRING, &fa->order, 0, "sort by id, date, event, black, white, plies, result or ply", "FIELD" },
+		{ "desc", 0, POPT_ARG_NONE, &fa->desc, 0, "sort in descending order", NULL },
+		{ "limit", 'n', POPT_ARG_STRING, &fa->limit, 0, "at most N games", "N" },
+		POPT_TABLEEND
+	};
+	memcpy(t, opts, sizeof opts);
+	return t;
+}
+
+struct poptOption *db_option(filter_args *fa)
+{
+	static struct poptOption t[2];
+	struct poptOption opts[] = {
+		{ "db", 0, POPT_ARG_STRING, &fa->db, 0, "database file (default: $PDNKIT_DB or pdnkit.db)", "PATH" },
+		POPT_TABLEEND
+	};
+	memcpy(t, opts, sizeof opts);
+	return t;
+}
+
+const char *db_path(const filter_args *fa)
+{
+	if (fa->db && *fa->db)
+		return fa->db;
+	const char *env = getenv("PDNKIT_DB");
+	return env && *env ? env : "pdnkit.db";
+}
+
+pk_store *db_open(const filter_args *fa, bool create)
+{
+	char err[600];
+	const char *path = db_path(fa);
+	if (!create && access(path, F_OK) != 0) {
+		cli_error("no database at '%s' (run 'pdnkit import' first, or give --db)", path);
+		return NULL;
+	}
+	pk_store *s = store_open(path, create, err, sizeof err);
+	if (!s)
+		cli_error("%s", err);
+	return s;
+}
+
+/* YYYY, YYYY-MM or YYYY-MM-DD (also with '.' or '/'); unknown parts as 00 for a start
+ * and 99 for an end, so that "--date-to 1960" takes in every game of 1960. */
+static int parse_date(const char *s, bool end, int32_t *key)
+{
+	int part[3] = { 0, end ? 99 : 0, end ? 99 : 0 }, n = 0;
+	const char *p = s;
+	while (n < 3) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		int v = 0, len = 0;
+		while (isdigit((unsigned char)*p) && len < 5) {
+			v = v * 10 + (*p++ - '0');
+			len++;
+		}
+		if ((n == 0 && len != 4) || (n > 0 && len > 2))
+			return -1;
+		part[n++] = v;
+		if (!*p)
+			break;
+		if (*p != '-' && *p != '.' && *p != '/')
+			return -1;
+		p++;
+	}
+	if (*p || (n > 1 && (part[1] < 1 || part[1] > 12)) || (n > 2 && (part[2] < 1 || part[2] > 31)))
+		return -1;
+	*key = part[0] * 10000 + part[1] * 100 + part[2];
+	return 0;
+}
+
+int parse_moves_arg(const char *option, const char *text, uint8_t *buf, int cap, int *n, pk_pos *final)
+{
+	size_t len = strlen(text);
+	char *pdn = malloc(len + 8);
+	if (!pdn)
+		return -1;
+	snprintf(pdn, len + 8, "%s *", text);
+	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	int rc = -1;
+	if (r && pdn_read(r, &g) == 1 && replay_game(&g, &rp) == 0) {
+		for (int i = 0; i < g.findings.n; i++)
+			if (g.findings.v[i].severity == SEV_ERROR) {
+				cli_error("--%s: %s", option, g.findings.v[i].message);
+				goto out;
+			}
+		if (g.ntags) {
+			cli_error("--%s: expected moves such as \"9-14 23-18\"", option);
+			goto out;
+		}
+		*n = store_encode_moves(&rp, buf, cap);
+		if (*n < 0) {
+			cli_error("--%s: too many moves", option);
+			goto out;
+		}
+		*final = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
+		rc = 0;
+	} else {
+		cli_error("--%s: cannot read the moves", option);
+	}
+out:
+	pdn_close(r);
+	game_free(&g);
+	replay_free(&rp);
+	free(pdn);
+	return rc;
+}
+
+int filter_resolve(filter_args *fa, pk_filter *f)
+{
+	filter_init(f);
+	f->player = fa->player;
+	f->black = fa->black;
+	f->white = fa->white;
+	f->event = fa->event;
+	f->site = fa->site;
+	f->invalid = fa->invalid;
+	f->desc = fa->desc;
+	f->order = fa->order;
+	if (fa->result) {
+		int res = result_parse(fa->result);
+		if (!strcasecmp(fa->result, "black"))
+			res = RES_BLACK_WINS;
+		else if (!strcasecmp(fa->result, "white"))
+			res = RES_WHITE_WINS;
+		else if (!strcasecmp(fa->result, "draw"))
+			res = RES_DRAW;
+		if (res == RES_NONE) {
+			cli_error("--result must be 1-0, 0-1, 1/2-1/2, *, black, white or draw, not '%s'", fa->result);
+			return EXIT_USAGE;
+		}
+		snprintf(fa->result_buf, sizeof fa->result_buf, "%s", result_string(res));
+		f->result = fa->result_buf;
+	}
+	if (fa->date_from && parse_date(fa->date_from, false, &f->date_from) < 0) {
+		cli_error("--date-from must be YYYY, YYYY-MM or YYYY-MM-DD, not '%s'", fa->date_from);
+		return EXIT_USAGE;
+	}
+	if (fa->date_to && parse_date(fa->date_to, true, &f->date_to) < 0) {
+		cli_error("--date-to must be YYYY, YYYY-MM or YYYY-MM-DD, not '%s'", fa->date_to);
+		return EXIT_USAGE;
+	}
+	long v;
+	if (fa->limit) {
+		if (cli_int(fa->limit, 1, 2000000000, "--limit", &v))
+			return EXIT_USAGE;
+		f->limit = v;
+	}
+	if (fa->min_plies) {
+		if (cli_int(fa->min_plies, 0, 100000, "--min-plies", &v))
+			return EXIT_USAGE;
+		f->min_plies = (int)v;
+	}
+	if (fa->max_plies) {
+		if (cli_int(fa->max_plies, 0, 100000, "--max-plies", &v))
+			return EXIT_USAGE;
+		f->max_plies = (int)v;
+	}
+	char padded[64];
+	snprintf(padded, sizeof padded, " %s ", fa->order ? fa->order : "");
+	if (fa->order && (strlen(fa->order) > 10 || !strstr(" id date event black white plies result ply ", padded))) {
+		cli_error("--order must be id, date, event, black, white, plies, result or ply, not '%s'", fa->order);
+		return EXIT_USAGE;
+	}
+	pk_pos final;
+	if (fa->opening) {
+		int n;
+		if (parse_moves_arg("opening", fa->opening, fa->opening_buf, sizeof fa->opening_buf, &n, &final) < 0)
+			return EXIT_USAGE;
+		f->opening_set = true;
+		f->opening = fa->opening_buf;
+		f->opening_len = n;
+	}
+	if (fa->position && fa->after) {
+		cli_error("--position and --after cannot be combined");
+		return EXIT_USAGE;
+	}
+	if (fa->position) {
+		pk_fen_error fe;
+		if (fen_parse(fa->position, strlen(fa->position), &final, &fe) < 0) {
+			cli_error("--position: bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
+			return EXIT_USAGE;
+		}
+		f->position_set = true;
+		f->position_key = final.key;
+	}
+	if (fa->after) {
+		uint8_t tmp[1024];
+		int n;
+		if (parse_moves_arg("after", fa->after, tmp, sizeof tmp, &n, &final) < 0)
+			return EXIT_USAGE;
+		f->position_set = true;
+		f->position_key = final.key;
+	}
+	if (fa->order && !strcmp(fa->order, "ply") && !f->position_set) {
+		cli_error("--order ply needs --position or --after");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+void filter_args_free(filter_args *fa)
+{
+	char **all[] = { &fa->db, &fa->player, &fa->black, &fa->white, &fa->event, &fa->site, &fa->result,
+			 &fa->date_from, &fa->date_to, &fa->opening, &fa->position, &fa->after, &fa->order,
+			 &fa->limit, &fa->min_plies, &fa->max_plies };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		free(*all[i]);
+		*all[i] = NULL;
+	}
+}

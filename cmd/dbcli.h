@@ -1,0 +1,39 @@
+/* Options shared by the commands that use the store: where the database is, and the
+ * game filters of query, export and stats. */
+#ifndef PK_DBCLI_H
+#define PK_DBCLI_H
+
+#include <popt.h>
+#include "../src/store.h"
+
+typedef struct {
+	char *db;
+	char *player, *black, *white, *event, *site, *result;
+	char *date_from, *date_to, *opening, *position, *after;
+	char *order, *limit, *min_plies, *max_plies;
+	int invalid, desc;
+	uint8_t opening_buf[1024];
+	char result_buf[16];
+} filter_args;
+
+/* The popt table of the filter options, bound to fa (include with POPT_ARG_INCLUDE_TABLE). */
+struct poptOption *filter_options(filter_args *fa);
+/* --db only, for commands without filters. */
+struct poptOption *db_option(filter_args *fa);
+
+/* Turn the options into a filter; prints a usage error and returns EXIT_USAGE when an
+ * option is wrong. */
+int filter_resolve(filter_args *fa, pk_filter *f);
+void filter_args_free(filter_args *fa);
+
+/* --db, else $PDNKIT_DB, else pdnkit.db. */
+const char *db_path(const filter_args *fa);
+/* Open the database, printing the reason on failure; create only for import. */
+pk_store *db_open(const filter_args *fa, bool create);
+
+/* Moves from the initial position ("9-14 23-18 ..."), replayed: ordinals into buf and the
+ * final position. Prints a usage error naming the option and returns -1 when they do not
+ * replay. */
+int parse_moves_arg(const char *option, const char *text, uint8_t *buf, int cap, int *n, pk_pos *final);
+
+#endif

@@ -1,0 +1,107 @@
+/* pdnkit export: stored games back to PDN (plain or zstd), exactly as imported. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "dbcli.h"
+#include "../src/pdn_write.h"
+#include "../src/zio.h"
+
+typedef struct {
+	pk_store *s;
+	pk_out *out;
+	pk_game g;
+	pk_replay rp;
+	long games;
+	int err;     /* 1 database, 2 output */
+} ectx;
+
+static int sink(void *ctx, const char *buf, size_t len)
+{
+	return zout_write(ctx, buf, len);
+}
+
+static int export_row(void *vctx, const pk_row *r)
+{
+	ectx *c = vctx;
+	if (store_load_game(c->s, r, &c->g, &c->rp) < 0) {
+		c->err = 1;
+		return 1;
+	}
+	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
+	if (pdn_write_game(&c->g, &c->rp, &o, sink, c->out) < 0) {
+		c->err = 2;
+		return 1;
+	}
+	c->games++;
+	cli_progress("export", c->games, 0);
+	return 0;
+}
+
+int cmd_export(int argc, const char **argv)
+{
+	filter_args fa = { 0 };
+	char *out_path = NULL;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games:", NULL },
+		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write here instead of standard output (.zst: compressed)", "OUT" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...]");
+	int rc = cli_parse_options(ctx);
+	ectx c = { 0 };
+	game_init(&c.g);
+	replay_init(&c.rp);
+	if (rc)
+		goto out;
+	int nargs;
+	const char **args = cli_args(ctx, &nargs);
+	rc = EXIT_USAGE;
+	if (nargs) {
+		cli_error("unexpected argument '%s' (filters are options, see --help)", args[0]);
+		goto out;
+	}
+	pk_filter f;
+	if (filter_resolve(&fa, &f))
+		goto out;
+	c.s = db_open(&fa, false);
+	if (!c.s) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	int err = 0;
+	const char *path = out_path ? out_path : "-";
+	c.out = zout_open(path, &err);
+	if (!c.out) {
+		cli_error("cannot create '%s': %s", path, strerror(err));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	double t0 = cli_now();
+	int q = store_query(c.s, &f, export_row, &c);
+	const char *msg = NULL;
+	int closed = zout_close(c.out, &msg);
+	cli_progress_done();
+	if (q < 0 || c.err == 1) {
+		cli_error("%s", store_error(c.s));
+		rc = EXIT_RUNTIME;
+	} else if (c.err == 2 || closed < 0) {
+		cli_error("cannot write '%s': %s", path, msg ? msg : strerror(errno ? errno : EIO));
+		rc = EXIT_RUNTIME;
+	} else {
+		fprintf(stderr, "pdnkit export: %ld game%s written; %.2f s\n", c.games, c.games == 1 ? "" : "s",
+			cli_now() - t0);
+		rc = EXIT_OK;
+	}
+out:
+	store_close(c.s);
+	game_free(&c.g);
+	replay_free(&c.rp);
+	poptFreeContext(ctx);
+	filter_args_free(&fa);
+	free(out_path);
+	return rc;
+}

@@ -1,0 +1,140 @@
+/* pdnkit import: PDN files into the game store, with the position index. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "dbcli.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+typedef struct {
+	long files, games, stored, duplicates, invalid, skipped;
+} import_totals;
+
+int cmd_import(int argc, const char **argv)
+{
+	filter_args fa = { 0 };
+	int no_positions = 0, json = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
+		{ "no-positions", 0, POPT_ARG_NONE, &no_positions, 0, "do not index positions (faster, smaller; no --position search)", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
+	int rc = cli_parse_options(ctx);
+	int nfiles = 0;
+	const char **files = NULL;
+	pk_store *s = NULL;
+	if (rc)
+		goto out;
+	files = cli_args(ctx, &nfiles);
+	if (nfiles == 0) {
+		cli_error("no FILE given (use '-' for standard input)");
+		fprintf(stderr, "Try 'pdnkit import --help' for more information.\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	s = db_open(&fa, true);
+	if (!s) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	import_totals t = { 0 };
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	double t0 = cli_now();
+	bool failed = false, unreadable = false;
+	for (int i = 0; i < nfiles && !failed && !interrupted; i++) {
+		int err = 0;
+		pk_reader *r = pdn_open(files[i], &err);
+		if (!r) {
+			cli_error("cannot open '%s': %s", files[i], strerror(err));
+			unreadable = true;
+			continue;
+		}
+		t.files++;
+		replay_new_file(&rp);
+		if (store_begin_import(s, files[i], !no_positions) < 0) {
+			cli_error("%s", store_error(s));
+			pdn_close(r);
+			failed = true;
+			break;
+		}
+		int got = 0;
+		while (!interrupted && (got = pdn_read(r, &g)) == 1) {
+			if (replay_game(&g, &rp) < 0) {
+				cli_error("out of memory");
+				failed = true;
+				break;
+			}
+			int outcome;
+			if (store_add_game(s, &g, &rp, &outcome) < 0) {
+				cli_error("%s", store_error(s));
+				failed = true;
+				break;
+			}
+			t.games++;
+			if (outcome == STORE_DUPLICATE)
+				t.duplicates++;
+			else {
+				t.stored++;
+				t.invalid += rp.supported && g.findings.errors > 0;
+				t.skipped += !rp.supported;
+			}
+			cli_progress("import", t.games, (unsigned long long)pdn_bytes_read(r));
+		}
+		if (!failed && !interrupted && got < 0) {
+			cli_error("error reading '%s': %s", files[i], pdn_error(r));
+			unreadable = true;
+		}
+		pdn_close(r);
+		/* Whatever was read is committed, also after Ctrl-C. */
+		if (store_end_import(s) < 0) {
+			cli_error("%s", store_error(s));
+			failed = true;
+		}
+	}
+	double secs = cli_now() - t0;
+	cli_progress_done();
+	game_free(&g);
+	replay_free(&rp);
+	if (json) {
+		printf("{\"db\":");
+		json_string(stdout, db_path(&fa));
+		printf(",\"files\":%ld,\"games\":%ld,\"stored\":%ld,\"duplicates\":%ld,\"invalid\":%ld,"
+		       "\"not_replayed\":%ld,\"interrupted\":%s,\"seconds\":%.3f}\n",
+		       t.files, t.games, t.stored, t.duplicates, t.invalid, t.skipped,
+		       interrupted ? "true" : "false", secs);
+	}
+	fprintf(stderr, "pdnkit import: %ld games read, %ld stored, %ld duplicates skipped, %ld invalid (stored, flagged)",
+		t.games, t.stored, t.duplicates, t.invalid);
+	if (t.skipped)
+		fprintf(stderr, ", %ld of other variants (stored, not replayed)", t.skipped);
+	fprintf(stderr, "; %.2f s, %.0f games/s, into %s\n", secs, secs > 0 ? (double)t.games / secs : 0.0, db_path(&fa));
+	if (interrupted)
+		fprintf(stderr, "pdnkit import: interrupted; what was read is stored, run the same import again for the rest\n");
+	rc = failed || interrupted || unreadable ? EXIT_RUNTIME : EXIT_OK;
+
+out:
+	store_close(s);
+	poptFreeContext(ctx);
+	filter_args_free(&fa);
+	return rc;
+}

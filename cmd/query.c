@@ -1,0 +1,213 @@
+/* pdnkit query: find stored games; as a table, PDN, JSON Lines or a count. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "cli.h"
+#include "commands.h"
+#include "dbcli.h"
+#include "../src/pdn_write.h"
+
+typedef struct {
+	pk_store *s;
+	FILE *out;
+	int width;          /* terminal width, 0 when not a terminal */
+	bool position;
+	long rows;
+	pk_game g;
+	pk_replay rp;
+	int err;
+} qctx;
+
+/* Copy at most w characters of s (UTF-8 aware), marking a cut with '~'. */
+static void cell(FILE *f, const char *s, int w, bool last)
+{
+	if (!s || !*s)
+		s = "-";
+	int chars = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+		if (w > 0 && chars == w - 1 && p[len]) {
+			fputc('~', f);
+			chars++;
+			break;
+		}
+		for (int i = 0; i < len && p[i]; i++)
+			fputc(p[i], f);
+		p += len;
+		chars++;
+	}
+	if (!last)
+		for (; chars < w; chars++)
+			fputc(' ', f);
+}
+
+static int table_row(void *vctx, const pk_row *r)
+{
+	qctx *c = vctx;
+	if (c->rows++ == 0) {
+		fprintf(c->out, "%-7s %-10s %-22s %-22s %-7s %5s  %s%s\n", "id", "date", "black", "white", "result",
+			"plies", c->position ? "ply  " : "", "event");
+	}
+	fprintf(c->out, "%-7lld ", (long long)r->id);
+	cell(c->out, r->date, 10, false);
+	fputc(' ', c->out);
+	cell(c->out, r->black, 22, false);
+	fputc(' ', c->out);
+	cell(c->out, r->white, 22, false);
+	fprintf(c->out, " %-7s %5d  ", r->result, r->plies);
+	if (c->position)
+		fprintf(c->out, "%-4d ", r->ply);
+	int used = 7 + 1 + 10 + 1 + 22 + 1 + 22 + 1 + 7 + 1 + 5 + 2 + (c->position ? 5 : 0);
+	int rest = c->width > 0 ? c->width - used : 0;
+	cell(c->out, r->event, rest > 4 ? rest : (c->width > 0 ? 4 : 0), true);
+	fputc('\n', c->out);
+	return 0;
+}
+
+static void json_field(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (v)
+		json_string(f, v);
+	else
+		fputs("null", f);
+}
+
+static int json_row(void *vctx, const pk_row *r)
+{
+	qctx *c = vctx;
+	c->rows++;
+	fprintf(c->out, "{\"id\":%lld", (long long)r->id);
+	json_field(c->out, "event", r->event);
+	json_field(c->out, "site", r->site);
+	json_field(c->out, "date", r->date);
+	json_field(c->out, "round", r->round);
+	json_field(c->out, "black", r->black);
+	json_field(c->out, "white", r->white);
+	json_field(c->out, "result", r->result);
+	static const char *const status[] = { "valid", "warnings", "errors", "not-replayed" };
+	fprintf(c->out, ",\"plies\":%d,\"status\":\"%s\"", r->plies, status[r->status & 3]);
+	if (c->position)
+		fprintf(c->out, ",\"ply\":%d", r->ply);
+	fputs("}\n", c->out);
+	return 0;
+}
+
+static int file_sink(void *ctx, const char *buf, size_t len)
+{
+	return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
+}
+
+static int pdn_row(void *vctx, const pk_row *r)
+{
+	qctx *c = vctx;
+	c->rows++;
+	if (store_load_game(c->s, r, &c->g, &c->rp) < 0) {
+		cli_error("%s", store_error(c->s));
+		c->err = 1;
+		return 1;
+	}
+	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
+	return pdn_write_game(&c->g, &c->rp, &o, file_sink, c->out) < 0;
+}
+
+static int dup_row(void *vctx, const char *kind, const int64_t *ids, int n, int plies)
+{
+	qctx *c = vctx;
+	c->rows++;
+	if (c->width < 0) {   /* JSON */
+		fprintf(c->out, "{\"kind\":\"%s\",\"plies\":%d,\"games\":[", kind, plies);
+		for (int i = 0; i < n; i++)
+			fprintf(c->out, "%s%lld", i ? "," : "", (long long)ids[i]);
+		fputs("]}\n", c->out);
+	} else if (!strcmp(kind, "same-moves")) {
+		fprintf(c->out, "same moves (%d plies):", plies);
+		for (int i = 0; i < n; i++)
+			fprintf(c->out, "%s %lld", i ? "," : "", (long long)ids[i]);
+		fputc('\n', c->out);
+	} else {
+		fprintf(c->out, "prefix: game %lld (%d plies) is the beginning of game %lld\n",
+			(long long)ids[0], plies, (long long)ids[1]);
+	}
+	return 0;
+}
+
+int cmd_query(int argc, const char **argv)
+{
+	filter_args fa = { 0 };
+	char *format = NULL;
+	int duplicates = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games:", NULL },
+		{ "format", 'f', POPT_ARG_STRING, &format, 0, "table (default), pdn, json or count", "FORMAT" },
+		{ "duplicates", 0, POPT_ARG_NONE, &duplicates, 0,
+		  "list games with the same moves under different headers, and games that begin longer ones", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...]");
+	int rc = cli_parse_options(ctx);
+	pk_store *s = NULL;
+	qctx c = { 0 };
+	game_init(&c.g);
+	replay_init(&c.rp);
+	if (rc)
+		goto out;
+	int nargs;
+	cli_args(ctx, &nargs);
+	rc = EXIT_USAGE;
+	if (nargs) {
+		cli_error("unexpected argument '%s' (filters are options, see --help)", cli_args(ctx, &nargs)[0]);
+		goto out;
+	}
+	const char *fmt = format ? format : "table";
+	if (strcmp(fmt, "table") && strcmp(fmt, "pdn") && strcmp(fmt, "json") && strcmp(fmt, "count")) {
+		cli_error("--format must be table, pdn, json or count, not '%s'", fmt);
+		goto out;
+	}
+	pk_filter f;
+	if (filter_resolve(&fa, &f))
+		goto out;
+	s = db_open(&fa, false);
+	if (!s) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	c.s = s;
+	c.out = stdout;
+	c.position = f.position_set;
+	if (isatty(STDOUT_FILENO)) {
+		struct winsize ws;
+		c.width = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 40 ? ws.ws_col : 100;
+	}
+	int q;
+	if (duplicates) {
+		if (!strcmp(fmt, "json"))
+			c.width = -1;
+		q = store_duplicates(s, f.min_plies >= 0 ? f.min_plies : 10, dup_row, &c);
+	} else if (!strcmp(fmt, "count")) {
+		long n;
+		q = store_count(s, &f, &n);
+		if (q == 0)
+			printf("%ld\n", f.limit > 0 && n > f.limit ? f.limit : n);
+	} else {
+		q = store_query(s, &f, !strcmp(fmt, "json") ? json_row : !strcmp(fmt, "pdn") ? pdn_row : table_row, &c);
+	}
+	if (q < 0) {
+		cli_error("%s", store_error(s));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = c.err ? EXIT_RUNTIME : EXIT_OK;
+out:
+	store_close(s);
+	game_free(&c.g);
+	replay_free(&c.rp);
+	poptFreeContext(ctx);
+	filter_args_free(&fa);
+	free(format);
+	return rc;
+}
