@@ -10,7 +10,10 @@
 #include "pdn_write.h"
 #include "store.h"
 
-#define BATCH_GAMES 2000
+/* Games per transaction. Each batch rewrites most leaves of the position index, so
+ * larger batches import faster; an interrupted import loses at most one batch of work
+ * (the next run adds those games). */
+#define BATCH_GAMES 5000
 
 typedef struct {
 	uint64_t key;
@@ -140,7 +143,8 @@ pk_store *store_open(const char *path, bool create, char *err, size_t errsize)
 		snprintf(err, errsize, "out of memory");
 		return NULL;
 	}
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	/* One connection used by one thread: no need for SQLite's mutexes. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "cannot open database '%s': %s", path,
 			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -426,20 +430,46 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 	return 0;
 }
 
-static int cmp_pos(const void *a, const void *b)
+/* LSD radix sort by key, 16 bits a pass; stable, so rows of one key stay in game and
+ * ply order as they were added. */
+static int sort_positions(pk_store *s)
 {
-	const posrow *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	if (x->game != y->game)
-		return x->game < y->game ? -1 : 1;
-	return x->ply - y->ply;
+	posrow *tmp = malloc(s->npos * sizeof *tmp);
+	size_t *count = malloc(65536 * sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		snprintf(s->err, sizeof s->err, "out of memory");
+		return -1;
+	}
+	posrow *a = s->pos, *b = tmp;
+	for (int shift = 0; shift < 64; shift += 16) {
+		memset(count, 0, 65536 * sizeof *count);
+		for (size_t i = 0; i < s->npos; i++)
+			count[(a[i].key >> shift) & 0xFFFF]++;
+		size_t sum = 0;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < s->npos; i++)
+			b[count[(a[i].key >> shift) & 0xFFFF]++] = a[i];
+		posrow *t = a;
+		a = b;
+		b = t;
+	}
+	/* Four passes: the sorted rows are back in s->pos. */
+	free(tmp);
+	free(count);
+	return 0;
 }
 
 /* Positions go in sorted by key: B-tree inserts in order touch each page once. */
 static int flush_positions(pk_store *s)
 {
-	qsort(s->pos, s->npos, sizeof *s->pos, cmp_pos);
+	if (s->npos > 1 && sort_positions(s) < 0)
+		return -1;
 	for (size_t i = 0; i < s->npos; i++) {
 		sqlite3_bind_int64(s->ins_pos, 1, (int64_t)s->pos[i].key);
 		sqlite3_bind_int64(s->ins_pos, 2, s->pos[i].game);
@@ -821,7 +851,7 @@ int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_r
 	char sql[4096];
 	snprintf(sql, sizeof sql,
 		 "SELECT g.id, g.event, g.site, g.date, g.round, g.black, g.white, g.result, g.plies, g.status,"
-		 " g.gametype, g.start, g.moves, g.movetext, %s FROM game g%s WHERE 1%s ORDER BY %s%s, g.id%s%s",
+		 " g.gametype, g.start, g.moves, g.movetext, %s, g.source_game FROM game g%s WHERE 1%s ORDER BY %s%s, g.id%s%s",
 		 f->position_set ? "p.ply" : "-1", f->position_set ? position_join : "", w.sql, order,
 		 f->desc ? " DESC" : "", f->limit > 0 ? " LIMIT " : "", "");
 	if (f->limit > 0) {
@@ -854,6 +884,7 @@ int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_r
 			.nmoves = sqlite3_column_bytes(st, 12),
 			.movetext = (const char *)sqlite3_column_text(st, 13),
 			.ply = sqlite3_column_int(st, 14),
+			.source_game = sqlite3_column_int(st, 15),
 		};
 		if (cb(ctx, &r))
 			break;
@@ -1095,5 +1126,27 @@ int store_duplicates(pk_store *s, int min_plies,
 	}
 	sqlite3_finalize(all);
 	sqlite3_finalize(longer);
+	return 0;
+}
+
+int store_check(pk_store *s, char *msg, size_t size)
+{
+	static const char *const checks[] = { "PRAGMA integrity_check", "PRAGMA foreign_key_check" };
+	for (int i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+		if (prepare(s, &st, checks[i]) < 0) {
+			snprintf(msg, size, "%s", s->err);
+			return -1;
+		}
+		int rc = sqlite3_step(st);
+		const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+		bool ok = i == 0 ? rc == SQLITE_ROW && r && !strcmp(r, "ok") : rc == SQLITE_DONE;
+		if (!ok)
+			snprintf(msg, size, "%s: %s", checks[i], r ? r : sqlite3_errmsg(s->db));
+		sqlite3_finalize(st);
+		if (!ok)
+			return -1;
+	}
+	snprintf(msg, size, "ok");
 	return 0;
 }

@@ -56,6 +56,7 @@ typedef struct {
 	const uint8_t *moves;
 	int nmoves;
 	const char *movetext;             /* stored move text, NULL when rebuilt from moves */
+	int source_game;                  /* its number in the file it was imported from */
 } pk_row;
 
 enum { STATUS_VALID, STATUS_WARNINGS, STATUS_ERRORS, STATUS_NOT_REPLAYED };
@@ -81,6 +82,10 @@ int store_duplicates(pk_store *s, int min_plies,
  * each row's columns as text. */
 int store_select(pk_store *s, const char *sql, const pk_filter *f,
 		 int (*cb)(void *ctx, int ncol, const char *const *cols), void *ctx);
+
+/* PRAGMA integrity_check and foreign_key_check: 0 and "ok", or -1 and the first
+ * problem in msg. */
+int store_check(pk_store *s, char *msg, size_t size);
 
 /* Encoding of move ordinals: one byte each; 255 escapes an ordinal of 255 or more,
  * written in the two bytes after it (little-endian). Returns bytes written. */

@@ -1,0 +1,116 @@
+# import, query, export, stats on small fixtures (exact output) and on OCA 2.0 and
+# Tinsley's games (counts checked against independent counts of the raw files).
+. "$TESTS_DIR/lib.sh"
+DB="$T_TMP/t.db"
+export PDNKIT_DB="$DB"
+F=corpora/fixtures/duplicates.pdn
+
+run "$PDNKIT" query
+expect_rc 3 "query without a database"
+expect_err_has "pdnkit query: no database at '$DB' (run 'pdnkit import' first, or give --db)" "missing database named"
+
+run "$PDNKIT" import "$F"
+expect_rc 0 "import fixture"
+expect_err_has "pdnkit import: 4 games read, 4 stored, 0 duplicates skipped, 0 invalid (stored, flagged);" "import summary"
+run "$PDNKIT" import --json "$F"
+expect_out_has '"files":1,"games":4,"stored":0,"duplicates":4,"invalid":0,"not_replayed":0,"interrupted":false' "re-import adds nothing"
+
+run "$PDNKIT" query --format count
+expect_out "4" "count"
+run "$PDNKIT" query --player able --format count
+expect_out "2" "--player is a case-insensitive substring"
+run "$PDNKIT" query --black able --white fox --format json
+expect_out '{"id":4,"event":"Other order, same position","site":null,"date":"1953.03.03","round":null,"black":"Able, A.","white":"Fox, F.","result":"1-0","plies":8,"status":"valid"}' "json row"
+run "$PDNKIT" query --date-from 1951 --date-to 1952-12 --format count
+expect_out "2" "date range"
+run "$PDNKIT" query --result draw --format count
+expect_out "2" "--result draw"
+run "$PDNKIT" query --opening "9-14 23-18 14x23 27x18 5-9" --format count
+expect_out "3" "--opening"
+run "$PDNKIT" query --opening "9-14 23-18 14x23 27x18 12-16" --format json
+expect_out_has '"id":4' "--opening with the other order"
+# The position after eight plies of game 1 is reached by game 4 in another order.
+run "$PDNKIT" query --after "9-14 23-18 14x23 27x18 5-9 26-23 12-16 30-26" --format json --order ply
+[ "$(echo "$OUT" | grep -c '"ply":8')" -eq 3 ] && echo "$OUT" | grep -q '"id":4' && pass || fail "--after finds games 1, 2 and 4 at ply 8: $OUT"
+run "$PDNKIT" query --position "W:W21,22,24,25,26,27,28,29,30,31,32,10:B1,2,3,4,5,6,7,11,12,15,19,14" --format count
+expect_out "0" "--position of an unreached position"
+run "$PDNKIT" query --after "9-14 23-18 14x23 27x18 5-9 26-23" --order ply --desc --format json
+[ "$(echo "$OUT" | grep -c '"ply":6')" -eq 3 ] && ! echo "$OUT" | grep -q '"id":4' && pass || fail "--after six plies: games 1, 2, 3"
+run "$PDNKIT" query --min-plies 8 --max-plies 12 --format count
+expect_out "3" "--min-plies/--max-plies"
+run "$PDNKIT" query --limit 1 --order date --desc --format json
+expect_out_has '"date":"1953.03.03"' "--order date --desc --limit 1"
+run "$PDNKIT" query --duplicates
+expect_out "same moves (12 plies): 1, 2" "--duplicates (prefixes of 10 plies and more by default)"
+run "$PDNKIT" query --duplicates --min-plies 4
+expect_out "same moves (12 plies): 1, 2
+prefix: game 3 (6 plies) is the beginning of game 1
+prefix: game 3 (6 plies) is the beginning of game 2" "--duplicates --min-plies 4"
+run "$PDNKIT" query
+expect_out_has "id      date       black                  white                  result  plies  event" "table header"
+
+# Export reproduces the games; importing the export into a new store gives the same export.
+run "$PDNKIT" export -o "$T_TMP/e.pdn.zst"
+expect_err_has "pdnkit export: 4 games written" "export"
+run "$PDNKIT" import --db "$T_TMP/e.db" "$T_TMP/e.pdn.zst"
+expect_err_has "4 games read, 4 stored, 0 duplicates" "export re-imported"
+"$PDNKIT" export > "$T_TMP/a.pdn" 2>/dev/null
+"$PDNKIT" export --db "$T_TMP/e.db" > "$T_TMP/b.pdn" 2>/dev/null
+cmp -s "$T_TMP/a.pdn" "$T_TMP/b.pdn" && pass || fail "export, re-import, export differs"
+run "$PDNKIT" query --format pdn --event "Stopped"
+expect_out_has '[Event "Stopped early"]' "query --format pdn"
+expect_out_has '1. 9-14 23-18 2. 14x23 27x18 3. 5-9 26-23 *' "query --format pdn moves"
+
+run "$PDNKIT" stats --json
+expect_out_has '"games":4,"players":6,"events":4,"date_min":19500601,"date_max":19530303,"results":{"1-0":1,"0-1":0,"1/2-1/2":2,"*":1}' "stats json"
+run "$PDNKIT" stats --after "9-14 23-18 14x23 27x18 5-9 26-23 12-16 30-26" --json
+expect_out_has '"explorer":{"moves":[{"move":"16-19","games":2,"1-0":0,"0-1":0,"1/2-1/2":2}],"ended":1}' "explorer"
+run "$PDNKIT" stats --svg "$T_TMP/s.svg"
+expect_rc 0 "stats --svg"
+grep -q '<svg xmlns' "$T_TMP/s.svg" && grep -q 'Games per year' "$T_TMP/s.svg" && pass || fail "svg written"
+
+# Usage errors name the option.
+run "$PDNKIT" query --date-from 1950-13
+expect_rc 2 "bad date"
+expect_err_has "--date-from must be YYYY, YYYY-MM or YYYY-MM-DD, not '1950-13'" "bad date named"
+run "$PDNKIT" query --result maybe
+expect_rc 2 "bad result"
+run "$PDNKIT" query --order colour
+expect_rc 2 "bad order"
+run "$PDNKIT" query --order ply
+expect_err_has "--order ply needs --position or --after" "order ply without position"
+run "$PDNKIT" query --after "9-14 9-14"
+expect_rc 2 "illegal --after"
+expect_err_has "pdnkit query: --after: 9-14 is not legal here" "illegal --after explained"
+run "$PDNKIT" query --position "B:W40:B1"
+expect_err_has "--position: bad FEN at column 4: square 40 is out of range 1..32" "bad --position"
+run "$PDNKIT" query --format xml
+expect_rc 2 "bad format"
+
+if have_corpora; then
+	ODB="$T_TMP/oca.db"
+	run "$PDNKIT" import --db "$ODB" "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn"
+	expect_rc 0 "import OCA and tinsley"
+	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid (stored, flagged);" "OCA+tinsley counts"
+	run "$PDNKIT" import --db "$ODB" "$CORPORA/tinsley.pdn"
+	expect_err_has "724 games read, 0 stored, 724 duplicates skipped" "tinsley re-import adds 0"
+	run "$PDNKIT" stats --db "$ODB" --event "" --json
+	# Results as counted in corpora/README.txt: OCA 3626 / 4803 / 14192, tinsley 66 / 125 / 533.
+	expect_out_has '"results":{"1-0":3692,"0-1":4928,"1/2-1/2":14725,"*":0}' "results of OCA + tinsley"
+	want=$(awk '/^\[(Black|White) /{ if (tolower($0) ~ /tinsley/) hit=1 } /^\[Event /{ if (started && hit) n++; started=1; hit=0 } END { if (hit) n++; print n }' "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn")
+	run "$PDNKIT" query --db "$ODB" --player TINSLEY --format count
+	expect_out "$want" "--player count equals an awk count of the raw files"
+	want=$(awk '/^1\. /{ if ($0 ~ /^1\. 11-15 23-19 2\. 8-11 /) n++ } END { print n }' "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn")
+	run "$PDNKIT" query --db "$ODB" --opening "11-15 23-19 8-11" --format count
+	expect_out "$want" "--opening count equals an awk count of the raw files"
+	run "$PDNKIT" query --db "$ODB" --invalid --format json
+	expect_out_has '"event":"Petal 1981, game 18"' "the one invalid game"
+	"$PDNKIT" export --db "$ODB" -o "$T_TMP/all.pdn" 2>/dev/null
+	run "$PDNKIT" import --db "$T_TMP/all.db" "$T_TMP/all.pdn"
+	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid" "whole export re-imported"
+	"$PDNKIT" export --db "$T_TMP/all.db" -o "$T_TMP/all2.pdn" 2>/dev/null
+	cmp -s "$T_TMP/all.pdn" "$T_TMP/all2.pdn" && pass || fail "OCA export, re-import, export differs"
+else
+	echo "SKIP corpus checks: $CORPORA not found"
+fi
+done_testing
