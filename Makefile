@@ -59,6 +59,10 @@ $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*.h)
 
 tests: $(PROG) $(TEST_BIN)
 
+$(BUILD)/tests/gen_games: tests/gen_games.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/gen_games.c $(LIB) $(LDFLAGS) $(LDLIBS)
+
 $(BUILD)/tests/bench_naive: tests/bench_naive.c tests/naive.c tests/naive.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/bench_naive.c tests/naive.c

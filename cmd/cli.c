@@ -103,8 +103,15 @@ bool cli_stderr_is_tty(void)
 	return isatty(STDERR_FILENO);
 }
 
-static double progress_start, progress_last;
+static double progress_start, progress_last, progress_file_start;
 static bool progress_shown;
+static unsigned long long progress_total;
+
+void cli_progress_total(unsigned long long bytes)
+{
+	progress_total = bytes;
+	progress_file_start = cli_now();
+}
 
 void cli_progress(const char *what, long games, unsigned long long bytes)
 {
@@ -120,8 +127,14 @@ void cli_progress(const char *what, long games, unsigned long long bytes)
 		return;
 	progress_last = t;
 	double secs = t - progress_start;
-	fprintf(stderr, "\r%s: %ld games, %.1f MB, %.0f games/s ", what, games, (double)bytes / 1e6,
+	fprintf(stderr, "\r%s: %ld games, %.1f MB, %.0f games/s", what, games, (double)bytes / 1e6,
 		secs > 0 ? (double)games / secs : 0.0);
+	double file_secs = t - progress_file_start;
+	if (progress_total > bytes && bytes > 0 && file_secs > 0.5) {
+		double eta = file_secs * (double)(progress_total - bytes) / (double)bytes;
+		fprintf(stderr, ", ETA %d:%02d", (int)eta / 60, (int)eta % 60);
+	}
+	fputs("\033[K", stderr);
 	progress_shown = true;
 }
 

@@ -42,6 +42,8 @@ bool cli_stderr_is_tty(void);
 /* Progress on stderr, at most a few times a second, only on a terminal:
  * "validate: 12345 games, 6.1 MB, 98000 games/s". cli_progress_done() clears it. */
 void cli_progress(const char *what, long games, unsigned long long bytes);
+/* The size of the file being read, for an ETA (0: unknown, e.g. stdin or zstd). */
+void cli_progress_total(unsigned long long bytes);
 void cli_progress_done(void);
 
 #endif

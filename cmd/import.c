@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
@@ -71,6 +72,10 @@ int cmd_import(int argc, const char **argv)
 		}
 		t.files++;
 		replay_new_file(&rp);
+		struct stat sb;
+		bool plain = strcmp(files[i], "-") != 0 && stat(files[i], &sb) == 0 && S_ISREG(sb.st_mode) &&
+			     !(strlen(files[i]) > 4 && !strcmp(files[i] + strlen(files[i]) - 4, ".zst"));
+		cli_progress_total(plain ? (unsigned long long)sb.st_size : 0);
 		if (store_begin_import(s, files[i], !no_positions) < 0) {
 			cli_error("%s", store_error(s));
 			pdn_close(r);

@@ -93,6 +93,7 @@ static int on_player(void *v, int n, const char *const *c)
 	snprintf(st->players_top[st->nplayers].name, sizeof st->players_top[0].name, "%s", c[0] ? c[0] : "?");
 	st->players_top[st->nplayers].games = num(c[1]);
 	st->players_top[st->nplayers].points = c[2] ? atof(c[2]) : 0;
+	st->players_top[st->nplayers].decided = num(c[3]);
 	st->nplayers++;
 	return 0;
 }
@@ -201,10 +202,13 @@ static void print_human(const stats *st, bool explorer)
 		}
 	}
 	if (st->nplayers) {
-		printf("\nplayers with most games             games   score\n");
+		printf("\nplayers with most games             games   score (of decided games)\n");
 		for (int i = 0; i < st->nplayers; i++) {
 			printf("  %-32.32s %6ld  ", st->players_top[i].name, st->players_top[i].games);
-			pct(stdout, (long)(st->players_top[i].points * 2), st->players_top[i].games * 2);
+			if (st->players_top[i].decided)
+				pct(stdout, (long)(st->players_top[i].points * 2), st->players_top[i].decided * 2);
+			else
+				printf("     -");
 			putchar('\n');
 		}
 	}
@@ -244,7 +248,8 @@ static void print_json(const stats *st, bool explorer)
 	for (int i = 0; i < st->nplayers; i++) {
 		printf("%s{\"name\":", i ? "," : "");
 		json_string(stdout, st->players_top[i].name);
-		printf(",\"games\":%ld,\"points\":%.1f}", st->players_top[i].games, st->players_top[i].points);
+		printf(",\"games\":%ld,\"decided\":%ld,\"points\":%.1f}", st->players_top[i].games,
+		       st->players_top[i].decided, st->players_top[i].points);
 	}
 	printf("],\"years\":{");
 	bool first = true;
@@ -306,11 +311,11 @@ int cmd_stats(int argc, const char **argv)
 			    " sum(g.result = '1/2-1/2') FROM game g %W AND g.start IS NULL AND g.plies >= 3"
 			    " AND instr(hex(substr(g.moves, 1, 3)), 'FF') = 0 GROUP BY o ORDER BY 2 DESC, o LIMIT 10",
 			 &f, on_opening, st) < 0 ||
-	    store_select(s, "SELECT max(name), count(*), sum(points) FROM ("
-			    " SELECT g.black name, g.black_key k, CASE g.result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0 END points"
-			    " FROM game g %W AND g.black_key IS NOT NULL AND g.black_key != '' AND g.result != '*'"
-			    " UNION ALL SELECT g.white, g.white_key, CASE g.result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0 END"
-			    " FROM game g %W AND g.white_key IS NOT NULL AND g.white_key != '' AND g.result != '*')"
+	    store_select(s, "SELECT max(name), count(*), sum(points), count(points) FROM ("
+			    " SELECT g.black name, g.black_key k, CASE g.result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5"
+			    " WHEN '0-1' THEN 0.0 END points FROM game g %W AND g.black_key IS NOT NULL AND g.black_key != ''"
+			    " UNION ALL SELECT g.white, g.white_key, CASE g.result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5"
+			    " WHEN '1-0' THEN 0.0 END FROM game g %W AND g.white_key IS NOT NULL AND g.white_key != '')"
 			    " GROUP BY k ORDER BY 2 DESC, 1 LIMIT 10", &f, on_player, st) < 0 ||
 	    store_select(s, "SELECT g.date_key / 10000 y, count(*) FROM game g %W AND g.date_key IS NOT NULL GROUP BY y",
 			 &f, on_year, st) < 0) {

@@ -21,7 +21,7 @@ typedef struct {
 	int nopenings;
 	struct {
 		char name[80];
-		long games;
+		long games, decided;   /* decided: with a result */
 		double points;
 	} players_top[TOP];
 	int nplayers;

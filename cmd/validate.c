@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
 #include "../src/pdn.h"
@@ -102,6 +103,10 @@ static int validate_file(const char *file, bool json, bool quiet, long max_error
 	}
 	int rc;
 	replay_new_file(rp);
+	struct stat sb;
+	bool plain = strcmp(file, "-") != 0 && stat(file, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		     !(strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".zst"));
+	cli_progress_total(plain ? (unsigned long long)sb.st_size : 0);
 	while ((rc = pdn_read(r, g)) == 1) {
 		if (replay_game(g, rp) < 0) {
 			cli_error("out of memory replaying game %d of '%s'", g->index, file);

@@ -14,6 +14,9 @@
  * larger batches import faster; an interrupted import loses at most one batch of work
  * (the next run adds those games). */
 #define BATCH_GAMES 5000
+#define PART_BITS 13
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 typedef struct {
 	uint64_t key;
@@ -63,8 +66,10 @@ static const char *const schema_v1[] = {
 	"CREATE TABLE finding(game INTEGER NOT NULL, seq INTEGER NOT NULL, severity TEXT NOT NULL,"
 	" kind TEXT NOT NULL, line INTEGER, col INTEGER, ply INTEGER, move TEXT, message TEXT NOT NULL,"
 	" PRIMARY KEY(game, seq)) WITHOUT ROWID",
-	"CREATE TABLE position(key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL,"
-	" PRIMARY KEY(key, game, ply)) WITHOUT ROWID",
+	/* part = game >> PART_BITS: a batch of new games only rewrites its own small part
+	 * of the index, whatever the size of the whole; a search seeks once per part. */
+	"CREATE TABLE position(part INTEGER NOT NULL, key INTEGER NOT NULL, game INTEGER NOT NULL,"
+	" ply INTEGER NOT NULL, PRIMARY KEY(part, key, game, ply)) WITHOUT ROWID",
 	"CREATE UNIQUE INDEX game_fingerprint ON game(fingerprint)",
 	"CREATE INDEX game_black ON game(black_key)",
 	"CREATE INDEX game_white ON game(white_key)",
@@ -412,7 +417,7 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 		    " fingerprint) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
 	    prepare(s, &s->ins_tag, "INSERT INTO tag VALUES(?,?,?,?)") < 0 ||
 	    prepare(s, &s->ins_finding, "INSERT INTO finding VALUES(?,?,?,?,?,?,?,?,?)") < 0 ||
-	    prepare(s, &s->ins_pos, "INSERT OR IGNORE INTO position VALUES(?,?,?)") < 0 ||
+	    prepare(s, &s->ins_pos, "INSERT OR IGNORE INTO position VALUES(?,?,?,?)") < 0 ||
 	    prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0)
 		return -1;
 	if (exec(s, "BEGIN IMMEDIATE") < 0)
@@ -471,9 +476,10 @@ static int flush_positions(pk_store *s)
 	if (s->npos > 1 && sort_positions(s) < 0)
 		return -1;
 	for (size_t i = 0; i < s->npos; i++) {
-		sqlite3_bind_int64(s->ins_pos, 1, (int64_t)s->pos[i].key);
-		sqlite3_bind_int64(s->ins_pos, 2, s->pos[i].game);
-		sqlite3_bind_int(s->ins_pos, 3, s->pos[i].ply);
+		sqlite3_bind_int64(s->ins_pos, 1, s->pos[i].game >> PART_BITS);
+		sqlite3_bind_int64(s->ins_pos, 2, (int64_t)s->pos[i].key);
+		sqlite3_bind_int64(s->ins_pos, 3, s->pos[i].game);
+		sqlite3_bind_int(s->ins_pos, 4, s->pos[i].ply);
 		if (sqlite3_step(s->ins_pos) != SQLITE_DONE) {
 			sqlite3_reset(s->ins_pos);
 			return fail(s, "cannot store positions");
@@ -833,8 +839,12 @@ static const char *order_column(const char *o)
 	return NULL;
 }
 
+/* One seek per part: the parts are 0 .. (largest game id >> PART_BITS). */
 static const char *position_join =
-	" JOIN (SELECT game, MIN(ply) AS ply FROM position WHERE key = ? GROUP BY game) p ON p.game = g.id";
+	" JOIN (SELECT game, MIN(ply) AS ply FROM position WHERE part IN ("
+	"  WITH RECURSIVE parts(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM parts"
+	"   WHERE n < (SELECT coalesce(max(id), 0) >> " STR(PART_BITS) " FROM game)) SELECT n FROM parts)"
+	" AND key = ? GROUP BY game) p ON p.game = g.id";
 
 int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_row *row), void *ctx)
 {

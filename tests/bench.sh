@@ -40,6 +40,64 @@ else
 fi
 
 echo
+echo "store (whole process, cold start: a new database each time, best of 3):"
+if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
+	tmpd=$(mktemp -d)
+	best3() { # command...; prints the best wall time, removing the database before each run
+		b=
+		for i in 1 2 3; do
+			rm -f "$tmpd"/o.db*
+			t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
+			b=$(echo "$t0 $t1 $b" | awk '{ t = $2 - $1; if ($3 == "" || t < $3) print t; else print $3 }')
+		done
+		echo "$b"
+	}
+	tv=$(best_of_5 "$PDNKIT" validate "$CORPORA/OCA_2.0.pdn")
+	tn=$(best3 "$PDNKIT" import --no-positions --db "$tmpd/o.db" "$CORPORA/OCA_2.0.pdn")
+	ti=$(best3 "$PDNKIT" import --db "$tmpd/o.db" "$CORPORA/OCA_2.0.pdn")
+	size=$(du -k "$tmpd/o.db" | cut -f1)
+	printf '  import OCA_2.0.pdn with the position index: %.2f s, %.0f games/s (target: at most 2 s)\n' "$ti" "$(echo "22621 $ti" | awk '{print $1/$2}')"
+	printf '    without positions %.2f s; validating alone %.2f s: storing costs %.1fx the replay, the index %.1fx\n' \
+		"$tn" "$tv" "$(echo "$tn $tv" | awk '{print $1/$2}')" "$(echo "$ti $tn" | awk '{print $1/$2}')"
+	printf '    database %.1f MB, %.0f bytes per game, every position indexed\n' "$(echo "$size" | awk '{print $1/1024}')" \
+		"$(echo "$size" | awk '{print $1*1024/22621}')"
+	tr=$(best_of_5 "$PDNKIT" import --db "$tmpd/o.db" "$CORPORA/OCA_2.0.pdn")
+	printf '  re-import (all duplicates): %.2f s\n' "$tr"
+	tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --after "11-15 23-19 8-11 22-17 9-13" --format count)
+	n=$("$PDNKIT" query --db "$tmpd/o.db" --after "11-15 23-19 8-11 22-17 9-13" --format count)
+	printf '  position query (%s games reach it), whole process: %.1f ms (target: under 5 ms)\n' "$n" "$(echo "$tq" | awk '{print $1*1000}')"
+	tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --player tinsley --format count)
+	printf '  player query, whole process: %.1f ms\n' "$(echo "$tq" | awk '{print $1*1000}')"
+	te=$(best_of_5 "$PDNKIT" export --db "$tmpd/o.db" -o /dev/null)
+	printf '  export all: %.2f s\n' "$te"
+
+	scale=${BENCH_SCALE:-1000000}
+	if [ "$scale" -gt 0 ]; then
+		make -s "$BUILD/tests/gen_games" >/dev/null 2>&1
+		"$BUILD/tests/gen_games" "$scale" 7 > "$tmpd/random.pdn"
+		rm -f "$tmpd"/o.db*
+		t0=$(now); "$PDNKIT" import --json --db "$tmpd/o.db" "$tmpd/random.pdn" >"$tmpd/import.json" 2>"$tmpd/import.err"
+		irc=$?; t1=$(now)
+		[ $irc -eq 0 ] || { echo "  scale: import FAILED (exit $irc): $(tail -2 "$tmpd/import.err")"; }
+		t=$(echo "$t0 $t1" | awk '{print $2-$1}')
+		size=$(du -k "$tmpd/o.db" | cut -f1)
+		plies=$(sed -E 's/.*"stored":([0-9]+).*/\1/' "$tmpd/import.json")
+		printf '  scale: %s random legal games (%.0f MB of PDN) imported in %.1f s, %.0f games/s\n' "$plies" \
+			"$(du -k "$tmpd/random.pdn" | cut -f1 | awk '{print $1/1024}')" "$t" "$(echo "$plies $t" | awk '{print $1/$2}')"
+		printf '    database %.0f MB, %.0f bytes per game\n' "$(echo "$size" | awk '{print $1/1024}')" "$(echo "$size $plies" | awk '{print $1*1024/$2}')"
+		tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --after "11-15 23-19 8-11 22-17 9-13" --format count)
+		n=$("$PDNKIT" query --db "$tmpd/o.db" --after "11-15 23-19 8-11 22-17 9-13" --format count)
+		printf '    position query (%s games reach it), whole process: %.1f ms\n' "$n" "$(echo "$tq" | awk '{print $1*1000}')"
+		tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --after "9-14 22-18" --format count)
+		n=$("$PDNKIT" query --db "$tmpd/o.db" --after "9-14 22-18" --format count)
+		printf '    position query (%s games reach it), whole process: %.1f ms\n' "$n" "$(echo "$tq" | awk '{print $1*1000}')"
+	fi
+	rm -rf "$tmpd"
+else
+	echo "  (skipped: $CORPORA not found)"
+fi
+
+echo
 echo "perft from the start position (bulk counting at the last ply):"
 perft_line() { # depth threads unique want
 	opts="--json --threads $2"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# make run: the main job on the project's own corpora/. It grows as commands land.
+# make run: the main job on the project's own corpora/, with the default store pdnkit.db
+# (or $PDNKIT_DB). It grows as commands land.
 PDNKIT=${1:-./pdnkit}
 step() { printf '\n== %s\n' "$*"; }
 
@@ -9,14 +10,17 @@ rc=$?
 # corpora/fixtures/diagnostics.pdn holds deliberate mistakes: findings (exit 1) are expected.
 [ $rc -le 1 ] || { echo "make run: validate failed (exit $rc)" >&2; exit $rc; }
 
+step "import corpora/ into ${PDNKIT_DB:-pdnkit.db} (a second run adds nothing new)"
+"$PDNKIT" import corpora/*.pdn corpora/fixtures/*.pdn || exit $?
+
+step "query: the games that reach the position after 9-14 23-18 14x23 27x18 5-9 26-23, in any order"
+"$PDNKIT" query --after "9-14 23-18 14x23 27x18 5-9 26-23" --order ply || exit $?
+
+step "stats, with the moves played from that position"
+"$PDNKIT" stats --after "9-14 23-18 14x23 27x18 5-9 26-23" || exit $?
+
 step "the 1981 world title match, game 37 (Tinsley v Long), in canonical PDN with full jumps"
 "$PDNKIT" convert --full-jumps corpora/tinsley-long-1981-game37.pdn || exit $?
 
 step "the rules core proves itself: perft to depth 11 from the start"
 "$PDNKIT" perft --threads 0 11 || exit $?
-step "perft to depth 6 from each position in corpora/positions.fen"
-grep -v '^#' corpora/positions.fen | while IFS='|' read -r name fen; do
-	[ -n "$fen" ] || continue
-	printf '%-34s ' "$name"
-	"$PDNKIT" perft --fen "$fen" 6 || exit $?
-done
