@@ -38,8 +38,13 @@ run_one() {
 	failed=$((failed + f))
 }
 
-for t in "$bindir"/test_*; do
-	[ -x "$t" ] || continue
+for src in "$here"/test_*.c; do
+	t="$bindir/$(basename "$src" .c)"
+	if [ ! -x "$t" ]; then
+		echo "FAIL $(basename "$t"): not built (run 'make check')"
+		failed=$((failed + 1))
+		continue
+	fi
 	run_one "$(basename "$t")" "$t"
 done
 for t in "$here"/test_*.sh; do
