@@ -22,6 +22,9 @@ static const struct command commands[] = {
 	{ "query", cmd_query, "find stored games by player, event, date, result, opening or position" },
 	{ "export", cmd_export, "write stored games as PDN" },
 	{ "stats", cmd_stats, "summarise stored games: results, openings, players, an opening explorer" },
+	{ "analyze", cmd_analyze, "search a position: each iteration's score and best line, then the best move" },
+	{ "bench", cmd_bench, "search fixed positions to fixed depths: node signature and speed" },
+	{ "match", cmd_match, "engine against engine over every opening with both colours; Elo difference" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])

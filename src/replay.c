@@ -795,7 +795,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 				findings_add_once(&g->findings, SEV_WARNING, "move-number", g->els[last_number_el].line,
 						  g->els[last_number_el].col, c.ply,
 						  "move number %d where %d was expected", last_number, number);
-		} else if (mover == rp->start.stm && c.ply > 1 && numbered) {
+		} else if (mover == PK_BLACK && c.ply > 1 && numbered) {
 			findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
 					  "move number %d missing before %s", number, c.text);
 		} else if (c.ply == 1 && mover == PK_BLACK) {

@@ -97,6 +97,11 @@ static void test_warnings(void)
 		  "warning move-number ply 3: move number 3 where 2 was expected");
 	CHECK_STR(replay("1. 9-14 23-18 14x23 27x18 *"),
 		  "warning move-number ply 3: move number 2 missing before 14x23");
+	/* From a position with White to move, numbers stand before Black's moves. */
+	CHECK_STR(replay("[FEN \"W:W21-32:B1-8,10-13\"]\n1... 22-18 2. 12-16 25-22 3. 16-20 *"), "");
+	CHECK_STR(replay("[FEN \"W:W21-32:B1-8,10-13\"]\n1... 22-18 12-16 2. 25-22 16-20 *"),
+		  "warning move-number ply 2: move number 2 missing before 12-16");
+	CHECK_INT(g.findings.v[0].repeats, 1);
 	CHECK_STR(replay("9-14 23-18 *"),
 		  "warning move-number ply 1: move number 1 missing before 9-14");
 	CHECK_STR(replay("[Result \"1-0\"]\n1. 9-14 0-1"),

@@ -1,0 +1,158 @@
+/* pdnkit analyze: search a position and show each completed iteration. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "engine_opts.h"
+#include "../src/fen.h"
+#include "../src/replay.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+typedef struct {
+	bool json;
+	pk_pos root;
+} actx;
+
+static void score_text(int s, char *buf, size_t n)
+{
+	if (score_is_win(s))
+		snprintf(buf, n, "%s in %d", s > 0 ? "win" : "loss", score_plies(s));
+	else
+		snprintf(buf, n, "%+d", s);
+}
+
+static void print_pv(const pk_pos *root, const pk_move *pv, int n, bool json)
+{
+	pk_pos p = *root;
+	for (int i = 0; i < n; i++) {
+		char mv[PK_MOVE_STRLEN];
+		move_format(&pv[i], false, mv, sizeof mv);
+		if (json)
+			printf("%s\"%s\"", i ? "," : "", mv);
+		else
+			printf(" %s", mv);
+		pk_pos q;
+		pos_make(&p, &pv[i], &q);
+		p = q;
+	}
+}
+
+static void on_iteration(void *vctx, const pk_iteration *it)
+{
+	actx *c = vctx;
+	double nps = it->seconds > 0 ? (double)it->nodes / it->seconds : 0;
+	if (c->json) {
+		printf("{\"depth\":%d,\"score\":%d,", it->depth, it->score);
+		if (score_is_win(it->score))
+			printf("\"win_in\":%d,", it->score > 0 ? score_plies(it->score) : -score_plies(it->score));
+		printf("\"nodes\":%llu,\"nps\":%.0f,\"seconds\":%.3f,\"pv\":[", (unsigned long long)it->nodes, nps,
+		       it->seconds);
+		print_pv(&c->root, it->pv, it->npv, true);
+		printf("]}\n");
+	} else {
+		char s[32];
+		score_text(it->score, s, sizeof s);
+		printf("%3d %10s %12llu %9.0f k/s %8.2f s ", it->depth, s, (unsigned long long)it->nodes, nps / 1000,
+		       it->seconds);
+		print_pv(&c->root, it->pv, it->npv, false);
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+int cmd_analyze(int argc, const char **argv)
+{
+	engine_args ea;
+	engine_args_init(&ea);
+	char *fen = NULL, *moves = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position to analyse", "FEN" },
+		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"9-14 23-18 ...\"" },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits and engine:", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per iteration, then the best move", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...]");
+	int rc = cli_parse_options(ctx);
+	pk_engine *e = NULL;
+	uint64_t *keys = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	int nargs;
+	const char **args = cli_args(ctx, &nargs);
+	if (nargs) {
+		cli_error("unexpected argument '%s'", args[0]);
+		goto out;
+	}
+	if (fen && moves) {
+		cli_error("--fen and --moves cannot be combined");
+		goto out;
+	}
+	pk_limits lim;
+	if (engine_args_resolve(&ea, &lim))
+		goto out;
+	actx c = { .json = json };
+	pk_history h = { 0 };
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), &c.root, &fe) < 0) {
+			cli_error("bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
+			goto out;
+		}
+	} else if (moves) {
+		if (position_after_moves("moves", moves, &c.root, &keys, &h) < 0)
+			goto out;
+	} else {
+		pos_start(&c.root);
+	}
+	e = engine_from_args(&ea);
+	if (!e) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, NULL);
+	pk_result res;
+	engine_search(e, &c.root, &h, &lim, &stop_flag, on_iteration, &c, &res);
+	char mv[PK_MOVE_STRLEN], s[32];
+	if (!res.has_move) {
+		if (json)
+			printf("{\"bestmove\":null,\"score\":%d,\"depth\":0}\n", -SCORE_WIN);
+		else
+			printf("no legal move: %s has lost\n", c.root.stm == PK_BLACK ? "Black" : "White");
+	} else {
+		move_format(&res.best, false, mv, sizeof mv);
+		score_text(res.last.score, s, sizeof s);
+		if (json)
+			printf("{\"bestmove\":\"%s\",\"score\":%d,\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f%s}\n", mv,
+			       res.last.score, res.last.depth, (unsigned long long)res.last.nodes, res.last.seconds,
+			       res.forced ? ",\"forced\":true" : "");
+		else if (res.forced)
+			printf("bestmove %s (forced: the only legal move)\n", mv);
+		else
+			printf("bestmove %s  score %s  depth %d%s\n", mv, s, res.last.depth,
+			       stop_flag ? "  (interrupted)" : "");
+	}
+	rc = EXIT_OK;
+out:
+	engine_free(e);
+	free(keys);
+	poptFreeContext(ctx);
+	free(fen);
+	free(moves);
+	engine_args_free(&ea);
+	return rc;
+}

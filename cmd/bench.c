@@ -1,0 +1,89 @@
+/* pdnkit bench: a fixed set of positions searched to fixed depths. The total node count
+ * is a signature of search behaviour: it changes only when the search or the evaluation
+ * does. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "engine_opts.h"
+#include "../src/fen.h"
+
+static const struct {
+	const char *name, *fen;
+	int depth;
+} positions[] = {
+	{ "initial position", "B:W21-32:B1-12", 15 },
+	{ "1981 game 37 after 10 moves", "B:W5,18,21,22,23,24,25,26,29,31:B1,2,3,4,6,7,8,11,12,20,27", 15 },
+	{ "a middle game", "W:W13,17,18,21,22,23,25,26,29,30,31:B1,2,3,4,6,8,9,10,11,14,15,16", 15 },
+	{ "kings and men", "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29", 13 },
+	{ "two kings against one", "W:WK32,K29:BK1", 20 },
+	{ "a late ending", "B:W20,26,K10:B1,3,K27", 17 },
+};
+
+int cmd_bench(int argc, const char **argv)
+{
+	char *hash = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "hash", 0, POPT_ARG_STRING, &hash, 0, "transposition table size in MB (default 64)", "MB" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx);
+	pk_engine *e = NULL;
+	if (rc)
+		goto out;
+	long mb = 64;
+	if (hash && cli_int(hash, 1, 65536, "--hash", &mb)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	e = engine_new((size_t)mb, NULL);
+	if (!e) {
+		cli_error("cannot allocate a %ld MB transposition table", mb);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	uint64_t total = 0;
+	double secs = 0;
+	if (json)
+		printf("{\"positions\":[");
+	for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
+		pk_pos p;
+		pk_fen_error fe;
+		if (fen_parse(positions[i].fen, strlen(positions[i].fen), &p, &fe) < 0) {
+			cli_error("bench position %zu: %s", i + 1, fe.msg);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		engine_new_game(e);
+		pk_limits lim = { .depth = positions[i].depth };
+		pk_result r;
+		engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
+		char mv[PK_MOVE_STRLEN];
+		move_format(&r.best, false, mv, sizeof mv);
+		total += r.last.nodes;
+		secs += r.last.seconds;
+		if (json)
+			printf("%s{\"name\":\"%s\",\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f,\"bestmove\":\"%s\",\"score\":%d}",
+			       i ? "," : "", positions[i].name, positions[i].depth, (unsigned long long)r.last.nodes,
+			       r.last.seconds, mv, r.last.score);
+		else
+			printf("%-30s depth %2d  %12llu nodes  %7.3f s  bestmove %-6s score %d\n", positions[i].name,
+			       positions[i].depth, (unsigned long long)r.last.nodes, r.last.seconds, mv, r.last.score);
+	}
+	if (json)
+		printf("],\"nodes\":%llu,\"seconds\":%.3f,\"nps\":%.0f}\n", (unsigned long long)total, secs,
+		       secs > 0 ? (double)total / secs : 0);
+	else
+		printf("\nsignature %llu nodes, %.3f s, %.0f nodes/s\n", (unsigned long long)total, secs,
+		       secs > 0 ? (double)total / secs : 0);
+	rc = EXIT_OK;
+out:
+	engine_free(e);
+	poptFreeContext(ctx);
+	free(hash);
+	return rc;
+}

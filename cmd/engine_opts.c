@@ -1,0 +1,136 @@
+/* Engine options shared by analyze, bench, match and annotate. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "engine_opts.h"
+#include "../src/replay.h"
+
+const double level_seconds[11] = { 0.5, 1, 2, 5, 10, 20, 40, 60, 90, 120, 240 };
+
+void engine_args_init(engine_args *ea)
+{
+	memset(ea, 0, sizeof *ea);
+}
+
+struct poptOption *engine_options(engine_args *ea)
+{
+	static struct poptOption t[6];
+	struct poptOption opts[] = {
+		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
+		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
+		{ "movetime", 't', POPT_ARG_STRING, &ea->movetime, 0, "stop after S seconds", "S" },
+		{ "level", 'l', POPT_ARG_STRING, &ea->level, 0, "0..10: 0.5, 1, 2, 5, 10, 20, 40 s, 1, 1.5, 2, 4 min a move", "L" },
+		{ "hash", 0, POPT_ARG_STRING, &ea->hash, 0, "transposition table size in MB (default 64)", "MB" },
+		POPT_TABLEEND
+	};
+	memcpy(t, opts, sizeof opts);
+	return t;
+}
+
+int engine_args_resolve(engine_args *ea, pk_limits *lim)
+{
+	memset(lim, 0, sizeof *lim);
+	long v;
+	if (ea->depth) {
+		if (cli_int(ea->depth, 1, MAX_PLY - 8, "--depth", &v))
+			return EXIT_USAGE;
+		lim->depth = (int)v;
+	}
+	if (ea->nodes) {
+		if (cli_int(ea->nodes, 1, 10000000000000L, "--nodes", &v))
+			return EXIT_USAGE;
+		lim->nodes = (uint64_t)v;
+	}
+	if (ea->movetime) {
+		char *end;
+		double t = strtod(ea->movetime, &end);
+		if (*end || t <= 0 || t > 86400) {
+			cli_error("--movetime must be a number of seconds above 0, not '%s'", ea->movetime);
+			return EXIT_USAGE;
+		}
+		lim->movetime = t;
+	}
+	if (ea->level) {
+		if (cli_int(ea->level, 0, 10, "--level", &v))
+			return EXIT_USAGE;
+		lim->movetime = level_seconds[v];
+	}
+	if (!lim->depth && !lim->nodes && !lim->movetime)
+		lim->movetime = level_seconds[3];
+	if (ea->hash) {
+		if (cli_int(ea->hash, 1, 65536, "--hash", &v))
+			return EXIT_USAGE;
+	}
+	return 0;
+}
+
+pk_engine *engine_from_args(const engine_args *ea)
+{
+	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
+	pk_engine *e = engine_new(mb, NULL);
+	if (!e)
+		cli_error("cannot allocate a %zu MB transposition table", mb);
+	return e;
+}
+
+void engine_args_free(engine_args *ea)
+{
+	free(ea->depth);
+	free(ea->nodes);
+	free(ea->movetime);
+	free(ea->level);
+	free(ea->hash);
+	memset(ea, 0, sizeof *ea);
+}
+
+int position_after_moves(const char *option, const char *text, pk_pos *out, uint64_t **keys, pk_history *h)
+{
+	size_t len = strlen(text);
+	char *pdn = malloc(len + 8);
+	if (!pdn)
+		return -1;
+	snprintf(pdn, len + 8, "%s *", text);
+	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	int rc = -1;
+	if (r && pdn_read(r, &g) == 1 && replay_game(&g, &rp) == 0 && g.ntags == 0) {
+		rc = 0;
+		for (int i = 0; i < g.findings.n && rc == 0; i++)
+			if (g.findings.v[i].severity == SEV_ERROR) {
+				cli_error("--%s: %s", option, g.findings.v[i].message);
+				rc = -1;
+			}
+		if (rc == 0) {
+			*keys = malloc(sizeof **keys * (size_t)(rp.nply + 1));
+			if (!*keys)
+				rc = -1;
+		}
+		if (rc == 0) {
+			/* Keys of the positions before the current one; count the reversible tail. */
+			(*keys)[0] = rp.start.key;
+			int rev = 0;
+			for (int i = 0; i < rp.nply; i++) {
+				if (i + 1 < rp.nply)
+					(*keys)[i + 1] = rp.plies[i].after.key;
+				const pk_pos *before = replay_pos_before(&rp, i + 1);
+				bool reversible = !move_is_capture(&rp.plies[i].move) &&
+						  (before->kings >> rp.plies[i].move.from & 1);
+				rev = reversible ? rev + 1 : 0;
+			}
+			h->keys = *keys;
+			h->nkeys = rp.nply;
+			h->reversible = rev;
+			*out = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
+		}
+	} else {
+		cli_error("--%s: cannot read the moves", option);
+	}
+	pdn_close(r);
+	game_free(&g);
+	replay_free(&rp);
+	free(pdn);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/* Options shared by the commands that run the engine: limits, hash size, weights. */
+#ifndef PK_ENGINE_OPTS_H
+#define PK_ENGINE_OPTS_H
+
+#include <popt.h>
+#include "../src/search.h"
+
+typedef struct {
+	char *depth, *nodes, *movetime, *level, *hash;
+} engine_args;
+
+void engine_args_init(engine_args *ea);
+struct poptOption *engine_options(engine_args *ea);
+/* Limits from the options; prints a usage error and returns EXIT_USAGE when wrong. With
+ * no limit given, --level 3 (5 s a move). */
+int engine_args_resolve(engine_args *ea, pk_limits *lim);
+pk_engine *engine_from_args(const engine_args *ea);
+void engine_args_free(engine_args *ea);
+
+/* Average seconds a move of each level 0..10, as in Querg Draughts. */
+extern const double level_seconds[11];
+
+/* The position after moves from the start, with the keys of the positions before it
+ * (for repetitions). *keys is malloc'ed. Prints a usage error naming the option. */
+int position_after_moves(const char *option, const char *text, pk_pos *out, uint64_t **keys, pk_history *h);
+
+#endif

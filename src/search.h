@@ -1,0 +1,80 @@
+/* The search: iterative deepening, principal variation search with aspiration windows,
+ * captures and forced moves searched without spending depth, a transposition table,
+ * killer and history move ordering, and draws by repetition and by the move-count rule. */
+#ifndef PK_SEARCH_H
+#define PK_SEARCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "eval.h"
+#include "gen.h"
+#include "tt.h"
+
+#define SCORE_WIN 30000           /* a win in n plies scores SCORE_WIN - n */
+#define SCORE_WIN_MIN (SCORE_WIN - 1000)
+#define MAX_PLY 128
+#define DRAW_PLIES 100            /* 50 moves each with no capture and no man moved */
+
+typedef struct {
+	int depth;                  /* 0: no limit */
+	uint64_t nodes;             /* 0: no limit */
+	double movetime;            /* seconds; 0: no limit */
+} pk_limits;
+
+typedef struct {
+	int depth;
+	int score;                  /* side to move's view */
+	uint64_t nodes;
+	double seconds;
+	pk_move pv[MAX_PLY];
+	int npv;
+} pk_iteration;
+
+typedef struct {
+	pk_move best;
+	bool has_move;              /* false when the side to move has no legal move */
+	bool forced;                /* only one legal move: played without a search */
+	pk_iteration last;          /* the last completed iteration */
+} pk_result;
+
+/* Past positions of the game before the root, for repetitions: keys oldest first, and
+ * how many of the last plies were reversible (no capture, no man moved). */
+typedef struct {
+	const uint64_t *keys;
+	int nkeys;
+	int reversible;
+} pk_history;
+
+/* Search features that can be switched off, so that a match can show what each one
+ * is worth. All on by default. */
+typedef struct {
+	bool lmr;          /* late quiet moves of non-PV nodes searched a ply shallower first */
+	bool killers;
+	bool history;
+	bool aspiration;
+} pk_features;
+
+extern const pk_features features_all;
+
+typedef struct pk_engine pk_engine;
+
+pk_engine *engine_new(size_t hash_mb, const pk_weights *w);
+void engine_free(pk_engine *e);
+void engine_new_game(pk_engine *e);      /* forget the TT, killers and history */
+void engine_set_weights(pk_engine *e, const pk_weights *w);
+void engine_set_features(pk_engine *e, const pk_features *f);
+
+/* Called after each completed iteration (may be NULL). */
+typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
+
+/* Search root under the limits. *stop, when non-NULL, is polled: set it (e.g. from a
+ * SIGINT handler) to end the search with the best move found so far. */
+int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
+		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
+
+/* Whether a score announces a win (>0) or loss (<0) found by search, and in how many plies. */
+static inline bool score_is_win(int s) { return s >= SCORE_WIN_MIN || s <= -SCORE_WIN_MIN; }
+static inline int score_plies(int s) { return s > 0 ? SCORE_WIN - s : SCORE_WIN + s; }
+
+#endif
