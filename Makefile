@@ -35,7 +35,7 @@ LDLIBS    += $(PKG_LIBS) -lpthread -lm
 BUILD     ?= build
 SRC       := $(wildcard src/*.c)
 CMD       := $(wildcard cmd/*.c)
-LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/weights_data.o
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
 TEST_SRC  := $(wildcard tests/test_*.c)
@@ -55,6 +55,16 @@ $(PROG): $(CMD_OBJ) $(LIB)
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# The engine's default evaluation weights: book/weights.txt, built in as text.
+$(BUILD)/gen/weights_data.c: book/weights.txt
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/weights.txt by the Makefile. */'; \
+	   echo 'const char eval_weights_text[] ='; \
+	   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/gen/weights_data.o: $(BUILD)/gen/weights_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c $(wildcard src/*.h cmd/*.h)
 	@mkdir -p $(dir $@)
@@ -119,10 +129,11 @@ clean:
 # FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.
 FUZZ_TIME ?= 600
 FUZZ_CC   ?= clang
-fuzz: deps
+fuzz: deps $(BUILD)/gen/weights_data.c
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) $(PKG_LIBS) -lpthread
+		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) \
+		$(BUILD)/gen/weights_data.c $(PKG_LIBS) -lpthread -lm
 	@mkdir -p build-fuzz/new
 	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new tests/fuzz-corpus

@@ -13,5 +13,7 @@ int cmd_stats(int argc, const char **argv);
 int cmd_analyze(int argc, const char **argv);
 int cmd_bench(int argc, const char **argv);
 int cmd_match(int argc, const char **argv);
+int cmd_solve(int argc, const char **argv);
+int cmd_tune(int argc, const char **argv);
 
 #endif

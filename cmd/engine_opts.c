@@ -1,4 +1,5 @@
 /* Engine options shared by analyze, bench, match and annotate. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -14,13 +15,14 @@ void engine_args_init(engine_args *ea)
 
 struct poptOption *engine_options(engine_args *ea)
 {
-	static struct poptOption t[6];
+	static struct poptOption t[7];
 	struct poptOption opts[] = {
 		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
 		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
 		{ "movetime", 't', POPT_ARG_STRING, &ea->movetime, 0, "stop after S seconds", "S" },
 		{ "level", 'l', POPT_ARG_STRING, &ea->level, 0, "0..10: 0.5, 1, 2, 5, 10, 20, 40 s, 1, 1.5, 2, 4 min a move", "L" },
 		{ "hash", 0, POPT_ARG_STRING, &ea->hash, 0, "transposition table size in MB (default 64)", "MB" },
+		{ "weights", 0, POPT_ARG_STRING, &ea->weights, 0, "evaluation weights from FILE (pdnkit tune -o), or 'untuned'", "FILE" },
 		POPT_TABLEEND
 	};
 	memcpy(t, opts, sizeof opts);
@@ -64,10 +66,39 @@ int engine_args_resolve(engine_args *ea, pk_limits *lim)
 	return 0;
 }
 
+int engine_weights(const engine_args *ea, pk_weights *w)
+{
+	*w = *eval_tuned_weights();
+	if (!ea->weights)
+		return 0;
+	if (!strcmp(ea->weights, "untuned")) {
+		*w = eval_default_weights;
+		return 0;
+	}
+	FILE *f = fopen(ea->weights, "r");
+	if (!f) {
+		cli_error("cannot open weights '%s': %s", ea->weights, strerror(errno));
+		return -1;
+	}
+	char text[8192];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	char err[160];
+	if (weights_parse(text, w, err, sizeof err) < 0) {
+		cli_error("weights '%s': %s", ea->weights, err);
+		return -1;
+	}
+	return 0;
+}
+
 pk_engine *engine_from_args(const engine_args *ea)
 {
 	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
-	pk_engine *e = engine_new(mb, NULL);
+	pk_weights w;
+	if (engine_weights(ea, &w) < 0)
+		return NULL;
+	pk_engine *e = engine_new(mb, &w);
 	if (!e)
 		cli_error("cannot allocate a %zu MB transposition table", mb);
 	return e;
@@ -80,6 +111,7 @@ void engine_args_free(engine_args *ea)
 	free(ea->movetime);
 	free(ea->level);
 	free(ea->hash);
+	free(ea->weights);
 	memset(ea, 0, sizeof *ea);
 }
 

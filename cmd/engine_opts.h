@@ -6,7 +6,7 @@
 #include "../src/search.h"
 
 typedef struct {
-	char *depth, *nodes, *movetime, *level, *hash;
+	char *depth, *nodes, *movetime, *level, *hash, *weights;
 } engine_args;
 
 void engine_args_init(engine_args *ea);
@@ -15,6 +15,9 @@ struct poptOption *engine_options(engine_args *ea);
  * no limit given, --level 3 (5 s a move). */
 int engine_args_resolve(engine_args *ea, pk_limits *lim);
 pk_engine *engine_from_args(const engine_args *ea);
+/* The weights named by --weights (a file of "name value" lines, or "untuned" for the
+ * hand-set ones), else the built-in tuned weights. Prints the reason on failure. */
+int engine_weights(const engine_args *ea, pk_weights *w);
 void engine_args_free(engine_args *ea);
 
 /* Average seconds a move of each level 0..10, as in Querg Draughts. */

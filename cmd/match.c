@@ -22,6 +22,7 @@ typedef struct {
 	pk_limits lim;
 	pk_features f;
 	size_t hash;
+	pk_weights w;
 } player;
 
 typedef struct {
@@ -64,10 +65,11 @@ static int parse_player(const char *what, char *spec, player *pl)
 	free(buf);
 	engine_args ea;
 	engine_args_init(&ea);
-	int no_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
+	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, NULL, NULL },
 		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
+		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
 		{ "no-killers", 0, POPT_ARG_NONE, &no_killers, 0, NULL, NULL },
 		{ "no-history", 0, POPT_ARG_NONE, &no_history, 0, NULL, NULL },
 		{ "no-aspiration", 0, POPT_ARG_NONE, &no_aspiration, 0, NULL, NULL },
@@ -84,11 +86,11 @@ static int parse_player(const char *what, char *spec, player *pl)
 	} else if (poptPeekArg(ctx)) {
 		cli_error("%s: unexpected '%s'", what, poptPeekArg(ctx));
 		status = -1;
-	} else if (engine_args_resolve(&ea, &pl->lim)) {
+	} else if (engine_args_resolve(&ea, &pl->lim) || engine_weights(&ea, &pl->w) < 0) {
 		status = -1;
 	}
 	pl->f = features_all;
-	pl->f.lmr = !no_lmr;
+	pl->f.lmr = no_lmr ? 0 : strong_lmr ? 2 : 1;
 	pl->f.killers = !no_killers;
 	pl->f.history = !no_history;
 	pl->f.aspiration = !no_aspiration;
@@ -194,11 +196,18 @@ static void play(match_ctx *m, int gi, pk_engine *eng[2])
 	g->result = RES_DRAW;
 	g->reason = "move limit";
 	int ply;
+	/* Time saved on instant (forced) moves is carried forward, as Querg Draughts did. */
+	double saved[2] = { 0, 0 };
 	for (ply = 0; ply < MAX_GAME_PLIES; ply++) {
 		int who = p.stm == PK_BLACK ? black : !black;
 		pk_history h = { keys, nkeys, rev };
 		pk_result r;
-		engine_search(eng[who], &p, &h, &m->pl[who].lim, NULL, NULL, NULL, &r);
+		pk_limits lim = m->pl[who].lim;
+		if (lim.movetime > 0)
+			lim.movetime += saved[who];
+		engine_search(eng[who], &p, &h, &lim, NULL, NULL, NULL, &r);
+		if (m->pl[who].lim.movetime > 0)
+			saved[who] = r.forced ? lim.movetime : 0;
 		if (!r.has_move) {
 			g->result = p.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
 			g->reason = "no legal move";
@@ -240,7 +249,7 @@ static void *worker(void *arg)
 	match_ctx *m = arg;
 	pk_engine *eng[2];
 	for (int i = 0; i < 2; i++) {
-		eng[i] = engine_new(m->pl[i].hash, NULL);
+		eng[i] = engine_new(m->pl[i].hash, &m->pl[i].w);
 		engine_set_features(eng[i], &m->pl[i].f);
 	}
 	for (;;) {

@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "search a position: each iteration's score and best line, then the best move" },
 	{ "bench", cmd_bench, "search fixed positions to fixed depths: node signature and speed" },
 	{ "match", cmd_match, "engine against engine over every opening with both colours; Elo difference" },
+	{ "solve", cmd_solve, "judge problem positions whose result is known: how many right, which missed" },
+	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])

@@ -1,6 +1,8 @@
 /* The evaluation: material, then positional terms that matter in checkers, then
  * endgame knowledge for the phases where a search horizon does not see the plan. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "eval.h"
 #include "gen.h"
 
@@ -118,4 +120,60 @@ int eval(const pk_pos *p, const pk_weights *w)
 	for (int i = 0; i < W_NUM; i++)
 		v += f[i] * w->w[i];
 	return p->stm == PK_BLACK ? v : -v;
+}
+
+int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize)
+{
+	int line = 0;
+	for (const char *p = text; *p;) {
+		line++;
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char buf[128];
+		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), p);
+		p += len + (end ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char name[64];
+		long v;
+		char extra;
+		int n = sscanf(buf, "%63s %ld %c", name, &v, &extra);
+		if (n <= 0)
+			continue;
+		if (n != 2) {
+			snprintf(err, errsize, "line %d: expected 'name value'", line);
+			return -1;
+		}
+		int k = 0;
+		while (k < W_NUM && strcmp(eval_weight_names[k], name) != 0)
+			k++;
+		if (k == W_NUM) {
+			snprintf(err, errsize, "line %d: unknown weight '%s'", line, name);
+			return -1;
+		}
+		if (v < -10000 || v > 10000) {
+			snprintf(err, errsize, "line %d: %s = %ld is out of range", line, name, v);
+			return -1;
+		}
+		w->w[k] = (int)v;
+	}
+	return 0;
+}
+
+/* book/weights.txt as text, generated at build time into weights_data.c. */
+extern const char eval_weights_text[];
+
+const pk_weights *eval_tuned_weights(void)
+{
+	static pk_weights w;
+	static int ready;
+	if (!ready) {
+		char err[160];
+		w = eval_default_weights;
+		if (weights_parse(eval_weights_text, &w, err, sizeof err) < 0)
+			w = eval_default_weights;   /* a broken file is caught by the tests */
+		ready = 1;
+	}
+	return &w;
 }

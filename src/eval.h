@@ -3,6 +3,7 @@
 #ifndef PK_EVAL_H
 #define PK_EVAL_H
 
+#include <stddef.h>
 #include "pos.h"
 
 enum {
@@ -26,10 +27,18 @@ typedef struct {
 	int w[W_NUM];
 } pk_weights;
 
+/* The hand-set weights ("untuned"), and the weights fitted by `pdnkit tune` that the
+ * engine uses by default: book/weights.txt, built into the program. */
 extern const pk_weights eval_default_weights;
+const pk_weights *eval_tuned_weights(void);
 extern const char *const eval_weight_names[W_NUM];
 
 int eval(const pk_pos *p, const pk_weights *w);
+
+/* Weights as text, one "name value" a line, '#' comments: the form of book/weights.txt
+ * and of `pdnkit tune -o`. Names not given keep their value in w. Returns 0, or -1 with
+ * the line and the reason in err. */
+int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize);
 
 /* Feature counts from Black's view (Black's minus White's), weight by weight, and the
  * material part separately: eval = material + sum(features[i] * w[i]) (side to move

@@ -10,7 +10,7 @@
 #define INF 32000
 #define MAX_GAME 2048
 
-const pk_features features_all = { .lmr = true, .killers = true, .history = true, .aspiration = true };
+const pk_features features_all = { .lmr = 1, .killers = true, .history = true, .aspiration = true };
 
 struct pk_engine {
 	pk_tt tt;
@@ -46,7 +46,7 @@ pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
 		free(e);
 		return NULL;
 	}
-	e->w = w ? *w : eval_default_weights;
+	e->w = w ? *w : *eval_tuned_weights();
 	e->f = features_all;
 	return e;
 }
@@ -148,6 +148,15 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 				return 0;
 	}
 
+	/* At the horizon most positions are quiet leaves: decide that from the bitboards
+	 * before building a move list. */
+	if (depth <= 0 && !gen_has_capture(p)) {
+		uint64_t count = gen_count(p);
+		if (count == 0)
+			return -SCORE_WIN + ply;
+		if (count > 1 || ply >= MAX_PLY - 2)
+			return eval(p, &e->w);
+	}
 	pk_movelist ml;
 	int n = gen_moves(p, &ml);
 	if (n == 0)
@@ -207,9 +216,11 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 			/* Late plain moves of a null-window node are tried a ply shallower first;
 			 * not a man about to crown, which changes the game. */
 			int r = 0;
-			if (e->f.lmr && !capture && depth >= 3 && k >= 3 && beta - alpha == 1 &&
-			    !(bb_sq(move_to(m)) & (p->stm == PK_BLACK ? 0xFF000000u : 0x000000FFu) & ~p->kings))
+			bool crowning = bb_sq(move_to(m)) & (p->stm == PK_BLACK ? 0xFF000000u : 0x000000FFu) & ~p->kings;
+			if (e->f.lmr == 1 && !capture && depth >= 3 && k >= 3 && beta - alpha == 1 && !crowning)
 				r = k >= 8 && depth >= 5 ? 2 : 1;
+			else if (e->f.lmr == 2 && !capture && depth >= 2 && k >= 2 && beta - alpha == 1 && !crowning)
+				r = k >= 10 && depth >= 7 ? 3 : k >= 5 && depth >= 4 ? 2 : 1;
 			s = -search(e, &c, child_depth - r, -alpha - 1, -alpha, ply + 1);
 			if (r && s > alpha && !e->stopped)
 				s = -search(e, &c, child_depth, -alpha - 1, -alpha, ply + 1);

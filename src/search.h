@@ -49,7 +49,8 @@ typedef struct {
 /* Search features that can be switched off, so that a match can show what each one
  * is worth. All on by default. */
 typedef struct {
-	bool lmr;          /* late quiet moves of non-PV nodes searched a ply shallower first */
+	int lmr;           /* late quiet moves of non-PV nodes searched shallower first: 0 off,
+			    * 1 by one or two plies, 2 by up to three plies and earlier */
 	bool killers;
 	bool history;
 	bool aspiration;

@@ -98,6 +98,19 @@ else
 fi
 
 echo
+echo "engine (one thread):"
+"$PDNKIT" bench | sed 's/^/  /'
+j=$("$PDNKIT" analyze --movetime 5 --json | tail -1)
+printf '  from the start in 5 s: depth %s, %s nodes (target: depth 19 or more)\n' \
+	"$(echo "$j" | sed -E 's/.*"depth":([0-9]+).*/\1/')" "$(echo "$j" | sed -E 's/.*"nodes":([0-9]+).*/\1/')"
+if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
+	for f in goulds.pdn gem.pdn bridges.pdn; do
+		r=$("$PDNKIT" solve --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
+		printf '  solve %-12s at %s s a position: %s\n' "$f" "${BENCH_SOLVE_TIME:-1}" "$r"
+	done
+fi
+
+echo
 echo "perft from the start position (bulk counting at the last ply):"
 perft_line() { # depth threads unique want
 	opts="--json --threads $2"

@@ -1,0 +1,120 @@
+/* pdnkit solve: for positions whose Result tag gives the outcome with best play, how many
+ * the engine judges right under a limit, and which it misses. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "engine_opts.h"
+#include "../src/pdn.h"
+#include "../src/replay.h"
+
+int cmd_solve(int argc, const char **argv)
+{
+	engine_args ea;
+	engine_args_init(&ea);
+	char *margin_arg = NULL;
+	int json = 0, quiet = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits (default: 1 s a position):", NULL },
+		{ "margin", 0, POPT_ARG_STRING, &margin_arg, 0, "a score beyond +-CP counts as a win or loss (default 80)", "CP" },
+		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print only the summary", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per position, then the totals", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
+	int rc = cli_parse_options(ctx);
+	pk_engine *e = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	int nfiles;
+	const char **files = cli_args(ctx, &nfiles);
+	if (!nfiles) {
+		cli_error("no FILE given");
+		goto out;
+	}
+	long margin = 80;
+	if (margin_arg && cli_int(margin_arg, 1, 10000, "--margin", &margin))
+		goto out;
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
+		ea.movetime = strdup("1");
+	pk_limits lim;
+	if (engine_args_resolve(&ea, &lim))
+		goto out;
+	e = engine_from_args(&ea);
+	if (!e) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	long positions = 0, correct = 0, skipped = 0;
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	double t0 = cli_now();
+	for (int i = 0; i < nfiles; i++) {
+		int err = 0;
+		pk_reader *r = pdn_open(files[i], &err);
+		if (!r) {
+			cli_error("cannot open '%s': %s", files[i], strerror(err));
+			rc = EXIT_RUNTIME;
+			continue;
+		}
+		replay_new_file(&rp);
+		while (pdn_read(r, &g) == 1) {
+			int want = result_parse(game_tag(&g, "Result"));
+			if (replay_game(&g, &rp) < 0 || !rp.supported || !rp.custom_start ||
+			    (want != RES_BLACK_WINS && want != RES_WHITE_WINS && want != RES_DRAW)) {
+				skipped++;
+				continue;
+			}
+			/* The problem is the set-up position, before any solution moves. */
+			const pk_pos *p = &rp.start;
+			engine_new_game(e);
+			pk_result res;
+			engine_search(e, p, NULL, &lim, NULL, NULL, NULL, &res);
+			int s = res.has_move ? res.last.score : -SCORE_WIN;
+			int judged = s > margin ? (p->stm == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS) :
+				     s < -margin ? (p->stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
+			positions++;
+			bool ok = judged == want;
+			correct += ok;
+			const char *name = game_tag(&g, "Event");
+			char mv[PK_MOVE_STRLEN] = "-";
+			if (res.has_move)
+				move_format(&res.best, false, mv, sizeof mv);
+			if (json) {
+				printf("{\"file\":");
+				json_string(stdout, files[i]);
+				printf(",\"game\":%d,\"event\":", g.index);
+				json_string(stdout, name ? name : "");
+				printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"correct\":%s}\n",
+				       result_string(want), result_string(judged), s, res.last.depth, mv, ok ? "true" : "false");
+			} else if (!ok && !quiet) {
+				printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", files[i], g.index,
+				       name ? name : "?", result_string(want), result_string(judged), s, res.last.depth, mv);
+			}
+			cli_progress("solve", positions, 0);
+		}
+		pdn_close(r);
+	}
+	cli_progress_done();
+	game_free(&g);
+	replay_free(&rp);
+	double secs = cli_now() - t0;
+	if (json)
+		printf("{\"positions\":%ld,\"correct\":%ld,\"skipped\":%ld,\"seconds\":%.1f}\n", positions, correct, skipped, secs);
+	else
+		printf("%ld of %ld positions judged right (%.1f%%); %ld skipped (no set-up position or no result); %.1f s\n",
+		       correct, positions, positions ? 100.0 * (double)correct / (double)positions : 0.0, skipped, secs);
+	if (rc == EXIT_USAGE)
+		rc = EXIT_OK;
+out:
+	engine_free(e);
+	poptFreeContext(ctx);
+	engine_args_free(&ea);
+	free(margin_arg);
+	return rc;
+}

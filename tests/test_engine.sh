@@ -1,0 +1,86 @@
+# analyze, bench and match on the command line.
+. "$TESTS_DIR/lib.sh"
+
+run "$PDNKIT" analyze --depth 6 --json
+expect_rc 0 "analyze --depth 6"
+[ "$(echo "$OUT" | grep -c '^{"depth":')" -eq 6 ] && pass || fail "one JSON line per iteration: $OUT"
+echo "$OUT" | tail -1 | grep -q '^{"bestmove":"[0-9]*-[0-9]*","score":-*[0-9]*,"depth":6,' && pass || fail "bestmove line: $(echo "$OUT" | tail -1)"
+run "$PDNKIT" analyze --depth 6
+expect_out_has "bestmove" "human output"
+[ "$(echo "$OUT" | grep -c '^ *[0-9]* ')" -eq 6 ] && pass || fail "one line per iteration"
+
+# Two kings against one on the edge: a proven win.
+run "$PDNKIT" analyze --fen "W:WK27,K20:BK28" --depth 12 --json
+echo "$OUT" | tail -1 | grep -q '"score":29[0-9][0-9][0-9]' && pass || fail "a win is announced: $(echo "$OUT" | tail -1)"
+expect_out_has '"win_in":' "win_in field"
+# A single legal move is played at once.
+run "$PDNKIT" analyze --moves "11-15 22-18"
+expect_out "bestmove 15x22 (forced: the only legal move)" "forced move"
+# No legal move.
+run "$PDNKIT" analyze --fen "W:W29:B25,22"
+expect_out "no legal move: White has lost" "no legal move"
+# The same search twice gives the same nodes.
+a=$("$PDNKIT" analyze --depth 9 --json | tail -1 | sed -E 's/.*"nodes":([0-9]+).*/\1/')
+b=$("$PDNKIT" analyze --depth 9 --json | tail -1 | sed -E 's/.*"nodes":([0-9]+).*/\1/')
+[ -n "$a" ] && [ "$a" = "$b" ] && pass || fail "analyze --depth is deterministic ($a vs $b)"
+run "$PDNKIT" analyze --nodes 50000 --json
+echo "$OUT" | tail -1 | grep -q '"nodes":5[0-9][0-9][0-9][0-9],' && pass || fail "--nodes 50000 stops near 50000: $(echo "$OUT" | tail -1)"
+
+run "$PDNKIT" analyze --depth 0
+expect_rc 2 "bad depth"
+run "$PDNKIT" analyze --movetime abc
+expect_rc 2 "bad movetime"
+expect_err_has "--movetime must be a number of seconds above 0, not 'abc'" "bad movetime named"
+run "$PDNKIT" analyze --level 11
+expect_rc 2 "bad level"
+run "$PDNKIT" analyze --moves "9-14 9-14"
+expect_rc 2 "illegal moves"
+expect_err_has "--moves: 9-14 is not legal here" "illegal moves explained"
+run "$PDNKIT" analyze --fen "B:W21-32:B1-12" --moves "9-14"
+expect_rc 2 "--fen with --moves"
+
+# match: a deeper search beats a shallower one; games are valid PDN.
+run "$PDNKIT" match --a "--depth 5" --b "--depth 1" --games 24 -o "$T_TMP/m.pdn" --json
+expect_rc 0 "match"
+expect_out_has '"games":24,' "match plays 24 games"
+w=$(echo "$OUT" | sed -E 's/.*"wins":([0-9]+).*/\1/')
+l=$(echo "$OUT" | sed -E 's/.*"losses":([0-9]+).*/\1/')
+[ "$w" -gt "$l" ] && pass || fail "depth 5 beats depth 1: $OUT"
+run "$PDNKIT" validate "$T_TMP/m.pdn"
+expect_rc 0 "match games validate"
+expect_err_has "24 games read: 24 valid, 0 with errors, 0 with warnings" "match games are clean PDN"
+run "$PDNKIT" match --a "--frob" --games 2
+expect_rc 2 "bad engine options"
+expect_err_has "pdnkit match: --a: --frob: unknown option" "bad engine option named"
+
+# --weights: a file, 'untuned', and errors.
+printf 'king 150\nmobility 4\n' > "$T_TMP/w.txt"
+run "$PDNKIT" analyze --depth 4 --weights "$T_TMP/w.txt"
+expect_rc 0 "--weights FILE"
+run "$PDNKIT" analyze --depth 4 --weights untuned
+expect_rc 0 "--weights untuned"
+printf 'king\n' > "$T_TMP/bad.txt"
+run "$PDNKIT" analyze --depth 4 --weights "$T_TMP/bad.txt"
+expect_rc 3 "bad weights file"
+expect_err_has "weights '$T_TMP/bad.txt': line 1: expected 'name value'" "bad weights explained"
+
+if have_corpora; then
+	P="$CORPORA/wiegerw-pdn-games/succeed"
+	run "$PDNKIT" solve --depth 6 --json "$P/beginner.pdn"
+	expect_rc 0 "solve"
+	last=$(echo "$OUT" | tail -1)
+	n=$(echo "$last" | sed -E 's/.*"positions":([0-9]+).*/\1/')
+	k=$(echo "$last" | sed -E 's/.*"correct":([0-9]+).*/\1/')
+	[ "$n" -eq "$(grep -c '^\[FEN' "$P/beginner.pdn")" ] && pass || fail "solve judges every set-up position: $last"
+	[ "$((k * 2))" -gt "$n" ] && pass || fail "solve gets most beginner problems right: $last"
+	[ "$(echo "$OUT" | grep -c '"correct":')" -eq "$((n + 1))" ] && pass || fail "one JSON line per position"
+
+	run "$PDNKIT" tune --epochs 30 -o "$T_TMP/t.txt" "$CORPORA/tinsley.pdn"
+	expect_rc 0 "tune"
+	expect_out_has "held out" "tune reports the held-out fit"
+	run "$PDNKIT" analyze --depth 4 --weights "$T_TMP/t.txt"
+	expect_rc 0 "tuned weights load"
+	head -2 "$T_TMP/t.txt" | grep -q "Produced by: pdnkit tune tinsley.pdn -o" && pass || fail "weights file says how it was made"
+fi
+
+done_testing

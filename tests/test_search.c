@@ -1,0 +1,297 @@
+/* The engine: alpha-beta, PVS, aspiration and the transposition table must give the
+ * minimax score (checked against a plain minimax on random positions); two kings beat
+ * one; draws by repetition and by the move-count rule; bench is deterministic; a time
+ * limit is kept. */
+#include <stdlib.h>
+#include <time.h>
+#include "check.h"
+#include "../src/fen.h"
+#include "../src/search.h"
+
+/* Minimax with the engine's rules: captures and forced moves do not spend depth, quiet
+ * leaves are evaluated, no legal move loses. No pruning, no table. */
+static int minimax(const pk_pos *p, int depth, int ply)
+{
+	pk_movelist ml;
+	int n = gen_moves(p, &ml);
+	if (n == 0)
+		return -SCORE_WIN + ply;
+	bool capture = move_is_capture(&ml.m[0]);
+	if (ply >= MAX_PLY - 2)
+		return eval(p, &eval_default_weights);
+	if (depth <= 0 && !capture && n > 1)
+		return eval(p, &eval_default_weights);
+	int child = capture || n == 1 ? depth : depth - 1;
+	int best = -32000;
+	for (int i = 0; i < n; i++) {
+		pk_pos c;
+		pos_make(p, &ml.m[i], &c);
+		int s = -minimax(&c, child, ply + 1);
+		if (s > best)
+			best = s;
+	}
+	return best;
+}
+
+static uint32_t rs = 99;
+static unsigned rnd(void)
+{
+	rs = rs * 1103515245u + 12345u;
+	return rs >> 8;
+}
+
+static void random_men(pk_pos *p)
+{
+	pos_clear(p, rnd() & 1);
+	int count[2] = { 0, 0 };
+	for (int sq = 1; sq <= 32; sq++) {
+		if (rnd() % 3)
+			continue;
+		int c = rnd() & 1;
+		if ((c == PK_BLACK && sq >= 29) || (c == PK_WHITE && sq <= 4) || count[c] == 8)
+			continue;
+		count[c]++;
+		pos_put(p, sq, c, false);
+	}
+}
+
+static void test_against_minimax(void)
+{
+	pk_features plain = features_all;
+	plain.lmr = 0;   /* reductions change scores by design; the rest must not */
+	pk_engine *e = engine_new(8, &eval_default_weights);
+	engine_set_features(e, &plain);
+	int bad = 0;
+	for (int t = 0; t < 300; t++) {
+		pk_pos p;
+		random_men(&p);
+		pk_movelist ml;
+		if (gen_moves(&p, &ml) < 2)
+			continue;
+		int depth = 1 + t % 4;
+		engine_new_game(e);
+		pk_limits lim = { .depth = depth };
+		pk_result r;
+		engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
+		int want = minimax(&p, depth, 0);
+		if (r.last.score != want && bad++ < 3) {
+			char fen[PK_FEN_STRLEN];
+			fen_format(&p, fen, sizeof fen);
+			printf("FAIL depth %d %s: search %d, minimax %d\n", depth, fen, r.last.score, want);
+		}
+	}
+	CHECK_INT(bad, 0);
+	engine_free(e);
+}
+
+/* Two kings against one: from many starts, the stronger side takes the lone king. */
+static void test_two_kings(void)
+{
+	pk_engine *e = engine_new(16, NULL);
+	int failures = 0, games = 0, longest = 0;
+	for (int a = 1; a <= 32 && games < 24; a += 3)
+		for (int b = 2; b <= 32 && games < 24; b += 7) {
+			int c = 33 - a;
+			if (a == b || b == c || a == c)
+				continue;
+			pk_pos p;
+			pos_clear(&p, PK_WHITE);
+			pos_put(&p, a, PK_WHITE, true);
+			pos_put(&p, b, PK_WHITE, true);
+			pos_put(&p, c, PK_BLACK, true);
+			games++;
+			engine_new_game(e);
+			uint64_t keys[400];
+			int nkeys = 0, rev = 0, ply;
+			bool won = false;
+			for (ply = 0; ply < 160 && !won; ply++) {
+				pk_history h = { keys, nkeys, rev };
+				pk_limits lim = { .depth = 14 };
+				pk_result r;
+				engine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r);
+				if (!r.has_move) {
+					won = p.stm == PK_BLACK;
+					break;
+				}
+				keys[nkeys++] = p.key;
+				rev = move_is_capture(&r.best) ? 0 : rev + 1;
+				pk_pos q;
+				pos_make(&p, &r.best, &q);
+				p = q;
+				if (!p.side[PK_BLACK]) {
+					won = true;
+					ply++;
+				}
+			}
+			if (!won && failures++ < 3)
+				printf("FAIL two kings on %d, %d against one on %d: not won in 160 plies\n", a, b, c);
+			if (ply > longest)
+				longest = ply;
+		}
+	CHECK_INT(failures, 0);
+	CHECK(games >= 20);
+	printf("two kings against one: %d games won, the longest in %d plies\n", games - failures, longest);
+	engine_free(e);
+}
+
+static void test_draw_rules(void)
+{
+	pk_engine *e = engine_new(8, NULL);
+	pk_pos p;
+	pk_fen_error fe;
+	/* Two kings against one far away: a clear advantage ... */
+	const char *fen = "W:WK19,K18:BK1";
+	fen_parse(fen, strlen(fen), &p, &fe);
+	pk_limits lim = { .depth = 6 };
+	pk_result r;
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
+	CHECK(r.last.score > 100);
+	/* ... but 99 reversible plies already played: any king move ends it in a draw. */
+	uint64_t keys[1] = { 0 };
+	pk_history h = { keys, 1, DRAW_PLIES - 1 };
+	engine_new_game(e);
+	engine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r);
+	CHECK_INT(r.last.score, 0);
+
+	/* Repetition: a history in which every position White can move to occurred before
+	 * (with Black to move, within the reversible plies) leaves only draws. */
+	pk_movelist ml;
+	int n = gen_moves(&p, &ml);
+	uint64_t hist[64];
+	int nh = 2 * n - 1;
+	for (int i = 0; i < nh; i++)
+		hist[i] = 0x1234567ull + (uint64_t)i;   /* positions that never occur */
+	for (int i = 0; i < n; i++) {
+		pk_pos c;
+		pos_make(&p, &ml.m[i], &c);
+		hist[nh - 1 - 2 * i] = c.key;
+	}
+	pk_history hr = { hist, nh, nh };
+	engine_new_game(e);
+	engine_search(e, &p, &hr, &lim, NULL, NULL, NULL, &r);
+	CHECK_INT(r.last.score, 0);
+	/* With one way out left, that move is chosen and the advantage stays. */
+	hist[nh - 1] = 0x7777ull;
+	engine_new_game(e);
+	engine_search(e, &p, &hr, &lim, NULL, NULL, NULL, &r);
+	CHECK(r.last.score > 100);
+	CHECK(move_equal(&r.best, &ml.m[0]));
+	engine_free(e);
+}
+
+/* The built-in weights are book/weights.txt, and they parse. */
+static void test_weights(void)
+{
+	const pk_weights *t = eval_tuned_weights();
+	FILE *f = fopen("book/weights.txt", "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	char text[8192];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	pk_weights w = eval_default_weights;
+	char err[160];
+	CHECK(weights_parse(text, &w, err, sizeof err) == 0);
+	CHECK(memcmp(&w, t, sizeof w) == 0);
+	CHECK(weights_parse("king 120\nbogus 3\n", &w, err, sizeof err) < 0);
+	CHECK_STR(err, "line 2: unknown weight 'bogus'");
+	CHECK(weights_parse("king\n", &w, err, sizeof err) < 0);
+	CHECK_STR(err, "line 1: expected 'name value'");
+}
+
+/* Shots from real play, with the reason written down. */
+static void test_shots(void)
+{
+	pk_engine *e = engine_new(16, NULL);
+	/* 1981, game 37 (Tinsley-Long), after 9...11x18, White to move and a man down (Black
+	 * has taken four, White three): 28-24 gives a man, Black must take it (20x27, the
+	 * only capture), and 32x23x14x5 takes three back: a man up instead of a man down. */
+	static const char *const moves[] = { "9-14", "23-18", "14x23", "27x18", "5-9", "26-23", "12-16",
+					     "30-26", "16-19", "24x15", "10x19", "23x16", "11x20", "22-17",
+					     "7-11", "18-15", "11x18", NULL };
+	pk_pos p;
+	pos_start(&p);
+	for (int i = 0; moves[i]; i++) {
+		pk_movelist ml;
+		gen_moves(&p, &ml);
+		int k = 0;
+		char buf[PK_MOVE_STRLEN];
+		while (k < ml.n && (move_format(&ml.m[k], false, buf, sizeof buf), strcmp(buf, moves[i]) != 0))
+			k++;
+		CHECK(k < ml.n);
+		if (k == ml.n)
+			return;
+		pk_pos q;
+		pos_make(&p, &ml.m[k], &q);
+		p = q;
+	}
+	pk_limits lim = { .depth = 6 };
+	pk_result r;
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
+	char mv[PK_MOVE_STRLEN];
+	move_format(&r.best, false, mv, sizeof mv);
+	CHECK_STR(mv, "28-24");
+	CHECK_REPORT(r.last.score > 0, "after the shot White is better: score %d", r.last.score);
+	int men, f[W_NUM];
+	eval_features(&p, &men, f);
+	CHECK_INT(men, 1);   /* before it, Black is a man up */
+	/* The line it sees: 28-24 20x27 32x23x14x5. */
+	CHECK(r.last.npv >= 3);
+	if (r.last.npv >= 3) {
+		move_format(&r.last.pv[1], false, mv, sizeof mv);
+		CHECK_STR(mv, "20x27");
+		move_format(&r.last.pv[2], true, mv, sizeof mv);
+		CHECK_STR(mv, "32x23x14x5");
+	}
+	engine_free(e);
+}
+
+static void test_determinism_and_time(void)
+{
+	pk_engine *e = engine_new(16, NULL);
+	pk_pos p;
+	pos_start(&p);
+	pk_limits lim = { .depth = 11 };
+	pk_result a, b;
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &a);
+	engine_new_game(e);
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &b);
+	CHECK(a.last.nodes == b.last.nodes && a.last.score == b.last.score && move_equal(&a.best, &b.best));
+	/* A node limit is deterministic too. */
+	pk_limits nl = { .nodes = 200000 };
+	engine_new_game(e);
+	engine_search(e, &p, NULL, &nl, NULL, NULL, NULL, &a);
+	engine_new_game(e);
+	engine_search(e, &p, NULL, &nl, NULL, NULL, NULL, &b);
+	CHECK(a.last.nodes == b.last.nodes && move_equal(&a.best, &b.best));
+	CHECK(a.last.nodes >= 200000 && a.last.nodes < 200000 + 2048);
+	/* A time limit ends the search (generous bound: this is not a speed test). */
+	pk_limits tl = { .movetime = 0.3 };
+	engine_new_game(e);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	engine_search(e, &p, NULL, &tl, NULL, NULL, NULL, &a);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	CHECK_REPORT(secs < 0.3 * 1.1 + 0.05, "0.3 s search took %.3f s", secs);
+	CHECK(a.has_move && a.last.depth >= 1);
+	/* A stop flag ends it at once. */
+	volatile sig_atomic_t stop = 1;
+	pk_limits none = { 0 };
+	engine_search(e, &p, NULL, &none, &stop, NULL, NULL, &a);
+	CHECK(a.has_move);
+	engine_free(e);
+}
+
+int main(void)
+{
+	test_against_minimax();
+	test_two_kings();
+	test_draw_rules();
+	test_weights();
+	test_shots();
+	test_determinism_and_time();
+	return check_done("test_search");
+}
