@@ -5,6 +5,8 @@
 
 bool move_same_effect(const pk_move *a, const pk_move *b)
 {
+	if (!a->nland || !b->nland)   /* an empty slot (no move yet) matches nothing */
+		return false;
 	return a->from == b->from && move_to(a) == move_to(b) && a->captured == b->captured;
 }
 
