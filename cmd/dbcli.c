@@ -100,42 +100,22 @@ static int parse_date(const char *s, bool end, int32_t *key)
 
 int parse_moves_arg(const char *option, const char *text, uint8_t *buf, int cap, int *n, pk_pos *final)
 {
-	size_t len = strlen(text);
-	char *pdn = malloc(len + 8);
-	if (!pdn)
-		return -1;
-	snprintf(pdn, len + 8, "%s *", text);
-	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
 	pk_game g;
 	pk_replay rp;
 	game_init(&g);
 	replay_init(&rp);
-	int rc = -1;
-	if (r && pdn_read(r, &g) == 1 && replay_game(&g, &rp) == 0) {
-		for (int i = 0; i < g.findings.n; i++)
-			if (g.findings.v[i].severity == SEV_ERROR) {
-				cli_error("--%s: %s", option, g.findings.v[i].message);
-				goto out;
-			}
-		if (g.ntags) {
-			cli_error("--%s: expected moves such as \"9-14 23-18\"", option);
-			goto out;
-		}
-		*n = store_encode_moves(&rp, buf, cap);
-		if (*n < 0) {
-			cli_error("--%s: too many moves", option);
-			goto out;
-		}
-		*final = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
-		rc = 0;
+	const char *error;
+	int rc = replay_moves_text(text, &g, &rp, &error);
+	if (rc < 0)
+		cli_error("--%s: %s", option, error);
+	else if ((*n = store_encode_moves(&rp, buf, cap)) < 0) {
+		cli_error("--%s: too many moves", option);
+		rc = -1;
 	} else {
-		cli_error("--%s: cannot read the moves", option);
+		*final = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
 	}
-out:
-	pdn_close(r);
 	game_free(&g);
 	replay_free(&rp);
-	free(pdn);
 	return rc;
 }
 

@@ -117,52 +117,33 @@ void engine_args_free(engine_args *ea)
 
 int position_after_moves(const char *option, const char *text, pk_pos *out, uint64_t **keys, pk_history *h)
 {
-	size_t len = strlen(text);
-	char *pdn = malloc(len + 8);
-	if (!pdn)
-		return -1;
-	snprintf(pdn, len + 8, "%s *", text);
-	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
 	pk_game g;
 	pk_replay rp;
 	game_init(&g);
 	replay_init(&rp);
-	int rc = -1;
-	if (r && pdn_read(r, &g) == 1 && replay_game(&g, &rp) == 0 && g.ntags == 0) {
-		rc = 0;
-		for (int i = 0; i < g.findings.n && rc == 0; i++)
-			if (g.findings.v[i].severity == SEV_ERROR) {
-				cli_error("--%s: %s", option, g.findings.v[i].message);
-				rc = -1;
-			}
-		if (rc == 0) {
-			*keys = malloc(sizeof **keys * (size_t)(rp.nply + 1));
-			if (!*keys)
-				rc = -1;
+	const char *error;
+	int rc = replay_moves_text(text, &g, &rp, &error);
+	if (rc < 0)
+		cli_error("--%s: %s", option, error);
+	else if (!(*keys = malloc(sizeof **keys * (size_t)(rp.nply + 1))))
+		rc = -1;
+	if (rc == 0) {
+		/* Keys of the positions before the current one; count the reversible tail. */
+		(*keys)[0] = rp.start.key;
+		int rev = 0;
+		for (int i = 0; i < rp.nply; i++) {
+			if (i + 1 < rp.nply)
+				(*keys)[i + 1] = rp.plies[i].after.key;
+			const pk_pos *before = replay_pos_before(&rp, i + 1);
+			bool reversible = !move_is_capture(&rp.plies[i].move) && (before->kings >> rp.plies[i].move.from & 1);
+			rev = reversible ? rev + 1 : 0;
 		}
-		if (rc == 0) {
-			/* Keys of the positions before the current one; count the reversible tail. */
-			(*keys)[0] = rp.start.key;
-			int rev = 0;
-			for (int i = 0; i < rp.nply; i++) {
-				if (i + 1 < rp.nply)
-					(*keys)[i + 1] = rp.plies[i].after.key;
-				const pk_pos *before = replay_pos_before(&rp, i + 1);
-				bool reversible = !move_is_capture(&rp.plies[i].move) &&
-						  (before->kings >> rp.plies[i].move.from & 1);
-				rev = reversible ? rev + 1 : 0;
-			}
-			h->keys = *keys;
-			h->nkeys = rp.nply;
-			h->reversible = rev;
-			*out = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
-		}
-	} else {
-		cli_error("--%s: cannot read the moves", option);
+		h->keys = *keys;
+		h->nkeys = rp.nply;
+		h->reversible = rev;
+		*out = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
 	}
-	pdn_close(r);
 	game_free(&g);
 	replay_free(&rp);
-	free(pdn);
 	return rc;
 }

@@ -915,3 +915,32 @@ int replay_game(pk_game *g, pk_replay *rp)
 	}
 	return 0;
 }
+
+int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **error)
+{
+	size_t len = strlen(text);
+	char *pdn = malloc(len + 8);
+	*error = "out of memory";
+	if (!pdn)
+		return -1;
+	snprintf(pdn, len + 8, "%s *", text);
+	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
+	int rc = -1;
+	*error = "cannot read the moves";
+	if (r && pdn_read(r, g) == 1 && replay_game(g, rp) == 0) {
+		if (g->ntags) {
+			*error = "expected moves such as \"9-14 23-18\"";
+		} else {
+			rc = 0;
+			*error = NULL;
+			for (int i = 0; i < g->findings.n && rc == 0; i++)
+				if (g->findings.v[i].severity == SEV_ERROR) {
+					*error = g->findings.v[i].message;
+					rc = -1;
+				}
+		}
+	}
+	pdn_close(r);
+	free(pdn);
+	return rc;
+}

@@ -45,6 +45,11 @@ void replay_new_file(pk_replay *rp);
 /* Replay g's main line. Findings go to g->findings. Returns 0, or -1 when out of memory. */
 int replay_game(pk_game *g, pk_replay *rp);
 
+/* Replay moves written as text from the initial position ("9-14 23-18 ..."), as an
+ * option's value gives them. Returns 0 with the replay in g and rp and *error NULL, or
+ * -1 with *error pointing at the reason (the first error finding, or a fixed text). */
+int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **error);
+
 /* "1-0", "0-1", "1/2-1/2", "*" for a RES_* value. */
 const char *result_string(int result);
 /* Normalise a result as written ("2-0", "BW", "1/2-1/2"...) to RES_*; RES_NONE if not one. */
