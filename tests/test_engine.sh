@@ -53,6 +53,16 @@ run "$PDNKIT" match --a "--frob" --games 2
 expect_rc 2 "bad engine options"
 expect_err_has "pdnkit match: --a: --frob: unknown option" "bad engine option named"
 
+# bench: the node signature is the same on every run.
+run "$PDNKIT" bench --json
+expect_rc 0 "bench"
+a=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$(echo "$OUT" | grep -o '"name":' | wc -l)" -eq 6 ] && pass || fail "bench searches six positions"
+b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$a" ] && [ "$a" -gt 0 ] && [ "$a" = "$b" ] && pass || fail "bench signature repeats ($a, $b)"
+run "$PDNKIT" bench --hash 0
+expect_rc 2 "bench --hash 0"
+
 # --weights: a file, 'untuned', and errors.
 printf 'king 150\nmobility 4\n' > "$T_TMP/w.txt"
 run "$PDNKIT" analyze --depth 4 --weights "$T_TMP/w.txt"
