@@ -19,6 +19,7 @@ static void on_sigint(int sig)
 typedef struct {
 	bool json;
 	pk_pos root;
+	int line;          /* which of the --multipv lines, from 1; 0 when only one */
 } actx;
 
 static void score_text(int s, char *buf, size_t n)
@@ -50,7 +51,10 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 	actx *c = vctx;
 	double nps = it->seconds > 0 ? (double)it->nodes / it->seconds : 0;
 	if (c->json) {
-		printf("{\"depth\":%d,\"score\":%d,", it->depth, it->score);
+		printf("{");
+		if (c->line)
+			printf("\"multipv\":%d,", c->line);
+		printf("\"depth\":%d,\"score\":%d,", it->depth, it->score);
 		if (score_is_win(it->score))
 			printf("\"win_in\":%d,", it->score > 0 ? score_plies(it->score) : -score_plies(it->score));
 		printf("\"nodes\":%llu,\"nps\":%.0f,\"seconds\":%.3f,\"pv\":[", (unsigned long long)it->nodes, nps,
@@ -60,6 +64,8 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 	} else {
 		char s[32];
 		score_text(it->score, s, sizeof s);
+		if (c->line)
+			printf("[%d] ", c->line);
 		printf("%3d %10s %12llu %9.0f k/s %8.2f s ", it->depth, s, (unsigned long long)it->nodes, nps / 1000,
 		       it->seconds);
 		print_pv(&c->root, it->pv, it->npv, false);
@@ -72,12 +78,13 @@ int cmd_analyze(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
-	char *fen = NULL, *moves = NULL;
+	char *fen = NULL, *moves = NULL, *multipv_arg = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position to analyse", "FEN" },
 		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"9-14 23-18 ...\"" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits and engine:", NULL },
+		{ "multipv", 0, POPT_ARG_STRING, &multipv_arg, 0, "show the K best moves, each with its line", "K" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per iteration, then the best move", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -101,7 +108,8 @@ int cmd_analyze(int argc, const char **argv)
 		goto out;
 	}
 	pk_limits lim;
-	if (engine_args_resolve(&ea, &lim))
+	long multipv = 1;
+	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))
 		goto out;
 	actx c = { .json = json };
 	pk_history h = { 0 };
@@ -126,7 +134,33 @@ int cmd_analyze(int argc, const char **argv)
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	pk_result res;
-	engine_search(e, &c.root, &h, &lim, &stop_flag, on_iteration, &c, &res);
+	/* With --multipv, line k is the same search with the moves of lines 1..k-1 left out. */
+	pk_move chosen[64];
+	pk_result first = { 0 };
+	for (int k = 1; k <= multipv && !stop_flag; k++) {
+		c.line = multipv > 1 ? k : 0;
+		lim.exclude = chosen;
+		lim.nexclude = k - 1;
+		if (k > 1)
+			engine_new_game(e);
+		engine_search(e, &c.root, &h, &lim, &stop_flag, on_iteration, &c, &res);
+		if (k == 1)
+			first = res;
+		if (!res.has_move || res.forced)
+			break;
+		chosen[k - 1] = res.best;
+		if (multipv > 1) {
+			char m1[PK_MOVE_STRLEN], s1[32];
+			move_format(&res.best, false, m1, sizeof m1);
+			score_text(res.last.score, s1, sizeof s1);
+			if (json)
+				printf("{\"multipv\":%d,\"move\":\"%s\",\"score\":%d,\"depth\":%d}\n", k, m1,
+				       res.last.score, res.last.depth);
+			else
+				printf("line %d: %s  score %s  depth %d\n", k, m1, s1, res.last.depth);
+		}
+	}
+	res = first;
 	char mv[PK_MOVE_STRLEN], s[32];
 	if (!res.has_move) {
 		if (json)
@@ -153,6 +187,7 @@ out:
 	poptFreeContext(ctx);
 	free(fen);
 	free(moves);
+	free(multipv_arg);
 	engine_args_free(&ea);
 	return rc;
 }

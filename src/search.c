@@ -28,6 +28,8 @@ struct pk_engine {
 	int base;                         /* entries before the root */
 	pk_move pv[MAX_PLY][MAX_PLY];
 	int pvlen[MAX_PLY];
+	const pk_move *exclude;           /* root moves left out */
+	int nexclude;
 };
 
 static double now(void)
@@ -128,6 +130,14 @@ static int pick(int *score, int n, int from)
 	return best;
 }
 
+static bool excluded(const pk_engine *e, const pk_move *m)
+{
+	for (int i = 0; i < e->nexclude; i++)
+		if (move_equal(&e->exclude[i], m))
+			return true;
+	return false;
+}
+
 static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta, int ply)
 {
 	e->pvlen[ply] = 0;
@@ -205,6 +215,8 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 		score[j] = ts;
 		idx[j] = ti;
 		const pk_move *m = &ml.m[idx[k]];
+		if (ply == 0 && excluded(e, m))
+			continue;
 		pk_pos c;
 		pos_make(p, m, &c);
 		bool reversible = !capture && (p->kings >> m->from & 1);
@@ -265,6 +277,8 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 	e->stop = stop;
 	e->stopped = false;
 	e->tt.age++;
+	e->exclude = lim->exclude;
+	e->nexclude = lim->nexclude;
 
 	/* The game so far, for repetitions. */
 	int nk = h ? h->nkeys : 0;
@@ -284,8 +298,19 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 		out->last.score = -SCORE_WIN;
 		return 0;
 	}
+	int first = -1, included = 0;
+	for (int i = 0; i < n; i++)
+		if (!excluded(e, &ml.m[i])) {
+			included++;
+			if (first < 0)
+				first = i;
+		}
+	if (included == 0) {
+		out->has_move = false;
+		return 0;
+	}
 	out->has_move = true;
-	out->best = ml.m[0];
+	out->best = ml.m[first];
 	if (n == 1) {
 		out->forced = true;
 		out->last.depth = 0;

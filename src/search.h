@@ -20,6 +20,8 @@ typedef struct {
 	int depth;                  /* 0: no limit */
 	uint64_t nodes;             /* 0: no limit */
 	double movetime;            /* seconds; 0: no limit */
+	const pk_move *exclude;     /* root moves not to consider (for several best lines) */
+	int nexclude;
 } pk_limits;
 
 typedef struct {

@@ -9,6 +9,15 @@ run "$PDNKIT" analyze --depth 6
 expect_out_has "bestmove" "human output"
 [ "$(echo "$OUT" | grep -c '^ *[0-9]* ')" -eq 6 ] && pass || fail "one line per iteration"
 
+# --multipv: three different moves, then the first as the best move.
+run "$PDNKIT" analyze --depth 5 --multipv 3
+[ "$(echo "$OUT" | grep -c '^line [123]: ')" -eq 3 ] && pass || fail "three lines: $OUT"
+moves=$(echo "$OUT" | grep '^line' | awk '{print $3}' | sort -u | wc -l)
+[ "$moves" -eq 3 ] && pass || fail "three different moves"
+[ "$(echo "$OUT" | grep '^line 1:' | awk '{print $3}')" = "$(echo "$OUT" | grep '^bestmove' | awk '{print $2}')" ] && pass || fail "bestmove is line 1"
+run "$PDNKIT" analyze --depth 3 --multipv 0
+expect_rc 2 "--multipv 0"
+
 # Two kings against one on the edge: a proven win.
 run "$PDNKIT" analyze --fen "W:WK27,K20:BK28" --depth 12 --json
 echo "$OUT" | tail -1 | grep -q '"score":29[0-9][0-9][0-9]' && pass || fail "a win is announced: $(echo "$OUT" | tail -1)"
