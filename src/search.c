@@ -340,10 +340,10 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 				break;
 		}
 		if (e->stopped) {
-			/* A partial iteration that already improved on the last one is used. */
-			if (e->pvlen[0] > 0 && d > 1 && s > prev && !out->forced) {
+			/* In an unfinished iteration, a root move whose search completed and raised
+			 * alpha (only then is the root PV set) is the better choice. */
+			if (e->pvlen[0] > 0 && d > 1)
 				out->best = e->pv[0][0];
-			}
 			break;
 		}
 		prev = s;
