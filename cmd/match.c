@@ -27,7 +27,7 @@ typedef struct {
 
 typedef struct {
 	pk_pos start;
-	char text[96];              /* the opening moves, or "FEN ..." */
+	char text[160];             /* the opening moves, or the FEN it starts from */
 	int nply;
 	uint64_t keys[8];
 } opening;
