@@ -178,6 +178,10 @@ int cmd_query(int argc, const char **argv)
 	}
 	c.s = s;
 	c.out = stdout;
+	long unindexed = 0;
+	if (f.position_set && store_unindexed_games(s, &unindexed) == 0 && unindexed > 0)
+		cli_warning("%ld stored game%s %s no position index (imported with --no-positions) and cannot be found by "
+			    "position", unindexed, unindexed == 1 ? "" : "s", unindexed == 1 ? "has" : "have");
 	c.position = f.position_set;
 	if (isatty(STDOUT_FILENO)) {
 		struct winsize ws;

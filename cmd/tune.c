@@ -28,9 +28,8 @@ typedef struct {
 	long games;
 } dataset;
 
-static int add_game(dataset *d, const pk_game *g, const pk_replay *rp, int skip_plies)
+static int add_game(dataset *d, const pk_replay *rp, int skip_plies)
 {
-	(void)g;
 	if (!rp->supported || !rp->complete || rp->nply < skip_plies + 2)
 		return 0;
 	int res = rp->result == RES_BLACK_WINS ? 2 : rp->result == RES_WHITE_WINS ? 0 : rp->result == RES_DRAW ? 1 : -1;
@@ -99,7 +98,7 @@ static int from_db(void *ctx, const pk_row *row)
 	db_ctx *c = ctx;
 	if (row->status >= STATUS_ERRORS)
 		return 0;
-	if (store_load_game(c->s, row, c->g, c->rp) < 0 || add_game(c->d, c->g, c->rp, 8) < 0) {
+	if (store_load_game(c->s, row, c->g, c->rp) < 0 || add_game(c->d, c->rp, 8) < 0) {
 		c->failed = 1;
 		return 1;
 	}
@@ -149,7 +148,7 @@ int cmd_tune(int argc, const char **argv)
 		}
 		replay_new_file(&rp);
 		while (pdn_read(r, &g) == 1)
-			if (replay_game(&g, &rp) < 0 || add_game(&d, &g, &rp, 8) < 0) {
+			if (replay_game(&g, &rp) < 0 || add_game(&d, &rp, 8) < 0) {
 				cli_error("out of memory");
 				pdn_close(r);
 				goto out;

@@ -490,8 +490,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 	}
 	gen_moves(&c->pos, &c->ml);
 	if (c->ml.n == 0) {
-		pk_finding *f = error_at(c, "illegal-move", "%s is not legal here: the side to move has no legal move, the game is over%s", "");
-		(void)f;
+		error_at(c, "illegal-move", "%s is not legal here: the side to move has no legal move, the game is over%s", "");
 		return -1;
 	}
 	pk_written merged = *w;
@@ -746,10 +745,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 		}
 
 	ctx c = { .g = g, .rp = rp, .pos = rp->start };
-	int expect_number = 1;
 	bool numbered = false, failed = false;
 	int last_number = -1, last_number_el = -1;
-	(void)expect_number;
 	for (int ei = 0; ei < g->nel && !failed; ei++) {
 		const pk_el *e = &g->els[ei];
 		if (e->depth != 0)

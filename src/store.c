@@ -34,6 +34,7 @@ struct pk_store {
 	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup;
 	posrow *pos;
 	size_t npos, poscap;
+	long unindexed;                   /* games of this batch stored without positions */
 };
 
 static int fail(pk_store *s, const char *what)
@@ -411,6 +412,7 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 	s->positions = positions;
 	s->pending = 0;
 	s->npos = 0;
+	s->unindexed = 0;
 	if (prepare(s, &s->ins_game,
 		    "INSERT INTO game(source, source_game, source_offset, event, site, date, round, black, white,"
 		    " result, black_key, white_key, date_key, gametype, start, plies, moves, movetext, status,"
@@ -487,6 +489,16 @@ static int flush_positions(pk_store *s)
 		sqlite3_reset(s->ins_pos);
 	}
 	s->npos = 0;
+	if (s->unindexed) {
+		/* Games without positions are counted in the same transaction, so that a
+		 * position search can say what it cannot see. */
+		char sql[160];
+		snprintf(sql, sizeof sql, "INSERT INTO meta VALUES('unindexed', %ld) ON CONFLICT(key) DO UPDATE "
+			 "SET value = CAST(value AS INTEGER) + %ld", s->unindexed, s->unindexed);
+		if (exec(s, sql) < 0)
+			return -1;
+		s->unindexed = 0;
+	}
 	return 0;
 }
 
@@ -645,6 +657,8 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 			goto out;
 		}
 	}
+	if (!s->positions && rp->supported)
+		s->unindexed++;
 	if (s->positions && rp->supported) {
 		if (add_position(s, rp->start.key, id, 0) < 0)
 			goto out;
@@ -1159,4 +1173,15 @@ int store_check(pk_store *s, char *msg, size_t size)
 	}
 	snprintf(msg, size, "ok");
 	return 0;
+}
+
+int store_unindexed_games(pk_store *s, long *count)
+{
+	sqlite3_stmt *st;
+	if (prepare(s, &st, "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'unindexed'), 0)") < 0)
+		return -1;
+	int rc = sqlite3_step(st);
+	*count = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(s, "cannot read the meta table");
 }

@@ -83,6 +83,10 @@ int store_duplicates(pk_store *s, int min_plies,
 int store_select(pk_store *s, const char *sql, const pk_filter *f,
 		 int (*cb)(void *ctx, int ncol, const char *const *cols), void *ctx);
 
+/* Whether games are stored without their positions indexed (imported with
+ * --no-positions): a position search cannot find those. */
+int store_unindexed_games(pk_store *s, long *count);
+
 /* PRAGMA integrity_check and foreign_key_check: 0 and "ok", or -1 and the first
  * problem in msg. */
 int store_check(pk_store *s, char *msg, size_t size);

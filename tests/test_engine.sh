@@ -58,6 +58,13 @@ l=$(echo "$OUT" | sed -E 's/.*"losses":([0-9]+).*/\1/')
 run "$PDNKIT" validate "$T_TMP/m.pdn"
 expect_rc 0 "match games validate"
 expect_err_has "24 games read: 24 valid, 0 with errors, 0 with warnings" "match games are clean PDN"
+# Openings from a file, one game at a time, a feature switched off.
+printf '[FEN "B:W21-32:B1-12"]\n1. 9-14 23-18 *\n\n[FEN "W:W21-32:B1-8,10-13"]\n*\n' > "$T_TMP/open.pdn"
+run "$PDNKIT" match --a "--depth 3" --b "--depth 3 --no-killers" --openings "$T_TMP/open.pdn" --concurrency 1 -o "$T_TMP/o.pdn" --json
+expect_out_has '"games":4,' "two openings, both colours"
+grep -q 'FEN "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"' "$T_TMP/o.pdn" && pass || fail "a game starts from the file's position"
+run "$PDNKIT" validate "$T_TMP/o.pdn"
+expect_rc 0 "those games validate"
 run "$PDNKIT" match --a "--frob" --games 2
 expect_rc 2 "bad engine options"
 expect_err_has "pdnkit match: --a: --frob: unknown option" "bad engine option named"
@@ -94,6 +101,16 @@ if have_corpora; then
 	[ "$((k * 2))" -gt "$n" ] && pass || fail "solve gets most beginner problems right: $last"
 	[ "$(echo "$OUT" | grep -c '"correct":')" -eq "$((n + 1))" ] && pass || fail "one JSON line per position"
 
+	# A huge margin leaves only proven results (|score| near 30000) judged won or lost.
+	run "$PDNKIT" solve --depth 2 --margin 10000 --json "$P/beginner.pdn"
+	bad=$(echo "$OUT" | grep '"judged":"1-0"\|"judged":"0-1"' | grep -vc '"score":-*29[0-9][0-9][0-9],')
+	undecided=$(echo "$OUT" | grep -c '"judged":"1/2-1/2"')
+	[ "$bad" -eq 0 ] && [ "$undecided" -gt 0 ] && pass || fail "--margin 10000: $bad unproven wins, $undecided draws"
+
+	"$PDNKIT" import --db "$T_TMP/tune.db" "$CORPORA/tinsley.pdn" 2>/dev/null
+	run "$PDNKIT" tune --from-db --db "$T_TMP/tune.db" --epochs 30
+	expect_rc 0 "tune --from-db"
+	expect_out_has "from 723 games" "tune --from-db reads the valid stored games"
 	run "$PDNKIT" tune --epochs 30 -o "$T_TMP/t.txt" "$CORPORA/tinsley.pdn"
 	expect_rc 0 "tune"
 	expect_out_has "held out" "tune reports the held-out fit"

@@ -61,13 +61,23 @@ run "$PDNKIT" query --format pdn --event "Stopped"
 expect_out_has '[Event "Stopped early"]' "query --format pdn"
 expect_out_has '1. 9-14 23-18 2. 14x23 27x18 3. 5-9 26-23 *' "query --format pdn moves"
 
-run "$PDNKIT" stats --json
+run "$PDNKIT" stats --event "" --date-from 1950 --json
 expect_out_has '"games":4,"players":6,"events":4,"date_min":19500601,"date_max":19530303,"results":{"1-0":1,"0-1":0,"1/2-1/2":2,"*":1}' "stats json"
 run "$PDNKIT" stats --after "9-14 23-18 14x23 27x18 5-9 26-23 12-16 30-26" --json
 expect_out_has '"explorer":{"moves":[{"move":"16-19","games":2,"1-0":0,"0-1":0,"1/2-1/2":2}],"ended":1}' "explorer"
 run "$PDNKIT" stats --svg "$T_TMP/s.svg"
 expect_rc 0 "stats --svg"
 grep -q '<svg xmlns' "$T_TMP/s.svg" && grep -q 'Games per year' "$T_TMP/s.svg" && pass || fail "svg written"
+
+# --site, and games imported without positions: found by tags, not by position, with a warning.
+printf '[Event "x"]\n[Site "Glasgow"]\n1. 11-15 23-19 *\n' > "$T_TMP/site.pdn"
+run "$PDNKIT" import --no-positions "$T_TMP/site.pdn"
+expect_rc 0 "import --no-positions"
+run "$PDNKIT" query --site glas --format count
+expect_out "1" "--site"
+run "$PDNKIT" query --after "11-15 23-19" --format count
+expect_out "0" "an unindexed game is not found by position"
+expect_err_has "pdnkit query: warning: 1 stored game has no position index (imported with --no-positions)" "the search says what it cannot see"
 
 # Usage errors name the option.
 run "$PDNKIT" query --date-from 1950-13
