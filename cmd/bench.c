@@ -22,10 +22,11 @@ static const struct {
 
 int cmd_bench(int argc, const char **argv)
 {
-	char *hash = NULL;
+	char *hash = NULL, *threads = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "hash", 0, POPT_ARG_STRING, &hash, 0, "transposition table size in MB (default 64)", "MB" },
+		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "search with N threads (the node count is then no signature)", "N" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -35,13 +36,13 @@ int cmd_bench(int argc, const char **argv)
 	pk_engine *e = NULL;
 	if (rc)
 		goto out;
-	long mb = 64;
-	if (hash && cli_int(hash, 1, 65536, "--hash", &mb)) {
+	long mb = 64, nthreads = 1;
+	if ((hash && cli_int(hash, 1, 65536, "--hash", &mb)) || (threads && cli_int(threads, 1, 64, "--threads", &nthreads))) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	e = engine_new((size_t)mb, NULL);
-	if (!e) {
+	if (!e || engine_set_threads(e, (int)nthreads) < 0) {
 		cli_error("cannot allocate a %ld MB transposition table", mb);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -78,12 +79,13 @@ int cmd_bench(int argc, const char **argv)
 		printf("],\"nodes\":%llu,\"seconds\":%.3f,\"nps\":%.0f}\n", (unsigned long long)total, secs,
 		       secs > 0 ? (double)total / secs : 0);
 	else
-		printf("\nsignature %llu nodes, %.3f s, %.0f nodes/s\n", (unsigned long long)total, secs,
-		       secs > 0 ? (double)total / secs : 0);
+		printf("\n%s %llu nodes, %.3f s, %.0f nodes/s\n", nthreads > 1 ? "total (threads: no signature)" : "signature",
+		       (unsigned long long)total, secs, secs > 0 ? (double)total / secs : 0);
 	rc = EXIT_OK;
 out:
 	engine_free(e);
 	poptFreeContext(ctx);
 	free(hash);
+	free(threads);
 	return rc;
 }

@@ -15,13 +15,14 @@ void engine_args_init(engine_args *ea)
 
 struct poptOption *engine_options(engine_args *ea)
 {
-	static struct poptOption t[7];
+	static struct poptOption t[8];
 	struct poptOption opts[] = {
 		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
 		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
 		{ "movetime", 't', POPT_ARG_STRING, &ea->movetime, 0, "stop after S seconds", "S" },
 		{ "level", 'l', POPT_ARG_STRING, &ea->level, 0, "0..10: 0.5, 1, 2, 5, 10, 20, 40 s, 1, 1.5, 2, 4 min a move", "L" },
 		{ "hash", 0, POPT_ARG_STRING, &ea->hash, 0, "transposition table size in MB (default 64)", "MB" },
+		{ "threads", 0, POPT_ARG_STRING, &ea->threads, 0, "search with N threads sharing the table (default 1)", "N" },
 		{ "weights", 0, POPT_ARG_STRING, &ea->weights, 0, "evaluation weights from FILE (pdnkit tune -o), or 'untuned'", "FILE" },
 		POPT_TABLEEND
 	};
@@ -63,7 +64,16 @@ int engine_args_resolve(engine_args *ea, pk_limits *lim)
 		if (cli_int(ea->hash, 1, 65536, "--hash", &v))
 			return EXIT_USAGE;
 	}
+	if (ea->threads) {
+		if (cli_int(ea->threads, 1, 64, "--threads", &v))
+			return EXIT_USAGE;
+	}
 	return 0;
+}
+
+int engine_threads(const engine_args *ea)
+{
+	return ea->threads ? atoi(ea->threads) : 1;
 }
 
 int engine_weights(const engine_args *ea, pk_weights *w)
@@ -99,8 +109,11 @@ pk_engine *engine_from_args(const engine_args *ea)
 	if (engine_weights(ea, &w) < 0)
 		return NULL;
 	pk_engine *e = engine_new(mb, &w);
-	if (!e)
+	if (!e || engine_set_threads(e, engine_threads(ea)) < 0) {
 		cli_error("cannot allocate a %zu MB transposition table", mb);
+		engine_free(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -112,6 +125,7 @@ void engine_args_free(engine_args *ea)
 	free(ea->level);
 	free(ea->hash);
 	free(ea->weights);
+	free(ea->threads);
 	memset(ea, 0, sizeof *ea);
 }
 

@@ -6,7 +6,7 @@
 #include "../src/search.h"
 
 typedef struct {
-	char *depth, *nodes, *movetime, *level, *hash, *weights;
+	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads;
 } engine_args;
 
 void engine_args_init(engine_args *ea);
@@ -14,6 +14,8 @@ struct poptOption *engine_options(engine_args *ea);
 /* Limits from the options; prints a usage error and returns EXIT_USAGE when wrong. With
  * no limit given, --level 3 (5 s a move). */
 int engine_args_resolve(engine_args *ea, pk_limits *lim);
+/* --threads (1 when not given). */
+int engine_threads(const engine_args *ea);
 pk_engine *engine_from_args(const engine_args *ea);
 /* The weights named by --weights (a file of "name value" lines, or "untuned" for the
  * hand-set ones), else the built-in tuned weights. Prints the reason on failure. */

@@ -22,6 +22,7 @@ typedef struct {
 	pk_limits lim;
 	pk_features f;
 	size_t hash;
+	int threads;
 	pk_weights w;
 } player;
 
@@ -95,6 +96,7 @@ static int parse_player(const char *what, char *spec, player *pl)
 	pl->f.history = !no_history;
 	pl->f.aspiration = !no_aspiration;
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
+	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);
 	poptFreeContext(ctx);
 	free(argv);
@@ -251,6 +253,7 @@ static void *worker(void *arg)
 	for (int i = 0; i < 2; i++) {
 		eng[i] = engine_new(m->pl[i].hash, &m->pl[i].w);
 		engine_set_features(eng[i], &m->pl[i].f);
+		engine_set_threads(eng[i], m->pl[i].threads);
 	}
 	for (;;) {
 		int gi = atomic_fetch_add(&m->next, 1);

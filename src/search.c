@@ -4,6 +4,8 @@
  * "standing pat" on them). */
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 #include "search.h"
 
@@ -12,22 +14,38 @@
 
 const pk_features features_all = { .lmr = 1, .killers = true, .history = true, .aspiration = true };
 
-struct pk_engine {
-	pk_tt tt;
-	pk_weights w;
-	pk_features f;
+#define MAX_THREADS 64
+
+/* What one thread of the search owns; the transposition table is shared. */
+typedef struct worker {
+	struct pk_engine *e;
+	int id;                           /* 0: the main thread, which reports */
 	pk_move killers[MAX_PLY][2];
 	uint32_t history[32][32];
-	/* the current search */
-	uint64_t nodes, node_limit;
-	double t0, deadline;
-	volatile sig_atomic_t *stop;
+	uint64_t nodes;
+	_Atomic uint64_t shown_nodes;     /* nodes, published every 1024 for the others */
 	bool stopped;
 	uint64_t keys[MAX_GAME + MAX_PLY];
 	int rev[MAX_GAME + MAX_PLY];     /* reversible plies ending at each entry */
 	int base;                         /* entries before the root */
 	pk_move pv[MAX_PLY][MAX_PLY];
 	int pvlen[MAX_PLY];
+	/* a helper's root and depth range */
+	const pk_pos *root;
+	int max_depth;
+} worker;
+
+struct pk_engine {
+	pk_tt tt;
+	pk_weights w;
+	pk_features f;
+	int nthreads;
+	worker *wk[MAX_THREADS];
+	/* the current search */
+	uint64_t node_limit;
+	double t0, deadline;
+	volatile sig_atomic_t *stop;
+	atomic_bool abort;                /* set by the main thread: helpers end */
 	const pk_move *exclude;           /* root moves left out */
 	int nexclude;
 };
@@ -37,6 +55,16 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static worker *worker_new(pk_engine *e, int id)
+{
+	worker *w = calloc(1, sizeof *w);
+	if (w) {
+		w->e = e;
+		w->id = id;
+	}
+	return w;
 }
 
 pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
@@ -50,13 +78,34 @@ pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
 	}
 	e->w = w ? *w : *eval_tuned_weights();
 	e->f = features_all;
+	e->nthreads = 1;
+	e->wk[0] = worker_new(e, 0);
+	if (!e->wk[0]) {
+		engine_free(e);
+		return NULL;
+	}
 	return e;
+}
+
+int engine_set_threads(pk_engine *e, int n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	for (int i = 1; i < n; i++)
+		if (!e->wk[i] && !(e->wk[i] = worker_new(e, i)))
+			return -1;
+	e->nthreads = n;
+	return 0;
 }
 
 void engine_free(pk_engine *e)
 {
 	if (!e)
 		return;
+	for (int i = 0; i < MAX_THREADS; i++)
+		free(e->wk[i]);
 	tt_free(&e->tt);
 	free(e);
 }
@@ -64,8 +113,10 @@ void engine_free(pk_engine *e)
 void engine_new_game(pk_engine *e)
 {
 	tt_clear(&e->tt);
-	memset(e->killers, 0, sizeof e->killers);
-	memset(e->history, 0, sizeof e->history);
+	for (int i = 0; i < e->nthreads; i++) {
+		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
+		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
+	}
 }
 
 void engine_set_weights(pk_engine *e, const pk_weights *w)
@@ -88,18 +139,27 @@ static int from_tt(int s, int ply)
 	return s >= SCORE_WIN_MIN ? s - ply : s <= -SCORE_WIN_MIN ? s + ply : s;
 }
 
-static bool out_of_budget(pk_engine *e)
+static bool out_of_budget(worker *w)
 {
+	pk_engine *e = w->e;
+	atomic_store_explicit(&w->shown_nodes, w->nodes, memory_order_relaxed);
+	if (w->id > 0)
+		return atomic_load_explicit(&e->abort, memory_order_relaxed);
 	if (e->stop && *e->stop)
 		return true;
-	if (e->node_limit && e->nodes >= e->node_limit)
-		return true;
+	if (e->node_limit) {
+		uint64_t total = w->nodes;
+		for (int i = 1; i < e->nthreads; i++)
+			total += atomic_load_explicit(&e->wk[i]->shown_nodes, memory_order_relaxed);
+		if (total >= e->node_limit)
+			return true;
+	}
 	return e->deadline > 0 && now() >= e->deadline;
 }
 
 /* Move ordering: the hash move, then (for captures) the biggest catch, then killers,
  * then the history of plain moves that refuted other positions. */
-static void score_moves(const pk_engine *e, const pk_pos *p, const pk_movelist *ml, int tt_move, int ply,
+static void score_moves(const worker *w, const pk_pos *p, const pk_movelist *ml, int tt_move, int ply,
 			int *score)
 {
 	for (int i = 0; i < ml->n; i++) {
@@ -109,12 +169,12 @@ static void score_moves(const pk_engine *e, const pk_pos *p, const pk_movelist *
 			s = 1 << 30;
 		else if (move_is_capture(m))
 			s = (1 << 24) + 16 * bb_count(m->captured) + bb_count(m->captured & p->kings);
-		else if (e->f.killers && move_same_effect(m, &e->killers[ply][0]))
+		else if (w->e->f.killers && move_same_effect(m, &w->killers[ply][0]))
 			s = (1 << 22);
-		else if (e->f.killers && move_same_effect(m, &e->killers[ply][1]))
+		else if (w->e->f.killers && move_same_effect(m, &w->killers[ply][1]))
 			s = (1 << 22) - 1;
-		else if (e->f.history)
-			s = (int)(e->history[m->from][move_to(m)] > (1u << 21) ? (1u << 21) : e->history[m->from][move_to(m)]);
+		else if (w->e->f.history)
+			s = (int)(w->history[m->from][move_to(m)] > (1u << 21) ? (1u << 21) : w->history[m->from][move_to(m)]);
 		else
 			s = 0;
 		score[i] = s;
@@ -138,23 +198,24 @@ static bool excluded(const pk_engine *e, const pk_move *m)
 	return false;
 }
 
-static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta, int ply)
+static int search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply)
 {
-	e->pvlen[ply] = 0;
-	if ((e->nodes & 1023) == 0 && out_of_budget(e))
-		e->stopped = true;
-	if (e->stopped)
+	pk_engine *e = w->e;
+	w->pvlen[ply] = 0;
+	if ((w->nodes & 1023) == 0 && out_of_budget(w))
+		w->stopped = true;
+	if (w->stopped)
 		return 0;
-	e->nodes++;
+	w->nodes++;
 
-	int gi = e->base + ply;
-	e->keys[gi] = p->key;
+	int gi = w->base + ply;
+	w->keys[gi] = p->key;
 	if (ply > 0) {
-		int r = e->rev[gi];
+		int r = w->rev[gi];
 		if (r >= DRAW_PLIES)
 			return 0;
 		for (int j = gi - 2; j >= 0 && gi - j <= r; j -= 2)
-			if (e->keys[j] == p->key)
+			if (w->keys[j] == p->key)
 				return 0;
 	}
 
@@ -187,21 +248,21 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 		return alpha;
 
 	int tt_move = -1;
-	tt_entry *te = tt_probe(&e->tt, p->key);
-	if (te->key == p->key) {
-		tt_move = te->move ? te->move - 1 : -1;
+	tt_data te;
+	if (tt_probe(&e->tt, p->key, &te)) {
+		tt_move = te.move ? te.move - 1 : -1;
 		if (tt_move >= n)
 			tt_move = -1;
-		if (ply > 0 && te->depth >= depth) {
-			int s = from_tt(te->score, ply);
-			if (te->bound == TT_EXACT || (te->bound == TT_LOWER && s >= beta) ||
-			    (te->bound == TT_UPPER && s <= alpha))
+		if (ply > 0 && te.depth >= depth) {
+			int s = from_tt(te.score, ply);
+			if (te.bound == TT_EXACT || (te.bound == TT_LOWER && s >= beta) ||
+			    (te.bound == TT_UPPER && s <= alpha))
 				return s;
 		}
 	}
 
 	int score[PK_MAX_MOVES];
-	score_moves(e, p, &ml, tt_move, ply, score);
+	score_moves(w, p, &ml, tt_move, ply, score);
 	int idx[PK_MAX_MOVES];
 	for (int i = 0; i < n; i++)
 		idx[i] = i;
@@ -220,10 +281,10 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 		pk_pos c;
 		pos_make(p, m, &c);
 		bool reversible = !capture && (p->kings >> m->from & 1);
-		e->rev[gi + 1] = reversible ? e->rev[gi] + 1 : 0;
+		w->rev[gi + 1] = reversible ? w->rev[gi] + 1 : 0;
 		int s;
 		if (k == 0) {
-			s = -search(e, &c, child_depth, -beta, -alpha, ply + 1);
+			s = -search(w, &c, child_depth, -beta, -alpha, ply + 1);
 		} else {
 			/* Late plain moves of a null-window node are tried a ply shallower first;
 			 * not a man about to crown, which changes the game. */
@@ -233,29 +294,29 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 				r = k >= 8 && depth >= 5 ? 2 : 1;
 			else if (e->f.lmr == 2 && !capture && depth >= 2 && k >= 2 && beta - alpha == 1 && !crowning)
 				r = k >= 10 && depth >= 7 ? 3 : k >= 5 && depth >= 4 ? 2 : 1;
-			s = -search(e, &c, child_depth - r, -alpha - 1, -alpha, ply + 1);
-			if (r && s > alpha && !e->stopped)
-				s = -search(e, &c, child_depth, -alpha - 1, -alpha, ply + 1);
-			if (s > alpha && s < beta && !e->stopped)
-				s = -search(e, &c, child_depth, -beta, -alpha, ply + 1);
+			s = -search(w, &c, child_depth - r, -alpha - 1, -alpha, ply + 1);
+			if (r && s > alpha && !w->stopped)
+				s = -search(w, &c, child_depth, -alpha - 1, -alpha, ply + 1);
+			if (s > alpha && s < beta && !w->stopped)
+				s = -search(w, &c, child_depth, -beta, -alpha, ply + 1);
 		}
-		if (e->stopped)
+		if (w->stopped)
 			return 0;
 		if (s > best) {
 			best = s;
 			best_move = idx[k];
 			if (s > alpha) {
 				alpha = s;
-				e->pv[ply][0] = *m;
-				memcpy(&e->pv[ply][1], e->pv[ply + 1], sizeof(pk_move) * (size_t)e->pvlen[ply + 1]);
-				e->pvlen[ply] = e->pvlen[ply + 1] + 1;
+				w->pv[ply][0] = *m;
+				memcpy(&w->pv[ply][1], w->pv[ply + 1], sizeof(pk_move) * (size_t)w->pvlen[ply + 1]);
+				w->pvlen[ply] = w->pvlen[ply + 1] + 1;
 				if (s >= beta) {
-					if (!capture && e->f.killers && !move_same_effect(m, &e->killers[ply][0])) {
-						e->killers[ply][1] = e->killers[ply][0];
-						e->killers[ply][0] = *m;
+					if (!capture && e->f.killers && !move_same_effect(m, &w->killers[ply][0])) {
+						w->killers[ply][1] = w->killers[ply][0];
+						w->killers[ply][0] = *m;
 					}
 					if (!capture && e->f.history)
-						e->history[m->from][move_to(m)] += (uint32_t)(depth > 0 ? depth * depth : 1);
+						w->history[m->from][move_to(m)] += (uint32_t)(depth > 0 ? depth * depth : 1);
 					break;
 				}
 			}
@@ -266,30 +327,98 @@ static int search(pk_engine *e, const pk_pos *p, int depth, int alpha, int beta,
 	return best;
 }
 
-int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
-		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out)
+/* Iterative deepening from the root; the main thread (id 0) fills out and reports, the
+ * helpers search the same root one ply deeper on odd ids and feed the shared table. */
+static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits *lim, pk_iteration_cb cb,
+		   void *ctx, pk_result *out)
 {
-	memset(out, 0, sizeof *out);
-	e->t0 = now();
-	e->nodes = 0;
-	e->node_limit = lim->nodes;
-	e->deadline = lim->movetime > 0 ? e->t0 + lim->movetime : 0;
-	e->stop = stop;
-	e->stopped = false;
-	e->tt.age++;
-	e->exclude = lim->exclude;
-	e->nexclude = lim->nexclude;
+	pk_engine *e = w->e;
+	int prev = 0;
+	for (int d = 1 + (w->id & 1); d <= max_depth; d++) {
+		int alpha = -INF, beta = INF, s;
+		if (e->f.aspiration && d >= 5 && !score_is_win(prev)) {
+			alpha = prev - 40;
+			beta = prev + 40;
+		}
+		for (;;) {
+			s = search(w, root, d, alpha, beta, 0);
+			if (w->stopped)
+				break;
+			if (s <= alpha && alpha > -INF)
+				alpha = -INF;
+			else if (s >= beta && beta < INF)
+				beta = INF;
+			else
+				break;
+		}
+		if (w->stopped) {
+			/* In an unfinished iteration, a root move whose search completed and raised
+			 * alpha (only then is the root PV set) is the better choice. */
+			if (out && w->pvlen[0] > 0 && d > 1)
+				out->best = w->pv[0][0];
+			break;
+		}
+		prev = s;
+		if (!out)
+			continue;
+		pk_iteration *it = &out->last;
+		uint64_t total = w->nodes;
+		for (int i = 1; i < e->nthreads; i++)
+			total += atomic_load_explicit(&e->wk[i]->shown_nodes, memory_order_relaxed);
+		it->depth = d;
+		it->score = s;
+		it->nodes = total;
+		it->seconds = now() - e->t0;
+		it->npv = w->pvlen[0];
+		memcpy(it->pv, w->pv[0], sizeof(pk_move) * (size_t)it->npv);
+		if (it->npv > 0)
+			out->best = it->pv[0];
+		if (cb)
+			cb(ctx, it);
+		if (score_is_win(s) && score_plies(s) <= d)
+			break;   /* the outcome is proven: deeper iterations cannot change it */
+		/* With a time limit, an iteration that would likely not finish is not begun. */
+		if (e->deadline > 0 && now() - e->t0 > 0.45 * lim->movetime)
+			break;
+	}
+}
 
+static void *helper_main(void *arg)
+{
+	worker *w = arg;
+	deepen(w, w->root, w->max_depth, NULL, NULL, NULL, NULL);
+	return NULL;
+}
+
+static void worker_start(worker *w, const pk_history *h)
+{
+	w->nodes = 0;
+	atomic_store_explicit(&w->shown_nodes, 0, memory_order_relaxed);
+	w->stopped = false;
 	/* The game so far, for repetitions. */
 	int nk = h ? h->nkeys : 0;
 	if (nk > MAX_GAME - 1)
 		nk = MAX_GAME - 1;
 	for (int i = 0; i < nk; i++)
-		e->keys[i] = h->keys[h->nkeys - nk + i];
+		w->keys[i] = h->keys[h->nkeys - nk + i];
 	for (int i = 0; i <= nk; i++)
-		e->rev[i] = 0;
-	e->base = nk;
-	e->rev[nk] = h ? h->reversible : 0;
+		w->rev[i] = 0;
+	w->base = nk;
+	w->rev[nk] = h ? h->reversible : 0;
+}
+
+int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
+		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out)
+{
+	memset(out, 0, sizeof *out);
+	e->t0 = now();
+	e->node_limit = lim->nodes;
+	e->deadline = lim->movetime > 0 ? e->t0 + lim->movetime : 0;
+	e->stop = stop;
+	atomic_store(&e->abort, false);
+	e->tt.age++;
+	e->exclude = lim->exclude;
+	e->nexclude = lim->nexclude;
 
 	pk_movelist ml;
 	int n = gen_moves(root, &ml);
@@ -321,50 +450,26 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 	}
 
 	int max_depth = lim->depth > 0 ? lim->depth : MAX_PLY - 8;
-	int prev = 0;
-	for (int d = 1; d <= max_depth; d++) {
-		int alpha = -INF, beta = INF, s;
-		if (e->f.aspiration && d >= 5 && !score_is_win(prev)) {
-			alpha = prev - 40;
-			beta = prev + 40;
-		}
-		for (;;) {
-			s = search(e, root, d, alpha, beta, 0);
-			if (e->stopped)
-				break;
-			if (s <= alpha && alpha > -INF)
-				alpha = -INF;
-			else if (s >= beta && beta < INF)
-				beta = INF;
-			else
-				break;
-		}
-		if (e->stopped) {
-			/* In an unfinished iteration, a root move whose search completed and raised
-			 * alpha (only then is the root PV set) is the better choice. */
-			if (e->pvlen[0] > 0 && d > 1)
-				out->best = e->pv[0][0];
+	for (int i = 0; i < e->nthreads; i++)
+		worker_start(e->wk[i], h);
+	pthread_t tid[MAX_THREADS];
+	int started = 1;
+	for (int i = 1; i < e->nthreads; i++) {
+		worker *w = e->wk[i];
+		w->root = root;
+		w->max_depth = MAX_PLY - 8;   /* helpers run until the main thread is done */
+		if (pthread_create(&tid[i], NULL, helper_main, w) != 0)
 			break;
-		}
-		prev = s;
-		pk_iteration *it = &out->last;
-		it->depth = d;
-		it->score = s;
-		it->nodes = e->nodes;
-		it->seconds = now() - e->t0;
-		it->npv = e->pvlen[0];
-		memcpy(it->pv, e->pv[0], sizeof(pk_move) * (size_t)it->npv);
-		if (it->npv > 0)
-			out->best = it->pv[0];
-		if (cb)
-			cb(ctx, it);
-		if (score_is_win(s) && score_plies(s) <= d)
-			break;   /* the outcome is proven: deeper iterations cannot change it */
-		/* With a time limit, an iteration that would likely not finish is not begun. */
-		if (e->deadline > 0 && now() - e->t0 > 0.45 * lim->movetime)
-			break;
+		started++;
 	}
-	out->last.nodes = e->nodes;
+	deepen(e->wk[0], root, max_depth, lim, cb, ctx, out);
+	atomic_store(&e->abort, true);
+	for (int i = 1; i < started; i++)
+		pthread_join(tid[i], NULL);
+	uint64_t total = 0;
+	for (int i = 0; i < e->nthreads; i++)
+		total += i ? e->wk[i]->nodes : e->wk[0]->nodes;
+	out->last.nodes = total;
 	out->last.seconds = now() - e->t0;
 	return 0;
 }

@@ -64,6 +64,9 @@ typedef struct pk_engine pk_engine;
 
 pk_engine *engine_new(size_t hash_mb, const pk_weights *w);
 void engine_free(pk_engine *e);
+/* Threads of the search (default 1): helpers search the same root and share the table.
+ * With one thread and a depth or node limit, a search gives the same result every run. */
+int engine_set_threads(pk_engine *e, int n);
 void engine_new_game(pk_engine *e);      /* forget the TT, killers and history */
 void engine_set_weights(pk_engine *e, const pk_weights *w);
 void engine_set_features(pk_engine *e, const pk_features *f);

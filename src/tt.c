@@ -29,23 +29,58 @@ void tt_clear(pk_tt *t)
 	t->age = 0;
 }
 
-tt_entry *tt_probe(pk_tt *t, uint64_t key)
+static uint64_t pack(const tt_data *d)
 {
-	return &t->e[key & t->mask];
+	return (uint64_t)(uint16_t)d->score | (uint64_t)(uint8_t)d->depth << 16 | (uint64_t)d->bound << 24 |
+	       (uint64_t)d->move << 32 | (uint64_t)d->age << 40 | 1ull << 48;   /* bit 48: in use */
+}
+
+static void unpack(uint64_t v, tt_data *d)
+{
+	d->score = (int16_t)(uint16_t)v;
+	d->depth = (int8_t)(uint8_t)(v >> 16);
+	d->bound = (uint8_t)(v >> 24);
+	d->move = (uint8_t)(v >> 32);
+	d->age = (uint8_t)(v >> 40);
+}
+
+static bool read_slot(const tt_entry *e, uint64_t *key, uint64_t *data)
+{
+	*data = atomic_load_explicit(&e->data, memory_order_relaxed);
+	*key = atomic_load_explicit(&e->check, memory_order_relaxed) ^ *data;
+	return *data >> 48 & 1;
+}
+
+bool tt_probe(const pk_tt *t, uint64_t key, tt_data *out)
+{
+	uint64_t k, v;
+	if (!read_slot(&t->e[key & t->mask], &k, &v) || k != key)
+		return false;
+	unpack(v, out);
+	return true;
 }
 
 void tt_store(pk_tt *t, uint64_t key, int depth, int score, int bound, int move)
 {
 	tt_entry *e = &t->e[key & t->mask];
+	uint64_t k, v;
+	tt_data old = { 0 };
+	bool used = read_slot(e, &k, &v);
+	if (used)
+		unpack(v, &old);
 	/* Keep a deeper result of the current search for another position. */
-	if (e->key != key && e->age == t->age && e->depth > depth)
+	if (used && k != key && old.age == t->age && old.depth > depth)
 		return;
-	if (e->key == key && move < 0)
-		move = e->move - 1;
-	e->key = key;
-	e->score = (int16_t)score;
-	e->depth = (int8_t)(depth > 127 ? 127 : depth < -128 ? -128 : depth);
-	e->bound = (uint8_t)bound;
-	e->move = (uint8_t)(move >= 0 && move < 255 ? move + 1 : 0);
-	e->age = t->age;
+	if (used && k == key && move < 0)
+		move = old.move - 1;
+	tt_data d = {
+		.score = (int16_t)score,
+		.depth = (int8_t)(depth > 127 ? 127 : depth < -128 ? -128 : depth),
+		.bound = (uint8_t)bound,
+		.move = (uint8_t)(move >= 0 && move < 255 ? move + 1 : 0),
+		.age = t->age,
+	};
+	uint64_t nv = pack(&d);
+	atomic_store_explicit(&e->check, key ^ nv, memory_order_relaxed);
+	atomic_store_explicit(&e->data, nv, memory_order_relaxed);
 }

@@ -1,7 +1,11 @@
-/* The transposition table: what earlier searches learned about a position, by key. */
+/* The transposition table: what earlier searches learned about a position, by key.
+ * Shared by the threads of a search without locks: each slot holds its data and the key
+ * XORed with the data, so a slot torn by two simultaneous writers fails the key check
+ * and reads as empty. */
 #ifndef PK_TT_H
 #define PK_TT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,13 +13,16 @@
 enum { TT_NONE, TT_UPPER, TT_LOWER, TT_EXACT };
 
 typedef struct {
-	uint64_t key;
 	int16_t score;
 	int8_t depth;
 	uint8_t bound;
 	uint8_t move;       /* ordinal of the best move + 1; 0 when none */
 	uint8_t age;
-	uint16_t pad;
+} tt_data;
+
+typedef struct {
+	_Atomic uint64_t check;   /* key ^ data */
+	_Atomic uint64_t data;
 } tt_entry;
 
 typedef struct {
@@ -27,7 +34,7 @@ typedef struct {
 int tt_init(pk_tt *t, size_t megabytes);   /* 0 or -1 */
 void tt_free(pk_tt *t);
 void tt_clear(pk_tt *t);
-tt_entry *tt_probe(pk_tt *t, uint64_t key);  /* the slot for key (check its key) */
+bool tt_probe(const pk_tt *t, uint64_t key, tt_data *out);  /* true when key is stored */
 void tt_store(pk_tt *t, uint64_t key, int depth, int score, int bound, int move);
 
 #endif

@@ -103,6 +103,12 @@ echo "engine (one thread):"
 j=$("$PDNKIT" analyze --movetime 5 --json | tail -1)
 printf '  from the start in 5 s: depth %s, %s nodes (target: depth 19 or more)\n' \
 	"$(echo "$j" | sed -E 's/.*"depth":([0-9]+).*/\1/')" "$(echo "$j" | sed -E 's/.*"nodes":([0-9]+).*/\1/')"
+j=$("$PDNKIT" analyze --movetime 5 --threads 2 --json | tail -1)
+printf '  two threads, from the start in 5 s: depth %s\n' "$(echo "$j" | sed -E 's/.*"depth":([0-9]+).*/\1/')"
+t1=$("$PDNKIT" analyze --depth 14 --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
+t2=$("$PDNKIT" analyze --depth 14 --threads 2 --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
+printf '  time to depth 14 from the start: one thread %s s, two threads %s s (%.2fx)\n' "$t1" "$t2" \
+	"$(echo "$t1 $t2" | awk '{print $1/$2}')"
 if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
 	for f in goulds.pdn gem.pdn bridges.pdn; do
 		r=$("$PDNKIT" solve --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")

@@ -285,6 +285,40 @@ static void test_determinism_and_time(void)
 	engine_free(e);
 }
 
+/* Two threads share the table: the shot is still found, the score of a won ending is
+ * still a win, and the limits hold for the threads together. */
+static void test_threads(void)
+{
+	pk_engine *e = engine_new(16, NULL);
+	CHECK(engine_set_threads(e, 2) == 0);
+	pk_pos p;
+	pk_fen_error fe;
+	/* two kings against one: the threads see the stronger side well ahead */
+	CHECK(fen_parse("B:WK32:BK1,K5", 13, &p, &fe) == 0);
+	pk_limits lim = { .depth = 20 };
+	pk_result r;
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
+	CHECK(r.has_move && r.last.score > 200);
+	/* a node limit counts every thread's nodes */
+	pos_start(&p);
+	pk_limits nl = { .nodes = 300000 };
+	engine_new_game(e);
+	engine_search(e, &p, NULL, &nl, NULL, NULL, NULL, &r);
+	CHECK_REPORT(r.last.nodes >= 300000 && r.last.nodes < 300000 + 4 * 2048 + 200000,
+		     "node limit 300000, searched %llu", (unsigned long long)r.last.nodes);
+	/* a time limit */
+	pk_limits tl = { .movetime = 0.3 };
+	engine_new_game(e);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	engine_search(e, &p, NULL, &tl, NULL, NULL, NULL, &r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	CHECK_REPORT(secs < 0.3 * 1.1 + 0.05, "0.3 s search with 2 threads took %.3f s", secs);
+	CHECK(r.has_move && r.last.depth >= 1);
+	engine_free(e);
+}
+
 int main(void)
 {
 	test_against_minimax();
@@ -293,5 +327,6 @@ int main(void)
 	test_weights();
 	test_shots();
 	test_determinism_and_time();
+	test_threads();
 	return check_done("test_search");
 }
