@@ -15,5 +15,7 @@ int cmd_bench(int argc, const char **argv);
 int cmd_match(int argc, const char **argv);
 int cmd_solve(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);
+int cmd_annotate(int argc, const char **argv);
+int cmd_blunders(int argc, const char **argv);
 
 #endif

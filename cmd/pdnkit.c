@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench, "search fixed positions to fixed depths: node signature and speed" },
 	{ "match", cmd_match, "engine against engine over every opening with both colours; Elo difference" },
 	{ "solve", cmd_solve, "judge problem positions whose result is known: how many right, which missed" },
+	{ "annotate", cmd_annotate, "score every move of games with the engine; mark blunders, mistakes, only moves" },
+	{ "blunders", cmd_blunders, "the worst moves of the annotated games in a database" },
 	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };

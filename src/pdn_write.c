@@ -75,20 +75,40 @@ static bool in_roster(const char *name)
 	return false;
 }
 
-/* Short form unless another legal move goes from the same square to the same square
- * capturing other pieces; then the whole path. */
-static void move_text(const pk_ply *pl, const pk_pos *before, bool full, char *buf)
+int pdn_move_string(const pk_pos *before, const pk_move *m, bool full, char *buf)
 {
-	bool need_full = full && move_is_capture(&pl->move);
-	if (!need_full && move_is_capture(&pl->move)) {
+	bool need_full = full && move_is_capture(m);
+	if (!need_full && move_is_capture(m)) {
 		pk_movelist ml;
 		gen_moves(before, &ml);
 		for (int i = 0; i < ml.n && !need_full; i++)
-			need_full = ml.m[i].from == pl->move.from && move_to(&ml.m[i]) == move_to(&pl->move) &&
-				    ml.m[i].captured != pl->move.captured;
+			need_full = ml.m[i].from == m->from && move_to(&ml.m[i]) == move_to(m) &&
+				    ml.m[i].captured != m->captured;
 	}
-	int n = move_format(&pl->move, need_full, buf, PK_MOVE_STRLEN);
+	return move_format(m, need_full, buf, PK_MOVE_STRLEN);
+}
+
+static void move_text(const pk_ply *pl, const pk_pos *before, bool full, char *buf)
+{
+	int n = pdn_move_string(before, &pl->move, full, buf);
 	snprintf(buf + n, (size_t)(PK_MOVE_STRLEN - n), "%s", pl->marks);
+}
+
+/* Text after a move from the caller: tokens separated by newlines; "(" and ")" open and
+ * close a variation. */
+static void extra_tokens(out *o, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		if (n == 1 && *text == ')')
+			o->need_space = false;
+		if (n)
+			token(o, text, n);
+		if (n == 1 && *text == '(')
+			o->need_space = false;
+		text += n + (nl ? 1 : 0);
+	}
 }
 
 int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *opts,
@@ -147,6 +167,13 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 			char mv[PK_MOVE_STRLEN + 8];
 			move_text(pl, before, opts->full_jumps, mv);
 			token_s(&o, mv);
+			if (opts->after_move) {
+				const char *extra = opts->after_move(opts->ctx, ply);
+				if (extra && *extra) {
+					extra_tokens(&o, extra);
+					number_due = true;
+				}
+			}
 			if (pl->glued_el >= 0) {
 				/* Prose glued to the move is kept, as a comment. */
 				const char *t = game_str(g, g->els[pl->glued_el].off);

@@ -81,6 +81,22 @@ static const char *const schema_v1[] = {
 	NULL
 };
 
+/* Version 2: engine annotations. A run is one set of settings (limits, weights,
+ * thresholds, engine version); a game is annotated by a run when `annotated` says so,
+ * written in the same transaction as its moves. */
+static const char *const schema_v2[] = {
+	"CREATE TABLE annotation_run(id INTEGER PRIMARY KEY, settings TEXT NOT NULL UNIQUE,"
+	" engine TEXT NOT NULL, created TEXT NOT NULL)",
+	"CREATE TABLE annotated(game INTEGER NOT NULL, run INTEGER NOT NULL, decisive INTEGER,"
+	" PRIMARY KEY(game, run)) WITHOUT ROWID",
+	"CREATE TABLE annotation(game INTEGER NOT NULL, run INTEGER NOT NULL, ply INTEGER NOT NULL,"
+	" side TEXT NOT NULL, class TEXT NOT NULL, move TEXT NOT NULL, best TEXT, score_best INTEGER,"
+	" score_played INTEGER, loss INTEGER, depth INTEGER, pv TEXT,"
+	" PRIMARY KEY(game, run, ply)) WITHOUT ROWID",
+	"CREATE INDEX annotation_loss ON annotation(loss)",
+	NULL
+};
+
 static int exec(pk_store *s, const char *sql)
 {
 	char *msg = NULL;
@@ -131,6 +147,13 @@ static int migrate(pk_store *s)
 			exec(s, "ROLLBACK");
 			return -1;
 		}
+	}
+	if (v < 2) {
+		for (int i = 0; schema_v2[i]; i++)
+			if (exec(s, schema_v2[i]) < 0) {
+				exec(s, "ROLLBACK");
+				return -1;
+			}
 	}
 	/* Later versions migrate here, one step at a time. */
 	char sql[64];
@@ -809,6 +832,15 @@ static void build_where(const pk_filter *f, where *w, uint8_t *succ)
 		w_add(w, "g.plies <= ?");
 		w_int(w, f->max_plies);
 	}
+	if (f->id > 0) {
+		w_add(w, "g.id = ?");
+		w_int(w, f->id);
+	}
+	if (f->shard_n > 1) {
+		w_add(w, "g.id % ? = ?");
+		w_int(w, f->shard_n);
+		w_int(w, f->shard_k - 1);
+	}
 	if (f->opening_set) {
 		/* Blobs compare byte by byte: the games starting with these ordinals are
 		 * those >= the prefix and < its successor. */
@@ -1184,4 +1216,162 @@ int store_unindexed_games(pk_store *s, long *count)
 	*count = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : fail(s, "cannot read the meta table");
+}
+
+/* ---- annotations ------------------------------------------------------------------- */
+
+int store_annotation_run(pk_store *s, const char *settings, const char *engine, int64_t *run)
+{
+	sqlite3_stmt *st;
+	if (prepare(s, &st, "INSERT OR IGNORE INTO annotation_run(settings, engine, created)"
+			    " VALUES(?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))") < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, settings, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, engine, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "cannot record the annotation settings");
+	if (prepare(s, &st, "SELECT id FROM annotation_run WHERE settings = ?") < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, settings, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*run = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(s, "cannot read the annotation settings");
+}
+
+int store_is_annotated(pk_store *s, int64_t game, int64_t run, bool *done)
+{
+	sqlite3_stmt *st;
+	if (prepare(s, &st, "SELECT 1 FROM annotated WHERE game = ? AND run = ?") < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, game);
+	sqlite3_bind_int64(st, 2, run);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "cannot read the annotations");
+	*done = rc == SQLITE_ROW;
+	return 0;
+}
+
+int store_save_annotation(pk_store *s, int64_t game, int64_t run, const pk_annot_row *rows, int n, int decisive)
+{
+	if (exec(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	sqlite3_stmt *del = NULL, *ins = NULL, *mark = NULL;
+	int rc = -1;
+	if (prepare(s, &del, "DELETE FROM annotation WHERE game = ? AND run = ?") < 0 ||
+	    prepare(s, &ins, "INSERT INTO annotation VALUES(?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
+	    prepare(s, &mark, "INSERT OR REPLACE INTO annotated VALUES(?,?,?)") < 0)
+		goto out;
+	sqlite3_bind_int64(del, 1, game);
+	sqlite3_bind_int64(del, 2, run);
+	if (sqlite3_step(del) != SQLITE_DONE) {
+		fail(s, "cannot replace an annotation");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		const pk_annot_row *r = &rows[i];
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, game);
+		sqlite3_bind_int64(ins, 2, run);
+		sqlite3_bind_int(ins, 3, r->ply);
+		sqlite3_bind_text(ins, 4, r->side, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 5, r->cls, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 6, r->move, -1, SQLITE_TRANSIENT);
+		if (r->scored) {
+			sqlite3_bind_text(ins, 7, r->best, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int(ins, 8, r->score_best);
+			sqlite3_bind_int(ins, 9, r->score_played);
+			sqlite3_bind_int(ins, 10, r->loss);
+			sqlite3_bind_int(ins, 11, r->depth);
+			sqlite3_bind_text(ins, 12, r->pv, -1, SQLITE_TRANSIENT);
+		} else {
+			for (int k = 7; k <= 12; k++)
+				sqlite3_bind_null(ins, k);
+		}
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			fail(s, "cannot store an annotation");
+			goto out;
+		}
+	}
+	sqlite3_bind_int64(mark, 1, game);
+	sqlite3_bind_int64(mark, 2, run);
+	if (decisive > 0)
+		sqlite3_bind_int(mark, 3, decisive);
+	else
+		sqlite3_bind_null(mark, 3);
+	if (sqlite3_step(mark) != SQLITE_DONE) {
+		fail(s, "cannot store an annotation");
+		goto out;
+	}
+	rc = exec(s, "COMMIT");
+out:
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(mark);
+	if (rc < 0) {
+		char keep[sizeof s->err];
+		memcpy(keep, s->err, sizeof keep);
+		exec(s, "ROLLBACK");
+		memcpy(s->err, keep, sizeof keep);
+	}
+	return rc;
+}
+
+int store_merge_annotations(pk_store *s, const char *other, long *games)
+{
+	sqlite3_stmt *st;
+	if (prepare(s, &st, "ATTACH DATABASE ? AS other") < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, other, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "cannot open the other database");
+	/* Games are matched by fingerprint (their start and moves), runs by settings. */
+	static const char *const steps[] = {
+		"BEGIN IMMEDIATE",
+		"CREATE TEMP TABLE gmap AS SELECT o.id AS oid, g.id AS gid FROM other.game o"
+		" JOIN main.game g ON g.fingerprint = o.fingerprint",
+		"INSERT OR IGNORE INTO main.annotation_run(settings, engine, created)"
+		" SELECT settings, engine, created FROM other.annotation_run",
+		"CREATE TEMP TABLE rmap AS SELECT o.id AS oid, r.id AS rid FROM other.annotation_run o"
+		" JOIN main.annotation_run r ON r.settings = o.settings",
+		"CREATE TEMP TABLE newg AS SELECT gm.gid, rm.rid, a.decisive, a.game AS ogame, a.run AS orun"
+		" FROM other.annotated a JOIN temp.gmap gm ON gm.oid = a.game JOIN temp.rmap rm ON rm.oid = a.run"
+		" WHERE NOT EXISTS (SELECT 1 FROM main.annotated m WHERE m.game = gm.gid AND m.run = rm.rid)",
+		"INSERT INTO main.annotation SELECT n.gid, n.rid, a.ply, a.side, a.class, a.move, a.best,"
+		" a.score_best, a.score_played, a.loss, a.depth, a.pv FROM temp.newg n"
+		" JOIN other.annotation a ON a.game = n.ogame AND a.run = n.orun",
+		"INSERT INTO main.annotated SELECT gid, rid, decisive FROM temp.newg",
+		NULL
+	};
+	for (int i = 0; steps[i]; i++)
+		if (exec(s, steps[i]) < 0) {
+			char keep[sizeof s->err];
+			memcpy(keep, s->err, sizeof keep);
+			exec(s, "ROLLBACK");
+			exec(s, "DROP TABLE IF EXISTS temp.gmap");
+			exec(s, "DROP TABLE IF EXISTS temp.rmap");
+			exec(s, "DROP TABLE IF EXISTS temp.newg");
+			exec(s, "DETACH DATABASE other");
+			memcpy(s->err, keep, sizeof keep);
+			return -1;
+		}
+	*games = 0;
+	if (prepare(s, &st, "SELECT count(*) FROM temp.newg") == 0) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			*games = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	int r = exec(s, "COMMIT");
+	exec(s, "DROP TABLE temp.gmap");
+	exec(s, "DROP TABLE temp.rmap");
+	exec(s, "DROP TABLE temp.newg");
+	exec(s, "DETACH DATABASE other");
+	return r;
 }

@@ -9,7 +9,7 @@
 #include "pdn.h"
 #include "replay.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 typedef struct pk_store pk_store;
 
@@ -38,6 +38,8 @@ typedef struct {
 	bool position_set;                /* games reaching the position with this key */
 	uint64_t position_key;
 	bool invalid;                     /* only games with errors */
+	int64_t id;                       /* only this game (0: any) */
+	int shard_k, shard_n;             /* only games with id % n == k - 1 (n <= 1: all) */
 	int min_plies, max_plies;         /* -1 for none */
 	const char *order;                /* id, date, event, black, white, plies, result */
 	bool desc;
@@ -86,6 +88,26 @@ int store_select(pk_store *s, const char *sql, const pk_filter *f,
 /* Whether games are stored without their positions indexed (imported with
  * --no-positions): a position search cannot find those. */
 int store_unindexed_games(pk_store *s, long *count);
+
+/* Engine annotations (pdnkit annotate). A run is one set of settings; its id is found
+ * or created. */
+int store_annotation_run(pk_store *s, const char *settings, const char *engine, int64_t *run);
+int store_is_annotated(pk_store *s, int64_t game, int64_t run, bool *done);
+
+typedef struct {
+	int ply;
+	const char *side, *cls, *move;
+	bool scored;                      /* the fields below are set */
+	const char *best, *pv;
+	int score_best, score_played, loss, depth;
+} pk_annot_row;
+
+/* Replace a game's annotation by this run, and mark the game done, in one transaction;
+ * decisive is the ply of the decisive mistake or 0. */
+int store_save_annotation(pk_store *s, int64_t game, int64_t run, const pk_annot_row *rows, int n, int decisive);
+/* Add the annotations of another database (games matched by their moves and start,
+ * runs by settings) that this one lacks; *games counts the games added. */
+int store_merge_annotations(pk_store *s, const char *other, long *games);
 
 /* PRAGMA integrity_check and foreign_key_check: 0 and "ok", or -1 and the first
  * problem in msg. */

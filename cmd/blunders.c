@@ -1,0 +1,234 @@
+/* pdnkit blunders: the worst moves of the annotated games of a database, as a table, as
+ * JSON Lines, or as PDN set-up games (the position before the move, the engine's line
+ * as the main line and the move played as a variation) ready to study. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "commands.h"
+#include "dbcli.h"
+#include "../src/fen.h"
+
+enum { FMT_TABLE, FMT_PDN, FMT_JSON };
+
+typedef struct {
+	pk_store *s;
+	int format;
+	long rows;
+	pk_game g;
+	pk_replay rp;
+	int loaded;
+	int err;
+} bctx;
+
+static int load_one(void *ctx, const pk_row *r)
+{
+	bctx *b = ctx;
+	b->loaded = store_load_game(b->s, r, &b->g, &b->rp) == 0;
+	return 1;
+}
+
+static void pdn_tag(const char *name, const char *value)
+{
+	printf("[%s \"", name);
+	for (const char *p = value ? value : "?"; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			putchar('\\');
+		putchar(*p == '\n' || *p == '\r' ? ' ' : *p);
+	}
+	printf("\"]\n");
+}
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+/* Numbered moves of a line starting at move number n with side to move `side`. */
+static void print_line(const char *line, int number, int side)
+{
+	bool first = true;
+	const char *p = line;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int n = sp ? (int)(sp - p) : (int)strlen(p);
+		if (side == PK_BLACK)
+			printf("%s%d. ", first ? "" : " ", number);
+		else if (first)
+			printf("%d... ", number);
+		else
+			putchar(' ');
+		printf("%.*s", n, p);
+		if (side == PK_WHITE)
+			number++;
+		side ^= 1;
+		first = false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* cols: id event black white date ply side move best score_best score_played loss class pv depth */
+static int row(void *ctx, int ncol, const char *const *col)
+{
+	bctx *b = ctx;
+	if (ncol < 15)
+		return 0;
+	long long id = atoll(nz(col[0]));
+	int ply = atoi(nz(col[5]));
+	/* The game, for the move number and the position before the move. */
+	pk_filter one;
+	filter_init(&one);
+	one.id = id;
+	b->loaded = 0;
+	if (store_query(b->s, &one, load_one, b) < 0 || !b->loaded || ply < 1 || ply > b->rp.nply) {
+		cli_error("game %lld: cannot replay it to ply %d%s%s", id, ply, b->loaded ? "" : ": ",
+			  b->loaded ? "" : store_error(b->s));
+		b->err = EXIT_RUNTIME;
+		return 1;
+	}
+	int number = replay_move_number(&b->rp, ply);
+	const pk_pos *before = replay_pos_before(&b->rp, ply);
+	bool black = before->stm == PK_BLACK;
+	int sb = atoi(nz(col[9])), sp = atoi(nz(col[10])), loss = atoi(nz(col[11]));
+	b->rows++;
+	if (b->format == FMT_JSON) {
+		char fen[PK_FEN_STRLEN];
+		fen_format(before, fen, sizeof fen);
+		printf("{\"game\":%lld,\"event\":", id);
+		json_string(stdout, nz(col[1]));
+		printf(",\"black\":");
+		json_string(stdout, nz(col[2]));
+		printf(",\"white\":");
+		json_string(stdout, nz(col[3]));
+		printf(",\"date\":");
+		json_string(stdout, nz(col[4]));
+		printf(",\"ply\":%d,\"move_number\":%d,\"side\":\"%s\",\"move\":", ply, number, black ? "black" : "white");
+		json_string(stdout, nz(col[7]));
+		printf(",\"best\":");
+		json_string(stdout, nz(col[8]));
+		printf(",\"score_best\":%d,\"score_played\":%d,\"loss\":%d,\"class\":\"%s\",\"depth\":%s,\"fen\":", sb, sp,
+		       loss, nz(col[12]), col[14] ? col[14] : "null");
+		json_string(stdout, fen);
+		printf(",\"pv\":");
+		json_string(stdout, nz(col[13]));
+		printf("}\n");
+	} else if (b->format == FMT_PDN) {
+		char fen[PK_FEN_STRLEN];
+		fen_format(before, fen, sizeof fen);
+		pdn_tag("Event", col[1]);
+		pdn_tag("Date", col[4]);
+		pdn_tag("Black", col[2]);
+		pdn_tag("White", col[3]);
+		pdn_tag("Result", "*");
+		pdn_tag("SetUp", "1");
+		pdn_tag("FEN", fen);
+		printf("\n{Game %lld, move %d (%s): %s played, scored %+.2f, a loss of %.2f; the engine's line at depth %s, "
+		       "scored %+.2f (side to move's view).}\n",
+		       id, number, black ? "Black" : "White", nz(col[7]), sp / 100.0, loss / 100.0, nz(col[14]), sb / 100.0);
+		/* The engine's first move, the move played as its alternative, the rest of the line. */
+		const char *line = col[13] && *col[13] ? col[13] : nz(col[8]);
+		const char *sp1 = strchr(line, ' ');
+		char first[PK_MOVE_STRLEN];
+		snprintf(first, sizeof first, "%.*s", sp1 ? (int)(sp1 - line) : (int)strlen(line), line);
+		/* A set-up game is numbered from 1 (its comment gives the game's move number). */
+		print_line(first, 1, before->stm);
+		printf(" (");
+		print_line(nz(col[7]), 1, before->stm);
+		printf(" $4)");
+		if (sp1) {
+			putchar(' ');
+			print_line(sp1 + 1, before->stm == PK_WHITE ? 2 : 1, before->stm ^ 1);
+		}
+		printf(" *\n\n");
+	} else {
+		if (b->rows == 1)
+			printf("%6s  %7s  %-9s  %-10s %7s  %-10s %7s  %s\n", "loss", "game", "move", "played", "score", "best", "score",
+			       "players, event");
+		char mv[32];
+		snprintf(mv, sizeof mv, "%d%s", number, black ? "." : "...");
+		printf("%6d  %7lld  %-9s  %-10s %+7.2f  %-10s %+7.2f  %s - %s, %s\n", loss, id, mv, nz(col[7]), sp / 100.0,
+		       nz(col[8]), sb / 100.0, nz(col[2]), nz(col[3]), nz(col[1]));
+	}
+	return 0;
+}
+
+int cmd_blunders(int argc, const char **argv)
+{
+	filter_args fa = { 0 };
+	char *min_loss = NULL, *format = NULL;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games (--limit: how many moves):", NULL },
+		{ "min-loss", 0, POPT_ARG_STRING, &min_loss, 0, "moves that lost at least CP (default 100, a blunder)", "CP" },
+		{ "format", 'f', POPT_ARG_STRING, &format, 0, "table (default), pdn (a set-up game per move) or json", "FMT" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx);
+	bctx b = { 0 };
+	game_init(&b.g);
+	replay_init(&b.rp);
+	if (rc)
+		goto out;
+	int nargs;
+	const char **args = cli_args(ctx, &nargs);
+	if (nargs) {
+		cli_error("unexpected argument '%s' (the games come from --db)", args[0]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	long minl = 100, limit = 20;
+	if (min_loss && cli_int(min_loss, 0, 100000, "--min-loss", &minl)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (fa.limit && cli_int(fa.limit, 1, 100000000, "--limit", &limit)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	b.format = FMT_TABLE;
+	if (format) {
+		if (!strcmp(format, "pdn"))
+			b.format = FMT_PDN;
+		else if (!strcmp(format, "json"))
+			b.format = FMT_JSON;
+		else if (strcmp(format, "table")) {
+			cli_error("--format must be table, pdn or json, not '%s'", format);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	pk_filter f;
+	if ((rc = filter_resolve(&fa, &f)) != 0)
+		goto out;
+	f.limit = 0;
+	if (!(b.s = db_open(&fa, false))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	/* Each game's latest annotation run. */
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "SELECT g.id, g.event, g.black, g.white, g.date, a.ply, a.side, a.move, a.best, a.score_best,"
+		 " a.score_played, a.loss, a.class, a.pv, a.depth"
+		 " FROM annotation a JOIN game g ON g.id = a.game %%W AND a.loss >= %ld"
+		 " AND a.run = (SELECT max(x.run) FROM annotated x WHERE x.game = a.game)"
+		 " ORDER BY a.loss DESC, g.id, a.ply LIMIT %ld",
+		 minl, limit);
+	if (store_select(b.s, sql, &f, row, &b) < 0) {
+		cli_error("%s", store_error(b.s));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = b.err;
+	if (!rc && b.rows == 0)
+		fprintf(stderr, "blunders: no annotated move of the selection lost %ld or more"
+				" (annotate the games first: pdnkit annotate --db ...)\n", minl);
+out:
+	game_free(&b.g);
+	replay_free(&b.rp);
+	store_close(b.s);
+	poptFreeContext(ctx);
+	filter_args_free(&fa);
+	free(min_loss);
+	free(format);
+	return rc < 0 ? EXIT_OK : rc;
+}

@@ -1,0 +1,121 @@
+# annotate and blunders on the command line.
+. "$TESTS_DIR/lib.sh"
+SHOTS="$TESTS_DIR/../corpora/fixtures/shots.pdn"
+G37="$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"
+
+# Moves that drop men to a simple shot are blunders; the forced replies are not searched.
+run "$PDNKIT" annotate "$SHOTS" --depth 6 --json
+expect_rc 0 "annotate the shots"
+g1=$(echo "$OUT" | grep '"game":1,')
+g2=$(echo "$OUT" | grep '"game":2,')
+g3=$(echo "$OUT" | grep '"game":3,')
+echo "$g1" | grep -q '{"ply":1,"move":"14-18","side":"black","best":"11-1[56]",[^}]*"class":"blunder"' && pass || fail "14-18 is a blunder: $g1"
+echo "$g1" | grep -q '{"ply":2,"move":"22x8","side":"white","best":null,[^}]*"class":"forced","depth":0}' && pass || fail "22x8 forced: $g1"
+echo "$g2" | grep -q '"move":"15-18","side":"black","best":"[^"]*","score_best":-*[0-9]*,"score_played":-[0-9]*,"loss":[0-9]*,"class":"blunder"' && pass || fail "15-18 hangs a man: $g2"
+echo "$g3" | grep -q '"move":"15-19",[^}]*"loss":0,"class":"good","depth":6}' && pass || fail "15-19 is good: $g3"
+echo "$OUT" | tail -1 | grep -q '^{"players":\[{"name":"test","games":3,' && pass || fail "players line: $(echo "$OUT" | tail -1)"
+
+# Game 37 at a fixed depth: the same bytes every run, a PDN that validates cleanly and
+# replays to the same moves.
+"$PDNKIT" annotate "$G37" --depth 6 -o "$T_TMP/a.pdn" >"$T_TMP/s1" 2>/dev/null
+"$PDNKIT" annotate "$G37" --depth 6 -o "$T_TMP/b.pdn" >"$T_TMP/s2" 2>/dev/null
+cmp -s "$T_TMP/a.pdn" "$T_TMP/b.pdn" && pass || fail "annotation of game 37 differs between runs"
+cmp -s "$T_TMP/s1" "$T_TMP/s2" && pass || fail "summary of game 37 differs between runs"
+grep -q '\[%eval [-0-9.]*\] \[%depth 6\]' "$T_TMP/a.pdn" && pass || fail "eval comments"
+run "$PDNKIT" validate "$T_TMP/a.pdn"
+expect_rc 0 "annotated game 37 validates"
+expect_err_has "1 valid, 0 with errors, 0 with warnings" "no warning either"
+"$PDNKIT" convert --format json "$G37" 2>/dev/null | sed -E 's/.*"moves":(\[[^]]*\]).*/\1/' >"$T_TMP/m1"
+"$PDNKIT" convert --format json "$T_TMP/a.pdn" 2>/dev/null | sed -E 's/.*"moves":(\[[^]]*\]).*/\1/' >"$T_TMP/m2"
+cmp -s "$T_TMP/m1" "$T_TMP/m2" && [ -s "$T_TMP/m1" ] && pass || fail "annotated game replays to other moves"
+# the comments and variations of the input stay
+printf '[Event "c"]\n\n1. 9-14 {a comment} (1. 11-15 22-18) 23-18 *\n' >"$T_TMP/c.pdn"
+run "$PDNKIT" annotate "$T_TMP/c.pdn" --depth 3 --variations all -o -
+expect_out_has "{a comment}" "original comment kept"
+expect_out_has "(1. 11-15 22-18)" "original variation kept"
+# --variations none: no variation added; the default adds one after each mistake
+run "$PDNKIT" annotate "$SHOTS" --depth 6 --variations none -o -
+case $OUT in *"("*) fail "--variations none added one" ;; *) pass ;; esac
+run "$PDNKIT" annotate "$SHOTS" --depth 6 -o -
+expect_out_has '1. 14-18 $4 {[%eval -' "NAG and eval after a blunder"
+expect_out_has '(1. 11-1' "best line as a variation"
+expect_err_has "game 1:" "summary on stderr when the PDN goes to stdout"
+
+# Two threads annotate two games at once: the same output.
+"$PDNKIT" annotate "$SHOTS" "$G37" --depth 5 --json >"$T_TMP/t1" 2>/dev/null
+"$PDNKIT" annotate "$SHOTS" "$G37" --depth 5 --json --threads 2 >"$T_TMP/t2" 2>/dev/null
+cmp -s "$T_TMP/t1" "$T_TMP/t2" && pass || fail "--threads 2 changes the annotation"
+[ "$(grep -c '"game"' "$T_TMP/t1")" -eq 4 ] && pass || fail "four games, in order"
+
+# A database: resumable, sharded, mergeable; then blunders.
+DB="$T_TMP/a.db"
+"$PDNKIT" import --db "$DB" "$SHOTS" "$G37" >/dev/null 2>&1
+run "$PDNKIT" annotate --db "$DB" --depth 6 --quiet
+expect_rc 0 "annotate a database"
+expect_err_has "4 games annotated" "four games"
+run "$PDNKIT" annotate --db "$DB" --depth 6 --quiet
+expect_err_has "0 games annotated, 4 skipped" "a rerun skips what is done"
+run "$PDNKIT" annotate --db "$DB" --depth 5 --quiet --event "Drops"
+expect_err_has "1 games annotated" "other settings: annotated again"
+run "$PDNKIT" annotate --db "$DB" --depth 6 --json --event "Hangs"
+expect_out_has '"move":"15-18","side":"black"' "stored annotation read back"
+expect_err_has "1 read back" "read back, not searched"
+run "$PDNKIT" blunders --db "$DB"
+expect_rc 0 "blunders"
+expect_out_has "14-18" "the double-jump blunder listed"
+expect_out_has "15-18" "the hanging man listed"
+first=$(echo "$OUT" | sed -n 2p | awk '{print $1}')
+second=$(echo "$OUT" | sed -n 3p | awk '{print $1}')
+[ -n "$first" ] && [ "$first" -ge "$second" ] && pass || fail "worst first: $OUT"
+run "$PDNKIT" blunders --db "$DB" --format json --limit 1
+[ "$(echo "$OUT" | wc -l)" -eq 1 ] && pass || fail "--limit 1"
+expect_out_has '"fen":"B:W22,31:B1,11,14"' "the position before the move"
+run "$PDNKIT" blunders --db "$DB" --format pdn
+echo "$OUT" >"$T_TMP/b.pdn"
+run "$PDNKIT" validate "$T_TMP/b.pdn"
+expect_rc 0 "blunders as PDN validate"
+expect_err_has "0 with errors, 0 with warnings" "blunder PDN clean"
+run "$PDNKIT" blunders --db "$DB" --min-loss 100000
+expect_err_has "no annotated move" "nothing that bad"
+run "$PDNKIT" blunders --db "$DB" --format xml
+expect_rc 2 "bad format"
+
+# Shards cover every game exactly once; their databases merge into one.
+for k in 1 2 3; do
+	cp "$DB" "$T_TMP/s$k.db"
+	"$PDNKIT" annotate --db "$T_TMP/s$k.db" --depth 3 --shard $k/3 --json 2>/dev/null | grep '"game"' | sed -E 's/^\{"game":([0-9]+).*/\1/' >>"$T_TMP/ids"
+done
+[ "$(sort -n "$T_TMP/ids" | tr '\n' ' ')" = "1 2 3 4 " ] && pass || fail "shards: $(sort -n "$T_TMP/ids" | tr '\n' ' ')"
+for k in 1 2 3; do "$PDNKIT" annotate --db "$DB" --merge "$T_TMP/s$k.db" >>"$T_TMP/merged" 2>&1; done
+grep -c "merged the annotations" "$T_TMP/merged" | grep -q 3 && pass || fail "merge: $(cat "$T_TMP/merged")"
+run "$PDNKIT" annotate --db "$DB" --depth 3 --quiet
+expect_err_has "0 games annotated, 4 skipped" "merged shards count as done"
+
+# Interrupted, then resumed: finished games are not redone. Two workers: one takes
+# game 37 (longest first; seconds at depth 13), the other the three short games, which
+# finish long before the interrupt.
+DB2="$T_TMP/b.db"
+"$PDNKIT" import --db "$DB2" "$G37" "$SHOTS" >/dev/null 2>&1
+timeout --preserve-status -s INT 2 "$PDNKIT" annotate --db "$DB2" --depth 13 --threads 2 --quiet >/dev/null 2>"$T_TMP/int"
+rc=$?
+[ "$rc" -eq 130 ] && pass || fail "interrupted: exit $rc, $(cat "$T_TMP/int")"
+grep -q "interrupted" "$T_TMP/int" && pass || fail "says it was interrupted"
+grep -q "3 games annotated" "$T_TMP/int" && pass || fail "the short games finished: $(cat "$T_TMP/int")"
+run "$PDNKIT" annotate --db "$DB2" --depth 13 --quiet --black test
+expect_err_has "0 games annotated, 3 skipped" "resumed without redoing the finished games"
+
+# Usage errors.
+run "$PDNKIT" annotate
+expect_rc 2 "nothing to annotate"
+run "$PDNKIT" annotate "$SHOTS" --db "$DB"
+expect_rc 2 "files and --db"
+run "$PDNKIT" annotate "$SHOTS" --blunder 10 --mistake 50
+expect_rc 2 "thresholds out of order"
+run "$PDNKIT" annotate "$SHOTS" --shard 4/3
+expect_rc 2 "bad shard"
+run "$PDNKIT" annotate "$SHOTS" --variations some
+expect_rc 2 "bad --variations"
+run "$PDNKIT" annotate "$T_TMP/missing.pdn"
+expect_rc 3 "missing file"
+
+done_testing
