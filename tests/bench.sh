@@ -117,6 +117,25 @@ if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; 
 fi
 
 echo
+echo "annotate: the 37 games of the 1981 Tinsley-Long match (tinsley.pdn, \"Petal 1981, game N\"):"
+if [ -f "$CORPORA/tinsley.pdn" ]; then
+	tmpa=$(mktemp -d)
+	"$PDNKIT" import --db "$tmpa/t.db" "$CORPORA/tinsley.pdn" >/dev/null 2>&1
+	depth=${BENCH_ANNOTATE_DEPTH:-10}
+	for t in 1 2; do
+		rm -f "$tmpa/a$t.db"; cp "$tmpa/t.db" "$tmpa/a$t.db"
+		"$PDNKIT" annotate --db "$tmpa/a$t.db" --event "Petal 1981, game" --depth "$depth" --threads $t --quiet 2>"$tmpa/e$t"
+		r=$(sed -nE 's/.*; ([0-9]+) positions in ([0-9.]+) s \(([0-9.]+) positions\/s\).*/\1 \2 \3/p' "$tmpa/e$t")
+		printf '  depth %s, %s thread(s): %s positions in %s s, %s positions/s\n' "$depth" "$t" $r
+		eval "rate$t=$(echo $r | awk '{print $3}')"
+	done
+	printf '  speed-up from the second thread: %.2fx (target 1.8x)\n' "$(echo "$rate2 $rate1" | awk '{print $1/$2}')"
+	rm -rf "$tmpa"
+else
+	echo "  (skipped: $CORPORA/tinsley.pdn not found)"
+fi
+
+echo
 echo "perft from the start position (bulk counting at the last ply):"
 perft_line() { # depth threads unique want
 	opts="--json --threads $2"

@@ -24,3 +24,7 @@ step "the 1981 world title match, game 37 (Tinsley v Long), in canonical PDN wit
 
 step "the rules core proves itself: perft to depth 11 from the start"
 "$PDNKIT" perft --threads 0 11 || exit $?
+
+step "annotate game 37 in the store at depth 12 (stored: a second run skips it), then its blunder summary"
+"$PDNKIT" annotate --event "Game #37" --depth 12 || exit $?
+"$PDNKIT" blunders --event "Game #37" --min-loss 50 || exit $?
