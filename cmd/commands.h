@@ -17,5 +17,6 @@ int cmd_solve(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_blunders(int argc, const char **argv);
+int cmd_book(int argc, const char **argv);
 
 #endif

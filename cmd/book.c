@@ -1,0 +1,641 @@
+/* pdnkit book: build opening books from games, probe them, dump them, measure them,
+ * and grow one by the engine itself. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "cli.h"
+#include "commands.h"
+#include "dbcli.h"
+#include "engine_opts.h"
+#include "../src/book.h"
+#include "../src/fen.h"
+#include "../src/pdn_write.h"
+#include "../src/zio.h"
+
+static int write_file(const char *path, const uint8_t *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	bool ok = fwrite(buf, 1, len, f) == len;
+	if (fclose(f) != 0 || !ok) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_info(const pk_book_info *in, bool json, double seconds, long games)
+{
+	double tree_bpm = in->moves ? 8.0 * (double)in->tree_bytes / (double)in->moves : 0;
+	double stats_bpm = in->moves ? 8.0 * (double)in->stats_bytes / (double)in->moves : 0;
+	double uniform = in->moves ? in->uniform_bits / (double)in->moves : 0;
+	double ordinal = in->moves ? in->ordinal_bits / (double)in->moves : 0;
+	if (json) {
+		printf("{\"positions\":%ld,\"moves\":%ld,\"links\":%ld,\"forced\":%ld,\"plies\":%d,\"depth\":%d,\"bytes\":%zu,"
+		       "\"tree_bytes\":%zu,\"stats_bytes\":%zu,\"header_bytes\":%zu,\"bits_per_move\":%.3f,"
+		       "\"stats_bits_per_move\":%.3f,\"uniform_bits_per_move\":%.3f,\"ordinal_bits_per_move\":%.3f,"
+		       "\"positions_with_moves\":%ld,\"root\":",
+		       in->positions, in->moves, in->links, in->forced, in->plies, in->max_ply, in->bytes, in->tree_bytes,
+		       in->stats_bytes, in->header_bytes, tree_bpm, stats_bpm, uniform, ordinal, in->inner);
+		json_string(stdout, in->root_fen);
+		if (games >= 0)
+			printf(",\"games\":%ld", games);
+		if (seconds >= 0)
+			printf(",\"seconds\":%.3f", seconds);
+		printf("}\n");
+		return;
+	}
+	printf("root          %s\n", in->root_fen);
+	if (games >= 0)
+		printf("games         %ld reached the root\n", games);
+	printf("positions     %ld, %ld with book moves (depth %d; built to %d plies)\n", in->positions, in->inner,
+	       in->max_ply, in->plies);
+	printf("moves         %ld (%ld into a position stored elsewhere: transpositions; %ld forced)\n", in->moves,
+	       in->links, in->forced);
+	printf("bytes         %zu: header %zu, tree %zu, statistics %zu\n", in->bytes, in->header_bytes, in->tree_bytes,
+	       in->stats_bytes);
+	printf("tree          %.3f bits a move (shape, moves and transpositions)\n", tree_bpm);
+	printf("  for scale   %.3f bits a move to choose each position's book moves uniformly among its legal\n"
+	       "              moves; %.3f for each move's ordinal alone (log2 of the legal moves)\n", uniform, ordinal);
+	printf("statistics    %.3f bits a move (games, Black wins, draws, White wins%s)\n", stats_bpm,
+	       in->scores ? ", engine scores" : "");
+	if (seconds >= 0)
+		printf("time          %.2f s\n", seconds);
+}
+
+/* ---- build ------------------------------------------------------------------------ */
+
+typedef struct {
+	pk_bookb *b;
+	pk_store *s;
+	pk_game g;
+	pk_replay rp;
+	int err;
+} build_ctx;
+
+static int add_row(void *ctx, const pk_row *r)
+{
+	build_ctx *c = ctx;
+	if (r->gametype != 21)
+		return 0;
+	if (store_load_game(c->s, r, &c->g, &c->rp) < 0) {
+		c->err = 1;
+		return 1;
+	}
+	if (bookb_add_game(c->b, &c->rp, c->rp.result) < 0) {
+		c->err = 2;
+		return 1;
+	}
+	return 0;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	if (!hay)
+		return false;
+	size_t n = strlen(needle);
+	for (const char *p = hay; *p; p++)
+		if (strncasecmp(p, needle, n) == 0)
+			return true;
+	return n == 0;
+}
+
+static int book_build(int argc, const char **argv)
+{
+	filter_args fa = { 0 };
+	char *out = NULL, *plies = NULL, *min_games = NULL, *min_score = NULL, *side = NULL, *players = NULL, *fen = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, from --db:", NULL },
+		{ "plies", 0, POPT_ARG_STRING, &plies, 0, "the first N plies of each game (default 40)", "N" },
+		{ "min-games", 0, POPT_ARG_STRING, &min_games, 0, "only moves played in at least K games", "K" },
+		{ "min-score", 0, POPT_ARG_STRING, &min_score, 0, "only moves that scored at least S (0..1) for the side that played them", "S" },
+		{ "side", 0, POPT_ARG_STRING, &side, 0, "apply --min-score to this side's moves only (black or white)", "SIDE" },
+		{ "players", 0, POPT_ARG_STRING, &players, 0, "only games where NAME played (either colour)", "NAME" },
+		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "root the book at this position (default: the start)", "FEN" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book (FILE... | --db PATH [filters])");
+	int rc = cli_parse_options(ctx);
+	build_ctx c = { 0 };
+	game_init(&c.g);
+	replay_init(&c.rp);
+	uint8_t *buf = NULL;
+	if (rc)
+		goto out;
+	int nfiles;
+	const char **files = cli_args(ctx, &nfiles);
+	rc = EXIT_USAGE;
+	if (!out) {
+		cli_error("no output: give -o FILE.book");
+		goto out;
+	}
+	bool use_db = fa.db || nfiles == 0;
+	if (fa.db && nfiles) {
+		cli_error("give FILEs or --db, not both");
+		goto out;
+	}
+	long np = 40, mg = 0;
+	double ms = 0;
+	if ((plies && cli_int(plies, 1, 1000, "--plies", &np)) || (min_games && cli_int(min_games, 1, 100000000, "--min-games", &mg)))
+		goto out;
+	if (min_score) {
+		char *end;
+		ms = strtod(min_score, &end);
+		if (*end || ms < 0 || ms > 1) {
+			cli_error("--min-score must be a number from 0 to 1, not '%s'", min_score);
+			goto out;
+		}
+	}
+	pk_book_filter bf = { .min_games = (int)mg, .min_score = ms, .side = -1 };
+	if (side) {
+		if (!strcasecmp(side, "black"))
+			bf.side = PK_BLACK;
+		else if (!strcasecmp(side, "white"))
+			bf.side = PK_WHITE;
+		else {
+			cli_error("--side must be black or white, not '%s'", side);
+			goto out;
+		}
+	}
+	pk_pos root;
+	pos_start(&root);
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), &root, &fe) < 0) {
+			cli_error("bad --fen at column %zu: %s", fe.offset + 1, fe.msg);
+			goto out;
+		}
+	}
+	if (players) {
+		if (fa.player) {
+			cli_error("--players and --player mean the same: give one");
+			goto out;
+		}
+		fa.player = strdup(players);
+	}
+	pk_filter f;
+	if ((rc = filter_resolve(&fa, &f)) != 0)
+		goto out;
+	rc = EXIT_RUNTIME;
+	if (!(c.b = bookb_new(&root, (int)np))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	double t0 = cli_now();
+	if (use_db) {
+		if (!(c.s = db_open(&fa, false)))
+			goto out;
+		if (store_query(c.s, &f, add_row, &c) < 0 || c.err) {
+			cli_error("%s", c.err == 2 ? "out of memory" : store_error(c.s));
+			goto out;
+		}
+	} else {
+		if (fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_to || fa.opening || fa.position ||
+		    fa.after || fa.invalid || fa.min_plies || fa.max_plies || fa.order || fa.limit) {
+			cli_error("with FILEs only --players and --date-from select games (import them for the other filters)");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		for (int i = 0; i < nfiles; i++) {
+			int err = 0;
+			pk_reader *r = pdn_open(files[i], &err);
+			if (!r) {
+				cli_error("cannot open '%s': %s", files[i], strerror(err));
+				goto out;
+			}
+			replay_new_file(&c.rp);
+			int got;
+			long n = 0;
+			while ((got = pdn_read(r, &c.g)) > 0) {
+				n++;
+				if (f.player && !contains_nocase(game_tag(&c.g, "Black"), f.player) &&
+				    !contains_nocase(game_tag(&c.g, "White"), f.player))
+					continue;
+				if (f.date_from && store_date_key(game_tag(&c.g, "Date")) < f.date_from)
+					continue;
+				if (replay_game(&c.g, &c.rp) < 0 || (c.rp.supported && bookb_add_game(c.b, &c.rp, c.rp.result) < 0)) {
+					cli_error("out of memory");
+					pdn_close(r);
+					goto out;
+				}
+				cli_progress("book build", n, pdn_bytes_read(r));
+			}
+			cli_progress_done();
+			if (got < 0) {
+				cli_error("%s: %s", files[i], pdn_error(r));
+				pdn_close(r);
+				goto out;
+			}
+			pdn_close(r);
+		}
+	}
+	size_t len;
+	pk_book_info info;
+	int erc = bookb_encode(c.b, &bf, &buf, &len, &info);
+	if (erc < 0) {
+		cli_error("%s", erc == -2 ? "the tree is deeper than 1024 plies" : "out of memory");
+		goto out;
+	}
+	if (write_file(out, buf, len) < 0)
+		goto out;
+	print_info(&info, json, cli_now() - t0, bookb_games(c.b));
+	if (bookb_games(c.b) == 0)
+		cli_warning("no game reached the root position: the book is empty");
+	rc = EXIT_OK;
+out:
+	free(buf);
+	bookb_free(c.b);
+	store_close(c.s);
+	game_free(&c.g);
+	replay_free(&c.rp);
+	filter_args_free(&fa);
+	poptFreeContext(ctx);
+	free(out);
+	free(plies);
+	free(min_games);
+	free(min_score);
+	free(side);
+	free(players);
+	free(fen);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+/* ---- probe ------------------------------------------------------------------------ */
+
+static pk_book *open_book_arg(poptContext ctx, const char **path)
+{
+	int n;
+	const char **args = cli_args(ctx, &n);
+	if (n != 1) {
+		cli_error(n ? "one book file, please (got %d arguments)" : "no book file given", n);
+		return NULL;
+	}
+	*path = args[0];
+	char err[400];
+	pk_book *bk = book_open(args[0], err, sizeof err);
+	if (!bk)
+		cli_error("%s", err);
+	return bk;
+}
+
+static void score_text(int s, char *buf, size_t size)
+{
+	if (s == BOOK_NO_SCORE)
+		snprintf(buf, size, "-");
+	else if (s >= 29000 || s <= -29000)
+		snprintf(buf, size, "%s in %d", s > 0 ? "win" : "loss", s > 0 ? 30000 - s : 30000 + s);
+	else
+		snprintf(buf, size, "%+.2f", s / 100.0);
+}
+
+static int book_probe_cmd(int argc, const char **argv)
+{
+	char *fen = NULL, *moves = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position (default: the book's root)", "FEN" },
+		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"11-15 23-19 ...\"" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
+	int rc = cli_parse_options(ctx);
+	pk_book *bk = NULL;
+	uint64_t *keys = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (fen && moves) {
+		cli_error("--fen and --moves cannot be combined");
+		goto out;
+	}
+	pk_pos p;
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), &p, &fe) < 0) {
+			cli_error("bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
+			goto out;
+		}
+	} else if (moves) {
+		pk_history h;
+		if (position_after_moves("moves", moves, &p, &keys, &h) < 0)
+			goto out;
+	}
+	const char *path;
+	if (!(bk = open_book_arg(ctx, &path))) {
+		rc = cli_args(ctx, &rc) && rc == 1 ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	if (!fen && !moves)
+		p = *book_root(bk);
+	pk_book_move mv[PK_MAX_MOVES];
+	int n = book_probe(bk, &p, mv, PK_MAX_MOVES);
+	char f[PK_FEN_STRLEN];
+	fen_format(&p, f, sizeof f);
+	if (json) {
+		printf("{\"fen\":");
+		json_string(stdout, f);
+		printf(",\"moves\":[");
+		for (int i = 0; i < n; i++) {
+			char m[PK_MOVE_STRLEN];
+			pdn_move_string(&p, &mv[i].move, false, m);
+			printf("%s{\"move\":", i ? "," : "");
+			json_string(stdout, m);
+			printf(",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", mv[i].games, mv[i].black_wins,
+			       mv[i].draws, mv[i].white_wins);
+			if (mv[i].score != BOOK_NO_SCORE)
+				printf(",\"score\":%d", mv[i].score);
+			printf("}");
+		}
+		printf("]}\n");
+	} else if (n == 0) {
+		printf("%s: not in the book\n", f);
+	} else {
+		printf("%s\n%-10s %8s %8s %8s %8s %8s %10s\n", f, "move", "games", "black", "draws", "white", "score%", "engine");
+		for (int i = 0; i < n; i++) {
+			char m[PK_MOVE_STRLEN], s[32];
+			pdn_move_string(&p, &mv[i].move, false, m);
+			score_text(mv[i].score, s, sizeof s);
+			uint32_t known = mv[i].black_wins + mv[i].draws + mv[i].white_wins;
+			double mover = p.stm == PK_BLACK ? mv[i].black_wins : mv[i].white_wins;
+			if (known)
+				printf("%-10s %8u %8u %8u %8u %7.1f%% %10s\n", m, mv[i].games, mv[i].black_wins, mv[i].draws,
+				       mv[i].white_wins, 100.0 * (mover + 0.5 * mv[i].draws) / known, s);
+			else
+				printf("%-10s %8u %8u %8u %8u %8s %10s\n", m, mv[i].games, mv[i].black_wins, mv[i].draws,
+				       mv[i].white_wins, "-", s);
+		}
+	}
+	rc = EXIT_OK;
+out:
+	book_free(bk);
+	free(keys);
+	poptFreeContext(ctx);
+	free(fen);
+	free(moves);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+/* ---- dump ------------------------------------------------------------------------- */
+
+typedef struct {
+	int col;
+	bool need_space;
+} dump_ctx;
+
+static void dump_token(dump_ctx *d, const char *t)
+{
+	size_t n = strlen(t);
+	if (d->need_space) {
+		if (d->col + 1 + (int)n > 80) {
+			putchar('\n');
+			d->col = 0;
+		} else {
+			putchar(' ');
+			d->col++;
+		}
+	}
+	fputs(t, stdout);
+	d->col += (int)n;
+	d->need_space = true;
+}
+
+static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes, bool last)
+{
+	(void)ctx;
+	(void)last;
+	char mv[PK_MOVE_STRLEN], s[32];
+	pdn_move_string(before, &m->move, false, mv);
+	score_text(m->score, s, sizeof s);
+	printf("%*s%d%s %s  %u games (%u-%u-%u)%s%s%s\n", 2 * ply, "", ply / 2 + 1, before->stm == PK_BLACK ? "." : "...", mv,
+	       m->games, m->black_wins, m->draws, m->white_wins, m->score != BOOK_NO_SCORE ? "  " : "",
+	       m->score != BOOK_NO_SCORE ? s : "", transposes ? "  (transposes: continued above)" : "");
+	return ferror(stdout) ? -1 : 0;
+}
+
+/* PDN: one game; at each position the most played move continues the line and the
+ * others are variations, written right after it as PDN expects. A position met again
+ * (a transposition) is not expanded twice. */
+typedef struct {
+	dump_ctx d;
+	const pk_book *bk;
+	uint64_t *seen;
+	size_t mask;
+	bool failed;
+} pdn_dump;
+
+static bool seen_add(pdn_dump *pd, uint64_t key)
+{
+	for (size_t i = (size_t)(key >> 17) & pd->mask;; i = (i + 1) & pd->mask) {
+		if (pd->seen[i] == key)
+			return false;
+		if (pd->seen[i] == 0) {
+			pd->seen[i] = key;
+			return true;
+		}
+	}
+}
+
+static void pdn_move(pdn_dump *pd, const pk_pos *before, const pk_book_move *m, int ply, bool number, bool transposes)
+{
+	char buf[PK_MOVE_STRLEN + 48];
+	if (before->stm == PK_BLACK || number) {
+		snprintf(buf, sizeof buf, "%d%s", ply / 2 + 1, before->stm == PK_BLACK ? "." : "...");
+		dump_token(&pd->d, buf);
+	}
+	pdn_move_string(before, &m->move, false, buf);
+	dump_token(&pd->d, buf);
+	snprintf(buf, sizeof buf, "{%u games, %u-%u-%u%s}", m->games, m->black_wins, m->draws, m->white_wins,
+		 transposes ? ", transposes" : "");
+	dump_token(&pd->d, buf);
+}
+
+static void pdn_line(pdn_dump *pd, const pk_pos *p, int ply, bool number)
+{
+	pk_book_move mv[PK_MAX_MOVES];
+	int n = book_probe(pd->bk, p, mv, PK_MAX_MOVES);
+	if (n == 0 || ply >= 1024)
+		return;
+	pk_pos child[PK_MAX_MOVES];
+	bool fresh[PK_MAX_MOVES];
+	for (int i = 0; i < n; i++) {
+		pos_make(p, &mv[i].move, &child[i]);
+		fresh[i] = seen_add(pd, child[i].key);
+	}
+	pdn_move(pd, p, &mv[0], ply, number, !fresh[0]);
+	for (int i = 1; i < n; i++) {
+		dump_token(&pd->d, "(");
+		pd->d.need_space = false;
+		pdn_move(pd, p, &mv[i], ply, true, !fresh[i]);
+		if (fresh[i])
+			pdn_line(pd, &child[i], ply + 1, false);
+		pd->d.need_space = false;
+		dump_token(&pd->d, ")");
+	}
+	if (fresh[0])
+		pdn_line(pd, &child[0], ply + 1, n > 1);
+}
+
+static int book_dump(int argc, const char **argv)
+{
+	char *format = NULL;
+	struct poptOption opts[] = {
+		{ "format", 'f', POPT_ARG_STRING, &format, 0, "text (indented, the default) or pdn (one game with variations)", "FMT" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
+	int rc = cli_parse_options(ctx);
+	pk_book *bk = NULL;
+	pdn_dump *pd = NULL;
+	if (rc)
+		goto out;
+	bool pdn = false;
+	if (format && !strcmp(format, "pdn"))
+		pdn = true;
+	else if (format && strcmp(format, "text")) {
+		cli_error("--format must be text or pdn, not '%s'", format);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	const char *path;
+	if (!(bk = open_book_arg(ctx, &path))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (pdn) {
+		pk_book_info in;
+		book_info(bk, &in);
+		pd = calloc(1, sizeof *pd);
+		size_t cap = 1024;
+		while (cap < (size_t)in.positions * 2 + 2)
+			cap *= 2;
+		if (!pd || !(pd->seen = calloc(cap, sizeof *pd->seen))) {
+			cli_error("out of memory");
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		pd->mask = cap - 1;
+		pd->bk = bk;
+		seen_add(pd, book_root(bk)->key);
+		printf("[Event \"opening book %s\"]\n[Result \"*\"]\n", path);
+		if (strcmp(in.root_fen, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12") != 0)
+			printf("[SetUp \"1\"]\n[FEN \"%s\"]\n", in.root_fen);
+		printf("\n");
+		pdn_line(pd, book_root(bk), 0, true);
+		rc = 0;
+		dump_token(&pd->d, "*");
+		printf("\n\n");
+	} else {
+		rc = book_walk(bk, dump_text_enter, NULL, NULL);
+	}
+	if (fflush(stdout) != 0 || rc < 0) {
+		cli_error("cannot write the dump");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	if (pd)
+		free(pd->seen);
+	free(pd);
+	book_free(bk);
+	poptFreeContext(ctx);
+	free(format);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+/* ---- stats ------------------------------------------------------------------------ */
+
+static int book_stats(int argc, const char **argv)
+{
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
+	int rc = cli_parse_options(ctx);
+	pk_book *bk = NULL;
+	if (rc)
+		goto out;
+	const char *path;
+	double t0 = cli_now();
+	if (!(bk = open_book_arg(ctx, &path))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	double load = cli_now() - t0;
+	pk_book_info in;
+	book_info(bk, &in);
+	print_info(&in, json, -1, -1);
+	if (!json)
+		printf("load          %.3f s (checked and decoded)\n", load);
+	rc = EXIT_OK;
+out:
+	book_free(bk);
+	poptFreeContext(ctx);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+
+static int book_expand(int argc, const char **argv);
+
+static const struct {
+	const char *name;
+	int (*fn)(int, const char **);
+	const char *summary;
+} subs[] = {
+	{ "build", book_build, "build a book from PDN files or the store" },
+	{ "probe", book_probe_cmd, "the book moves of a position, with games, results and scores" },
+	{ "dump", book_dump, "the whole tree, as indented text or one PDN game with variations" },
+	{ "stats", book_stats, "positions, moves, bytes and bits per move" },
+	{ "expand", book_expand, "grow a book by the engine (drop-out expansion)" },
+};
+
+int cmd_book(int argc, const char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		FILE *f = argc < 2 ? stderr : stdout;
+		fprintf(f, "usage: pdnkit book <build|probe|dump|stats|expand> [options]\n\n");
+		for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+			fprintf(f, "  %-8s %s\n", subs[i].name, subs[i].summary);
+		fprintf(f, "\n'pdnkit book <subcommand> --help' for its options; man pdnkit-book.\n");
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+		if (!strcmp(argv[1], subs[i].name)) {
+			static char name[32];
+			snprintf(name, sizeof name, "book %s", subs[i].name);
+			cli_command = name;
+			return subs[i].fn(argc - 1, argv + 1);
+		}
+	cli_error("'%s' is not a book subcommand (build, probe, dump, stats, expand)", argv[1]);
+	return EXIT_USAGE;
+}
+
+/* ---- expand ----------------------------------------------------------------------- */
+
+static int book_expand(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	cli_error("not implemented yet");
+	return EXIT_RUNTIME;
+}
