@@ -35,7 +35,7 @@ LDLIBS    += $(PKG_LIBS) -lpthread -lm
 BUILD     ?= build
 SRC       := $(wildcard src/*.c)
 CMD       := $(wildcard cmd/*.c)
-LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/weights_data.o
+LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/weights_data.o $(BUILD)/gen/book_data.o
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
 TEST_SRC  := $(wildcard tests/test_*.c)
@@ -43,7 +43,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench sanitize fuzz fuzz-merge install uninstall clean deps tests
+.PHONY: all run check bench sanitize fuzz fuzz-book fuzz-merge install uninstall clean deps tests book
 
 PROG      ?= pdnkit
 
@@ -65,6 +65,29 @@ $(BUILD)/gen/weights_data.c: book/weights.txt
 
 $(BUILD)/gen/weights_data.o: $(BUILD)/gen/weights_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The opening book that ships with pdnkit: book/pdnkit.book (made by `make book`), built
+# in as bytes; without the file, no default book.
+SHIPPED_BOOK := $(wildcard book/pdnkit.book)
+$(BUILD)/gen/book_data.c: $(SHIPPED_BOOK)
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/pdnkit.book by the Makefile. */'; \
+	   echo '#include <stddef.h>'; \
+	   echo 'const unsigned char pk_book_default_data[] = {'; \
+	   if [ -n "$(SHIPPED_BOOK)" ]; then od -An -v -tu1 $(SHIPPED_BOOK) | sed 's/  */,/g; s/^,//; s/$$/,/'; else echo 0; fi; \
+	   echo '};'; \
+	   echo 'const size_t pk_book_default_size = $(if $(SHIPPED_BOOK),sizeof pk_book_default_data,0);'; } > $@
+
+$(BUILD)/gen/book_data.o: $(BUILD)/gen/book_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Rebuild the shipped book with the engine itself: the same file on every machine that
+# searches the same way (one thread, fixed depth). Then `make` builds it in.
+BOOK_EXPAND ?= --engine-options "--depth 12" --positions 400
+book: $(PROG)
+	./$(PROG) book expand $(BOOK_EXPAND) --quiet -o book/pdnkit.book.new
+	mv book/pdnkit.book.new book/pdnkit.book
+	$(MAKE) $(PROG)
 
 $(BUILD)/%.o: %.c $(wildcard src/*.h cmd/*.h)
 	@mkdir -p $(dir $@)
@@ -129,14 +152,23 @@ clean:
 # FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.
 FUZZ_TIME ?= 600
 FUZZ_CC   ?= clang
-fuzz: deps $(BUILD)/gen/weights_data.c
+fuzz: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) \
-		$(BUILD)/gen/weights_data.c $(PKG_LIBS) -lpthread -lm
+		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
 	@mkdir -p build-fuzz/new
 	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new tests/fuzz-corpus
+
+# The same for opening books (the decoder behind its checksums).
+fuzz-book: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
+	@mkdir -p build-fuzz/new-book
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_book tests/fuzz_book.c $(SRC) \
+		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
+	build-fuzz/fuzz_book -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 build-fuzz/new-book tests/fuzz-book-corpus
 
 # Minimise what fuzzing found into the corpus kept in the repository.
 fuzz-merge:

@@ -5,6 +5,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
+#include "../src/book.h"
+#include "../src/pdn_write.h"
 #include "../src/fen.h"
 #include "../src/replay.h"
 
@@ -78,12 +80,14 @@ int cmd_analyze(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
-	char *fen = NULL, *moves = NULL, *multipv_arg = NULL;
+	char *fen = NULL, *moves = NULL, *multipv_arg = NULL, *book_arg = NULL;
+	pk_book *bk = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position to analyse", "FEN" },
 		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"9-14 23-18 ...\"" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits and engine:", NULL },
+		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "answer from this opening book when the position is in it ('default': the shipped book)", "FILE" },
 		{ "multipv", 0, POPT_ARG_STRING, &multipv_arg, 0, "show the K best moves, each with its line", "K" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per iteration, then the best move", NULL },
 		POPT_AUTOHELP
@@ -124,6 +128,42 @@ int cmd_analyze(int argc, const char **argv)
 			goto out;
 	} else {
 		pos_start(&c.root);
+	}
+	if (book_option(book_arg, false, &bk) < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	pk_move bmove;
+	if (bk && book_choose(bk, &c.root, &bmove)) {
+		/* In the book: its moves, and the book's choice, without a search. */
+		pk_book_move bm[PK_MAX_MOVES];
+		int nb = book_probe(bk, &c.root, bm, PK_MAX_MOVES);
+		char mv[PK_MOVE_STRLEN];
+		if (json)
+			printf("{\"book\":[");
+		for (int i = 0; i < nb; i++) {
+			pdn_move_string(&c.root, &bm[i].move, false, mv);
+			if (json) {
+				printf("%s{\"move\":\"%s\",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", i ? "," : "",
+				       mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins);
+				if (bm[i].score != BOOK_NO_SCORE)
+					printf(",\"score\":%d", bm[i].score);
+				printf("}");
+			} else {
+				printf("book %-8s %6u games (%u-%u-%u)", mv, bm[i].games, bm[i].black_wins, bm[i].draws,
+				       bm[i].white_wins);
+				if (bm[i].score != BOOK_NO_SCORE)
+					printf("  score %+d", bm[i].score);
+				putchar('\n');
+			}
+		}
+		pdn_move_string(&c.root, &bmove, false, mv);
+		if (json)
+			printf("]}\n{\"bestmove\":\"%s\",\"book\":true}\n", mv);
+		else
+			printf("bestmove %s (book)\n", mv);
+		rc = EXIT_OK;
+		goto out;
 	}
 	e = engine_from_args(&ea);
 	if (!e) {
@@ -183,6 +223,8 @@ int cmd_analyze(int argc, const char **argv)
 	rc = EXIT_OK;
 out:
 	engine_free(e);
+	book_free(bk);
+	free(book_arg);
 	free(keys);
 	poptFreeContext(ctx);
 	free(fen);

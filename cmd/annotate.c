@@ -12,6 +12,7 @@
 #include "dbcli.h"
 #include "engine_opts.h"
 #include "../src/annotate.h"
+#include "../src/book.h"
 #include "../src/fen.h"
 #include "../src/pdn_write.h"
 #include "../src/zio.h"
@@ -65,6 +66,11 @@ static void on_sigint(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+static bool in_book(void *ctx, const pk_pos *p, const pk_move *m)
+{
+	return book_has_move(ctx, p, m);
 }
 
 static const char *side_name(int side) { return side == PK_BLACK ? "black" : "white"; }
@@ -778,6 +784,8 @@ int cmd_annotate(int argc, const char **argv)
 	filter_args fa = { 0 };
 	engine_args ea;
 	engine_args_init(&ea);
+	pk_book *bk = NULL;
+	char *book_arg = NULL;
 	char *out_path = NULL, *blunder = NULL, *mistake = NULL, *inaccuracy = NULL, *variations = NULL, *shard = NULL,
 	     *merge = NULL;
 	int json = 0, quiet = 0;
@@ -789,6 +797,8 @@ int cmd_annotate(int argc, const char **argv)
 		{ "inaccuracy", 0, POPT_ARG_STRING, &inaccuracy, 0, "an inaccuracy ?! (default 25)", "CP" },
 		{ "variations", 0, POPT_ARG_STRING, &variations, 0,
 		  "best lines as variations: none, mistakes (and blunders; the default) or all (inaccuracies too)", "WHICH" },
+		{ "book", 0, POPT_ARG_STRING, &book_arg, 0,
+		  "mark the moves of this opening book as book moves, unsearched ('none': no book; default: the shipped one)", "FILE" },
 		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "annotate only the K-th of N disjoint parts of the games", "K/N" },
 		{ "merge", 0, POPT_ARG_STRING, &merge, 0, "add the annotations of another database (a shard's) to --db, then stop", "DB" },
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write the annotated games as PDN here ('-': standard output; .zst: compressed)", "OUT" },
@@ -866,6 +876,14 @@ int cmd_annotate(int argc, const char **argv)
 			goto out;
 		}
 	}
+	if (book_option(book_arg, true, &bk) < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (bk) {
+		c->ao.in_book = in_book;
+		c->ao.book_ctx = bk;
+	}
 	c->threads = engine_threads(&ea);
 	c->hash = ea.hash ? (size_t)atol(ea.hash) : 32;
 	pk_filter f;
@@ -899,9 +917,9 @@ int cmd_annotate(int argc, const char **argv)
 		for (size_t i = 0; i < sizeof c->w; i++)
 			wh = (wh ^ wb[i]) * 1099511628211ull;
 		snprintf(settings, sizeof settings,
-			 "depth=%d nodes=%llu movetime=%g weights=%016llx thresholds=%d/%d/%d move-order=%d",
+			 "depth=%d nodes=%llu movetime=%g weights=%016llx thresholds=%d/%d/%d move-order=%d book=%08x",
 			 c->ao.lim.depth, (unsigned long long)c->ao.lim.nodes, c->ao.lim.movetime, (unsigned long long)wh,
-			 c->th.blunder, c->th.mistake, c->th.inaccuracy, GEN_ORDER_VERSION);
+			 c->th.blunder, c->th.mistake, c->th.inaccuracy, GEN_ORDER_VERSION, bk ? book_id(bk) : 0u);
 		if (store_annotation_run(st.s, settings, "pdnkit " PK_VERSION, &st.run) < 0) {
 			cli_error("%s", store_error(st.s));
 			rc = EXIT_RUNTIME;
@@ -1022,5 +1040,7 @@ out:
 	free(variations);
 	free(shard);
 	free(merge);
+	free(book_arg);
+	book_free(bk);
 	return rc < 0 ? EXIT_OK : rc;
 }

@@ -560,11 +560,69 @@ out:
 
 /* ---- stats ------------------------------------------------------------------------ */
 
+/* For --measure: every position with book moves, and the text dump in memory. */
+typedef struct {
+	pk_pos *pos;
+	size_t n, cap;
+	char *text;
+	size_t len, tcap;
+	bool oom;
+} measure_ctx;
+
+static void text_add(measure_ctx *m, const char *s, size_t n)
+{
+	if (m->len + n + 1 > m->tcap) {
+		size_t cap = m->tcap ? m->tcap * 2 : 1 << 20;
+		while (cap < m->len + n + 1)
+			cap *= 2;
+		char *nt = realloc(m->text, cap);
+		if (!nt) {
+			m->oom = true;
+			return;
+		}
+		m->text = nt;
+		m->tcap = cap;
+	}
+	memcpy(m->text + m->len, s, n);
+	m->len += n;
+}
+
+static int measure_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes, bool last)
+{
+	(void)last;
+	measure_ctx *mc = ctx;
+	if (mc->n == 0 || mc->pos[mc->n - 1].key != before->key) {   /* duplicates are removed later */
+		if (mc->n == mc->cap) {
+			size_t cap = mc->cap ? mc->cap * 2 : 4096;
+			pk_pos *np = realloc(mc->pos, sizeof *np * cap);
+			if (!np)
+				return -1;
+			mc->pos = np;
+			mc->cap = cap;
+		}
+		mc->pos[mc->n++] = *before;
+	}
+	/* the content as text: the indented dump's lines */
+	char mv[PK_MOVE_STRLEN], line[160];
+	pdn_move_string(before, &m->move, false, mv);
+	int n = snprintf(line, sizeof line, "%*s%s %u %u %u %u%s\n", ply, "", mv, m->games, m->black_wins, m->draws,
+			 m->white_wins, transposes ? " t" : "");
+	text_add(mc, line, (size_t)n);
+	return mc->oom ? -1 : 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = ((const pk_pos *)a)->key, y = ((const pk_pos *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
 static int book_stats(int argc, const char **argv)
 {
-	int json = 0;
+	int json = 0, measure = 0;
 	struct poptOption opts[] = {
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object", NULL },
+		{ "measure", 0, POPT_ARG_NONE, &measure, 0, "time a probe of every position, and compare with the content as zstd-compressed text", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -583,9 +641,54 @@ static int book_stats(int argc, const char **argv)
 	double load = cli_now() - t0;
 	pk_book_info in;
 	book_info(bk, &in);
-	print_info(&in, json, -1, -1);
+	if (!measure || !json)
+		print_info(&in, json, -1, -1);
 	if (!json)
 		printf("load          %.3f s (checked and decoded)\n", load);
+	if (measure) {
+		measure_ctx mc = { 0 };
+		if (book_walk(bk, measure_enter, NULL, &mc) < 0 || mc.oom) {
+			cli_error("out of memory");
+			free(mc.pos);
+			free(mc.text);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		/* probes: every position with moves once, several rounds */
+		qsort(mc.pos, mc.n, sizeof *mc.pos, by_key);
+		size_t u = 0;
+		for (size_t i = 0; i < mc.n; i++)
+			if (u == 0 || mc.pos[u - 1].key != mc.pos[i].key)
+				mc.pos[u++] = mc.pos[i];
+		mc.n = u;
+		pk_book_move mv[PK_MAX_MOVES];
+		long found = 0;
+		int rounds = mc.n < 100000 ? 5 : 1;
+		double t1 = cli_now();
+		for (int r = 0; r < rounds; r++)
+			for (size_t i = 0; i < mc.n; i++)
+				found += book_probe(bk, &mc.pos[i], mv, PK_MAX_MOVES) > 0;
+		double us = mc.n ? (cli_now() - t1) * 1e6 / ((double)mc.n * rounds) : 0;
+		size_t z = zio_compressed_size(mc.text, mc.len, 19);
+		double zbpm = in.moves ? 8.0 * (double)z / (double)in.moves : 0;
+		double fbpm = in.moves ? 8.0 * (double)(in.tree_bytes + in.stats_bytes) / (double)in.moves : 0;
+		if (json)
+			printf("{\"positions\":%ld,\"moves\":%ld,\"bytes\":%zu,\"bits_per_move\":%.3f,\"stats_bits_per_move\":%.3f,"
+			       "\"probe_us\":%.3f,\"probes\":%zu,\"load_seconds\":%.3f,\"text_bytes\":%zu,\"text_zstd_bytes\":%zu,"
+			       "\"text_zstd_bits_per_move\":%.3f,\"book_bits_per_move\":%.3f}\n",
+			       in.positions, in.moves, in.bytes, in.moves ? 8.0 * (double)in.tree_bytes / (double)in.moves : 0,
+			       in.moves ? 8.0 * (double)in.stats_bytes / (double)in.moves : 0, us, mc.n, load, mc.len, z, zbpm,
+			       fbpm);
+		else {
+			printf("probe         %.3f us a position (%zu positions with moves, %d round%s; %ld found)\n", us, mc.n,
+			       rounds, rounds > 1 ? "s" : "", found);
+			printf("as text       %zu bytes (the indented dump: move, games, results); zstd -19: %zu bytes =\n"
+			       "              %.2f bits a move for tree and statistics together, against %.2f in this file\n",
+			       mc.len, z, zbpm, fbpm);
+		}
+		free(mc.pos);
+		free(mc.text);
+	}
 	rc = EXIT_OK;
 out:
 	book_free(bk);
@@ -632,10 +735,253 @@ int cmd_book(int argc, const char **argv)
 
 /* ---- expand ----------------------------------------------------------------------- */
 
+/* Drop-out expansion: the book grows where it is most likely to be needed. Every book
+ * move carries the engine's score; a leaf (a position after a book move, not yet
+ * searched) has the priority  dropout * ply + the sum of the losses (best score minus
+ * the move's score) of the moves leading to it, and the leaf with the lowest priority is
+ * searched next: its best move, and the next best ones within --margin, become book
+ * moves. */
+typedef struct {
+	pk_pos pos;
+	int ply;
+	int cost;                   /* sum of the losses on its path */
+	bool open;                  /* a leaf still to search */
+} xnode;
+
+typedef struct {
+	xnode *n;
+	int count, cap;
+	uint64_t *keys;             /* of every node, for transpositions */
+} xbook;
+
+static int xbook_has(const xbook *x, uint64_t key)
+{
+	for (int i = 0; i < x->count; i++)
+		if (x->keys[i] == key)
+			return i;
+	return -1;
+}
+
+static int xbook_add(xbook *x, const pk_pos *p, int ply, int cost)
+{
+	if (x->count == x->cap) {
+		int cap = x->cap ? x->cap * 2 : 256;
+		xnode *nn = realloc(x->n, sizeof *nn * (size_t)cap);
+		if (!nn)
+			return -1;
+		x->n = nn;
+		uint64_t *nk = realloc(x->keys, sizeof *nk * (size_t)cap);
+		if (!nk)
+			return -1;
+		x->keys = nk;
+		x->cap = cap;
+	}
+	x->n[x->count] = (xnode){ *p, ply, cost, true };
+	x->keys[x->count] = p->key;
+	x->count++;
+	return 0;
+}
+
+static int parse_engine_options(const char *spec, engine_args *ea)
+{
+	int argc = 0;
+	const char **argv = NULL;
+	size_t n = strlen(spec) + 8;
+	char *buf = malloc(n);
+	if (!buf)
+		return -1;
+	snprintf(buf, n, "x %s", spec);
+	int prc = poptParseArgvString(buf, &argc, &argv);
+	free(buf);
+	if (prc != 0) {
+		cli_error("--engine-options: cannot read '%s'", spec);
+		return -1;
+	}
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(ea), 0, NULL, NULL },
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("book expand", argc, argv, opts, 0);
+	int rc;
+	while ((rc = poptGetNextOpt(ctx)) > 0)
+		;
+	int status = 0;
+	if (rc < -1) {
+		cli_error("--engine-options: %s: %s", poptBadOption(ctx, 0), poptStrerror(rc));
+		status = -1;
+	} else if (poptPeekArg(ctx)) {
+		cli_error("--engine-options: unexpected '%s'", poptPeekArg(ctx));
+		status = -1;
+	}
+	poptFreeContext(ctx);
+	free(argv);
+	return status;
+}
+
 static int book_expand(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("not implemented yet");
-	return EXIT_RUNTIME;
+	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL;
+	int json = 0, quiet = 0;
+	struct poptOption opts[] = {
+		{ "engine-options", 'e', POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\")", "\"OPTIONS\"" },
+		{ "positions", 'n', POPT_ARG_STRING, &positions, 0, "positions to search (default 200)", "N" },
+		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "also keep moves within CP of the best (default 15)", "CP" },
+		{ "width", 0, POPT_ARG_STRING, &width, 0, "at most K book moves a position (default 3)", "K" },
+		{ "dropout", 0, POPT_ARG_STRING, &dropout, 0, "cost of a ply against a lost hundredth of a man (default 10)", "CP" },
+		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "grow from this position (default: the start)", "FEN" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
+		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line per position searched", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book");
+	int rc = cli_parse_options(ctx);
+	engine_args ea;
+	engine_args_init(&ea);
+	pk_engine *e = NULL;
+	pk_bookb *b = NULL;
+	xbook x = { 0 };
+	uint8_t *buf = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	int nargs;
+	const char **args = cli_args(ctx, &nargs);
+	if (nargs) {
+		cli_error("unexpected argument '%s'", args[0]);
+		goto out;
+	}
+	if (!out) {
+		cli_error("no output: give -o FILE.book");
+		goto out;
+	}
+	long npos = 200, mg = 15, wd = 3, dw = 10;
+	if ((positions && cli_int(positions, 1, 1000000, "--positions", &npos)) ||
+	    (margin && cli_int(margin, 0, 10000, "--margin", &mg)) || (width && cli_int(width, 1, 32, "--width", &wd)) ||
+	    (dropout && cli_int(dropout, 0, 10000, "--dropout", &dw)))
+		goto out;
+	if (parse_engine_options(eopts ? eopts : "--depth 10", &ea) < 0)
+		goto out;
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
+		ea.depth = strdup("10");
+	pk_limits lim;
+	if (engine_args_resolve(&ea, &lim))
+		goto out;
+	pk_pos root;
+	pos_start(&root);
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), &root, &fe) < 0) {
+			cli_error("bad --fen at column %zu: %s", fe.offset + 1, fe.msg);
+			goto out;
+		}
+	}
+	rc = EXIT_RUNTIME;
+	if (!(e = engine_from_args(&ea)) || !(b = bookb_new(&root, 1000)) || xbook_add(&x, &root, 0, 0) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	double t0 = cli_now();
+	long searched = 0;
+	while (searched < npos) {
+		/* the open leaf of lowest priority; ties to the earliest made */
+		int best = -1;
+		long bestp = 0;
+		for (int i = 0; i < x.count; i++) {
+			if (!x.n[i].open)
+				continue;
+			long pr = dw * x.n[i].ply + x.n[i].cost;
+			if (best < 0 || pr < bestp) {
+				best = i;
+				bestp = pr;
+			}
+		}
+		if (best < 0)
+			break;               /* every line ended */
+		xnode nd = x.n[best];
+		x.n[best].open = false;
+		pk_movelist ml;
+		int n = gen_moves(&nd.pos, &ml);
+		if (n == 0)
+			continue;
+		/* the best moves, one search each with the ones found left out */
+		pk_move found[32];
+		int scores[32], k = 0;
+		for (; k < wd && k < n; k++) {
+			pk_limits l = lim;
+			l.exclude = found;
+			l.nexclude = k;
+			pk_result r;
+			engine_new_game(e);
+			engine_search(e, &nd.pos, NULL, &l, NULL, NULL, NULL, &r);
+			if (!r.has_move)
+				break;
+			int s = r.forced ? 0 : r.last.score;
+			if (k > 0 && s < scores[0] - mg)
+				break;
+			found[k] = r.best;
+			scores[k] = s;
+			if (n == 1) {
+				k++;
+				break;
+			}
+		}
+		searched++;
+		for (int j = 0; j < k; j++) {
+			int ord = 0;
+			while (ord < n && !move_equal(&ml.m[ord], &found[j]))
+				ord++;
+			if (ord == n)
+				continue;
+			if (bookb_add_move(b, &nd.pos, ord, 0, 0, 0, 0, n == 1 ? BOOK_NO_SCORE : scores[j]) < 0) {
+				cli_error("out of memory");
+				goto out;
+			}
+			pk_pos c;
+			pos_make(&nd.pos, &found[j], &c);
+			if (xbook_has(&x, c.key) < 0 && xbook_add(&x, &c, nd.ply + 1, nd.cost + scores[0] - scores[j]) < 0) {
+				cli_error("out of memory");
+				goto out;
+			}
+		}
+		if (!quiet && !json) {
+			char f[PK_FEN_STRLEN], m[PK_MOVE_STRLEN];
+			fen_format(&nd.pos, f, sizeof f);
+			fprintf(stderr, "%5ld  ply %2d  priority %4ld  %s:", searched, nd.ply, bestp, f);
+			for (int j = 0; j < k; j++) {
+				pdn_move_string(&nd.pos, &found[j], false, m);
+				fprintf(stderr, " %s (%+d)", m, scores[j]);
+			}
+			fputc('\n', stderr);
+		}
+	}
+	size_t len;
+	pk_book_filter none = { .side = -1 };
+	pk_book_info info;
+	if (bookb_encode(b, &none, &buf, &len, &info) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (write_file(out, buf, len) < 0)
+		goto out;
+	print_info(&info, json, cli_now() - t0, -1);
+	rc = EXIT_OK;
+out:
+	free(buf);
+	free(x.n);
+	free(x.keys);
+	bookb_free(b);
+	engine_free(e);
+	engine_args_free(&ea);
+	poptFreeContext(ctx);
+	free(eopts);
+	free(positions);
+	free(margin);
+	free(width);
+	free(dropout);
+	free(out);
+	free(fen);
+	return rc < 0 ? EXIT_OK : rc;
 }

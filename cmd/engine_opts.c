@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "engine_opts.h"
+#include "../src/book.h"
 #include "../src/replay.h"
 
 const double level_seconds[11] = { 0.5, 1, 2, 5, 10, 20, 40, 60, 90, 120, 240 };
@@ -160,4 +161,29 @@ int position_after_moves(const char *option, const char *text, pk_pos *out, uint
 	game_free(&g);
 	replay_free(&rp);
 	return rc;
+}
+
+int book_option(const char *arg, bool shipped, pk_book **bk)
+{
+	*bk = NULL;
+	if (!arg) {
+		if (shipped)
+			*bk = book_default();
+		return 0;
+	}
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (!strcmp(arg, "default")) {
+		if (!(*bk = book_default())) {
+			cli_error("--book default: this pdnkit was built without a book (make book)");
+			return -1;
+		}
+		return 0;
+	}
+	char err[400];
+	if (!(*bk = book_open(arg, err, sizeof err))) {
+		cli_error("--book: %s", err);
+		return -1;
+	}
+	return 0;
 }

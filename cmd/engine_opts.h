@@ -22,6 +22,12 @@ pk_engine *engine_from_args(const engine_args *ea);
 int engine_weights(const engine_args *ea, pk_weights *w);
 void engine_args_free(engine_args *ea);
 
+/* The book of a --book option: a file, "none", or (arg NULL) the shipped book when
+ * shipped is set, else none. *bk is NULL for none. Prints the reason and returns -1 when
+ * the file cannot be used. */
+struct pk_book;
+int book_option(const char *arg, bool shipped, struct pk_book **bk);
+
 /* Average seconds a move of each level 0..10, as in Querg Draughts. */
 extern const double level_seconds[11];
 

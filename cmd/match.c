@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
+#include "../src/book.h"
 #include "../src/fen.h"
 #include "../src/pdn.h"
 #include "../src/replay.h"
@@ -24,6 +25,8 @@ typedef struct {
 	size_t hash;
 	int threads;
 	pk_weights w;
+	struct pk_book *bk;         /* plays from it while the position is in it */
+	long book_moves;
 } player;
 
 typedef struct {
@@ -49,6 +52,7 @@ typedef struct {
 	game_rec *games;
 	int ngames;
 	atomic_int next, done;
+	atomic_long book_moves[2];
 } match_ctx;
 
 /* Parse "--depth 6 --no-lmr" into a player. */
@@ -67,6 +71,7 @@ static int parse_player(const char *what, char *spec, player *pl)
 	engine_args ea;
 	engine_args_init(&ea);
 	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
+	char *book = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, NULL, NULL },
 		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
@@ -74,6 +79,7 @@ static int parse_player(const char *what, char *spec, player *pl)
 		{ "no-killers", 0, POPT_ARG_NONE, &no_killers, 0, NULL, NULL },
 		{ "no-history", 0, POPT_ARG_NONE, &no_history, 0, NULL, NULL },
 		{ "no-aspiration", 0, POPT_ARG_NONE, &no_aspiration, 0, NULL, NULL },
+		{ "book", 0, POPT_ARG_STRING, &book, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext("match", argc, argv, opts, 0);
@@ -89,7 +95,10 @@ static int parse_player(const char *what, char *spec, player *pl)
 		status = -1;
 	} else if (engine_args_resolve(&ea, &pl->lim) || engine_weights(&ea, &pl->w) < 0) {
 		status = -1;
+	} else if (book_option(book, false, &pl->bk) < 0) {
+		status = -1;
 	}
+	free(book);
 	pl->f = features_all;
 	pl->f.lmr = no_lmr ? 0 : strong_lmr ? 2 : 1;
 	pl->f.killers = !no_killers;
@@ -207,7 +216,14 @@ static void play(match_ctx *m, int gi, pk_engine *eng[2])
 		pk_limits lim = m->pl[who].lim;
 		if (lim.movetime > 0)
 			lim.movetime += saved[who];
-		engine_search(eng[who], &p, &h, &lim, NULL, NULL, NULL, &r);
+		memset(&r, 0, sizeof r);
+		if (m->pl[who].bk && book_choose(m->pl[who].bk, &p, &r.best)) {
+			r.has_move = true;       /* a book move: instant */
+			r.forced = true;
+			atomic_fetch_add(&m->book_moves[who], 1);
+		} else {
+			engine_search(eng[who], &p, &h, &lim, NULL, NULL, NULL, &r);
+		}
 		if (m->pl[who].lim.movetime > 0)
 			saved[who] = r.forced ? lim.movetime : 0;
 		if (!r.has_move) {
@@ -347,6 +363,9 @@ int cmd_match(int argc, const char **argv)
 		printf("A: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
 		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.pl[0].spec, m.pl[1].spec, (long)n, w, d, l, 100 * s, ELO(s),
 		       ELO(lo), ELO(hi), secs);
+	if (!json && (m.pl[0].bk || m.pl[1].bk))
+		printf("book moves played: A %ld, B %ld\n", (long)atomic_load(&m.book_moves[0]),
+		       (long)atomic_load(&m.book_moves[1]));
 	if (out) {
 		FILE *f = fopen(out, "w");
 		if (!f) {
@@ -374,6 +393,8 @@ out:
 		free(m.games[i].movetext);
 	free(m.games);
 	free(m.op);
+	book_free(m.pl[0].bk);
+	book_free(m.pl[1].bk);
 	poptFreeContext(ctx);
 	free(a);
 	free(b);

@@ -548,6 +548,7 @@ typedef struct {
 
 struct pk_book {
 	pk_pos root;
+	uint32_t id;
 	table t;                 /* first: index into m */
 	smove *m;
 	size_t nm;
@@ -735,6 +736,7 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 	if ((uint32_t)bk->info.positions != positions || (uint32_t)bk->info.moves != moves ||
 	    (uint32_t)bk->info.links != links || d.tree.overrun > 4 || d.stats.overrun > 4)
 		return fail_load(bk, err, errsize, "%s", "damaged: the tree does not match its counts");
+	bk->id = get32(data + 60);
 	bk->info.plies = (int)plies;
 	bk->info.scores = d.scores;
 	bk->info.bytes = len;
@@ -868,4 +870,43 @@ int book_walk(const pk_book *bk, book_walk_fn enter, book_leave_fn leave, void *
 	walk(&w, &bk->root, 0);
 	table_free(&w.seen);
 	return w.stop < 0 ? -1 : 0;
+}
+
+bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out)
+{
+	pk_book_move mv[PK_MAX_MOVES];
+	int n = book_probe(bk, p, mv, PK_MAX_MOVES);
+	if (n == 0)
+		return false;
+	int best = 0;
+	for (int i = 1; i < n; i++) {
+		const pk_book_move *a = &mv[i], *b = &mv[best];
+		if (a->games > b->games || (a->games == b->games && a->score > b->score))
+			best = i;
+	}
+	*out = mv[best].move;
+	return true;
+}
+
+bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m)
+{
+	pk_book_move mv[PK_MAX_MOVES];
+	int n = book_probe(bk, p, mv, PK_MAX_MOVES);
+	for (int i = 0; i < n; i++)
+		if (move_same_effect(&mv[i].move, m))
+			return true;
+	return false;
+}
+
+uint32_t book_id(const pk_book *bk) { return bk->id; }
+
+extern const unsigned char pk_book_default_data[];
+extern const size_t pk_book_default_size;
+
+pk_book *book_default(void)
+{
+	if (pk_book_default_size == 0)
+		return NULL;
+	char err[200];
+	return book_load(pk_book_default_data, pk_book_default_size, err, sizeof err);
 }

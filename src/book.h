@@ -85,6 +85,18 @@ typedef int (*book_walk_fn)(void *ctx, const pk_pos *before, const pk_book_move 
 typedef int (*book_leave_fn)(void *ctx, int ply);
 int book_walk(const pk_book *bk, book_walk_fn enter, book_leave_fn leave, void *ctx);
 
+/* The move the engine plays from the book: the most played (ties: the better engine
+ * score), or with no games the best scored. false when the position is not in it. */
+bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out);
+/* Whether m is one of the book moves of p. */
+bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m);
+/* An identifier of the book's content (its data checksum), e.g. for settings. */
+uint32_t book_id(const pk_book *bk);
+
+/* The book that ships with pdnkit (book/pdnkit.book, built in by the Makefile); NULL
+ * when it was built without one. */
+pk_book *book_default(void);
+
 /* The fixed static ranking of a position's legal moves that the file codes moves by:
  * rank[i] = rank of generator move i (0 = first). */
 void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank);

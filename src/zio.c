@@ -206,3 +206,14 @@ int zout_close(pk_out *out, const char **msg)
 	free(out);
 	return rc;
 }
+
+size_t zio_compressed_size(const void *buf, size_t len, int level)
+{
+	size_t cap = ZSTD_compressBound(len);
+	void *out = malloc(cap);
+	if (!out)
+		return 0;
+	size_t n = ZSTD_compress(out, cap, buf, len, level);
+	free(out);
+	return ZSTD_isError(n) ? 0 : n;
+}

@@ -24,4 +24,7 @@ int zout_write(pk_out *out, const void *buf, size_t size);  /* 0 or -1 */
 /* Flush, finish the zstd frame, close. 0 or -1 (with the error in *msg). */
 int zout_close(pk_out *out, const char **msg);
 
+/* The size of buf compressed by zstd at this level (0 on failure), for comparisons. */
+size_t zio_compressed_size(const void *buf, size_t len, int level);
+
 #endif

@@ -136,6 +136,32 @@ else
 fi
 
 echo
+echo "opening books from OCA 2.0 (bits a move: the tree with its moves and links; the statistics apart):"
+if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
+	tmpb=$(mktemp -d)
+	for p in 10 20 30 40; do
+		j=$("$PDNKIT" book build "$CORPORA/OCA_2.0.pdn" --plies $p -o "$tmpb/oca$p.book" --json)
+		printf '  %2s plies: %7s moves in %7s positions, tree %s bits a move, statistics %s, %s bytes; built in %s s\n' \
+			$p "$(field "$j" moves)" "$(field "$j" positions_with_moves)" "$(field "$j" bits_per_move)" \
+			"$(field "$j" stats_bits_per_move)" "$(field "$j" bytes)" "$(field "$j" seconds)"
+	done
+	j=$("$PDNKIT" book stats --measure --json "$tmpb/oca40.book")
+	printf '  40 plies: load %s s; probe %s us a position; the same content as text, zstd -19: %s bytes = %s bits a move (this file: %s)\n' \
+		"$(field "$j" load_seconds)" "$(field "$j" probe_us)" "$(field "$j" text_zstd_bytes)" \
+		"$(field "$j" text_zstd_bits_per_move)" "$(field "$j" book_bits_per_move)"
+	if [ "${BENCH_BOOK_MATCH:-1}" != 0 ]; then
+		"$PDNKIT" book build "$CORPORA/OCA_2.0.pdn" --plies 24 --min-games 3 -o "$tmpb/m.book" >/dev/null
+		echo "  match, the engine with the OCA book (24 plies, moves of 3 games or more) against without, 30000 nodes:"
+		"$PDNKIT" match --a "--nodes 30000 --book $tmpb/m.book" --b "--nodes 30000" --concurrency "$cores" | sed 's/^/    /'
+		echo "  match, the engine with its own book (book/pdnkit.book) against without, 30000 nodes:"
+		"$PDNKIT" match --a "--nodes 30000 --book default" --b "--nodes 30000" --concurrency "$cores" | sed 's/^/    /'
+	fi
+	rm -rf "$tmpb"
+else
+	echo "  (skipped: $CORPORA/OCA_2.0.pdn not found)"
+fi
+
+echo
 echo "perft from the start position (bulk counting at the last ply):"
 perft_line() { # depth threads unique want
 	opts="--json --threads $2"

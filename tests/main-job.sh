@@ -28,3 +28,7 @@ step "the rules core proves itself: perft to depth 11 from the start"
 step "annotate game 37 in the store at depth 12 (stored: a second run skips it), then its blunder summary"
 "$PDNKIT" annotate --event "Game #37" --depth 12 || exit $?
 "$PDNKIT" blunders --event "Game #37" --min-loss 50 || exit $?
+
+step "the opening book pdnkit grew itself (book/pdnkit.book, built in): its size, and its moves from the start"
+"$PDNKIT" book stats book/pdnkit.book || exit $?
+"$PDNKIT" book probe book/pdnkit.book || exit $?
