@@ -71,11 +71,12 @@ static int parse_player(const char *what, char *spec, player *pl)
 	engine_args ea;
 	engine_args_init(&ea);
 	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
-	char *book = NULL;
+	char *book = NULL, *lmr = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, NULL, NULL },
 		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
 		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
+		{ "lmr", 0, POPT_ARG_STRING, &lmr, 0, NULL, NULL },
 		{ "no-killers", 0, POPT_ARG_NONE, &no_killers, 0, NULL, NULL },
 		{ "no-history", 0, POPT_ARG_NONE, &no_history, 0, NULL, NULL },
 		{ "no-aspiration", 0, POPT_ARG_NONE, &no_aspiration, 0, NULL, NULL },
@@ -100,7 +101,15 @@ static int parse_player(const char *what, char *spec, player *pl)
 	}
 	free(book);
 	pl->f = features_all;
-	pl->f.lmr = no_lmr ? 0 : strong_lmr ? 2 : 1;
+	pl->f.lmr = no_lmr ? 0 : strong_lmr ? 2 : features_all.lmr;
+	long lv;
+	if (lmr) {
+		if (cli_int(lmr, 0, 4, "--lmr", &lv))
+			status = -1;
+		else
+			pl->f.lmr = (int)lv;
+	}
+	free(lmr);
 	pl->f.killers = !no_killers;
 	pl->f.history = !no_history;
 	pl->f.aspiration = !no_aspiration;

@@ -551,7 +551,7 @@ struct pk_book {
 	uint32_t id;
 	table t;                 /* first: index into m */
 	smove *m;
-	size_t nm;
+	size_t nm, mcap;
 	pk_book_info info;
 };
 
@@ -597,6 +597,16 @@ static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint3
 	if (bk->info.moves + nk > d->max_moves) {
 		d->err = "more moves than the header says";
 		return -1;
+	}
+	if (bk->nm + (size_t)nk > bk->mcap) {
+		size_t cap = bk->mcap * 2 > bk->nm + (size_t)nk ? bk->mcap * 2 : bk->nm + (size_t)nk + 1024;
+		smove *nm = realloc(bk->m, sizeof *nm * cap);
+		if (!nm) {
+			d->err = "out of memory";
+			return -1;
+		}
+		bk->m = nm;
+		bk->mcap = cap;
 	}
 	int rank[PK_MAX_MOVES], by_rank[PK_MAX_MOVES];
 	book_rank_moves(p, &ml, rank);
@@ -709,7 +719,10 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 		return fail_load(NULL, err, errsize, "%s", "trailing bytes after the book");
 	if (get32(data + 60) != checksum(data + BOOK_HEADER_BYTES, len - BOOK_HEADER_BYTES))
 		return fail_load(NULL, err, errsize, "%s", "the data is damaged (checksum mismatch)");
-	if (flags > 1 || flen >= PK_FEN_STRLEN || moves > 50000000 || positions > 50000000)
+	/* Every move but a link adds a position; a move's statistics take some bits. The
+	 * counts are checked again after decoding; here they bound the work and memory. */
+	if (flags > 1 || flen >= PK_FEN_STRLEN || links > moves || positions != moves - links + 1 ||
+	    moves > 256 * ((uint64_t)stats_len + 64))
 		return fail_load(NULL, err, errsize, "%s", "impossible header values");
 	pk_book *bk = calloc(1, sizeof *bk);
 	if (!bk)
@@ -717,7 +730,7 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 	pk_fen_error fe;
 	if (fen_parse((const char *)data + BOOK_HEADER_BYTES, flen, &bk->root, &fe) < 0)
 		return fail_load(bk, err, errsize, "its root position does not read: %s", fe.msg);
-	if (table_init(&bk->t, positions + 16) < 0 || !(bk->m = malloc(sizeof *bk->m * ((size_t)moves + 1))))
+	if (table_init(&bk->t, positions < (1u << 16) ? positions + 16 : 1u << 16) < 0)
 		return fail_load(bk, err, errsize, "%s", "out of memory");
 	decoder d;
 	memset(&d, 0, sizeof d);

@@ -112,6 +112,28 @@ void eval_features(const pk_pos *p, int *material_men, int f[W_NUM])
 	}
 }
 
+/* Known wins that game results cannot teach (they are too rare in games): two or more
+ * kings against a lone king. The stronger kings close in on the lone king, one of them
+ * sits next to it, and a lone king in the single corner or on the edge is nearly caught.
+ * Fixed values, not tuned; from Black's view. */
+static int mop_up(const pk_pos *p)
+{
+	for (int s = 0; s < 2; s++) {
+		bb_t strong = p->side[s], weak = p->side[!s];
+		if (bb_count(weak) != 1 || !(weak & p->kings) || bb_count(strong & p->kings) < 2)
+			continue;
+		int wsq = bb_first(weak), near = 0, total = 0;
+		for (bb_t k = strong & p->kings; k; k = bb_clear_first(k)) {
+			int d = distance(bb_first(k), wsq);
+			total += 7 - d;
+			near += d <= 2;
+		}
+		int v = 12 * total + 20 * (near > 0) + (DOUBLE_CORNERS & weak ? 0 : 30);
+		return s == PK_BLACK ? v : -v;
+	}
+	return 0;
+}
+
 int eval(const pk_pos *p, const pk_weights *w)
 {
 	int men, f[W_NUM];
@@ -119,6 +141,7 @@ int eval(const pk_pos *p, const pk_weights *w)
 	int v = 100 * men;
 	for (int i = 0; i < W_NUM; i++)
 		v += f[i] * w->w[i];
+	v += mop_up(p);
 	return p->stm == PK_BLACK ? v : -v;
 }
 

@@ -4,6 +4,7 @@
  * "standing pat" on them). */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -12,7 +13,7 @@
 #define INF 32000
 #define MAX_GAME 2048
 
-const pk_features features_all = { .lmr = 1, .killers = true, .history = true, .aspiration = true };
+const pk_features features_all = { .lmr = 3, .killers = true, .history = true, .aspiration = true };
 
 #define MAX_THREADS 64
 
@@ -57,6 +58,17 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static int lmr_table[2][64][64];
+
+static void lmr_init(void)
+{
+	for (int d = 1; d < 64; d++)
+		for (int k = 1; k < 64; k++) {
+			lmr_table[0][d][k] = (int)(0.5 + log((double)d) * log((double)k) / 1.6);
+			lmr_table[1][d][k] = (int)(0.5 + log((double)d) * log((double)k) / 1.25);
+		}
+}
+
 static worker *worker_new(pk_engine *e, int id)
 {
 	worker *w = calloc(1, sizeof *w);
@@ -69,6 +81,8 @@ static worker *worker_new(pk_engine *e, int id)
 
 pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, lmr_init);
 	pk_engine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
@@ -268,6 +282,9 @@ static int search(worker *w, const pk_pos *p, int depth, int alpha, int beta, in
 		idx[i] = i;
 
 	int best = -INF, best_move = -1, old_alpha = alpha;
+	/* Endings with few pieces are searched without reductions: a king hunt is a long
+	 * narrow line that reductions would cut. */
+	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= 6;
 	for (int k = 0; k < n; k++) {
 		int j = pick(score, n, k);
 		int ts = score[k], ti = idx[k];
@@ -294,6 +311,13 @@ static int search(worker *w, const pk_pos *p, int depth, int alpha, int beta, in
 				r = k >= 8 && depth >= 5 ? 2 : 1;
 			else if (e->f.lmr == 2 && !capture && depth >= 2 && k >= 2 && beta - alpha == 1 && !crowning)
 				r = k >= 10 && depth >= 7 ? 3 : k >= 5 && depth >= 4 ? 2 : 1;
+			else if (e->f.lmr >= 3 && !capture && depth >= 2 && k >= 2 && !crowning && !few_pieces) {
+				r = lmr_table[e->f.lmr - 3][depth < 64 ? depth : 63][k < 64 ? k : 63];
+				if (beta - alpha > 1 && r > 0)
+					r--;
+				if (r > child_depth - 1)
+					r = child_depth - 1 > 0 ? child_depth - 1 : 0;
+			}
 			s = -search(w, &c, child_depth - r, -alpha - 1, -alpha, ply + 1);
 			if (r && s > alpha && !w->stopped)
 				s = -search(w, &c, child_depth, -alpha - 1, -alpha, ply + 1);
@@ -334,6 +358,7 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 {
 	pk_engine *e = w->e;
 	int prev = 0;
+	double t_prev = 0, last_took = 0;
 	for (int d = 1 + (w->id & 1); d <= max_depth; d++) {
 		int alpha = -INF, beta = INF, s;
 		if (e->f.aspiration && d >= 5 && !score_is_win(prev)) {
@@ -377,8 +402,15 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 			cb(ctx, it);
 		if (score_is_win(s) && score_plies(s) <= d)
 			break;   /* the outcome is proven: deeper iterations cannot change it */
-		/* With a time limit, an iteration that would likely not finish is not begun. */
-		if (e->deadline > 0 && now() - e->t0 > 0.45 * lim->movetime)
+		/* With a time limit, an iteration that would likely not finish is not begun: the
+		 * next one is expected to take as much longer than this one as this one took
+		 * over the one before (between 1.5 and 4 times). */
+		double t = now() - e->t0, took = t - t_prev;
+		double growth = last_took > 0.001 ? took / last_took : 2.5;
+		growth = growth < 1.5 ? 1.5 : growth > 4 ? 4 : growth;
+		last_took = took;
+		t_prev = t;
+		if (e->deadline > 0 && t + took * growth > lim->movetime)
 			break;
 	}
 }

@@ -51,8 +51,10 @@ typedef struct {
 /* Search features that can be switched off, so that a match can show what each one
  * is worth. All on by default. */
 typedef struct {
-	int lmr;           /* late quiet moves of non-PV nodes searched shallower first: 0 off,
-			    * 1 by one or two plies, 2 by up to three plies and earlier */
+	int lmr;           /* late quiet moves searched shallower first: 0 off; 1 by one or two
+			    * plies at non-PV nodes; 2 by up to three plies, earlier; 3 (default)
+			    * log(depth) log(move number) / 1.6 plies, one less at PV nodes;
+			    * 4 the same over 1.25 */
 	bool killers;
 	bool history;
 	bool aspiration;

@@ -70,6 +70,10 @@ expect_out_has '"games":4,' "two openings, both colours"
 grep -q 'FEN "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13"' "$T_TMP/o.pdn" && pass || fail "a game starts from the file's position"
 run "$PDNKIT" validate "$T_TMP/o.pdn"
 expect_rc 0 "those games validate"
+run "$PDNKIT" match --a "--depth 3 --lmr 0" --b "--depth 3 --lmr 4" --games 2 --json
+expect_out_has '"games":2,' "--lmr schemes"
+run "$PDNKIT" match --a "--depth 3 --lmr 9" --games 2
+expect_rc 2 "--lmr out of range"
 run "$PDNKIT" match --a "--frob" --games 2
 expect_rc 2 "bad engine options"
 expect_err_has "pdnkit match: --a: --frob: unknown option" "bad engine option named"
