@@ -43,7 +43,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench sanitize fuzz fuzz-book fuzz-merge install uninstall clean deps tests book
+.PHONY: all run check bench sanitize fuzz fuzz-book fuzz-merge fuzz-book-merge install uninstall clean deps tests book
 
 PROG      ?= pdnkit
 
@@ -175,3 +175,8 @@ fuzz-merge:
 	@mkdir -p build-fuzz/merged
 	build-fuzz/fuzz_pdn -merge=1 -max_len=65536 build-fuzz/merged tests/fuzz-corpus build-fuzz/new
 	rm -rf tests/fuzz-corpus && mv build-fuzz/merged tests/fuzz-corpus
+
+fuzz-book-merge:
+	@mkdir -p build-fuzz/merged-book
+	build-fuzz/fuzz_book -merge=1 -max_len=65536 build-fuzz/merged-book tests/fuzz-book-corpus build-fuzz/new-book
+	rm -rf tests/fuzz-book-corpus && mv build-fuzz/merged-book tests/fuzz-book-corpus
