@@ -358,7 +358,7 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 {
 	pk_engine *e = w->e;
 	int prev = 0;
-	double t_prev = 0, last_took = 0;
+	double t_prev = 0, took[4] = { 0, 0, 0, 0 };
 	for (int d = 1 + (w->id & 1); d <= max_depth; d++) {
 		int alpha = -INF, beta = INF, s;
 		if (e->f.aspiration && d >= 5 && !score_is_win(prev)) {
@@ -403,15 +403,17 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 		if (score_is_win(s) && score_plies(s) <= d)
 			break;   /* the outcome is proven: deeper iterations cannot change it */
 		/* With a time limit, an iteration that would likely not finish is not begun: the
-		 * next one is expected to take as much longer than this one as this one took
-		 * over the one before (between 1.5 and 4 times). */
-		double t = now() - e->t0, took = t - t_prev;
-		double growth = last_took > 0.001 ? took / last_took : 2.5;
-		growth = growth < 1.5 ? 1.5 : growth > 4 ? 4 : growth;
-		last_took = took;
+		 * next one is expected to take as much longer than this one as the square root
+		 * of this one over the one two before (between 1.3 and 4 times). */
+		double t = now() - e->t0;
+		took[d % 4] = t - t_prev;
 		t_prev = t;
-		if (e->deadline > 0 && t + took * growth > lim->movetime)
+		/* odd and even depths differ: the growth over two iterations, halved */
+		double growth = d >= 3 && took[(d - 2) % 4] > 0.0005 ? sqrt(took[d % 4] / took[(d - 2) % 4]) : 2.5;
+		growth = growth < 1.3 ? 1.3 : growth > 4 ? 4 : growth;
+		if (e->deadline > 0 && t + took[d % 4] * growth > lim->movetime)
 			break;
+
 	}
 }
 
