@@ -83,7 +83,7 @@ $(BUILD)/gen/book_data.o: $(BUILD)/gen/book_data.c
 
 # Rebuild the shipped book with the engine itself: the same file on every machine that
 # searches the same way (one thread, fixed depth). Then `make` builds it in.
-BOOK_EXPAND ?= --engine-options "--depth 12" --positions 400
+BOOK_EXPAND ?= --engine-options "--depth 12" --positions 1500
 book: $(PROG)
 	./$(PROG) book expand $(BOOK_EXPAND) --quiet -o book/pdnkit.book.new
 	mv book/pdnkit.book.new book/pdnkit.book
