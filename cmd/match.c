@@ -72,11 +72,13 @@ static int parse_player(const char *what, char *spec, player *pl)
 	engine_args_init(&ea);
 	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
 	char *book = NULL, *lmr = NULL;
+	int tt_buckets = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, NULL, NULL },
 		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
 		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
 		{ "lmr", 0, POPT_ARG_STRING, &lmr, 0, NULL, NULL },
+		{ "tt-buckets", 0, POPT_ARG_NONE, &tt_buckets, 0, NULL, NULL },
 		{ "no-killers", 0, POPT_ARG_NONE, &no_killers, 0, NULL, NULL },
 		{ "no-history", 0, POPT_ARG_NONE, &no_history, 0, NULL, NULL },
 		{ "no-aspiration", 0, POPT_ARG_NONE, &no_aspiration, 0, NULL, NULL },
@@ -113,6 +115,7 @@ static int parse_player(const char *what, char *spec, player *pl)
 	pl->f.killers = !no_killers;
 	pl->f.history = !no_history;
 	pl->f.aspiration = !no_aspiration;
+	pl->f.tt_ways = tt_buckets ? 2 : 1;
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
 	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);

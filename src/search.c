@@ -13,7 +13,7 @@
 #define INF 32000
 #define MAX_GAME 2048
 
-const pk_features features_all = { .lmr = 3, .killers = true, .history = true, .aspiration = true };
+const pk_features features_all = { .lmr = 3, .killers = true, .history = true, .aspiration = true, .tt_ways = 1 };
 
 #define MAX_THREADS 64
 
@@ -141,6 +141,7 @@ void engine_set_weights(pk_engine *e, const pk_weights *w)
 void engine_set_features(pk_engine *e, const pk_features *f)
 {
 	e->f = *f;
+	e->tt.ways = f->tt_ways == 2 ? 2 : 1;
 }
 
 static int to_tt(int s, int ply)

@@ -58,6 +58,8 @@ typedef struct {
 	bool killers;
 	bool history;
 	bool aspiration;
+	int tt_ways;       /* transposition table slots a key may use: 1 (default; two-slot
+			    * buckets measured +7 Elo, 95% -16..+31, not adopted) or 2 */
 } pk_features;
 
 extern const pk_features features_all;

@@ -14,6 +14,7 @@ int tt_init(pk_tt *t, size_t megabytes)
 		return -1;
 	t->mask = n - 1;
 	t->age = 0;
+	t->ways = 1;
 	return 0;
 }
 
@@ -51,25 +52,59 @@ static bool read_slot(const tt_entry *e, uint64_t *key, uint64_t *data)
 	return *data >> 48 & 1;
 }
 
+/* Two slots a key (ways 2): its bucket of two entries; or one (ways 1). */
 bool tt_probe(const pk_tt *t, uint64_t key, tt_data *out)
 {
 	uint64_t k, v;
-	if (!read_slot(&t->e[key & t->mask], &k, &v) || k != key)
-		return false;
-	unpack(v, out);
-	return true;
+	size_t i = t->ways == 2 ? key & t->mask & ~(size_t)1 : key & t->mask;
+	for (int j = 0; j < t->ways; j++)
+		if (read_slot(&t->e[i + (size_t)j], &k, &v) && k == key) {
+			unpack(v, out);
+			return true;
+		}
+	return false;
 }
 
 void tt_store(pk_tt *t, uint64_t key, int depth, int score, int bound, int move)
 {
-	tt_entry *e = &t->e[key & t->mask];
+	size_t i = t->ways == 2 ? key & t->mask & ~(size_t)1 : key & t->mask;
+	tt_entry *e = NULL;
 	uint64_t k, v;
 	tt_data old = { 0 };
-	bool used = read_slot(e, &k, &v);
+	bool used = false;
+	/* The slot holding this key; else an empty one; else the shallower or older one. */
+	int worst = -1, worst_rank = 1 << 30;
+	for (int j = 0; j < t->ways && !e; j++) {
+		tt_entry *c = &t->e[i + (size_t)j];
+		uint64_t ck, cv;
+		if (!read_slot(c, &ck, &cv)) {
+			worst = j;
+			worst_rank = -1000;
+			continue;
+		}
+		if (ck == key) {
+			e = c;
+			used = true;
+			k = ck;
+			v = cv;
+			break;
+		}
+		tt_data d;
+		unpack(cv, &d);
+		int rank = d.depth + (d.age == t->age ? 256 : 0);
+		if (rank < worst_rank) {
+			worst_rank = rank;
+			worst = j;
+		}
+	}
+	if (!e) {
+		e = &t->e[i + (size_t)worst];
+		used = read_slot(e, &k, &v);
+	}
 	if (used)
 		unpack(v, &old);
-	/* Keep a deeper result of the current search for another position. */
-	if (used && k != key && old.age == t->age && old.depth > depth)
+	/* One slot a key: keep a deeper result of the current search for another position. */
+	if (t->ways == 1 && used && k != key && old.age == t->age && old.depth > depth)
 		return;
 	if (used && k == key && move < 0)
 		move = old.move - 1;

@@ -29,6 +29,7 @@ typedef struct {
 	tt_entry *e;
 	size_t mask;       /* entries - 1 (a power of two) */
 	uint8_t age;
+	int ways;          /* slots a key may use: 1 (the default) or 2 (a bucket) */
 } pk_tt;
 
 int tt_init(pk_tt *t, size_t megabytes);   /* 0 or -1 */

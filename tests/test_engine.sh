@@ -72,6 +72,8 @@ run "$PDNKIT" validate "$T_TMP/o.pdn"
 expect_rc 0 "those games validate"
 run "$PDNKIT" match --a "--depth 3 --lmr 0" --b "--depth 3 --lmr 4" --games 2 --json
 expect_out_has '"games":2,' "--lmr schemes"
+run "$PDNKIT" match --a "--depth 3 --tt-buckets" --b "--depth 3" --games 2 --json
+expect_out_has '"games":2,' "--tt-buckets"
 run "$PDNKIT" match --a "--depth 3 --lmr 9" --games 2
 expect_rc 2 "--lmr out of range"
 run "$PDNKIT" match --a "--frob" --games 2

@@ -59,6 +59,8 @@ static void test_against_minimax(void)
 {
 	pk_features plain = features_all;
 	plain.lmr = 0;   /* reductions change scores by design; the rest must not */
+	for (int ways = 1; ways <= 2; ways++) {
+	plain.tt_ways = ways;
 	pk_engine *e = engine_new(8, &eval_default_weights);
 	engine_set_features(e, &plain);
 	int bad = 0;
@@ -82,6 +84,7 @@ static void test_against_minimax(void)
 	}
 	CHECK_INT(bad, 0);
 	engine_free(e);
+	}
 }
 
 /* Two kings against one: from many starts, the stronger side takes the lone king. */
