@@ -60,30 +60,30 @@ static void test_against_minimax(void)
 	pk_features plain = features_all;
 	plain.lmr = 0;   /* reductions change scores by design; the rest must not */
 	for (int ways = 1; ways <= 2; ways++) {
-	plain.tt_ways = ways;
-	pk_engine *e = engine_new(8, &eval_default_weights);
-	engine_set_features(e, &plain);
-	int bad = 0;
-	for (int t = 0; t < 300; t++) {
-		pk_pos p;
-		random_men(&p);
-		pk_movelist ml;
-		if (gen_moves(&p, &ml) < 2)
-			continue;
-		int depth = 1 + t % 4;
-		engine_new_game(e);
-		pk_limits lim = { .depth = depth };
-		pk_result r;
-		engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
-		int want = minimax(&p, depth, 0);
-		if (r.last.score != want && bad++ < 3) {
-			char fen[PK_FEN_STRLEN];
-			fen_format(&p, fen, sizeof fen);
-			printf("FAIL depth %d %s: search %d, minimax %d\n", depth, fen, r.last.score, want);
+		plain.tt_ways = ways;
+		pk_engine *e = engine_new(8, &eval_default_weights);
+		engine_set_features(e, &plain);
+		int bad = 0;
+		for (int t = 0; t < 300; t++) {
+			pk_pos p;
+			random_men(&p);
+			pk_movelist ml;
+			if (gen_moves(&p, &ml) < 2)
+				continue;
+			int depth = 1 + t % 4;
+			engine_new_game(e);
+			pk_limits lim = { .depth = depth };
+			pk_result r;
+			engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
+			int want = minimax(&p, depth, 0);
+			if (r.last.score != want && bad++ < 3) {
+				char fen[PK_FEN_STRLEN];
+				fen_format(&p, fen, sizeof fen);
+				printf("FAIL depth %d %s: search %d, minimax %d\n", depth, fen, r.last.score, want);
+			}
 		}
-	}
-	CHECK_INT(bad, 0);
-	engine_free(e);
+		CHECK_INT(bad, 0);
+		engine_free(e);
 	}
 }
 
