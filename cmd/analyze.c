@@ -107,28 +107,15 @@ int cmd_analyze(int argc, const char **argv)
 		cli_error("unexpected argument '%s'", args[0]);
 		goto out;
 	}
-	if (fen && moves) {
-		cli_error("--fen and --moves cannot be combined");
-		goto out;
-	}
 	pk_limits lim;
 	long multipv = 1;
 	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))
 		goto out;
 	actx c = { .json = json };
-	pk_history h = { 0 };
-	if (fen) {
-		pk_fen_error fe;
-		if (fen_parse(fen, strlen(fen), &c.root, &fe) < 0) {
-			cli_error("bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
-			goto out;
-		}
-	} else if (moves) {
-		if (position_after_moves("moves", moves, &c.root, &keys, &h) < 0)
-			goto out;
-	} else {
-		pos_start(&c.root);
-	}
+	pk_history h;
+	bool given;
+	if (position_option(fen, moves, &c.root, &keys, &h, &given) < 0)
+		goto out;
 	if (book_option(book_arg, false, &bk) < 0) {
 		rc = EXIT_RUNTIME;
 		goto out;

@@ -317,28 +317,19 @@ static int book_probe_cmd(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
-	if (fen && moves) {
-		cli_error("--fen and --moves cannot be combined");
-		goto out;
-	}
 	pk_pos p;
-	if (fen) {
-		pk_fen_error fe;
-		if (fen_parse(fen, strlen(fen), &p, &fe) < 0) {
-			cli_error("bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
-			goto out;
-		}
-	} else if (moves) {
-		pk_history h;
-		if (position_after_moves("moves", moves, &p, &keys, &h) < 0)
-			goto out;
-	}
+	pk_history h;
+	bool given;
+	if (position_option(fen, moves, &p, &keys, &h, &given) < 0)
+		goto out;
+	int nargs;
+	cli_args(ctx, &nargs);
 	const char *path;
 	if (!(bk = open_book_arg(ctx, &path))) {
-		rc = cli_args(ctx, &rc) && rc == 1 ? EXIT_RUNTIME : EXIT_USAGE;
+		rc = nargs == 1 ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (!fen && !moves)
+	if (!given)
 		p = *book_root(bk);
 	pk_book_move mv[PK_MAX_MOVES];
 	int n = book_probe(bk, &p, mv, PK_MAX_MOVES);
@@ -782,42 +773,6 @@ static int xbook_add(xbook *x, const pk_pos *p, int ply, int cost)
 	return 0;
 }
 
-static int parse_engine_options(const char *spec, engine_args *ea)
-{
-	int argc = 0;
-	const char **argv = NULL;
-	size_t n = strlen(spec) + 8;
-	char *buf = malloc(n);
-	if (!buf)
-		return -1;
-	snprintf(buf, n, "x %s", spec);
-	int prc = poptParseArgvString(buf, &argc, &argv);
-	free(buf);
-	if (prc != 0) {
-		cli_error("--engine-options: cannot read '%s'", spec);
-		return -1;
-	}
-	struct poptOption opts[] = {
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(ea), 0, NULL, NULL },
-		POPT_TABLEEND
-	};
-	poptContext ctx = poptGetContext("book expand", argc, argv, opts, 0);
-	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0)
-		;
-	int status = 0;
-	if (rc < -1) {
-		cli_error("--engine-options: %s: %s", poptBadOption(ctx, 0), poptStrerror(rc));
-		status = -1;
-	} else if (poptPeekArg(ctx)) {
-		cli_error("--engine-options: unexpected '%s'", poptPeekArg(ctx));
-		status = -1;
-	}
-	poptFreeContext(ctx);
-	free(argv);
-	return status;
-}
-
 static int book_expand(int argc, const char **argv)
 {
 	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL;
@@ -862,7 +817,7 @@ static int book_expand(int argc, const char **argv)
 	    (margin && cli_int(margin, 0, 10000, "--margin", &mg)) || (width && cli_int(width, 1, 32, "--width", &wd)) ||
 	    (dropout && cli_int(dropout, 0, 10000, "--dropout", &dw)))
 		goto out;
-	if (parse_engine_options(eopts ? eopts : "--depth 10", &ea) < 0)
+	if (engine_args_from_string("--engine-options", eopts ? eopts : "--depth 10", NULL, &ea) < 0)
 		goto out;
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("10");

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "engine_opts.h"
 #include "../src/book.h"
+#include "../src/fen.h"
 #include "../src/replay.h"
 
 const double level_seconds[11] = { 0.5, 1, 2, 5, 10, 20, 40, 60, 90, 120, 240 };
@@ -186,4 +187,64 @@ int book_option(const char *arg, bool shipped, pk_book **bk)
 		return -1;
 	}
 	return 0;
+}
+
+int position_option(const char *fen, const char *moves, pk_pos *out, uint64_t **keys, pk_history *h, bool *given)
+{
+	memset(h, 0, sizeof *h);
+	*given = fen || moves;
+	if (fen && moves) {
+		cli_error("--fen and --moves cannot be combined");
+		return -1;
+	}
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), out, &fe) < 0) {
+			cli_error("bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
+			return -1;
+		}
+		return 0;
+	}
+	if (moves)
+		return position_after_moves("moves", moves, out, keys, h);
+	pos_start(out);
+	return 0;
+}
+
+int engine_args_from_string(const char *what, const char *spec, const struct poptOption *extra, engine_args *ea)
+{
+	int argc = 0;
+	const char **argv = NULL;
+	size_t n = strlen(spec) + 8;
+	char *buf = malloc(n);
+	if (!buf)
+		return -1;
+	snprintf(buf, n, "x %s", spec);
+	int prc = poptParseArgvString(buf, &argc, &argv);
+	free(buf);
+	if (prc != 0) {
+		cli_error("%s: cannot read the options '%s'", what, spec);
+		return -1;
+	}
+	struct poptOption none[] = { POPT_TABLEEND };
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(ea), 0, NULL, NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, (void *)(extra ? extra : none), 0, NULL, NULL },
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(what, argc, argv, opts, 0);
+	int rc;
+	while ((rc = poptGetNextOpt(ctx)) > 0)
+		;
+	int status = 0;
+	if (rc < -1) {
+		cli_error("%s: %s: %s", what, poptBadOption(ctx, 0), poptStrerror(rc));
+		status = -1;
+	} else if (poptPeekArg(ctx)) {
+		cli_error("%s: unexpected '%s'", what, poptPeekArg(ctx));
+		status = -1;
+	}
+	poptFreeContext(ctx);
+	free(argv);
+	return status;
 }

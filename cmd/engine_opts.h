@@ -22,6 +22,16 @@ pk_engine *engine_from_args(const engine_args *ea);
 int engine_weights(const engine_args *ea, pk_weights *w);
 void engine_args_free(engine_args *ea);
 
+/* Engine options written as one string ("--depth 6 --no-lmr"), as match's --a and
+ * book expand's --engine-options take them: the engine options into ea, and those of
+ * the extra table (may be NULL). Prints "WHAT: ..." and returns -1 when wrong. */
+int engine_args_from_string(const char *what, const char *spec, const struct poptOption *extra, engine_args *ea);
+
+/* The position of --fen or --moves (not both); with neither, the initial position and
+ * *given false. h and keys as for position_after_moves (h empty for a FEN). Prints a
+ * usage error and returns -1 when wrong. */
+int position_option(const char *fen, const char *moves, pk_pos *out, uint64_t **keys, pk_history *h, bool *given);
+
 /* The book of a --book option: a file, "none", or (arg NULL) the shipped book when
  * shipped is set, else none. *bk is NULL for none. Prints the reason and returns -1 when
  * the file cannot be used. */

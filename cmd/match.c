@@ -58,23 +58,12 @@ typedef struct {
 /* Parse "--depth 6 --no-lmr" into a player. */
 static int parse_player(const char *what, char *spec, player *pl)
 {
-	int argc = 0;
-	const char **argv = NULL;
-	char *buf = malloc(strlen(spec) + 8);
-	snprintf(buf, strlen(spec) + 8, "x %s", spec);
-	if (poptParseArgvString(buf, &argc, &argv) != 0) {
-		cli_error("%s: cannot read the options '%s'", what, spec);
-		free(buf);
-		return -1;
-	}
-	free(buf);
 	engine_args ea;
 	engine_args_init(&ea);
 	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
 	char *book = NULL, *lmr = NULL;
 	int tt_buckets = 0;
-	struct poptOption opts[] = {
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, NULL, NULL },
+	struct poptOption extra[] = {
 		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
 		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
 		{ "lmr", 0, POPT_ARG_STRING, &lmr, 0, NULL, NULL },
@@ -85,22 +74,13 @@ static int parse_player(const char *what, char *spec, player *pl)
 		{ "book", 0, POPT_ARG_STRING, &book, 0, NULL, NULL },
 		POPT_TABLEEND
 	};
-	poptContext ctx = poptGetContext("match", argc, argv, opts, 0);
-	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0)
-		;
 	int status = 0;
-	if (rc < -1) {
-		cli_error("%s: %s: %s", what, poptBadOption(ctx, 0), poptStrerror(rc));
+	if (engine_args_from_string(what, spec, extra, &ea) < 0)
 		status = -1;
-	} else if (poptPeekArg(ctx)) {
-		cli_error("%s: unexpected '%s'", what, poptPeekArg(ctx));
+	else if (engine_args_resolve(&ea, &pl->lim) || engine_weights(&ea, &pl->w) < 0)
 		status = -1;
-	} else if (engine_args_resolve(&ea, &pl->lim) || engine_weights(&ea, &pl->w) < 0) {
+	else if (book_option(book, false, &pl->bk) < 0)
 		status = -1;
-	} else if (book_option(book, false, &pl->bk) < 0) {
-		status = -1;
-	}
 	free(book);
 	pl->f = features_all;
 	pl->f.lmr = no_lmr ? 0 : strong_lmr ? 2 : features_all.lmr;
@@ -119,8 +99,6 @@ static int parse_player(const char *what, char *spec, player *pl)
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
 	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);
-	poptFreeContext(ctx);
-	free(argv);
 	return status;
 }
 

@@ -14,6 +14,13 @@ static int discard(void *ctx, const char *buf, size_t len)
 	return 0;
 }
 
+/* Annotation-like text after every other move, as pdnkit annotate writes it. */
+static const char *after(void *ctx, int ply)
+{
+	(void)ctx;
+	return ply % 2 ? "$4\n{[%eval -1.25] [%depth 9]}\n(\n3.\n9-14\n22-18\n)" : NULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	pk_reader *r = pdn_open_mem((const char *)data, size);
@@ -30,6 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rp.fix_el >= 0 && game_fix_move(&g, rp.fix_el, rp.fix_text, "fix") == 0)
 			replay_game(&g, &rp);
 		pdn_write_game(&g, &rp, &wo, discard, NULL);
+		pk_write_opts ao = wo;
+		ao.after_move = after;
+		ao.verbatim_tags = true;
+		pdn_write_game(&g, &rp, &ao, discard, NULL);
 	}
 	game_free(&g);
 	replay_free(&rp);
