@@ -127,7 +127,7 @@ void engine_free(pk_engine *e)
 void engine_new_game(pk_engine *e)
 {
 	tt_clear(&e->tt);
-	for (int i = 0; i < e->nthreads; i++) {
+	for (int i = 0; i < MAX_THREADS && e->wk[i]; i++) {
 		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
 		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
 	}
