@@ -12,6 +12,9 @@ expect_rc 0 "stats"
 for f in positions moves bytes bits_per_move stats_bits_per_move; do
 	expect_out_has "\"$f\":" "stats field $f"
 done
+run "$PDNKIT" book stats --measure --json "$B"
+expect_out_has '"probe_us":' "stats --measure times probes"
+expect_out_has '"text_zstd_bytes":' "stats --measure compares with zstd text"
 # the root: every game's first move, counted
 run "$PDNKIT" book probe "$B" --json
 expect_out_has '{"fen":"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12","moves":[{"move":"9-14","games":' "probe the root"

@@ -80,6 +80,13 @@ run "$PDNKIT" match --a "--frob" --games 2
 expect_rc 2 "bad engine options"
 expect_err_has "pdnkit match: --a: --frob: unknown option" "bad engine option named"
 
+# bench with two threads: no signature, but the same positions searched.
+run "$PDNKIT" bench --threads 2
+expect_rc 0 "bench --threads 2"
+expect_out_has "total (threads: no signature)" "threads: no signature claimed"
+run "$PDNKIT" bench --threads 0
+expect_rc 2 "bench --threads 0"
+
 # bench: the node signature is the same on every run.
 run "$PDNKIT" bench --json
 expect_rc 0 "bench"
