@@ -403,10 +403,9 @@ static void dump_token(dump_ctx *d, const char *t)
 	d->need_space = true;
 }
 
-static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes, bool last)
+static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
 {
 	(void)ctx;
-	(void)last;
 	char mv[PK_MOVE_STRLEN], s[32];
 	pdn_move_string(before, &m->move, false, mv);
 	score_text(m->score, s, sizeof s);
@@ -531,7 +530,7 @@ static int book_dump(int argc, const char **argv)
 		dump_token(&pd->d, "*");
 		printf("\n\n");
 	} else {
-		rc = book_walk(bk, dump_text_enter, NULL, NULL);
+		rc = book_walk(bk, dump_text_enter, NULL);
 	}
 	if (fflush(stdout) != 0 || rc < 0) {
 		cli_error("cannot write the dump");
@@ -578,9 +577,8 @@ static void text_add(measure_ctx *m, const char *s, size_t n)
 	m->len += n;
 }
 
-static int measure_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes, bool last)
+static int measure_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
 {
-	(void)last;
 	measure_ctx *mc = ctx;
 	if (mc->n == 0 || mc->pos[mc->n - 1].key != before->key) {   /* duplicates are removed later */
 		if (mc->n == mc->cap) {
@@ -638,7 +636,7 @@ static int book_stats(int argc, const char **argv)
 		printf("load          %.3f s (checked and decoded)\n", load);
 	if (measure) {
 		measure_ctx mc = { 0 };
-		if (book_walk(bk, measure_enter, NULL, &mc) < 0 || mc.oom) {
+		if (book_walk(bk, measure_enter, &mc) < 0 || mc.oom) {
 			cli_error("out of memory");
 			free(mc.pos);
 			free(mc.text);

@@ -848,7 +848,6 @@ typedef struct {
 	const pk_book *bk;
 	table seen;
 	book_walk_fn enter;
-	book_leave_fn leave;
 	void *ctx;
 	int stop;
 } walker;
@@ -865,18 +864,16 @@ static void walk(walker *w, const pk_pos *p, int ply)
 			w->stop = -1;
 			return;
 		}
-		if ((w->stop = w->enter(w->ctx, p, &mv[j], ply, !created, j == n - 1)) != 0)
+		if ((w->stop = w->enter(w->ctx, p, &mv[j], ply, !created)) != 0)
 			return;
 		if (created && ply < MAX_DEPTH)
 			walk(w, &c, ply + 1);
-		if (w->leave && !w->stop)
-			w->stop = w->leave(w->ctx, ply);
 	}
 }
 
-int book_walk(const pk_book *bk, book_walk_fn enter, book_leave_fn leave, void *ctx)
+int book_walk(const pk_book *bk, book_walk_fn enter, void *ctx)
 {
-	walker w = { bk, { 0 }, enter, leave, ctx, 0 };
+	walker w = { bk, { 0 }, enter, ctx, 0 };
 	if (table_init(&w.seen, bk->t.count + 16) < 0)
 		return -1;
 	table_get(&w.seen, bk->root.key, NULL);

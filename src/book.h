@@ -80,10 +80,8 @@ int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap);
  * each move with the position before it and the move's ply (0-based); `transposes` when
  * the position after it was already walked (its moves are not walked again). Return
  * nonzero from enter to stop. */
-typedef int (*book_walk_fn)(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes,
-			    bool last_sibling);
-typedef int (*book_leave_fn)(void *ctx, int ply);
-int book_walk(const pk_book *bk, book_walk_fn enter, book_leave_fn leave, void *ctx);
+typedef int (*book_walk_fn)(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes);
+int book_walk(const pk_book *bk, book_walk_fn enter, void *ctx);
 
 /* The move the engine plays from the book: the most played (ties: the better engine
  * score), or with no games the best scored. false when the position is not in it. */

@@ -21,13 +21,12 @@ static void put32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int count(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes, bool last)
+static int count(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
 {
 	(void)before;
 	(void)m;
 	(void)ply;
 	(void)transposes;
-	(void)last;
 	return ++*(long *)ctx > 100000;
 }
 
@@ -45,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pk_book *bk = book_load(copy, size, err, sizeof err);
 	if (bk) {
 		long n = 0;
-		book_walk(bk, count, NULL, &n);
+		book_walk(bk, count, &n);
 		pk_book_move mv[PK_MAX_MOVES];
 		book_probe(bk, book_root(bk), mv, PK_MAX_MOVES);
 		book_free(bk);

@@ -77,11 +77,10 @@ typedef struct {
 	int walked, missing, wrong;
 } walk_ctx;
 
-static int on_move(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes, bool last)
+static int on_move(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
 {
 	(void)ply;
 	(void)transposes;
-	(void)last;
 	walk_ctx *w = ctx;
 	w->walked++;
 	pair *x = NULL;
@@ -135,7 +134,7 @@ static void round_trip(const char *path, int plies)
 		CHECK_INT(ri.links, wi.links);
 		/* the walk gives exactly the scanned pairs, with their counts */
 		walk_ctx w = { &scan, 0, 0, 0 };
-		CHECK_INT(book_walk(bk, on_move, NULL, &w), 0);
+		CHECK_INT(book_walk(bk, on_move, &w), 0);
 		CHECK_INT(w.walked, scan.n);
 		CHECK_INT(w.missing, 0);
 		CHECK_INT(w.wrong, 0);
@@ -163,7 +162,7 @@ static void round_trip(const char *path, int plies)
 	CHECK(bk2 != NULL);
 	if (bk2) {
 		walk_ctx w = { &scan, 0, 0, 0 };
-		book_walk(bk2, on_move, NULL, &w);
+		book_walk(bk2, on_move, &w);
 		CHECK(w.walked == fi.moves && w.missing == 0 && w.wrong == 0);
 		CHECK(fi.moves < wi.moves);
 		book_free(bk2);
