@@ -47,6 +47,7 @@ typedef struct {
 	int threads;
 	size_t hash;
 	pk_weights w;
+	pk_features f;
 	/* work */
 	job *jobs;
 	int njobs;
@@ -833,7 +834,7 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("10");
-	if (engine_args_resolve(&ea, &c->ao.lim) || engine_weights(&ea, &c->w) < 0) {
+	if (engine_args_resolve(&ea, &c->ao.lim) || engine_weights(&ea, &c->w) < 0 || engine_features(&ea, &c->f) < 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -920,6 +921,12 @@ int cmd_annotate(int argc, const char **argv)
 			 "depth=%d nodes=%llu movetime=%g weights=%016llx thresholds=%d/%d/%d move-order=%d book=%08x",
 			 c->ao.lim.depth, (unsigned long long)c->ao.lim.nodes, c->ao.lim.movetime, (unsigned long long)wh,
 			 c->th.blunder, c->th.mistake, c->th.inaccuracy, GEN_ORDER_VERSION, bk ? book_id(bk) : 0u);
+		if (memcmp(&c->f, &features_all, sizeof c->f) != 0) {
+			size_t used = strlen(settings);
+			snprintf(settings + used, sizeof settings - used, " features=");
+			used = strlen(settings);
+			features_format(&c->f, settings + used, sizeof settings - used);
+		}
 		if (store_annotation_run(st.s, settings, "pdnkit " PK_VERSION, &st.run) < 0) {
 			cli_error("%s", store_error(st.s));
 			rc = EXIT_RUNTIME;
@@ -948,6 +955,7 @@ int cmd_annotate(int argc, const char **argv)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
+		engine_set_features(c->eng[i], &c->f);
 		if (engine_set_threads(c->eng[i], c->threads) < 0) {
 			cli_error("out of memory");
 			rc = EXIT_RUNTIME;

@@ -22,11 +22,12 @@ static const struct {
 
 int cmd_bench(int argc, const char **argv)
 {
-	char *hash = NULL, *threads = NULL;
+	char *hash = NULL, *threads = NULL, *features = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "hash", 0, POPT_ARG_STRING, &hash, 0, "transposition table size in MB (default 64)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "search with N threads (the node count is then no signature)", "N" },
+		{ "features", 0, POPT_ARG_STRING, &features, 0, "search features changed from the defaults, e.g. \"lmr=0\"", "LIST" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -41,12 +42,20 @@ int cmd_bench(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	pk_features f = features_all;
+	char err[160];
+	if (features && features_parse(features, &f, err, sizeof err) < 0) {
+		cli_error("--features: %s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	e = engine_new((size_t)mb, NULL);
 	if (!e || engine_set_threads(e, (int)nthreads) < 0) {
 		cli_error("cannot allocate a %ld MB transposition table", mb);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	engine_set_features(e, &f);
 	uint64_t total = 0;
 	double secs = 0;
 	if (json)
@@ -87,5 +96,6 @@ out:
 	poptFreeContext(ctx);
 	free(hash);
 	free(threads);
+	free(features);
 	return rc;
 }

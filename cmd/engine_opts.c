@@ -17,7 +17,7 @@ void engine_args_init(engine_args *ea)
 
 struct poptOption *engine_options(engine_args *ea)
 {
-	static struct poptOption t[8];
+	static struct poptOption t[9];
 	struct poptOption opts[] = {
 		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
 		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
@@ -26,6 +26,7 @@ struct poptOption *engine_options(engine_args *ea)
 		{ "hash", 0, POPT_ARG_STRING, &ea->hash, 0, "transposition table size in MB (default 64)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &ea->threads, 0, "search with N threads sharing the table (default 1)", "N" },
 		{ "weights", 0, POPT_ARG_STRING, &ea->weights, 0, "evaluation weights from FILE (pdnkit tune -o), or 'untuned'", "FILE" },
+		{ "features", 0, POPT_ARG_STRING, &ea->features, 0, "search features changed from the defaults, e.g. \"lmr=0,killers=0\"", "LIST" },
 		POPT_TABLEEND
 	};
 	memcpy(t, opts, sizeof opts);
@@ -70,6 +71,9 @@ int engine_args_resolve(engine_args *ea, pk_limits *lim)
 		if (cli_int(ea->threads, 1, 64, "--threads", &v))
 			return EXIT_USAGE;
 	}
+	pk_features f;
+	if (engine_features(ea, &f) < 0)
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -104,6 +108,17 @@ int engine_weights(const engine_args *ea, pk_weights *w)
 	return 0;
 }
 
+int engine_features(const engine_args *ea, pk_features *f)
+{
+	*f = features_all;
+	char err[160];
+	if (ea->features && features_parse(ea->features, f, err, sizeof err) < 0) {
+		cli_error("--features: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 pk_engine *engine_from_args(const engine_args *ea)
 {
 	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
@@ -116,6 +131,12 @@ pk_engine *engine_from_args(const engine_args *ea)
 		engine_free(e);
 		return NULL;
 	}
+	pk_features f;
+	if (engine_features(ea, &f) < 0) {
+		engine_free(e);
+		return NULL;
+	}
+	engine_set_features(e, &f);
 	return e;
 }
 
@@ -128,6 +149,7 @@ void engine_args_free(engine_args *ea)
 	free(ea->hash);
 	free(ea->weights);
 	free(ea->threads);
+	free(ea->features);
 	memset(ea, 0, sizeof *ea);
 }
 

@@ -6,7 +6,7 @@
 #include "../src/search.h"
 
 typedef struct {
-	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads;
+	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features;
 } engine_args;
 
 void engine_args_init(engine_args *ea);
@@ -20,6 +20,8 @@ pk_engine *engine_from_args(const engine_args *ea);
 /* The weights named by --weights (a file of "name value" lines, or "untuned" for the
  * hand-set ones), else the built-in tuned weights. Prints the reason on failure. */
 int engine_weights(const engine_args *ea, pk_weights *w);
+/* The search features: the defaults changed by --features; 0 or -1 (reported). */
+int engine_features(const engine_args *ea, pk_features *f);
 void engine_args_free(engine_args *ea);
 
 /* Engine options written as one string ("--depth 6 --no-lmr"), as match's --a and

@@ -60,9 +60,22 @@ typedef struct {
 	bool aspiration;
 	int tt_ways;       /* transposition table slots a key may use: 1 (default; two-slot
 			    * buckets measured +7 Elo, 95% -16..+31, not adopted) or 2 */
+	bool tt_horizon;   /* the table also at the horizon's capture-only nodes */
+	bool history_malus;/* a cut-off also lowers the history of the plain moves tried before */
+	int lmp;           /* late plain moves of null-window nodes near the horizon not
+			    * searched: 0 off, 1..3 from fewer to more pruning */
+	int probcut;       /* margin (hundredths) of the shallow search that cuts a null-window
+			    * node off early; 0 off */
 } pk_features;
 
 extern const pk_features features_all;
+
+/* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
+ * tt-ways, tt-horizon, history-malus, lmp, probcut; booleans 0 or 1). 0, or -1 with
+ * the reason in err. */
+int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
+/* The features as that text, every one named. */
+void features_format(const pk_features *f, char *buf, size_t size);
 
 typedef struct pk_engine pk_engine;
 

@@ -36,6 +36,11 @@ int tt_init(pk_tt *t, size_t megabytes);   /* 0 or -1 */
 void tt_free(pk_tt *t);
 void tt_clear(pk_tt *t);
 bool tt_probe(const pk_tt *t, uint64_t key, tt_data *out);  /* true when key is stored */
+/* Asks for the key's slot to be brought into the cache ahead of its probe. */
+static inline void tt_prefetch(const pk_tt *t, uint64_t key)
+{
+	__builtin_prefetch(&t->e[key & t->mask]);
+}
 void tt_store(pk_tt *t, uint64_t key, int depth, int score, int bound, int move);
 
 #endif

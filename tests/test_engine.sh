@@ -35,6 +35,19 @@ b=$("$PDNKIT" analyze --depth 9 --json | tail -1 | sed -E 's/.*"nodes":([0-9]+).
 run "$PDNKIT" analyze --nodes 50000 --json
 echo "$OUT" | tail -1 | grep -q '"nodes":5[0-9][0-9][0-9][0-9],' && pass || fail "--nodes 50000 stops near 50000: $(echo "$OUT" | tail -1)"
 
+# --features: switching features changes the search, and the same switches give the
+# same search; a bad list is refused with the reason.
+a=$("$PDNKIT" analyze --depth 9 --json --features "lmr=0,lmp=0" | tail -1 | sed -E 's/.*"nodes":([0-9]+).*/\1/')
+b=$("$PDNKIT" analyze --depth 9 --json --features "lmr=0,lmp=0" | tail -1 | sed -E 's/.*"nodes":([0-9]+).*/\1/')
+c=$("$PDNKIT" analyze --depth 9 --json | tail -1 | sed -E 's/.*"nodes":([0-9]+).*/\1/')
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$c" ] && pass || fail "--features changes the search repeatably ($a, $b, default $c)"
+run "$PDNKIT" analyze --depth 3 --features "lmr=7"
+expect_rc 2 "--features lmr=7"
+expect_err_has "search feature 'lmr' needs a value from 0 to 4" "--features range message"
+run "$PDNKIT" bench --features "nonsense=1"
+expect_rc 2 "bench --features nonsense"
+expect_err_has "unknown search feature 'nonsense'" "--features unknown name"
+
 # Two threads: the shot of 1981 game 37 (28-24 gives a man, 32x23x14x5 takes three).
 run "$PDNKIT" analyze --threads 2 --depth 8 --moves "9-14 23-18 14x23 27x18 5-9 26-23 12-16 30-26 16-19 24x15 10x19 23x16 11x20 22-17 7-11 18-15 11x18"
 expect_out_has "bestmove 28-24" "two threads find the shot"

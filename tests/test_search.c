@@ -3,6 +3,7 @@
  * one; draws by repetition and by the move-count rule; bench is deterministic; a time
  * limit is kept. */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "check.h"
 #include "../src/fen.h"
@@ -58,11 +59,18 @@ static void random_men(pk_pos *p)
 static void test_against_minimax(void)
 {
 	pk_features plain = features_all;
-	plain.lmr = 0;   /* reductions change scores by design; the rest must not */
-	for (int ways = 1; ways <= 2; ways++) {
-		plain.tt_ways = ways;
+	/* reductions and pruning change scores by design; the rest must not */
+	plain.lmr = 0;
+	plain.lmp = 0;
+	plain.probcut = 0;
+	/* one and two slots a key, the table at the horizon or not, one and two threads */
+	for (int variant = 0; variant < 4; variant++) {
+		plain.tt_ways = 1 + (variant & 1);
+		plain.tt_horizon = variant == 2;
 		pk_engine *e = engine_new(8, &eval_default_weights);
 		engine_set_features(e, &plain);
+		if (variant == 3)
+			CHECK(engine_set_threads(e, 2) == 0);
 		int bad = 0;
 		for (int t = 0; t < 300; t++) {
 			pk_pos p;
@@ -79,7 +87,8 @@ static void test_against_minimax(void)
 			if (r.last.score != want && bad++ < 3) {
 				char fen[PK_FEN_STRLEN];
 				fen_format(&p, fen, sizeof fen);
-				printf("FAIL depth %d %s: search %d, minimax %d\n", depth, fen, r.last.score, want);
+				printf("FAIL variant %d depth %d %s: search %d, minimax %d\n", variant, depth, fen, r.last.score,
+				       want);
 			}
 		}
 		CHECK_INT(bad, 0);
@@ -322,8 +331,30 @@ static void test_threads(void)
 	engine_free(e);
 }
 
+/* Search features from text: named values change, the rest keep their defaults, and
+ * anything else is refused with the reason. */
+static void test_features_text(void)
+{
+	pk_features f = features_all;
+	char err[160], text[256];
+	CHECK(features_parse("lmr=0,killers=0,probcut=60", &f, err, sizeof err) == 0);
+	CHECK(f.lmr == 0 && !f.killers && f.probcut == 60 && f.history == features_all.history);
+	features_format(&f, text, sizeof text);
+	pk_features g = features_all;
+	CHECK(features_parse(text, &g, err, sizeof err) == 0);
+	CHECK(memcmp(&f, &g, sizeof f) == 0);
+	CHECK(features_parse("", &g, err, sizeof err) == 0);
+	CHECK(features_parse("speed=1", &g, err, sizeof err) < 0 && strstr(err, "unknown search feature 'speed'"));
+	CHECK(features_parse("lmr=9", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 4"));
+	CHECK(features_parse("lmr", &g, err, sizeof err) < 0);
+	CHECK(features_parse("lmr=1x", &g, err, sizeof err) < 0);
+	CHECK(features_parse("lmr=", &g, err, sizeof err) < 0);
+	CHECK(features_parse("tt-ways=0", &g, err, sizeof err) < 0);
+}
+
 int main(void)
 {
+	test_features_text();
 	test_against_minimax();
 	test_two_kings();
 	test_draw_rules();
