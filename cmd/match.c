@@ -62,15 +62,8 @@ static int parse_player(const char *what, char *spec, player *pl)
 	engine_args_init(&ea);
 	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
 	char *book = NULL, *lmr = NULL;
-	int tt_buckets = 0, tt_horizon = -1, malus = -1;
-	char *lmp = NULL, *probcut = NULL;
+	int tt_buckets = 0;
 	struct poptOption extra[] = {
-		{ "tt-horizon", 0, POPT_ARG_VAL, &tt_horizon, 1, NULL, NULL },
-		{ "no-tt-horizon", 0, POPT_ARG_VAL, &tt_horizon, 0, NULL, NULL },
-		{ "history-malus", 0, POPT_ARG_VAL, &malus, 1, NULL, NULL },
-		{ "no-history-malus", 0, POPT_ARG_VAL, &malus, 0, NULL, NULL },
-		{ "lmp", 0, POPT_ARG_STRING, &lmp, 0, NULL, NULL },
-		{ "probcut", 0, POPT_ARG_STRING, &probcut, 0, NULL, NULL },
 		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
 		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
 		{ "lmr", 0, POPT_ARG_STRING, &lmr, 0, NULL, NULL },
@@ -91,7 +84,9 @@ static int parse_player(const char *what, char *spec, player *pl)
 	free(book);
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;
-	pl->f.lmr = no_lmr ? 0 : strong_lmr ? 2 : features_all.lmr;
+	/* the older switches, kept beside --features */
+	if (no_lmr || strong_lmr)
+		pl->f.lmr = no_lmr ? 0 : 2;
 	long lv;
 	if (lmr) {
 		if (cli_int(lmr, 0, 4, "--lmr", &lv))
@@ -100,28 +95,14 @@ static int parse_player(const char *what, char *spec, player *pl)
 			pl->f.lmr = (int)lv;
 	}
 	free(lmr);
-	if (lmp) {
-		if (cli_int(lmp, 0, 3, "--lmp", &lv))
-			status = -1;
-		else
-			pl->f.lmp = (int)lv;
-	}
-	free(lmp);
-	if (probcut) {
-		if (cli_int(probcut, 0, 1000, "--probcut", &lv))
-			status = -1;
-		else
-			pl->f.probcut = (int)lv;
-	}
-	free(probcut);
-	if (tt_horizon >= 0)
-		pl->f.tt_horizon = tt_horizon;
-	if (malus >= 0)
-		pl->f.history_malus = malus;
-	pl->f.killers = !no_killers;
-	pl->f.history = !no_history;
-	pl->f.aspiration = !no_aspiration;
-	pl->f.tt_ways = tt_buckets ? 2 : 1;
+	if (no_killers)
+		pl->f.killers = false;
+	if (no_history)
+		pl->f.history = false;
+	if (no_aspiration)
+		pl->f.aspiration = false;
+	if (tt_buckets)
+		pl->f.tt_ways = 2;
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
 	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);

@@ -15,7 +15,9 @@
 #define INF 32000
 #define MAX_GAME 2048
 
-const pk_features features_all = { .lmr = 3, .killers = true, .history = true, .aspiration = true, .tt_ways = 1 };
+const pk_features features_all = {
+	.lmr = 3, .killers = true, .history = true, .aspiration = true, .tt_ways = 1, .lmp = 3, .probcut = 60,
+};
 
 #define MAX_THREADS 64
 
@@ -552,7 +554,7 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 {
 	pk_engine *e = w->e;
 	int prev = 0;
-	double t_prev = 0, took[4] = { 0, 0, 0, 0 };
+	double done_at[4] = { 0, 0, 0, 0 };
 	for (int d = 1 + (w->id & 1); d <= max_depth; d++) {
 		w->iter_depth = d;
 		int alpha = -INF, beta = INF, s = 0, depth_done = d;
@@ -622,18 +624,16 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 			cb(ctx, it);
 		if (score_is_win(s) && score_plies(s) <= depth_done)
 			break;   /* the outcome is proven: deeper iterations cannot change it */
-		/* With a time limit, an iteration that would likely not finish is not begun: the
-		 * next one is expected to take as much longer than this one as the square root
-		 * of this one over the one two before (between 1.3 and 4 times). */
+		/* With a time limit, an iteration that would likely not finish is not begun.
+		 * The time to complete depth d grows about geometrically; its factor is taken
+		 * over the last two iterations (odd and even depths differ), from the times
+		 * since the start, which stay smooth when threads take iterations over. */
 		double t = now() - e->t0;
-		took[d % 4] = t - t_prev;
-		t_prev = t;
-		/* odd and even depths differ: the growth over two iterations, halved */
-		double growth = d >= 3 && took[(d - 2) % 4] > 0.0005 ? sqrt(took[d % 4] / took[(d - 2) % 4]) : 2.5;
+		done_at[d % 4] = t;
+		double growth = d >= 3 && done_at[(d - 2) % 4] > 0.0005 ? sqrt(t / done_at[(d - 2) % 4]) : 2.5;
 		growth = growth < 1.3 ? 1.3 : growth > 4 ? 4 : growth;
-		if (e->deadline > 0 && t + took[d % 4] * growth > lim->movetime)
+		if (e->deadline > 0 && t * growth > lim->movetime)
 			break;
-
 	}
 }
 

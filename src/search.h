@@ -48,8 +48,8 @@ typedef struct {
 	int reversible;
 } pk_history;
 
-/* Search features that can be switched off, so that a match can show what each one
- * is worth. All on by default. */
+/* Search features that can be switched, so that a match can show what each one is
+ * worth (features_all: the defaults, each kept because it won its match). */
 typedef struct {
 	int lmr;           /* late quiet moves searched shallower first: 0 off; 1 by one or two
 			    * plies at non-PV nodes; 2 by up to three plies, earlier; 3 (default)
@@ -60,12 +60,14 @@ typedef struct {
 	bool aspiration;
 	int tt_ways;       /* transposition table slots a key may use: 1 (default; two-slot
 			    * buckets measured +7 Elo, 95% -16..+31, not adopted) or 2 */
-	bool tt_horizon;   /* the table also at the horizon's capture-only nodes */
-	bool history_malus;/* a cut-off also lowers the history of the plain moves tried before */
+	bool tt_horizon;   /* the table also at the horizon's capture-only nodes (default off:
+			    * equal per node, a memory access slower) */
+	bool history_malus;/* a cut-off also lowers the history of the plain moves tried
+			    * before (default off: +8, 95% -16..+32) */
 	int lmp;           /* late plain moves of null-window nodes near the horizon not
-			    * searched: 0 off, 1..3 from fewer to more pruning */
+			    * searched: 0 off, 1..3 from fewer to more pruning (default 3) */
 	int probcut;       /* margin (hundredths) of the shallow search that cuts a null-window
-			    * node off early; 0 off */
+			    * node off early; 0 off (default 60) */
 } pk_features;
 
 extern const pk_features features_all;
