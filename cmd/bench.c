@@ -12,12 +12,12 @@ static const struct {
 	const char *name, *fen;
 	int depth;
 } positions[] = {
-	{ "initial position", "B:W21-32:B1-12", 14 },
-	{ "1981 game 37 after 10 moves", "B:W5,18,21,22,23,24,25,26,29,31:B1,2,3,4,6,7,8,11,12,20,27", 14 },
-	{ "a middle game", "W:W13,17,18,21,22,23,25,26,29,30,31:B1,2,3,4,6,8,9,10,11,14,15,16", 14 },
-	{ "kings and men", "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29", 13 },
+	{ "initial position", "B:W21-32:B1-12", 17 },
+	{ "1981 game 37 after 10 moves", "B:W5,18,21,22,23,24,25,26,29,31:B1,2,3,4,6,7,8,11,12,20,27", 19 },
+	{ "a middle game", "W:W13,17,18,21,22,23,25,26,29,30,31:B1,2,3,4,6,8,9,10,11,14,15,16", 19 },
+	{ "kings and men", "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29", 17 },
 	{ "two kings against one", "W:WK32,K29:BK1", 20 },
-	{ "a late ending", "B:W20,26,K10:B1,3,K27", 16 },
+	{ "a late ending", "B:W20,26,K10:B1,3,K27", 17 },
 };
 
 int cmd_bench(int argc, const char **argv)

@@ -105,10 +105,21 @@ printf '  from the start in 5 s: depth %s, %s nodes (target: depth 19 or more)\n
 	"$(echo "$j" | sed -E 's/.*"depth":([0-9]+).*/\1/')" "$(echo "$j" | sed -E 's/.*"nodes":([0-9]+).*/\1/')"
 j=$("$PDNKIT" analyze --movetime 5 --threads 2 --json | tail -1)
 printf '  two threads, from the start in 5 s: depth %s\n' "$(echo "$j" | sed -E 's/.*"depth":([0-9]+).*/\1/')"
-t1=$("$PDNKIT" analyze --depth 14 --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
-t2=$("$PDNKIT" analyze --depth 14 --threads 2 --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
-printf '  time to depth 14 from the start: one thread %s s, two threads %s s (%.2fx)\n' "$t1" "$t2" \
-	"$(echo "$t1 $t2" | awk '{print $1/$2}')"
+# Time to depth with one and two threads: the start, game 37 of 1981 after 10 moves, a
+# middle game (two-thread searches vary from run to run: each is run twice).
+sum1=0; sum2=0
+for pd in "B:W21-32:B1-12 20" "B:W5,18,21,22,23,24,25,26,29,31:B1,2,3,4,6,7,8,11,12,20,27 21" \
+	  "W:W13,17,18,21,22,23,25,26,29,30,31:B1,2,3,4,6,8,9,10,11,14,15,16 21"; do
+	set -- $pd
+	t1=$("$PDNKIT" analyze --fen "$1" --depth "$2" --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
+	t2a=$("$PDNKIT" analyze --fen "$1" --depth "$2" --threads 2 --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
+	t2b=$("$PDNKIT" analyze --fen "$1" --depth "$2" --threads 2 --json | tail -1 | sed -E 's/.*"seconds":([0-9.]+).*/\1/')
+	t2=$(echo "$t2a $t2b" | awk '{print ($1+$2)/2}')
+	printf '  time to depth %s of %s: one thread %s s, two threads %.2f s (%.2fx)\n' "$2" "$1" "$t1" "$t2" \
+		"$(echo "$t1 $t2" | awk '{print $1/$2}')"
+	sum1=$(echo "$sum1 $t1" | awk '{print $1+$2}'); sum2=$(echo "$sum2 $t2" | awk '{print $1+$2}')
+done
+printf '  time to depth, the three together: %.2fx from the second thread\n' "$(echo "$sum1 $sum2" | awk '{print $1/$2}')"
 if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
 	for f in goulds.pdn gem.pdn bridges.pdn; do
 		r=$("$PDNKIT" solve --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
