@@ -100,7 +100,7 @@ static int parse_player(const char *what, char *spec, player *pl)
 	if (no_history)
 		pl->f.history = false;
 	if (no_aspiration)
-		pl->f.aspiration = false;
+		pl->f.aspiration = 0;
 	if (tt_buckets)
 		pl->f.tt_ways = 2;
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;

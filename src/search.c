@@ -16,7 +16,7 @@
 #define MAX_GAME 2048
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = true, .tt_ways = 1, .lmp = 3, .probcut = 60,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60,
 };
 
 #define MAX_THREADS 64
@@ -30,7 +30,7 @@ static const struct {
 	{ "lmr", 0, 4, offsetof(pk_features, lmr), false },
 	{ "killers", 0, 1, offsetof(pk_features, killers), true },
 	{ "history", 0, 1, offsetof(pk_features, history), true },
-	{ "aspiration", 0, 1, offsetof(pk_features, aspiration), true },
+	{ "aspiration", 0, 2, offsetof(pk_features, aspiration), false },
 	{ "tt-ways", 1, 2, offsetof(pk_features, tt_ways), false },
 	{ "tt-horizon", 0, 1, offsetof(pk_features, tt_horizon), true },
 	{ "history-malus", 0, 1, offsetof(pk_features, history_malus), true },
@@ -563,20 +563,31 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 		if (e->nthreads > 1 && atomic_load_explicit(&e->shared_depth, memory_order_relaxed) >= d)
 			w->stopped = w->superseded = true;
 		else {
+			/* 1: a window of 0.4 men, opened fully on the side that fails; 2: a window
+			 * of 0.2 men that doubles on the side that fails. */
+			int delta = e->f.aspiration == 2 ? 20 : 40;
 			if (e->f.aspiration && d >= 5 && !score_is_win(prev)) {
-				alpha = prev - 40;
-				beta = prev + 40;
+				alpha = prev - delta;
+				beta = prev + delta;
 			}
 			for (;;) {
 				s = search(w, root, d, alpha, beta, 0);
 				if (w->stopped)
 					break;
-				if (s <= alpha && alpha > -INF)
-					alpha = -INF;
-				else if (s >= beta && beta < INF)
-					beta = INF;
-				else
+				bool low = s <= alpha && alpha > -INF, high = !low && s >= beta && beta < INF;
+				if (!low && !high)
 					break;
+				delta *= 2;
+				if (e->f.aspiration == 2 && delta <= 320 && !score_is_win(s)) {
+					if (low)
+						alpha = s - delta;
+					else
+						beta = s + delta;
+				} else if (low) {
+					alpha = -INF;
+				} else {
+					beta = INF;
+				}
 			}
 		}
 		if (w->stopped && w->superseded) {

@@ -57,7 +57,8 @@ typedef struct {
 			    * 4 the same over 1.25 */
 	bool killers;
 	bool history;
-	bool aspiration;
+	int aspiration;    /* root windows: 0 none; 1 0.4 men, opened fully on a failure;
+			    * 2 (default) 0.2 men, doubled on the failing side */
 	int tt_ways;       /* transposition table slots a key may use: 1 (default; two-slot
 			    * buckets measured +7 Elo, 95% -16..+31, not adopted) or 2 */
 	bool tt_horizon;   /* the table also at the horizon's capture-only nodes (default off:

@@ -63,10 +63,12 @@ static void test_against_minimax(void)
 	plain.lmr = 0;
 	plain.lmp = 0;
 	plain.probcut = 0;
-	/* one and two slots a key, the table at the horizon or not, one and two threads */
-	for (int variant = 0; variant < 4; variant++) {
+	/* one and two slots a key, the table at the horizon or not, one and two threads, both
+	 * kinds of aspiration windows (from depth 5) */
+	for (int variant = 0; variant < 5; variant++) {
 		plain.tt_ways = 1 + (variant & 1);
 		plain.tt_horizon = variant == 2;
+		plain.aspiration = variant == 4 ? 2 : 1;
 		pk_engine *e = engine_new(8, &eval_default_weights);
 		engine_set_features(e, &plain);
 		if (variant == 3)
@@ -78,7 +80,7 @@ static void test_against_minimax(void)
 			pk_movelist ml;
 			if (gen_moves(&p, &ml) < 2)
 				continue;
-			int depth = 1 + t % 4;
+			int depth = 1 + t % (variant == 0 || variant == 4 ? 6 : 4);
 			engine_new_game(e);
 			pk_limits lim = { .depth = depth };
 			pk_result r;
