@@ -407,16 +407,16 @@ static int search(worker *w, const pk_pos *p, int depth, int alpha, int beta, in
 			score[j] = ts;
 			idx[j] = ti;
 			mi = idx[k];
-			if (share && k > 0 &&
-			    atomic_load_explicit(&e->busy[busy_hash(p->key, mi) & (BUSY_SLOTS - 1)], memory_order_relaxed) ==
-				    busy_hash(p->key, mi)) {
-				deferred[ndeferred] = mi;
-				deferred_k[ndeferred++] = k;
-				continue;
-			}
 		} else {
 			mi = deferred[step - n];
 			k = deferred_k[step - n];
+		}
+		uint64_t bh = busy_hash(p->key, mi);
+		_Atomic uint64_t *slot = &e->busy[bh & (BUSY_SLOTS - 1)];
+		if (share && step < n && k > 0 && atomic_load_explicit(slot, memory_order_relaxed) == bh) {
+			deferred[ndeferred] = mi;
+			deferred_k[ndeferred++] = k;
+			continue;
 		}
 		const pk_move *m = &ml.m[mi];
 		if (ply == 0 && excluded(e, m))
@@ -431,8 +431,6 @@ static int search(worker *w, const pk_pos *p, int depth, int alpha, int beta, in
 		tt_prefetch(&e->tt, c.key);
 		bool reversible = !capture && (p->kings >> m->from & 1);
 		w->rev[gi + 1] = reversible ? w->rev[gi] + 1 : 0;
-		uint64_t bh = busy_hash(p->key, mi);
-		_Atomic uint64_t *slot = &e->busy[bh & (BUSY_SLOTS - 1)];
 		if (share)
 			atomic_store_explicit(slot, bh, memory_order_relaxed);
 		int s;
