@@ -42,10 +42,8 @@ int cmd_bench(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	pk_features f = features_all;
-	char err[160];
-	if (features && features_parse(features, &f, err, sizeof err) < 0) {
-		cli_error("--features: %s", err);
+	pk_features f;
+	if (engine_features(&(engine_args){ .features = features }, &f) < 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
