@@ -29,11 +29,11 @@ ifeq ($(CI),true)
 WARN      += -Werror
 endif
 CFLAGS    ?= $(OPT) $(NATIVE) -g
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DPK_VERSION='"$(VERSION)"'
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DPK_VERSION='"$(VERSION)"'
 LDLIBS    += $(PKG_LIBS) -lpthread -lm
 
 BUILD     ?= build
-SRC       := $(wildcard src/*.c)
+SRC       := $(wildcard src/*/*.c)
 CMD       := $(wildcard cmd/*.c)
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/weights_data.o $(BUILD)/gen/book_data.o
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
@@ -89,11 +89,11 @@ book: $(PROG)
 	mv book/pdnkit.book.new book/pdnkit.book
 	$(MAKE) $(PROG)
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h cmd/*.h)
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h cmd/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*.h)
+$(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS)
 
@@ -154,7 +154,7 @@ FUZZ_TIME ?= 600
 FUZZ_CC   ?= clang
 fuzz: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) \
 		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
 	@mkdir -p build-fuzz/new
@@ -164,7 +164,7 @@ fuzz: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
 # The same for opening books (the decoder behind its checksums).
 fuzz-book: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
 	@mkdir -p build-fuzz/new-book
-	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_book tests/fuzz_book.c $(SRC) \
 		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
 	build-fuzz/fuzz_book -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \

@@ -5,10 +5,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "../src/book.h"
-#include "../src/pdn_write.h"
-#include "../src/fen.h"
-#include "../src/replay.h"
+#include "book/book.h"
+#include "pdn/pdn_write.h"
+#include "rules/fen.h"
+#include "pdn/replay.h"
 
 static volatile sig_atomic_t stop_flag;
 

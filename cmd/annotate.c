@@ -11,11 +11,11 @@
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
-#include "../src/annotate.h"
-#include "../src/book.h"
-#include "../src/fen.h"
-#include "../src/pdn_write.h"
-#include "../src/zio.h"
+#include "analysis/annotate.h"
+#include "book/book.h"
+#include "rules/fen.h"
+#include "pdn/pdn_write.h"
+#include "pdn/zio.h"
 
 #define CHUNK 64                 /* games annotated in parallel before their output */
 

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "../src/fen.h"
+#include "rules/fen.h"
 
 static const struct {
 	const char *name, *fen;

@@ -9,10 +9,10 @@
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
-#include "../src/book.h"
-#include "../src/fen.h"
-#include "../src/pdn_write.h"
-#include "../src/zio.h"
+#include "book/book.h"
+#include "rules/fen.h"
+#include "pdn/pdn_write.h"
+#include "pdn/zio.h"
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
-#include "../src/fen.h"
-#include "../src/pdn_write.h"
-#include "../src/zio.h"
+#include "rules/fen.h"
+#include "pdn/pdn_write.h"
+#include "pdn/zio.h"
 
 #define MAX_FIXES_PER_GAME 20
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "dbcli.h"
-#include "../src/fen.h"
+#include "rules/fen.h"
 
 struct poptOption *filter_options(filter_args *fa)
 {

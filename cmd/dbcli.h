@@ -4,7 +4,7 @@
 #define PK_DBCLI_H
 
 #include <popt.h>
-#include "../src/store.h"
+#include "store/store.h"
 
 typedef struct {
 	char *db;

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "cli.h"
 #include "engine_opts.h"
-#include "../src/book.h"
-#include "../src/fen.h"
-#include "../src/replay.h"
+#include "book/book.h"
+#include "rules/fen.h"
+#include "pdn/replay.h"
 
 const double level_seconds[11] = { 0.5, 1, 2, 5, 10, 20, 40, 60, 90, 120, 240 };
 

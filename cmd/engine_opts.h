@@ -3,7 +3,7 @@
 #define PK_ENGINE_OPTS_H
 
 #include <popt.h>
-#include "../src/search.h"
+#include "engine/search.h"
 
 typedef struct {
 	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features;

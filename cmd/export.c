@@ -5,8 +5,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
-#include "../src/pdn_write.h"
-#include "../src/zio.h"
+#include "pdn/pdn_write.h"
+#include "pdn/zio.h"
 
 typedef struct {
 	pk_store *s;

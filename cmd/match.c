@@ -11,10 +11,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "../src/book.h"
-#include "../src/fen.h"
-#include "../src/pdn.h"
-#include "../src/replay.h"
+#include "book/book.h"
+#include "rules/fen.h"
+#include "pdn/pdn.h"
+#include "pdn/replay.h"
 
 #define MAX_GAME_PLIES 400
 

@@ -4,8 +4,8 @@
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
-#include "../src/fen.h"
-#include "../src/perft.h"
+#include "rules/fen.h"
+#include "rules/perft.h"
 
 #define MAX_DEPTH 30
 

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
-#include "../src/pdn_write.h"
+#include "pdn/pdn_write.h"
 
 typedef struct {
 	pk_store *s;

@@ -5,8 +5,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "../src/pdn.h"
-#include "../src/replay.h"
+#include "pdn/pdn.h"
+#include "pdn/replay.h"
 
 int cmd_solve(int argc, const char **argv)
 {

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
-#include "../src/fen.h"
+#include "rules/fen.h"
 
 #include "stats.h"
 

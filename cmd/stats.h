@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../src/gen.h"
+#include "rules/gen.h"
 
 #define TOP 10
 

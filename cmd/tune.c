@@ -6,10 +6,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
-#include "../src/eval.h"
-#include "../src/gen.h"
-#include "../src/pdn.h"
-#include "../src/replay.h"
+#include "engine/eval.h"
+#include "rules/gen.h"
+#include "pdn/pdn.h"
+#include "pdn/replay.h"
 
 /* Terms fitted to results. The endgame technique terms (king_corner, drive) are
  * knowledge of how to win won endings, not of who wins: they keep their values. */

@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
-#include "../src/pdn.h"
-#include "../src/replay.h"
+#include "pdn/pdn.h"
+#include "pdn/replay.h"
 
 typedef struct {
 	long games, valid, with_errors, with_warnings, skipped, errors;

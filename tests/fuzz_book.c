@@ -3,7 +3,7 @@
  * probed. Built and run by `make fuzz-book`; its corpus lives in tests/fuzz-book-corpus/. */
 #include <stdlib.h>
 #include <string.h>
-#include "../src/book.h"
+#include "book/book.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
  * Built and run by `make fuzz`; the crash-free corpus lives in tests/fuzz-corpus/. */
 #include <stddef.h>
 #include <stdint.h>
-#include "../src/pdn_write.h"
+#include "pdn/pdn_write.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
  * for 20 to 120 plies, or until the side to move has none. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "../src/gen.h"
+#include "rules/gen.h"
 
 static uint64_t state;
 

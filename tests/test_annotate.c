@@ -3,7 +3,7 @@
  * decisive mistake and the classification follow their definitions. */
 #include <stdlib.h>
 #include "check.h"
-#include "../src/annotate.h"
+#include "analysis/annotate.h"
 
 static int replay_text(const char *pdn, pk_game *g, pk_replay *rp)
 {

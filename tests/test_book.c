@@ -4,8 +4,8 @@
  * truncated files are refused, never followed. */
 #include <stdlib.h>
 #include "check.h"
-#include "../src/book.h"
-#include "../src/fen.h"
+#include "book/book.h"
+#include "rules/fen.h"
 
 /* The direct scan: (position key, ordinal) -> games, results. */
 typedef struct {

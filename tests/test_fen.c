@@ -1,7 +1,7 @@
 /* FEN: the accepted spellings, the canonical output, and each rejection with its reason
  * and its offset. */
 #include "check.h"
-#include "../src/fen.h"
+#include "rules/fen.h"
 
 static const char *round_trip(const char *in)
 {

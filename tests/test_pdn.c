@@ -3,7 +3,7 @@
  * and hostile input (binary junk, NUL bytes, huge comments, deep nesting, truncation). */
 #include <stdlib.h>
 #include "check.h"
-#include "../src/pdn.h"
+#include "pdn/pdn.h"
 
 /* All games of text; returns how many and leaves the last one in g. */
 static int read_all(const char *text, size_t len, pk_game *g)

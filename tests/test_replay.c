@@ -2,8 +2,8 @@
  * suggestions, on positions worked out by hand. */
 #include <stdlib.h>
 #include "check.h"
-#include "../src/pdn_write.h"
-#include "../src/replay.h"
+#include "pdn/pdn_write.h"
+#include "pdn/replay.h"
 
 static pk_game g;
 static pk_replay rp;

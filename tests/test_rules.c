@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include "check.h"
 #include "naive.h"
-#include "../src/fen.h"
-#include "../src/gen.h"
-#include "../src/perft.h"
+#include "rules/fen.h"
+#include "rules/gen.h"
+#include "rules/perft.h"
 
 static pk_pos from_fen(const char *fen)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 #include "check.h"
-#include "../src/fen.h"
-#include "../src/search.h"
+#include "rules/fen.h"
+#include "engine/search.h"
 
 /* Minimax with the engine's rules: captures and forced moves do not spend depth, quiet
  * leaves are evaluated, no legal move loses. No pruning, no table. */

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
-#include "../src/pdn_write.h"
-#include "../src/store.h"
+#include "pdn/pdn_write.h"
+#include "store/store.h"
 
 static char dir[] = "/tmp/pdnkit-test-XXXXXX";
 

@@ -2,8 +2,8 @@
  * the Zobrist keys against the splitmix64 sequence they were drawn from (the keys are
  * stored in databases, so they must never change). */
 #include "check.h"
-#include "../src/bits.h"
-#include "../src/tables.h"
+#include "rules/bits.h"
+#include "rules/tables.h"
 
 static int rc_to_bit(int r, int c)
 {

@@ -1,0 +1,194 @@
+/* Annotation of a game, move by move. */
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/annotate.h"
+
+const char *const class_name[CLASS_NONE + 1] = { "good", "inaccuracy", "mistake", "blunder", "only",
+						  "forced", "book", "none" };
+const pk_thresholds thresholds_default = { .blunder = 100, .mistake = 50, .inaccuracy = 25 };
+
+int class_nag(int cls)
+{
+	switch (cls) {
+	case CLASS_BLUNDER: return 4;
+	case CLASS_MISTAKE: return 2;
+	case CLASS_INACCURACY: return 6;
+	case CLASS_ONLY: return 1;
+	default: return 0;
+	}
+}
+
+int score_capped(int s)
+{
+	return s > LOSS_CAP ? LOSS_CAP : s < -LOSS_CAP ? -LOSS_CAP : s;
+}
+
+int annotate_classify(const pk_thresholds *th, int loss)
+{
+	if (loss >= th->blunder)
+		return CLASS_BLUNDER;
+	if (loss >= th->mistake)
+		return CLASS_MISTAKE;
+	if (loss >= th->inaccuracy)
+		return CLASS_INACCURACY;
+	return CLASS_GOOD;
+}
+
+void tally_add(pk_tally *t, const pk_note *n)
+{
+	if (n->cls == CLASS_NONE)
+		return;
+	t->count[n->cls]++;
+	if (n->cls == CLASS_FORCED || n->cls == CLASS_BOOK)
+		return;
+	t->moves++;
+	t->total_loss += n->loss;
+}
+
+/* The game's positions before ply p, for repetitions: the start and each position after. */
+static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_history *h)
+{
+	keys[0] = rp->start.key;
+	int rev = 0;
+	for (int i = 0; i < p; i++) {
+		keys[i + 1] = rp->plies[i].after.key;
+		const pk_pos *before = replay_pos_before(rp, i + 1);
+		bool reversible = rp->plies[i].ordinal >= 0 && !move_is_capture(&rp->plies[i].move) &&
+				  (before->kings >> rp->plies[i].move.from & 1);
+		rev = reversible ? rev + 1 : 0;
+	}
+	h->keys = keys;
+	h->nkeys = p;         /* the positions before ply p's position (which is the root) */
+	h->reversible = rev;
+}
+
+int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)
+{
+	engine_new_game(e);
+	uint64_t *keys = malloc(sizeof *keys * (size_t)(rp->nply + 1));
+	if (!keys)
+		return -1;
+	int rc = 0;
+	for (int i = 0; i < rp->nply; i++)
+		notes[i] = (pk_note){ .ply = i + 1, .cls = CLASS_NONE };
+	for (int i = 0; i < rp->nply; i++) {
+		pk_note *n = &notes[i];
+		const pk_ply *pl = &rp->plies[i];
+		if (pl->ordinal < 0)
+			continue;             /* a /FEN/ set-up */
+		if (o->stop && *o->stop) {
+			n->cls = CLASS_NONE;
+			rc = 1;
+			break;
+		}
+		const pk_pos *before = replay_pos_before(rp, i + 1);
+		n->side = before->stm;
+		n->played = pl->move;
+		n->best = pl->move;
+		if (pl->nlegal == 1) {
+			n->cls = CLASS_FORCED;
+			goto next;
+		}
+		if (o->in_book && o->in_book(o->book_ctx, before, &pl->move)) {
+			n->cls = CLASS_BOOK;
+			goto next;
+		}
+		pk_history h;
+		history_before(rp, i, keys, &h);
+		pk_limits lim = o->lim;
+		pk_result r;
+		engine_search(e, before, &h, &lim, o->stop, NULL, NULL, &r);
+		if (o->stop && *o->stop) {
+			n->cls = CLASS_NONE;
+			rc = 1;
+			break;
+		}
+		n->best = r.best;
+		n->score_best = r.last.score;
+		n->depth = r.last.depth;
+		n->nodes = r.last.nodes;
+		n->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
+		memcpy(n->pv, r.last.pv, sizeof(pk_move) * (size_t)n->npv);
+		pk_movelist ml;
+		gen_moves(before, &ml);
+		if (move_same_effect(&r.best, &pl->move)) {
+			n->score_played = n->score_best;
+			n->loss = 0;
+			n->cls = CLASS_GOOD;
+			/* The only move: the best does not lose, every other does. */
+			pk_limits only = o->lim;
+			only.exclude = &r.best;
+			only.nexclude = 1;
+			pk_result r2;
+			engine_search(e, before, &h, &only, o->stop, NULL, NULL, &r2);
+			if (o->stop && *o->stop) {
+				n->cls = CLASS_NONE;
+				rc = 1;
+				break;
+			}
+			int best = score_capped(n->score_best), second = score_capped(r2.last.score);
+			if (r2.has_move && best > -o->th.blunder && second <= best - o->th.blunder)
+				n->cls = CLASS_ONLY;
+		} else {
+			/* The move played, scored at the same depth: every other move left out. */
+			pk_move others[PK_MAX_MOVES];
+			int k = 0;
+			for (int j = 0; j < ml.n; j++)
+				if (!move_same_effect(&ml.m[j], &pl->move))
+					others[k++] = ml.m[j];
+			pk_limits played = o->lim;
+			played.exclude = others;
+			played.nexclude = k;
+			if (played.depth == 0 && n->depth > 0)
+				played.depth = n->depth;   /* a time or node limit: the depth reached */
+			pk_result r2;
+			engine_search(e, before, &h, &played, o->stop, NULL, NULL, &r2);
+			if (o->stop && *o->stop) {
+				n->cls = CLASS_NONE;
+				rc = 1;
+				break;
+			}
+			n->score_played = r2.last.score;
+			n->nodes += r2.last.nodes;
+			int loss = score_capped(n->score_best) - score_capped(n->score_played);
+			n->loss = loss > 0 ? loss : 0;
+			n->cls = annotate_classify(&o->th, n->loss);
+		}
+	next:
+		if (o->on_move)
+			o->on_move(o->ctx, n);
+	}
+	free(keys);
+	return rc;
+}
+
+int annotate_decisive(const pk_note *notes, int n, int result, const pk_thresholds *th)
+{
+	if (result != RES_BLACK_WINS && result != RES_WHITE_WINS)
+		return -1;
+	int winner = result == RES_BLACK_WINS ? PK_BLACK : PK_WHITE;
+	int candidate = -1;
+	for (int i = 0; i < n; i++) {
+		const pk_note *x = &notes[i];
+		if (x->cls == CLASS_NONE || x->cls == CLASS_FORCED || x->cls == CLASS_BOOK)
+			continue;
+		/* the score after move i-1 from the winner's view is the score before move i */
+		int for_winner = x->side == winner ? score_capped(x->score_best) : -score_capped(x->score_best);
+		if (for_winner >= th->blunder) {
+			if (candidate < 0) {
+				/* the loser's last scored move before this position */
+				for (int j = i - 1; j >= 0; j--)
+					if (notes[j].side != winner && notes[j].cls != CLASS_NONE &&
+					    notes[j].cls != CLASS_FORCED && notes[j].cls != CLASS_BOOK) {
+						candidate = j;
+						break;
+					}
+				if (candidate < 0)
+					candidate = -2;   /* lost from the start position */
+			}
+		} else {
+			candidate = -1;
+		}
+	}
+	return candidate >= 0 ? candidate : -1;
+}

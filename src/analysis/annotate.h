@@ -1,0 +1,80 @@
+/* Annotation: every move of a replayed game scored by the engine. For each move, the
+ * position before it is searched (best move, score, line), and the move played is scored
+ * at the same depth by searching that position with every other move left out; the
+ * difference is the move's loss. Scores are from the side to move's view. */
+#ifndef PK_ANNOTATE_H
+#define PK_ANNOTATE_H
+
+#include "pdn/replay.h"
+#include "engine/search.h"
+
+enum { CLASS_GOOD, CLASS_INACCURACY, CLASS_MISTAKE, CLASS_BLUNDER, CLASS_ONLY, CLASS_FORCED, CLASS_BOOK,
+       CLASS_NONE /* a /FEN/ set-up: nothing to score */ };
+extern const char *const class_name[CLASS_NONE + 1];
+/* The NAG a class is written with (0 for none): $4 ??, $2 ?, $6 ?!, $1 ! */
+int class_nag(int cls);
+
+typedef struct {
+	int blunder, mistake, inaccuracy;   /* losses in hundredths of a man */
+} pk_thresholds;
+
+extern const pk_thresholds thresholds_default;   /* 100, 50, 25 */
+
+/* A won or lost score counts as this much in a loss: a win thrown away is the largest. */
+#define LOSS_CAP 2000
+
+#define NOTE_PV 24
+
+typedef struct {
+	int ply;                  /* 1-based ply of the game */
+	int side;                 /* PK_BLACK or PK_WHITE: who played it */
+	int cls;                  /* CLASS_* */
+	pk_move played, best;
+	int score_best, score_played, loss;
+	int depth;                /* of the search before the move; 0 when not searched */
+	uint64_t nodes;
+	pk_move pv[NOTE_PV];      /* the best line from the position before the move */
+	int npv;
+} pk_note;
+
+/* Says whether a position and move are book moves (for CLASS_BOOK); may be NULL. */
+typedef bool (*pk_book_fn)(void *ctx, const pk_pos *p, const pk_move *m);
+
+typedef struct {
+	pk_limits lim;
+	pk_thresholds th;
+	pk_book_fn in_book;
+	void *book_ctx;
+	volatile sig_atomic_t *stop;
+	/* after each move (may be NULL), e.g. for progress */
+	void (*on_move)(void *ctx, const pk_note *n);
+	void *ctx;
+} pk_annotate_opts;
+
+/* Annotate every ply of rp into notes (rp->nply entries). The engine starts a new game
+ * first, so a game's annotation depends only on the game and the options (with one
+ * search thread and a depth or node limit). 0; 1 when stopped (the notes after the stop
+ * are CLASS_NONE); -1 when out of memory. */
+int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes);
+
+/* Classify a loss; only when the played move is the best and every other loses. */
+int annotate_classify(const pk_thresholds *th, int loss);
+/* A score clamped for losses: wins and losses found by search count as +-LOSS_CAP. */
+int score_capped(int s);
+
+/* The decisive mistake of a finished game (result RES_BLACK_WINS or RES_WHITE_WINS): the
+ * loser's move after which every later position scored at least th->blunder for the
+ * winner; its index in notes, or -1 (draws, or no such point). */
+int annotate_decisive(const pk_note *notes, int n, int result, const pk_thresholds *th);
+
+/* Per game or per player: counts and average loss over scored moves. */
+typedef struct {
+	int moves;                /* scored moves (not forced, book or set-up) */
+	long total_loss;
+	int count[CLASS_NONE];
+} pk_tally;
+
+void tally_add(pk_tally *t, const pk_note *n);
+static inline double tally_average(const pk_tally *t) { return t->moves ? (double)t->total_loss / t->moves : 0; }
+
+#endif

@@ -1,0 +1,102 @@
+/* Opening books: a tree of positions and book moves from a root, each move with the
+ * games that played it and their results (merged across transpositions), optionally an
+ * engine score. Stored as in pdnkit-book(5): the tree in depth-first order, each move as
+ * its rank in the position's legal moves ordered by a fixed static ranking, shape and
+ * ranks range coded; transpositions cost nothing (the decoder recognises a position it
+ * has seen); the statistics in a second stream. */
+#ifndef PK_BOOK_H
+#define PK_BOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rules/gen.h"
+#include "pdn/replay.h"
+
+#define BOOK_FORMAT_VERSION 1
+#define BOOK_RANK_VERSION 1
+#define BOOK_HEADER_BYTES 64
+#define BOOK_NO_SCORE INT16_MIN
+
+typedef struct {
+	pk_move move;
+	int ordinal;              /* in the canonical legal-move list */
+	uint32_t games, black_wins, draws, white_wins;
+	int score;                /* engine score, side to move's view; BOOK_NO_SCORE when none */
+} pk_book_move;
+
+/* ---- building ---- */
+typedef struct pk_bookb pk_bookb;
+
+/* A builder for a book rooted at root, holding the first `plies` plies after it. */
+pk_bookb *bookb_new(const pk_pos *root, int plies);
+void bookb_free(pk_bookb *b);
+/* Add a replayed game: from the first time it reaches the root, its next plies. The
+ * result is RES_*. 0, or -1 when out of memory. */
+int bookb_add_game(pk_bookb *b, const pk_replay *rp, int result);
+/* Add one move with statistics directly (book expand); merges with what is there. */
+int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
+		   uint32_t ww, int score);
+long bookb_games(const pk_bookb *b);     /* games that reached the root */
+
+typedef struct {
+	int min_games;            /* drop moves played by fewer games (0: keep all) */
+	double min_score;         /* drop moves scoring less for the mover: (wins + draws/2) / games */
+	int side;                 /* PK_BLACK or PK_WHITE: min_score for that side only; -1 both */
+} pk_book_filter;
+
+typedef struct {
+	long positions, moves, links;   /* links: moves into a position stored elsewhere */
+	long inner;                     /* positions with at least one book move */
+	double ordinal_bits;            /* sum over stored moves of log2(legal moves) */
+	long forced;                    /* stored moves that were the only legal move */
+	int plies, max_ply;
+	bool scores;
+	size_t bytes, header_bytes, tree_bytes, stats_bytes;
+	double uniform_bits;            /* sum over positions of log2 C(legal, book moves) */
+	char root_fen[128];
+} pk_book_info;
+
+/* Encode the book (filtered) into a malloc'ed buffer. 0, or -1 when out of memory. */
+int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *len, pk_book_info *info);
+
+/* ---- reading ---- */
+typedef struct pk_book pk_book;
+
+/* Check and decode a book file's bytes (copied as needed). NULL with the reason in err
+ * when the file is not a book, is of another version or move order, is truncated, or
+ * fails its checksum or its counts. */
+pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize);
+pk_book *book_open(const char *path, char *err, size_t errsize);
+void book_free(pk_book *bk);
+void book_info(const pk_book *bk, pk_book_info *info);
+const pk_pos *book_root(const pk_book *bk);
+
+/* The book moves of a position, most played first (then by score, then by generator
+ * order); at most cap. Returns how many there are (0 when the position is not in it). */
+int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap);
+
+/* Walk the tree depth first from the root, moves most played first. enter is called for
+ * each move with the position before it and the move's ply (0-based); `transposes` when
+ * the position after it was already walked (its moves are not walked again). Return
+ * nonzero from enter to stop. */
+typedef int (*book_walk_fn)(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes);
+int book_walk(const pk_book *bk, book_walk_fn enter, void *ctx);
+
+/* The move the engine plays from the book: the most played (ties: the better engine
+ * score), or with no games the best scored. false when the position is not in it. */
+bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out);
+/* Whether m is one of the book moves of p. */
+bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m);
+/* An identifier of the book's content (its data checksum), e.g. for settings. */
+uint32_t book_id(const pk_book *bk);
+
+/* The book that ships with pdnkit (book/pdnkit.book, built in by the Makefile); NULL
+ * when it was built without one. */
+pk_book *book_default(void);
+
+/* The fixed static ranking of a position's legal moves that the file codes moves by:
+ * rank[i] = rank of generator move i (0 = first). */
+void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank);
+
+#endif

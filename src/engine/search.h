@@ -1,0 +1,106 @@
+/* The search: iterative deepening, principal variation search with aspiration windows,
+ * captures and forced moves searched without spending depth, a transposition table,
+ * killer and history move ordering, and draws by repetition and by the move-count rule. */
+#ifndef PK_SEARCH_H
+#define PK_SEARCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/eval.h"
+#include "rules/gen.h"
+#include "engine/tt.h"
+
+#define SCORE_WIN 30000           /* a win in n plies scores SCORE_WIN - n */
+#define SCORE_WIN_MIN (SCORE_WIN - 1000)
+#define MAX_PLY 128
+#define DRAW_PLIES 100            /* 50 moves each with no capture and no man moved */
+
+typedef struct {
+	int depth;                  /* 0: no limit */
+	uint64_t nodes;             /* 0: no limit */
+	double movetime;            /* seconds; 0: no limit */
+	const pk_move *exclude;     /* root moves not to consider (for several best lines) */
+	int nexclude;
+} pk_limits;
+
+typedef struct {
+	int depth;
+	int score;                  /* side to move's view */
+	uint64_t nodes;
+	double seconds;
+	pk_move pv[MAX_PLY];
+	int npv;
+} pk_iteration;
+
+typedef struct {
+	pk_move best;
+	bool has_move;              /* false when the side to move has no legal move */
+	bool forced;                /* only one legal move: played without a search */
+	pk_iteration last;          /* the last completed iteration */
+} pk_result;
+
+/* Past positions of the game before the root, for repetitions: keys oldest first, and
+ * how many of the last plies were reversible (no capture, no man moved). */
+typedef struct {
+	const uint64_t *keys;
+	int nkeys;
+	int reversible;
+} pk_history;
+
+/* Search features that can be switched, so that a match can show what each one is
+ * worth (features_all: the defaults, each kept because it won its match). */
+typedef struct {
+	int lmr;           /* late quiet moves searched shallower first: 0 off; 1 by one or two
+			    * plies at non-PV nodes; 2 by up to three plies, earlier; 3 (default)
+			    * log(depth) log(move number) / 1.6 plies, one less at PV nodes;
+			    * 4 the same over 1.25 */
+	bool killers;
+	bool history;
+	int aspiration;    /* root windows: 0 none; 1 0.4 men, opened fully on a failure;
+			    * 2 (default) 0.2 men, doubled on the failing side */
+	int tt_ways;       /* transposition table slots a key may use: 1 (default; two-slot
+			    * buckets measured +7 Elo, 95% -16..+31, not adopted) or 2 */
+	bool tt_horizon;   /* the table also at the horizon's capture-only nodes (default off:
+			    * equal per node, a memory access slower) */
+	bool history_malus;/* a cut-off also lowers the history of the plain moves tried
+			    * before (default off: +8, 95% -16..+32) */
+	int lmp;           /* late plain moves of null-window nodes near the horizon not
+			    * searched: 0 off, 1..3 from fewer to more pruning (default 3) */
+	int probcut;       /* margin (hundredths) of the shallow search that cuts a null-window
+			    * node off early; 0 off (default 60) */
+} pk_features;
+
+extern const pk_features features_all;
+
+/* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
+ * tt-ways, tt-horizon, history-malus, lmp, probcut; booleans 0 or 1). 0, or -1 with
+ * the reason in err. */
+int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
+/* The features as that text, every one named. */
+void features_format(const pk_features *f, char *buf, size_t size);
+
+typedef struct pk_engine pk_engine;
+
+pk_engine *engine_new(size_t hash_mb, const pk_weights *w);
+void engine_free(pk_engine *e);
+/* Threads of the search (default 1): helpers search the same root and share the table.
+ * With one thread and a depth or node limit, a search gives the same result every run. */
+int engine_set_threads(pk_engine *e, int n);
+void engine_new_game(pk_engine *e);      /* forget the TT, killers and history */
+void engine_set_weights(pk_engine *e, const pk_weights *w);
+void engine_set_features(pk_engine *e, const pk_features *f);
+
+/* Called after each completed iteration (may be NULL). */
+typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
+
+/* Search root under the limits. *stop, when non-NULL, is polled: set it (e.g. from a
+ * SIGINT handler) to end the search with the best move found so far. */
+int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
+		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
+
+/* Whether a score announces a win (>0) or loss (<0) found by search, and in how many plies. */
+static inline bool score_is_win(int s) { return s >= SCORE_WIN_MIN || s <= -SCORE_WIN_MIN; }
+static inline int score_plies(int s) { return s > 0 ? SCORE_WIN - s : SCORE_WIN + s; }
+
+#endif

@@ -1,0 +1,943 @@
+/* Replaying a game: matching written moves to legal moves, checking numbers, separators
+ * and results, and explaining illegal moves with the moves most plausibly meant. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rules/fen.h"
+#include "pdn/replay.h"
+#include "pdn/written.h"
+
+void replay_init(pk_replay *rp)
+{
+	memset(rp, 0, sizeof *rp);
+}
+
+void replay_new_file(pk_replay *rp)
+{
+	rp->file_hint[0] = 0;
+}
+
+void replay_free(pk_replay *rp)
+{
+	free(rp->plies);
+	memset(rp, 0, sizeof *rp);
+}
+
+const char *result_string(int result)
+{
+	switch (result) {
+	case RES_BLACK_WINS: return "1-0";
+	case RES_WHITE_WINS: return "0-1";
+	case RES_DRAW: return "1/2-1/2";
+	default: return "*";
+	}
+}
+
+int result_parse(const char *s)
+{
+	if (!s)
+		return RES_NONE;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!strcmp(s, "1-0") || !strcmp(s, "2-0") || !strcasecmp(s, "BW"))
+		return RES_BLACK_WINS;
+	if (!strcmp(s, "0-1") || !strcmp(s, "0-2") || !strcasecmp(s, "WW"))
+		return RES_WHITE_WINS;
+	if (!strcmp(s, "1/2-1/2") || !strcmp(s, "1-1") || !strcmp(s, "1/2") ||
+	    !strcmp(s, "\xC2\xBD-\xC2\xBD"))
+		return RES_DRAW;
+	if (!strcmp(s, "*") || !strcmp(s, "0-0") || !strcmp(s, "?"))
+		return RES_UNKNOWN;
+	return RES_NONE;
+}
+
+const pk_pos *replay_pos_before(const pk_replay *rp, int p)
+{
+	return p <= 1 ? &rp->start : &rp->plies[p - 2].after;
+}
+
+int replay_move_number(const pk_replay *rp, int p)
+{
+	int b = rp->start.stm == PK_WHITE;
+	return (p - 1 + b) / 2 + 1;
+}
+
+static int find_matches(const pk_movelist *ml, const int *sq, int n, int *idx, int max);
+
+static const char *side_name(int stm) { return stm == PK_BLACK ? "Black" : "White"; }
+
+static bool push_ply(pk_replay *rp, const pk_move *m, int ordinal, int nlegal, int el, const pk_pos *after)
+{
+	if (rp->nply == rp->cap) {
+		int cap = rp->cap ? rp->cap * 2 : 128;
+		pk_ply *v = realloc(rp->plies, sizeof *v * (size_t)cap);
+		if (!v)
+			return false;
+		rp->plies = v;
+		rp->cap = cap;
+	}
+	pk_ply *x = &rp->plies[rp->nply++];
+	if (m)
+		x->move = *m;
+	else
+		memset(&x->move, 0, sizeof x->move);
+	x->ordinal = ordinal;
+	x->nlegal = nlegal;
+	x->el = el;
+	x->el_last = el;
+	x->marks[0] = 0;
+	x->glued_el = -1;
+	x->after = *after;
+	return true;
+}
+
+static const char *const known_tags[] = {
+	"Event", "Site", "Date", "Round", "Black", "White", "Result", "FEN", "SetUp", "GameType",
+	"Annotator", "PlyCount", "TimeControl", "Time", "Termination", "Mode", "BlackElo", "WhiteElo",
+	"BlackTitle", "WhiteTitle", "BlackType", "WhiteType", "BlackNA", "WhiteNA", "BlackTeam",
+	"WhiteTeam", "EventDate", "EventType", "Opening", "Variation", "Source", "Ballot", "Section",
+	"Stage", "Board", "Remark", "Annotation", "Publication", "Category", "Round2", "Level",
+	"Country", "Number", "Notation", "Description", "Comment", "Author", "Problem", "Theme",
+	"Solution", "Stipulation", "Composer", NULL
+};
+
+static void check_tags(pk_game *g)
+{
+	for (int i = 0; i < g->ntags; i++) {
+		const char *name = game_str(g, g->tags[i].name);
+		bool known = false;
+		for (int k = 0; known_tags[k] && !known; k++)
+			known = tolower((unsigned char)name[0]) == tolower((unsigned char)known_tags[k][0]) &&
+				strcasecmp(name, known_tags[k]) == 0;
+		if (!known)
+			findings_add_once(&g->findings, SEV_WARNING, "unknown-tag", g->tags[i].line,
+					  g->tags[i].col, 0, "unknown tag '%s'", name);
+	}
+}
+
+static const char *variant_name(int v)
+{
+	switch (v) {
+	case 20: return "International draughts";
+	case 22: return "Italian draughts";
+	case 23: return "American pool checkers";
+	case 24: return "Spanish draughts";
+	case 25: return "Russian draughts";
+	case 26: return "Brazilian draughts";
+	case 27: return "Canadian draughts";
+	case 28: return "Portuguese draughts";
+	case 29: return "Czech draughts";
+	case 30: return "Turkish draughts";
+	case 31: return "Thai draughts";
+	case 40: return "Frisian draughts";
+	case 41: return "Spantsiretti";
+	default: return "unknown variant";
+	}
+}
+
+/* Signs that a game without a GameType tag is not English draughts: alphanumeric
+ * squares, squares above 32 (10x10 boards), Italian tag names, or a first move that
+ * only White could make from the initial position (most other variants start with
+ * White). Returns a description, or NULL when the game looks English. */
+static const char *other_variant(const pk_game *g, bool full)
+{
+	static char why[200];
+	if (game_tag(g, "Bianco") || game_tag(g, "Nero") || game_tag(g, "Risultato"))
+		return "Italian tag names (Bianco, Nero) suggest Italian draughts";
+	const char *fen = game_tag(g, "FEN");
+	if (fen)
+		for (const char *q = fen; *q; q++)
+			if (isdigit((unsigned char)*q) && (q == fen || !isdigit((unsigned char)q[-1])) && atoi(q) > 32) {
+				snprintf(why, sizeof why, "the FEN names square %d, so the board is larger than 8x8", atoi(q));
+				return why;
+			}
+	bool first = true;
+	int moves = 0, big = 0;
+	for (int i = 0; i < g->nel; i++) {
+		const pk_el *e = &g->els[i];
+		if (e->kind != EL_MOVE || e->depth != 0)
+			continue;
+		const char *t = game_str(g, e->off);
+		if (isalpha((unsigned char)t[0]) && isdigit((unsigned char)t[1])) {
+			snprintf(why, sizeof why, "alphanumeric moves such as '%.20s' are not English draughts notation", t);
+			return why;
+		}
+		if (!first && !full)
+			break;
+		pk_written w;
+		char err[120];
+		if (written_parse(t, &w, err, sizeof err) < 0)
+			continue;
+		/* One typo must not turn an English game into another variant: a square above
+		 * 32 counts among the first four moves, or when three moves name one. */
+		moves++;
+		for (int k = 0; k < w.n; k++)
+			if (w.sq[k] > 32 && w.sq[k] <= 50) {
+				if (big++ == 0)
+					snprintf(why, sizeof why, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
+				if (moves <= 4 || big >= 3)
+					return why;
+				break;
+			}
+		if (first && fen)
+			first = false;
+		if (first && w.n >= 2) {
+			first = false;
+			pk_pos p;
+			pos_start(&p);
+			pk_movelist ml;
+			int idx[1];
+			gen_moves(&p, &ml);
+			if (find_matches(&ml, w.sq, w.n, idx, 1) == 0) {
+				p.stm = PK_WHITE;
+				gen_moves(&p, &ml);
+				if (find_matches(&ml, w.sq, w.n, idx, 1) > 0) {
+					snprintf(why, sizeof why, "the first move %.20s is White's, and in English draughts Black moves first", t);
+					return why;
+				}
+				/* White's first moves on the 10x10 board: 31..35 to 26..30. */
+				int a = w.sq[0], b = w.sq[1];
+				if (w.n == 2 && a >= 31 && a <= 35 && b >= 26 && b <= 30 && (a - b == 4 || a - b == 5)) {
+					snprintf(why, sizeof why, "the first move %.20s is an opening move of International draughts (10x10)", t);
+					return why;
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ---- matching ------------------------------------------------------------------ */
+
+typedef struct {
+	pk_game *g;
+	pk_replay *rp;
+	pk_pos pos;
+	pk_movelist ml;
+	int ply;              /* ply being replayed, 1-based */
+	const pk_el *el;
+	const char *text;
+} ctx;
+
+static void fmt_move(const pk_move *m, bool full, char *buf)
+{
+	move_format(m, full, buf, PK_MOVE_STRLEN);
+}
+
+/* Candidates of ml matching the written squares exactly. */
+static int find_matches(const pk_movelist *ml, const int *sq, int n, int *idx, int max)
+{
+	int k = 0;
+	for (int i = 0; i < ml->n; i++) {
+		const pk_move *m = &ml->m[i];
+		if (m->from + 1 != sq[0])
+			continue;
+		bool ok;
+		if (n == 2)
+			ok = move_to(m) + 1 == sq[1];
+		else {
+			ok = m->nland == n - 1;
+			for (int j = 0; ok && j < m->nland; j++)
+				ok = m->land[j] + 1 == sq[j + 1];
+		}
+		if (ok && k < max)
+			idx[k++] = i;
+	}
+	return k;
+}
+
+/* Captures whose path begins with the written squares (n of them, the first being the
+ * from-square) and goes further; with or_equal, also those that end there. */
+static int find_extensions(const pk_movelist *ml, const int *sq, int n, int *idx, int max, bool or_equal)
+{
+	int k = 0;
+	for (int i = 0; i < ml->n; i++) {
+		const pk_move *m = &ml->m[i];
+		if (m->from + 1 != sq[0] || m->nland < n - (or_equal ? 1 : 0) || !m->captured)
+			continue;
+		bool ok = true;
+		for (int j = 1; ok && j < n; j++)
+			ok = m->land[j - 1] + 1 == sq[j];
+		if (ok && k < max)
+			idx[k++] = i;
+	}
+	return k;
+}
+
+static const char *piece_desc(const pk_pos *p, int sq)
+{
+	int c;
+	bool k;
+	if (sq < 1 || sq > 32 || !pos_piece_at(p, sq, &c, &k))
+		return NULL;
+	if (c == PK_BLACK)
+		return k ? "a Black king" : "a Black man";
+	return k ? "a White king" : "a White man";
+}
+
+/* Why a move from a to b is impossible, in a few words, or NULL. */
+static void explain(const pk_pos *p, const pk_written *w, char *buf, size_t size)
+{
+	buf[0] = 0;
+	for (int i = 0; i < w->n; i++)
+		if (w->sq[i] < 1 || w->sq[i] > 32) {
+			snprintf(buf, size, "square %d does not exist", w->sq[i]);
+			return;
+		}
+	int c;
+	bool k;
+	int a = w->sq[0], b = w->sq[w->n - 1];
+	if (!pos_piece_at(p, a, &c, &k)) {
+		snprintf(buf, size, "square %d is empty", a);
+		return;
+	}
+	if (c != p->stm) {
+		snprintf(buf, size, "square %d holds %s and %s is to move", a, piece_desc(p, a), side_name(p->stm));
+		return;
+	}
+	if (a != b && pos_piece_at(p, b, &c, &k)) {
+		snprintf(buf, size, "square %d is occupied by %s", b, piece_desc(p, b));
+		return;
+	}
+	if (!k && w->n == 2) {
+		pos_piece_at(p, a, &c, &k);
+		if (!k && ((p->stm == PK_BLACK && b < a) || (p->stm == PK_WHITE && b > a))) {
+			snprintf(buf, size, "a man cannot move backwards");
+			return;
+		}
+	}
+}
+
+/* Does this text, read as a move, name a legal move? Writes it in short form. */
+static bool legal_text(const pk_movelist *ml, const char *text, char *out)
+{
+	pk_written w;
+	char why[80];
+	if (written_parse(text, &w, why, sizeof why) < 0 || w.n < 2)
+		return false;
+	int idx[2];
+	if (find_matches(ml, w.sq, w.n, idx, 2) == 0)
+		return false;
+	fmt_move(&ml->m[idx[0]], w.n > 2, out);
+	return true;
+}
+
+/* The text with only the square numbers and separators of w (drops marks and glue). */
+static int core_text(const pk_written *w, char *buf, size_t size)
+{
+	int n = 0;
+	for (int i = 0; i < w->n && n >= 0 && (size_t)n < size; i++)
+		n += snprintf(buf + n, size - (size_t)n, "%s%d", i ? (w->sep == 'x' ? "x" : "-") : "", w->sq[i]);
+	return n;
+}
+
+static void suggest_for_illegal(const pk_movelist *ml, const pk_pos *pos, const pk_written *w, pk_finding *f)
+{
+	char buf[64], cand[PK_MOVE_STRLEN];
+	if (!f)
+		return;
+	/* 1. squares reversed */
+	if (w->n == 2) {
+		int rev[2] = { w->sq[1], w->sq[0] }, idx[1];
+		if (find_matches(ml, rev, 2, idx, 1)) {
+			fmt_move(&ml->m[idx[0]], false, cand);
+			finding_suggest(f, cand, "squares reversed");
+		}
+	}
+	/* 2. two neighbouring digits swapped; 3. one digit off */
+	int len = core_text(w, buf, sizeof buf);
+	for (int i = 0; i + 1 < len; i++) {
+		if (!isdigit((unsigned char)buf[i]) || !isdigit((unsigned char)buf[i + 1]) || buf[i] == buf[i + 1])
+			continue;
+		char t[64];
+		memcpy(t, buf, (size_t)len + 1);
+		char x = t[i];
+		t[i] = t[i + 1];
+		t[i + 1] = x;
+		if (legal_text(ml, t, cand))
+			finding_suggest(f, cand, "two digits swapped");
+	}
+	for (int i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)buf[i]))
+			continue;
+		for (char d = '0'; d <= '9'; d++) {
+			if (d == buf[i])
+				continue;
+			char t[64];
+			memcpy(t, buf, (size_t)len + 1);
+			t[i] = d;
+			if ((i == 0 || !isdigit((unsigned char)t[i - 1])) && d == '0')
+				continue;   /* no leading zero inventions */
+			if (legal_text(ml, t, cand))
+				finding_suggest(f, cand, "one digit off");
+		}
+	}
+	/* 4. the only legal move of that piece; 5. the only legal move to that square */
+	int from_count = 0, to_count = 0, fi = -1, ti = -1;
+	for (int i = 0; i < ml->n; i++) {
+		if (ml->m[i].from + 1 == w->sq[0]) {
+			if (fi < 0 || !move_same_effect(&ml->m[fi], &ml->m[i]))
+				from_count++;
+			fi = fi < 0 ? i : fi;
+		}
+		if (move_to(&ml->m[i]) + 1 == w->sq[w->n - 1]) {
+			if (ti < 0 || !move_same_effect(&ml->m[ti], &ml->m[i]))
+				to_count++;
+			ti = ti < 0 ? i : ti;
+		}
+	}
+	if (from_count == 1) {
+		fmt_move(&ml->m[fi], false, cand);
+		finding_suggest(f, cand, "the only legal move of that piece");
+	}
+	if (to_count == 1) {
+		fmt_move(&ml->m[ti], false, cand);
+		finding_suggest(f, cand, "the only legal move to that square");
+	}
+	/* 6. the only legal move at all */
+	pk_movelist u;
+	if (gen_moves_unique(pos, &u) == 1) {
+		fmt_move(&u.m[0], false, cand);
+		finding_suggest(f, cand, "the only legal move");
+	}
+}
+
+/* " did you mean 27-32 (squares reversed) or 23-27 (one digit off)?" */
+static void append_suggestions(pk_finding *f)
+{
+	if (!f || f->nsuggest == 0)
+		return;
+	size_t n = strlen(f->message);
+	n += (size_t)snprintf(f->message + n, sizeof f->message - n, "; did you mean ");
+	for (int i = 0; i < f->nsuggest && n < sizeof f->message; i++)
+		n += (size_t)snprintf(f->message + n, sizeof f->message - n, "%s%s (%s)",
+				      i == 0 ? "" : i == f->nsuggest - 1 ? " or " : ", ", f->suggest[i], f->why[i]);
+	if (n < sizeof f->message)
+		snprintf(f->message + n, sizeof f->message - n, "?");
+}
+
+static pk_finding *error_at(ctx *c, const char *kind, const char *fmt, const char *detail)
+{
+	pk_finding *f = findings_add(&c->g->findings, SEV_ERROR, kind, c->el->line, c->el->col, c->ply,
+				     fmt, c->text, detail ? detail : "");
+	if (f)
+		snprintf(f->move, sizeof f->move, "%s", c->text);
+	return f;
+}
+
+/* How many of the main-line moves from element `from` on replay from pos, matching by
+ * squares only and stopping at the first that does not fit exactly one effect. */
+static int silent_run(const pk_game *g, int from, const pk_pos *pos)
+{
+	pk_pos p = *pos;
+	pk_movelist ml;
+	int run = 0;
+	for (int i = from; i < g->nel; i++) {
+		const pk_el *e = &g->els[i];
+		if (e->depth != 0)
+			continue;
+		if (e->kind == EL_RESULT || e->kind == EL_SETUP)
+			break;
+		if (e->kind != EL_MOVE)
+			continue;
+		pk_written w;
+		char why[120];
+		if (written_parse(game_str(g, e->off), &w, why, sizeof why) < 0)
+			break;
+		gen_moves(&p, &ml);
+		int idx[PK_MAX_MOVES];
+		int n = find_matches(&ml, w.sq, w.n, idx, PK_MAX_MOVES);
+		if (n == 0)
+			break;
+		for (int k = 1; k < n; k++)
+			if (!move_same_effect(&ml.m[idx[0]], &ml.m[idx[k]]))
+				return run;   /* ambiguous again: count what is certain */
+		pk_pos q;
+		pos_make(&p, &ml.m[idx[0]], &q);
+		p = q;
+		run++;
+	}
+	return run + 1000000;   /* reached the end: as good as it gets */
+}
+
+/* Replays one move token (and, for a jump written as hops, the tokens after it).
+ * Returns the number of elements consumed beyond this one, or -1 on an error. */
+static int replay_move(ctx *c, int ei, const pk_written *w)
+{
+	pk_game *g = c->g;
+	int idx[PK_MAX_MOVES], n;
+	char why[160], buf[PK_MOVE_STRLEN];
+	int extra = 0;
+
+	/* Most moves are plain moves written from-to: checked on the bitboards. */
+	if (w->n == 2 && !w->nosep && !gen_has_capture(&c->pos)) {
+		int nlegal, ord = gen_plain_ordinal(&c->pos, w->sq[0] - 1, w->sq[1] - 1, &nlegal);
+		if (ord >= 0) {
+			pk_move m = { .from = (uint8_t)(w->sq[0] - 1), .nland = 1,
+				      .land = { (uint8_t)(w->sq[1] - 1) }, .captured = 0 };
+			if (w->sep == 'x' && !w->mixed)
+				findings_add_once(&g->findings, SEV_WARNING, "x-on-plain-move", c->el->line, c->el->col,
+						  c->ply, "plain move %s written with 'x'", c->text);
+			pk_pos next;
+			pos_make(&c->pos, &m, &next);
+			if (!push_ply(c->rp, &m, ord, nlegal, ei, &next))
+				return -2;
+			c->pos = next;
+			return 0;
+		}
+	}
+	gen_moves(&c->pos, &c->ml);
+	if (c->ml.n == 0) {
+		error_at(c, "illegal-move", "%s is not legal here: the side to move has no legal move, the game is over%s", "");
+		return -1;
+	}
+	pk_written merged = *w;
+
+	if (w->nosep) {
+		/* "1115": try every split into two squares. */
+		int found = -1, count = 0;
+		size_t dl = strlen(w->digits);
+		for (size_t cut = 1; cut < dl; cut++) {
+			int a = 0, b = 0;
+			for (size_t i = 0; i < cut; i++)
+				a = a * 10 + (w->digits[i] - '0');
+			for (size_t i = cut; i < dl; i++)
+				b = b * 10 + (w->digits[i] - '0');
+			int sq[2] = { a, b }, id[1];
+			if (w->digits[cut] != '0' && find_matches(&c->ml, sq, 2, id, 1)) {
+				found = id[0];
+				count++;
+			}
+		}
+		if (count != 1) {
+			error_at(c, "unparsable-move", count ? "'%s' without a separator fits several moves%s" :
+					   "'%s' is not a move%s", "");
+			return -1;
+		}
+		findings_add_once(&g->findings, SEV_WARNING, "no-separator", c->el->line, c->el->col, c->ply,
+				  "move '%s' written without a separator", c->text);
+		idx[0] = found;
+		n = 1;
+		goto matched;
+	}
+
+	n = find_matches(&c->ml, w->sq, w->n, idx, PK_MAX_MOVES);
+	if (n == 0) {
+		/* A jump written in hops, "11x18 18x25": join the following tokens that continue it. */
+		int ext[PK_MAX_MOVES];
+		if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, false) > 0) {
+			int j = ei + 1;
+			while (j < g->nel && n == 0) {
+				const pk_el *e = &g->els[j];
+				if (e->depth != 0 || e->kind == EL_RESULT || e->kind == EL_VAR_START)
+					break;
+				if (e->kind != EL_MOVE) {
+					j++;
+					continue;
+				}
+				pk_written w2;
+				if (written_parse(game_str(g, e->off), &w2, why, sizeof why) < 0 ||
+				    w2.sq[0] != merged.sq[merged.n - 1] || merged.n + w2.n - 1 > WM_MAX_SQUARES)
+					break;
+				for (int k = 1; k < w2.n; k++)
+					merged.sq[merged.n++] = w2.sq[k];
+				if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, true) == 0)
+					break;
+				n = find_matches(&c->ml, merged.sq, merged.n, idx, PK_MAX_MOVES);
+				j++;
+				if (n)
+					extra = j - ei - 1;
+			}
+			if (n)
+				findings_add_once(&g->findings, SEV_WARNING, "split-jump", c->el->line, c->el->col, c->ply,
+						  "jump written as separate hops starting with '%s'", c->text);
+		}
+	}
+	if (n == 0) {
+		const pk_pos *pos = &c->pos;
+		int ext[PK_MAX_MOVES];
+		int ne = find_extensions(&c->ml, w->sq, w->n, ext, PK_MAX_MOVES, false);
+		if (ne > 0) {
+			pk_finding *f = error_at(c, "incomplete-jump", "%s stops short: the jump must go on%s", "");
+			for (int i = 0; i < ne; i++) {
+				fmt_move(&c->ml.m[ext[i]], true, buf);
+				finding_suggest(f, buf, ne == 1 ? "the unique completion" : "a completion");
+			}
+			append_suggestions(f);
+			return -1;
+		}
+		bool must_capture = c->ml.n > 0 && move_is_capture(&c->ml.m[0]);
+		if (must_capture && w->n == 2) {
+			/* Would it be legal if capturing were optional? */
+			pk_pos q = *pos;
+			pk_movelist plain;
+			q.side[!q.stm] = 0;   /* no enemy pieces: only plain moves remain */
+			gen_moves(&q, &plain);
+			int id[1];
+			if (find_matches(&plain, w->sq, 2, id, 1) &&
+			    !(pos->side[!pos->stm] & bb_sq(w->sq[1] - 1))) {
+				pk_finding *f = error_at(c, "capture-required", "%s is not legal here: a capture is compulsory%s", "");
+				for (int i = 0; i < c->ml.n; i++) {
+					fmt_move(&c->ml.m[i], false, buf);
+					finding_suggest(f, buf, "a compulsory capture");
+				}
+				append_suggestions(f);
+				return -1;
+			}
+		}
+		explain(pos, w, why, sizeof why);
+		char detail[200];
+		snprintf(detail, sizeof detail, "%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
+		pk_finding *f = error_at(c, "illegal-move", "%s is not legal here%s", detail);
+		/* A move of the other side: a move may be missing before this one. */
+		pk_pos other = *pos;
+		other.stm = !other.stm;
+		pk_movelist oml;
+		gen_moves(&other, &oml);
+		int id[1];
+		if (f && find_matches(&oml, w->sq, w->n, id, 1)) {
+			size_t len = strlen(f->message);
+			snprintf(f->message + len, sizeof f->message - len,
+				 ", though it is a legal move for %s: is a move missing before it?", side_name(other.stm));
+		}
+		suggest_for_illegal(&c->ml, pos, w, f);
+		append_suggestions(f);
+		return -1;
+	}
+	/* Several matches: fine when they all do the same; otherwise the moves that follow
+	 * may show which one was played. */
+	for (int i = 1; i < n; i++)
+		if (!move_same_effect(&c->ml.m[idx[0]], &c->ml.m[idx[i]])) {
+			int best = -1, best_run = -1, ties = 0;
+			for (int k = 0; k < n; k++) {
+				pk_pos after;
+				pos_make(&c->pos, &c->ml.m[idx[k]], &after);
+				int run = silent_run(g, ei + 1 + extra, &after);
+				if (run > best_run) {
+					best_run = run;
+					best = k;
+					ties = 0;
+				} else if (run == best_run && !move_same_effect(&c->ml.m[idx[best]], &c->ml.m[idx[k]])) {
+					ties++;
+				}
+			}
+			if (ties == 0 && best_run > 0) {
+				fmt_move(&c->ml.m[idx[best]], true, buf);
+				findings_add(&g->findings, SEV_WARNING, "ambiguous-move", c->el->line, c->el->col, c->ply,
+					     "%s fits several jumps; %s is the one the following moves confirm", c->text, buf);
+				idx[0] = idx[best];
+				break;
+			}
+			pk_finding *f = error_at(c, "ambiguous-move", "%s is ambiguous: several jumps fit it, capturing different pieces%s", "");
+			for (int k = 0; k < n; k++) {
+				fmt_move(&c->ml.m[idx[k]], true, buf);
+				finding_suggest(f, buf, "one of the jumps that fit");
+			}
+			append_suggestions(f);
+			return -1;
+		}
+	goto matched;
+
+matched:;
+	const pk_move *m = &c->ml.m[idx[0]];
+	if (w->sep && !w->mixed && (w->sep == 'x') != move_is_capture(m))
+		findings_add_once(&g->findings, SEV_WARNING, move_is_capture(m) ? "dash-on-jump" : "x-on-plain-move",
+				  c->el->line, c->el->col, c->ply,
+				  move_is_capture(m) ? "jump %s written with '-'" : "plain move %s written with 'x'",
+				  c->text);
+	pk_pos next;
+	pos_make(&c->pos, m, &next);
+	if (!push_ply(c->rp, m, idx[0], c->ml.n, ei, &next))
+		return -2;
+	c->pos = next;
+	return extra;
+}
+
+static void recount(pk_findings *f)
+{
+	f->errors = f->warnings = f->notes = 0;
+	for (int i = 0; i < f->n; i++) {
+		f->errors += f->v[i].severity == SEV_ERROR;
+		f->warnings += f->v[i].severity == SEV_WARNING;
+		f->notes += f->v[i].severity == SEV_NOTE;
+	}
+}
+
+int replay_game(pk_game *g, pk_replay *rp)
+{
+	/* Replaying again (after a fix) starts from the reader's findings. */
+	if (g->findings.n > g->nreader) {
+		g->findings.n = g->nreader;
+		recount(&g->findings);
+	}
+	rp->nply = 0;
+	rp->supported = true;
+	rp->complete = false;
+	rp->custom_start = false;
+	rp->result = RES_NONE;
+	rp->result_el = -1;
+	rp->fix_el = -1;
+	pos_start(&rp->start);
+
+	const char *gt = game_tag(g, "GameType");
+	rp->variant = 21;
+	if (gt) {
+		while (isspace((unsigned char)*gt))
+			gt++;
+		rp->variant = isdigit((unsigned char)*gt) ? atoi(gt) : -1;
+	}
+	if (rp->variant != 21) {
+		rp->supported = false;
+		if (rp->variant < 0)
+			findings_add(&g->findings, SEV_NOTE, "variant-unsupported", 0, 0, 0,
+				     "GameType \"%s\" is not understood; game not replayed", game_tag(g, "GameType"));
+		else
+			findings_add(&g->findings, SEV_NOTE, "variant-unsupported", 0, 0, 0,
+				     "variant %d (%s) not supported yet; game not replayed", rp->variant,
+				     variant_name(rp->variant));
+		return 0;
+	}
+	int reader_findings = g->findings.n;
+	if (!gt) {
+		const char *why = other_variant(g, false);
+		if (why) {
+			if (!rp->file_hint[0])
+				snprintf(rp->file_hint, sizeof rp->file_hint, "%s", why);
+			rp->supported = false;
+			findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,
+				     "not English draughts: %s (and no GameType tag says which variant); not replayed", why);
+			return 0;
+		}
+	}
+
+	check_tags(g);
+	const char *fen = game_tag(g, "FEN");
+	if (fen) {
+		pk_fen_error fe;
+		pk_pos p;
+		uint32_t line = 0, col = 0;
+		for (int i = 0; i < g->ntags; i++)
+			if (!strcasecmp(game_str(g, g->tags[i].name), "FEN")) {
+				line = g->tags[i].line;
+				col = g->tags[i].col;
+				break;
+			}
+		char repairs[200];
+		if (fen_parse_lenient(fen, strlen(fen), &p, &fe, repairs, sizeof repairs) < 0) {
+			findings_add(&g->findings, SEV_ERROR, "bad-fen", line, col, 0,
+				     "FEN \"%s\": %s (at character %zu)", fen, fe.msg, fe.offset + 1);
+			return 0;
+		}
+		if (repairs[0])
+			findings_add(&g->findings, SEV_WARNING, "fen-repaired", line, col, 0,
+				     "FEN \"%s\": %s", fen, repairs);
+		rp->start = p;
+		rp->custom_start = true;
+	}
+
+	/* The main line's result token, wherever the replay stops. */
+	for (int ei = 0; ei < g->nel; ei++)
+		if (g->els[ei].depth == 0 && g->els[ei].kind == EL_RESULT) {
+			rp->result = result_parse(game_str(g, g->els[ei].off));
+			rp->result_el = ei;
+		}
+
+	ctx c = { .g = g, .rp = rp, .pos = rp->start };
+	bool numbered = false, failed = false;
+	int last_number = -1, last_number_el = -1;
+	for (int ei = 0; ei < g->nel && !failed; ei++) {
+		const pk_el *e = &g->els[ei];
+		if (e->depth != 0)
+			continue;
+		if (e->kind == EL_NUMBER) {
+			last_number = e->value;
+			last_number_el = ei;
+			continue;
+		}
+		if (e->kind == EL_RESULT)
+			continue;
+		if (e->kind == EL_SETUP) {
+			pk_fen_error fe;
+			pk_pos p;
+			const char *f = game_str(g, e->off);
+			char repairs[200];
+			if (fen_parse_lenient(f, strlen(f), &p, &fe, repairs, sizeof repairs) < 0) {
+				findings_add(&g->findings, SEV_ERROR, "bad-fen", e->line, e->col, c.ply + 1,
+					     "set-up FEN \"%s\": %s (at character %zu)", f, fe.msg, fe.offset + 1);
+				failed = true;
+				break;
+			}
+			if (repairs[0])
+				findings_add(&g->findings, SEV_WARNING, "fen-repaired", e->line, e->col, c.ply + 1,
+					     "set-up FEN \"%s\": %s", f, repairs);
+			c.pos = p;
+			if (!push_ply(rp, NULL, -1, 0, ei, &p))
+				return -1;
+			continue;
+		}
+		if (e->kind != EL_MOVE)
+			continue;
+
+		c.ply = rp->nply + 1;
+		c.el = e;
+		c.text = game_str(g, e->off);
+		int mover = c.pos.stm;
+		int number = replay_move_number(rp, c.ply);
+		/* Move numbers: one before each first-player move; checked where given. */
+		if (last_number_el >= 0) {
+			numbered = true;
+			if (last_number != number)
+				findings_add_once(&g->findings, SEV_WARNING, "move-number", g->els[last_number_el].line,
+						  g->els[last_number_el].col, c.ply,
+						  "move number %d where %d was expected", last_number, number);
+		} else if (mover == PK_BLACK && c.ply > 1 && numbered) {
+			findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
+					  "move number %d missing before %s", number, c.text);
+		} else if (c.ply == 1 && mover == PK_BLACK) {
+			findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
+					  "move number %d missing before %s", number, c.text);
+		}
+		last_number_el = -1;
+
+		pk_written w;
+		char why[160];
+		if (written_parse(c.text, &w, why, sizeof why) < 0) {
+			pk_finding *f = findings_add(&g->findings, SEV_ERROR, "unparsable-move", e->line, e->col, c.ply,
+						     "cannot read the move: %s", why);
+			if (f)
+				snprintf(f->move, sizeof f->move, "%s", c.text);
+			failed = true;
+			break;
+		}
+		int r = replay_move(&c, ei, &w);
+		if (r == -2)
+			return -1;
+		if (r < 0) {
+			pk_finding *f = &g->findings.v[g->findings.n - 1];
+			if (f->nsuggest == 1) {
+				rp->fix_el = ei;
+				snprintf(rp->fix_text, sizeof rp->fix_text, "%s", f->suggest[0]);
+				snprintf(rp->fix_why, sizeof rp->fix_why, "%s", f->why[0]);
+			}
+			failed = true;
+			break;
+		}
+		pk_ply *last = &rp->plies[rp->nply - 1];
+		last->el_last = ei + r;
+		memcpy(last->marks, w.marks, sizeof last->marks);
+		if (w.glued) {
+			last->glued_el = ei;
+			int res = result_parse(w.glued);
+			if (res != RES_NONE && rp->result_el < 0) {
+				rp->result = res;
+				findings_add(&g->findings, SEV_WARNING, "glued-text", e->line, e->col, c.ply,
+					     "result '%s' glued to the move %.*s", w.glued, (int)(w.glued - c.text), c.text);
+			} else {
+				findings_add_once(&g->findings, SEV_WARNING, "glued-text", e->line, e->col, c.ply,
+						  "text '%s' glued to the move", w.glued);
+			}
+		}
+		ei += r;
+	}
+	rp->complete = !failed;
+
+	/* A game without a GameType that fails as English may show its variant further on
+	 * (a square above 32). Or it may have no moves to tell, in a file whose other games
+	 * are another variant: then it is taken for that variant. */
+	const char *late = !gt && failed ? other_variant(g, true) : NULL;
+	if (late) {
+		if (!rp->file_hint[0])
+			snprintf(rp->file_hint, sizeof rp->file_hint, "%s", late);
+		g->findings.n = reader_findings;
+		recount(&g->findings);
+		rp->supported = false;
+		rp->nply = 0;
+		findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,
+			     "not English draughts: %s (and no GameType tag says which variant); not replayed", late);
+		return 0;
+	}
+	if (!gt && rp->file_hint[0] && (failed || rp->nply == 0)) {
+		g->findings.n = reader_findings;
+		recount(&g->findings);
+		rp->supported = false;
+		rp->nply = 0;
+		findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,
+			     "not English draughts: %s, no GameType tag, and earlier games of this file are "
+			     "another variant (%s); not replayed",
+			     failed ? "the moves are not legal in English draughts" : "no moves",
+			     rp->file_hint);
+		return 0;
+	}
+
+	/* Findings tied to a replayed move name it as written. */
+	for (int i = reader_findings; i < g->findings.n; i++) {
+		pk_finding *f = &g->findings.v[i];
+		if (!f->move[0] && f->ply >= 1 && f->ply <= rp->nply && rp->plies[f->ply - 1].ordinal >= 0)
+			snprintf(f->move, sizeof f->move, "%s", game_str(g, g->els[rp->plies[f->ply - 1].el].off));
+	}
+
+	/* Results: token against tag, and against the final position. */
+	int tag_result = result_parse(game_tag(g, "Result"));
+	const char *tag_text = game_tag(g, "Result");
+	if (rp->result == RES_NONE) {
+		if (g->nel > 0 || !fen)
+			findings_add(&g->findings, SEV_WARNING, "no-result", 0, 0, 0,
+				     "the move text does not end with a result");
+		rp->result = tag_result != RES_NONE ? tag_result : RES_UNKNOWN;
+	} else if (tag_text && tag_result != RES_NONE && tag_result != rp->result) {
+		/* The result token, or a result glued to the last move (no token of its own). */
+		const pk_el *e = rp->result_el >= 0 ? &g->els[rp->result_el] : NULL;
+		findings_add(&g->findings, SEV_WARNING, "result-mismatch", e ? e->line : 0, e ? e->col : 0, 0,
+			     "result %s disagrees with the Result tag \"%s\"",
+			     e ? game_str(g, e->off) : result_string(rp->result), tag_text);
+	} else if (tag_text && tag_result == RES_NONE && *tag_text) {
+		findings_add(&g->findings, SEV_WARNING, "result-mismatch", 0, 0, 0,
+			     "Result tag \"%s\" is not a result", tag_text);
+	}
+	if (rp->complete && rp->nply > 0) {
+		pk_movelist ml;
+		if (gen_moves(&c.pos, &ml) == 0) {
+			int winner = c.pos.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
+			if (rp->result != winner && rp->result != RES_UNKNOWN) {
+				uint32_t line = rp->result_el >= 0 ? g->els[rp->result_el].line : 0;
+				uint32_t col = rp->result_el >= 0 ? g->els[rp->result_el].col : 0;
+				findings_add(&g->findings, SEV_WARNING, "result-contradicts", line, col, rp->nply,
+					     "%s has no legal move at the end, so %s won (%s), yet the result is %s",
+					     side_name(c.pos.stm), side_name(!c.pos.stm), result_string(winner),
+					     result_string(rp->result));
+			}
+		}
+	}
+	return 0;
+}
+
+int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **error)
+{
+	size_t len = strlen(text);
+	char *pdn = malloc(len + 8);
+	*error = "out of memory";
+	if (!pdn)
+		return -1;
+	snprintf(pdn, len + 8, "%s *", text);
+	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
+	int rc = -1;
+	*error = "cannot read the moves";
+	if (r && pdn_read(r, g) == 1 && replay_game(g, rp) == 0) {
+		if (g->ntags) {
+			*error = "expected moves such as \"9-14 23-18\"";
+		} else {
+			rc = 0;
+			*error = NULL;
+			for (int i = 0; i < g->findings.n && rc == 0; i++)
+				if (g->findings.v[i].severity == SEV_ERROR) {
+					*error = g->findings.v[i].message;
+					rc = -1;
+				}
+		}
+	}
+	pdn_close(r);
+	free(pdn);
+	return rc;
+}

@@ -1,0 +1,126 @@
+/* The game store: one SQLite file holding games, their tags, findings and a position
+ * index (every position of every game by Zobrist key). The only part of the core that
+ * knows SQLite; its schema is documented in pdnkit-db(5). */
+#ifndef PK_STORE_H
+#define PK_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "pdn/pdn.h"
+#include "pdn/replay.h"
+
+#define STORE_SCHEMA_VERSION 2
+
+typedef struct pk_store pk_store;
+
+/* Open (creating if needed and `create`) the database at path and migrate its schema
+ * forward. Returns NULL with a message in err. */
+pk_store *store_open(const char *path, bool create, char *err, size_t errsize);
+void store_close(pk_store *s);
+const char *store_error(const pk_store *s);
+
+/* Import. Games are written in batches, each one transaction: an interrupted import
+ * keeps the batches it completed. */
+int store_begin_import(pk_store *s, const char *source_path, bool positions);
+enum { STORE_ADDED, STORE_DUPLICATE };
+/* Add a replayed game; *outcome says whether it was new. 0 or -1. */
+int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outcome);
+/* Commit what is pending (call at the end, or to stop early). 0 or -1. */
+int store_end_import(pk_store *s);
+
+/* Which games: every field is optional (NULL, 0, false). */
+typedef struct {
+	const char *player, *black, *white, *event, *site, *result;
+	int32_t date_from, date_to;       /* YYYYMMDD; unknown month or day as 00 */
+	bool opening_set;                 /* games from the initial position that begin with: */
+	const uint8_t *opening;           /* these ordinals */
+	int opening_len;
+	bool position_set;                /* games reaching the position with this key */
+	uint64_t position_key;
+	bool invalid;                     /* only games with errors */
+	int64_t id;                       /* only this game (0: any) */
+	int shard_k, shard_n;             /* only games with id % n == k - 1 (n <= 1: all) */
+	int min_plies, max_plies;         /* -1 for none */
+	const char *order;                /* id, date, event, black, white, plies, result */
+	bool desc;
+	long limit;                       /* 0 = all */
+} pk_filter;
+
+void filter_init(pk_filter *f);
+
+/* One stored game, valid during the callback. */
+typedef struct {
+	int64_t id;
+	const char *event, *site, *date, *round, *black, *white, *result;
+	int plies, status, gametype;
+	int ply;                          /* where it reached the position, or -1 */
+	const char *start;                /* FEN, NULL for the initial position */
+	const uint8_t *moves;
+	int nmoves;
+	const char *movetext;             /* stored move text, NULL when rebuilt from moves */
+	int source_game;                  /* its number in the file it was imported from */
+} pk_row;
+
+enum { STATUS_VALID, STATUS_WARNINGS, STATUS_ERRORS, STATUS_NOT_REPLAYED };
+
+/* Calls cb for each matching game; cb returns nonzero to stop. 0 or -1. */
+int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_row *row), void *ctx);
+int store_count(pk_store *s, const pk_filter *f, long *count);
+/* The tags of a game in stored order. */
+int store_tags(pk_store *s, int64_t id, int (*cb)(void *ctx, const char *name, const char *value), void *ctx);
+
+/* Rebuild a stored game as a game record and its replay (for export and analysis). */
+int store_load_game(pk_store *s, const pk_row *row, pk_game *g, pk_replay *rp);
+
+/* Duplicates among the matching games: same start and moves under different headers
+ * (kind "same-moves", ids in `ids`), and games whose moves begin another, longer game
+ * (kind "prefix": ids[0] is the shorter, ids[1] the longer). min_plies bounds the
+ * shorter game of a prefix pair. */
+int store_duplicates(pk_store *s, int min_plies,
+		     int (*cb)(void *ctx, const char *kind, const int64_t *ids, int n, int plies), void *ctx);
+
+/* Run a read-only SQL statement with the filter's WHERE clause appended where the
+ * text contains "%W" (the games table is aliased g); for the stats command. cb gets
+ * each row's columns as text. */
+int store_select(pk_store *s, const char *sql, const pk_filter *f,
+		 int (*cb)(void *ctx, int ncol, const char *const *cols), void *ctx);
+
+/* Whether games are stored without their positions indexed (imported with
+ * --no-positions): a position search cannot find those. */
+int store_unindexed_games(pk_store *s, long *count);
+
+/* Engine annotations (pdnkit annotate). A run is one set of settings; its id is found
+ * or created. */
+int store_annotation_run(pk_store *s, const char *settings, const char *engine, int64_t *run);
+int store_is_annotated(pk_store *s, int64_t game, int64_t run, bool *done);
+
+typedef struct {
+	int ply;
+	const char *side, *cls, *move;
+	bool scored;                      /* the fields below are set */
+	const char *best, *pv;
+	int score_best, score_played, loss, depth;
+} pk_annot_row;
+
+/* Replace a game's annotation by this run, and mark the game done, in one transaction;
+ * decisive is the ply of the decisive mistake or 0. */
+int store_save_annotation(pk_store *s, int64_t game, int64_t run, const pk_annot_row *rows, int n, int decisive);
+/* Add the annotations of another database (games matched by their moves and start,
+ * runs by settings) that this one lacks; *games counts the games added. */
+int store_merge_annotations(pk_store *s, const char *other, long *games);
+
+/* PRAGMA integrity_check and foreign_key_check: 0 and "ok", or -1 and the first
+ * problem in msg. */
+int store_check(pk_store *s, char *msg, size_t size);
+
+/* Encoding of move ordinals: one byte each; 255 escapes an ordinal of 255 or more,
+ * written in the two bytes after it (little-endian). Returns bytes written. */
+int store_encode_moves(const pk_replay *rp, uint8_t *buf, int cap);
+int store_decode_moves(const uint8_t *buf, int len, int *ordinals, int cap);
+
+/* Date as written to a sortable key YYYYMMDD (unknown parts 00), 0 if no year. */
+int32_t store_date_key(const char *date);
+/* Player name reduced for grouping: lower case, punctuation dropped, words sorted. */
+void store_name_key(const char *name, char *out, size_t size);
+
+#endif
