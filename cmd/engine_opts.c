@@ -190,15 +190,18 @@ int book_option(const char *arg, bool shipped, pk_book **bk)
 {
 	*bk = NULL;
 	if (!arg) {
-		if (shipped)
-			*bk = book_default();
+		if (shipped) {
+			char err[400];
+			*bk = book_default(err, sizeof err);
+		}
 		return 0;
 	}
 	if (!strcmp(arg, "none"))
 		return 0;
 	if (!strcmp(arg, "default")) {
-		if (!(*bk = book_default())) {
-			cli_error("--book default: this pdnkit was built without a book (make book)");
+		char err[400];
+		if (!(*bk = book_default(err, sizeof err))) {
+			cli_error("--book default: %s", err);
 			return -1;
 		}
 		return 0;

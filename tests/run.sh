@@ -12,6 +12,7 @@ export TESTS_DIR="$here"
 export CORPORA="${CORPORA:-$here/../../shared/corpora}"
 passed=0
 failed=0
+skipped=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -21,6 +22,7 @@ run_one() {
 	"$@" >"$out" 2>&1
 	rc=$?
 	grep -v ': [0-9]* passed, [0-9]* failed$' "$out"
+	skipped=$((skipped + $(grep -c '^SKIP ' "$out")))
 	line=$(grep -E ': [0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
 	if [ -z "$line" ]; then
 		echo "FAIL $name: exited with status $rc before its summary"
@@ -51,5 +53,10 @@ for t in "$here"/test_*.sh; do
 	[ -f "$t" ] || continue
 	run_one "$(basename "$t")" sh "$t"
 done
-echo "$passed passed, $failed failed"
+# In CI the corpora must be there: a run that skipped real-data checks is not a pass.
+if [ "$skipped" -gt 0 ] && [ "${CI:-}" = true ]; then
+	echo "FAIL run.sh: $skipped groups of checks skipped in CI (CORPORA=$CORPORA)"
+	failed=$((failed + 1))
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -121,7 +121,7 @@ run "$PDNKIT" analyze --depth 4 --weights "$T_TMP/bad.txt"
 expect_rc 3 "bad weights file"
 expect_err_has "weights '$T_TMP/bad.txt': line 1: expected 'name value'" "bad weights explained"
 
-if have_corpora; then
+if have_corpora "the problem sets and the 1981 match"; then
 	P="$CORPORA/wiegerw-pdn-games/succeed"
 	run "$PDNKIT" solve --depth 6 --json "$P/beginner.pdn"
 	expect_rc 0 "solve"

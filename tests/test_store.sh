@@ -97,7 +97,7 @@ expect_err_has "--position: bad FEN at column 4: square 40 is out of range 1..32
 run "$PDNKIT" query --format xml
 expect_rc 2 "bad format"
 
-if have_corpora; then
+if have_corpora "importing OCA 2.0 and Tinsley"; then
 	ODB="$T_TMP/oca.db"
 	run "$PDNKIT" import --db "$ODB" "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn"
 	expect_rc 0 "import OCA and tinsley"

@@ -65,7 +65,7 @@ run "$PDNKIT" validate "$T_TMP/nul.pdn"
 expect_out_has "NUL bytes in the input (3 here)" "NUL bytes reported"
 expect_err_has "2 games read" "the game after the NULs is read"
 
-if have_corpora; then
+if have_corpora "validating the real collections"; then
 	# OCA 2.0: every game valid, no findings at all.
 	run "$PDNKIT" validate "$CORPORA/OCA_2.0.pdn"
 	expect_rc 0 "OCA 2.0"

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "book/book.h"
-#include "engine/eval.h"
 #include "rules/fen.h"
 #include "book/rc.h"
 
@@ -94,76 +93,6 @@ static int table_grow(table *t)
 	free(t->slot);
 	*t = nt;
 	return 0;
-}
-
-/* ---- the ranking moves are coded by ---------------------------------------------- */
-
-/* The hand-set evaluation after the compulsory captures are played out. */
-static int settle(const pk_pos *p, int depth)
-{
-	pk_movelist ml;
-	int n = gen_moves(p, &ml);
-	if (n == 0)
-		return -20000;
-	if (!move_is_capture(&ml.m[0]) || depth >= 8)
-		return eval(p, &eval_default_weights);
-	int best = -30000;
-	for (int i = 0; i < n; i++) {
-		pk_pos c;
-		pos_make(p, &ml.m[i], &c);
-		int v = -settle(&c, depth + 1);
-		if (v > best)
-			best = v;
-	}
-	return best;
-}
-
-void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank)
-{
-	int value[PK_MAX_MOVES], order[PK_MAX_MOVES];
-	for (int i = 0; i < ml->n; i++) {
-		pk_pos c;
-		pos_make(p, &ml->m[i], &c);
-		value[i] = ml->n > 1 ? -settle(&c, 0) : 0;
-		order[i] = i;
-	}
-	/* best first; ties in generator order (insertion sort is stable) */
-	for (int i = 1; i < ml->n; i++) {
-		int v = order[i], k = i;
-		while (k > 0 && value[order[k - 1]] < value[v]) {
-			order[k] = order[k - 1];
-			k--;
-		}
-		order[k] = v;
-	}
-	for (int r = 0; r < ml->n; r++)
-		rank[order[r]] = r;
-}
-
-/* A check value of the ranking on fixed positions: a file made with another ranking
- * (another evaluation) is refused rather than misread. */
-static uint32_t rank_check(void)
-{
-	static const char *const fens[] = {
-		"B:W21-32:B1-12",
-		"W:W18,21,22,23,24,25,26,27,28,29,31,32:B1,2,3,4,5,6,7,8,10,11,12,14",
-		"B:W17,21,22,23,25,26,27,28,29,30,31:B1,2,3,5,6,7,8,9,10,11,12,16",
-		"W:WK10,19,22,27:B5,K14,15,16,17",
-	};
-	uint32_t h = 2166136261u;
-	for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
-		pk_pos p;
-		pk_fen_error fe;
-		if (fen_parse(fens[f], strlen(fens[f]), &p, &fe) < 0)
-			continue;
-		pk_movelist ml;
-		gen_moves(&p, &ml);
-		int rank[PK_MAX_MOVES];
-		book_rank_moves(&p, &ml, rank);
-		for (int i = 0; i < ml.n; i++)
-			h = (h ^ (uint32_t)rank[i]) * 16777619u;
-	}
-	return h;
 }
 
 /* ---- the builder ------------------------------------------------------------------ */
@@ -514,7 +443,7 @@ int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *le
 			put32(buf + 28, (uint32_t)info->links);
 			put32(buf + 32, (uint32_t)e.tree.len);
 			put32(buf + 36, (uint32_t)e.stats.len);
-			put32(buf + 40, rank_check());
+			put32(buf + 40, book_rank_check());
 			put32(buf + 44, (uint32_t)(b->games > 0xFFFFFFFF ? 0xFFFFFFFF : b->games));
 			memcpy(buf + BOOK_HEADER_BYTES, fen, flen);
 			memcpy(buf + BOOK_HEADER_BYTES + flen, e.tree.buf, e.tree.len);
@@ -703,7 +632,7 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 		snprintf(m, sizeof m, "format version %u, this pdnkit reads version %d", version, BOOK_FORMAT_VERSION);
 		return fail_load(NULL, err, errsize, "%s", m);
 	}
-	if (order != GEN_ORDER_VERSION || rankv != BOOK_RANK_VERSION || get32(data + 40) != rank_check())
+	if (order != GEN_ORDER_VERSION || rankv != BOOK_RANK_VERSION || get32(data + 40) != book_rank_check())
 		return fail_load(NULL, err, errsize, "%s",
 				 "made with another move order or ranking than this pdnkit's: rebuild it");
 	unsigned flags = get16(data + 14), plies = get16(data + 16), flen = get16(data + 18);
@@ -913,10 +842,15 @@ uint32_t book_id(const pk_book *bk) { return bk->id; }
 extern const unsigned char pk_book_default_data[];
 extern const size_t pk_book_default_size;
 
-pk_book *book_default(void)
+pk_book *book_default(char *err, size_t errsize)
 {
-	if (pk_book_default_size == 0)
+	if (pk_book_default_size == 0) {
+		snprintf(err, errsize, "this pdnkit was built without a book (make book)");
 		return NULL;
-	char err[200];
-	return book_load(pk_book_default_data, pk_book_default_size, err, sizeof err);
+	}
+	char why[300];
+	pk_book *bk = book_load(pk_book_default_data, pk_book_default_size, why, sizeof why);
+	if (!bk)
+		snprintf(err, errsize, "the built-in book is refused: %s", why);
+	return bk;
 }

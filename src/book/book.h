@@ -92,11 +92,14 @@ bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m);
 uint32_t book_id(const pk_book *bk);
 
 /* The book that ships with pdnkit (book/pdnkit.book, built in by the Makefile); NULL
- * when it was built without one. */
-pk_book *book_default(void);
+ * with the reason in err when it was built without one or the built-in data is refused. */
+pk_book *book_default(char *err, size_t errsize);
 
-/* The fixed static ranking of a position's legal moves that the file codes moves by:
- * rank[i] = rank of generator move i (0 = first). */
+/* The fixed static ranking of a position's legal moves that the file codes moves by
+ * (book/rank.c): rank[i] = rank of generator move i (0 = first). */
 void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank);
+/* A check value of the ranking on fixed positions, stored in every file: a file made
+ * with another ranking is refused rather than misread. */
+uint32_t book_rank_check(void);
 
 #endif
