@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "base/hash.h"
+#include "pdn/movenum.h"
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
@@ -289,24 +291,8 @@ static const char *after_move(void *ctx, int ply)
 		int number = replay_move_number(&j->rp, ply);
 		int side = t->side;
 		k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "\n(");
-		bool first = true;
-		const char *p = t->pv;
-		while (*p && k < sizeof w->buf - 64) {
-			const char *sp = strchr(p, ' ');
-			int n = sp ? (int)(sp - p) : (int)strlen(p);
-			if (side == PK_BLACK)
-				k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "\n%d.", number);
-			else if (first)
-				k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "\n%d...", number);
-			k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "\n%.*s", n, p);
-			if (side == PK_WHITE)
-				number++;
-			side ^= 1;
-			first = false;
-			p += n;
-			while (*p == ' ')
-				p++;
-		}
+		w->buf[k++] = '\n';
+		k += movenum_line(t->pv, number, side, '\n', w->buf + k, sizeof w->buf - k - 8);
 		k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "\n)");
 	}
 	return w->buf;
@@ -913,10 +899,7 @@ int cmd_annotate(int argc, const char **argv)
 		/* The settings a stored annotation was made with: a rerun with the same ones
 		 * skips the games already done. */
 		char settings[512];
-		uint64_t wh = 1469598103934665603ull;
-		const unsigned char *wb = (const unsigned char *)&c->w;
-		for (size_t i = 0; i < sizeof c->w; i++)
-			wh = (wh ^ wb[i]) * 1099511628211ull;
+		uint64_t wh = fnv64(FNV64_INIT, &c->w, sizeof c->w);
 		snprintf(settings, sizeof settings,
 			 "depth=%d nodes=%llu movetime=%g weights=%016llx thresholds=%d/%d/%d move-order=%d book=%08x",
 			 c->ao.lim.depth, (unsigned long long)c->ao.lim.nodes, c->ao.lim.movetime, (unsigned long long)wh,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "pdn/movenum.h"
 #include "commands.h"
 #include "dbcli.h"
 #include "rules/fen.h"
@@ -43,26 +44,9 @@ static const char *nz(const char *s) { return s ? s : ""; }
 /* Numbered moves of a line starting at move number n with side to move `side`. */
 static void print_line(const char *line, int number, int side)
 {
-	bool first = true;
-	const char *p = line;
-	while (*p) {
-		const char *sp = strchr(p, ' ');
-		int n = sp ? (int)(sp - p) : (int)strlen(p);
-		if (side == PK_BLACK)
-			printf("%s%d. ", first ? "" : " ", number);
-		else if (first)
-			printf("%d... ", number);
-		else
-			putchar(' ');
-		printf("%.*s", n, p);
-		if (side == PK_WHITE)
-			number++;
-		side ^= 1;
-		first = false;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
+	char buf[4096];
+	movenum_line(line, number, side, ' ', buf, sizeof buf);
+	fputs(buf, stdout);
 }
 
 /* cols: id event black white date ply side move best score_best score_played loss class pv depth */

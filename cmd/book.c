@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "cli.h"
+#include "pdn/movenum.h"
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
@@ -409,7 +410,9 @@ static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *
 	char mv[PK_MOVE_STRLEN], s[32];
 	pdn_move_string(before, &m->move, false, mv);
 	score_text(m->score, s, sizeof s);
-	printf("%*s%d%s %s  %u games (%u-%u-%u)%s%s%s\n", 2 * ply, "", ply / 2 + 1, before->stm == PK_BLACK ? "." : "...", mv,
+	char num[24];
+	movenum_token(movenum_at(1, before->stm ^ (ply & 1), ply), before->stm, true, num, sizeof num);
+	printf("%*s%s %s  %u games (%u-%u-%u)%s%s%s\n", 2 * ply, "", num, mv,
 	       m->games, m->black_wins, m->draws, m->white_wins, m->score != BOOK_NO_SCORE ? "  " : "",
 	       m->score != BOOK_NO_SCORE ? s : "", transposes ? "  (transposes: continued above)" : "");
 	return ferror(stdout) ? -1 : 0;
@@ -441,10 +444,8 @@ static bool seen_add(pdn_dump *pd, uint64_t key)
 static void pdn_move(pdn_dump *pd, const pk_pos *before, const pk_book_move *m, int ply, bool number, bool transposes)
 {
 	char buf[PK_MOVE_STRLEN + 48];
-	if (before->stm == PK_BLACK || number) {
-		snprintf(buf, sizeof buf, "%d%s", ply / 2 + 1, before->stm == PK_BLACK ? "." : "...");
+	if (movenum_token(movenum_at(1, before->stm ^ (ply & 1), ply), before->stm, number, buf, sizeof buf))
 		dump_token(&pd->d, buf);
-	}
 	pdn_move_string(before, &m->move, false, buf);
 	dump_token(&pd->d, buf);
 	snprintf(buf, sizeof buf, "{%u games, %u-%u-%u%s}", m->games, m->black_wins, m->draws, m->white_wins,

@@ -167,18 +167,9 @@ int position_after_moves(const char *option, const char *text, pk_pos *out, uint
 		rc = -1;
 	if (rc == 0) {
 		/* Keys of the positions before the current one; count the reversible tail. */
-		(*keys)[0] = rp.start.key;
-		int rev = 0;
-		for (int i = 0; i < rp.nply; i++) {
-			if (i + 1 < rp.nply)
-				(*keys)[i + 1] = rp.plies[i].after.key;
-			const pk_pos *before = replay_pos_before(&rp, i + 1);
-			bool reversible = !move_is_capture(&rp.plies[i].move) && (before->kings >> rp.plies[i].move.from & 1);
-			rev = reversible ? rev + 1 : 0;
-		}
+		h->reversible = replay_history(&rp, rp.nply, *keys);
 		h->keys = *keys;
 		h->nkeys = rp.nply;
-		h->reversible = rev;
 		*out = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
 	}
 	game_free(&g);

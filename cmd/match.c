@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "pdn/movenum.h"
 #include "commands.h"
 #include "engine_opts.h"
 #include "book/book.h"
@@ -230,12 +231,12 @@ static void play(match_ctx *m, int gi, pk_engine *eng[2])
 		}
 		char mv[PK_MOVE_STRLEN], num[16] = "";
 		move_format(&r.best, false, mv, sizeof mv);
-		if (p.stm == PK_BLACK)
-			snprintf(num, sizeof num, "%d. ", (ply + (o->start.stm == PK_WHITE)) / 2 + 1);
+		if (movenum_token(movenum_at(1, o->start.stm, ply), p.stm, false, num, sizeof num - 1))
+			strcat(num, " ");
 		if (len + 64 > cap)
 			text = realloc(text, cap *= 2);
 		len += (size_t)snprintf(text + len, cap - len, "%s%s%s", len ? " " : "", num, mv);
-		bool reversible = !move_is_capture(&r.best) && (p.kings >> r.best.from & 1);
+		bool reversible = move_is_reversible(&p, &r.best);
 		keys[nkeys++] = p.key;
 		pk_pos q;
 		pos_make(&p, &r.best, &q);

@@ -3,17 +3,12 @@
  * probed. Built and run by `make fuzz-book`; its corpus lives in tests/fuzz-book-corpus/. */
 #include <stdlib.h>
 #include <string.h>
+#include "base/hash.h"
 #include "book/book.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static uint32_t fnv(const uint8_t *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
+static uint32_t fnv(const uint8_t *p, size_t n) { return fnv32(FNV32_INIT, p, n); }
 
 static void put32(uint8_t *p, uint32_t v)
 {

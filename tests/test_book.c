@@ -4,6 +4,7 @@
  * truncated files are refused, never followed. */
 #include <stdlib.h>
 #include "check.h"
+#include "base/hash.h"
 #include "book/book.h"
 #include "rules/fen.h"
 
@@ -94,13 +95,7 @@ static int on_move(void *ctx, const pk_pos *before, const pk_book_move *m, int p
 	return 0;
 }
 
-static uint32_t fnv(const uint8_t *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
+static uint32_t fnv(const uint8_t *p, size_t n) { return fnv32(FNV32_INIT, p, n); }
 
 static void put32(uint8_t *p, uint32_t v)
 {

@@ -88,4 +88,16 @@ expect_out_has '"score":' "expanded moves carry engine scores"
 run "$PDNKIT" book expand --engine-options "--depth x" -o "$T_TMP/e3.book"
 expect_rc 2 "bad engine options"
 
+# A book rooted at a White-to-move position: its dumps number White's move 1... and
+# Black's reply 2. (they used to count from the root as if Black moved first).
+run "$PDNKIT" book build "$DUPS" --fen "W:W21-32:B1-8,10,11,12,14" --plies 6 -o "$T_TMP/w.book"
+expect_rc 0 "book rooted at White to move"
+run "$PDNKIT" book dump "$T_TMP/w.book"
+expect_out_has "1... 23-18  4 games" "text dump: White's first move is 1..."
+expect_out_has "  2. 14x23" "text dump: Black's reply is 2."
+"$PDNKIT" book dump --format pdn "$T_TMP/w.book" > "$T_TMP/w.pdn"
+run "$PDNKIT" validate "$T_TMP/w.pdn"
+expect_rc 0 "PDN dump of a White-rooted book validates"
+expect_err_has "1 valid, 0 with errors, 0 with warnings" "no move-number warning"
+
 done_testing

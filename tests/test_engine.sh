@@ -100,13 +100,17 @@ expect_out_has "total (threads: no signature)" "threads: no signature claimed"
 run "$PDNKIT" bench --threads 0
 expect_rc 2 "bench --threads 0"
 
-# bench: the node signature is the same on every run.
+# bench: the node signature is the same on every run, and it is the recorded one. It
+# changes only when the search does; then record the new one with the match result of
+# the change in the commit message.
+BENCH_SIGNATURE=17409121
 run "$PDNKIT" bench --json
 expect_rc 0 "bench"
 a=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$(echo "$OUT" | grep -o '"name":' | wc -l)" -eq 6 ] && pass || fail "bench searches six positions"
 b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$a" ] && [ "$a" -gt 0 ] && [ "$a" = "$b" ] && pass || fail "bench signature repeats ($a, $b)"
+[ "$a" = "$BENCH_SIGNATURE" ] && pass || fail "bench signature $a, recorded $BENCH_SIGNATURE"
 run "$PDNKIT" bench --hash 0
 expect_rc 2 "bench --hash 0"
 

@@ -48,18 +48,9 @@ void tally_add(pk_tally *t, const pk_note *n)
 /* The game's positions before ply p, for repetitions: the start and each position after. */
 static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_history *h)
 {
-	keys[0] = rp->start.key;
-	int rev = 0;
-	for (int i = 0; i < p; i++) {
-		keys[i + 1] = rp->plies[i].after.key;
-		const pk_pos *before = replay_pos_before(rp, i + 1);
-		bool reversible = rp->plies[i].ordinal >= 0 && !move_is_capture(&rp->plies[i].move) &&
-				  (before->kings >> rp->plies[i].move.from & 1);
-		rev = reversible ? rev + 1 : 0;
-	}
+	h->reversible = replay_history(rp, p, keys);
 	h->keys = keys;
 	h->nkeys = p;         /* the positions before ply p's position (which is the root) */
-	h->reversible = rev;
 }
 
 int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)

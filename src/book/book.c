@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/hash.h"
 #include "book/book.h"
 #include "rules/fen.h"
 #include "book/rc.h"
@@ -398,13 +399,7 @@ static void put16(uint8_t *p, unsigned v)
 
 static unsigned get16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
 
-static uint32_t checksum(const uint8_t *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
+static uint32_t checksum(const uint8_t *p, size_t n) { return fnv32(FNV32_INIT, p, n); }
 
 int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *len, pk_book_info *info)
 {

@@ -14,7 +14,6 @@
 #define SCORE_WIN 30000           /* a win in n plies scores SCORE_WIN - n */
 #define SCORE_WIN_MIN (SCORE_WIN - 1000)
 #define MAX_PLY 128
-#define DRAW_PLIES 100            /* 50 moves each with no capture and no man moved */
 
 typedef struct {
 	int depth;                  /* 0: no limit */

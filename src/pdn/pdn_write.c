@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "pdn/movenum.h"
 #include "pdn/pdn_write.h"
 #include "pdn/written.h"
 
@@ -156,13 +157,8 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 			}
 			const pk_pos *before = replay_pos_before(rp, ply);
 			int number = replay_move_number(rp, ply);
-			if (before->stm == PK_BLACK) {
-				snprintf(buf, sizeof buf, "%d.", number);
+			if (movenum_token(number, before->stm, number_due, buf, sizeof buf))
 				token_s(&o, buf);
-			} else if (number_due) {
-				snprintf(buf, sizeof buf, "%d...", number);
-				token_s(&o, buf);
-			}
 			number_due = false;
 			char mv[PK_MOVE_STRLEN + 8];
 			move_text(pl, before, opts->full_jumps, mv);

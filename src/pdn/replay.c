@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "rules/fen.h"
+#include "pdn/movenum.h"
 #include "pdn/replay.h"
 #include "pdn/written.h"
 
@@ -58,10 +59,20 @@ const pk_pos *replay_pos_before(const pk_replay *rp, int p)
 	return p <= 1 ? &rp->start : &rp->plies[p - 2].after;
 }
 
+int replay_history(const pk_replay *rp, int p, uint64_t *keys)
+{
+	int rev = 0;
+	for (int i = 0; i < p; i++) {
+		keys[i] = i ? rp->plies[i - 1].after.key : rp->start.key;
+		const pk_ply *pl = &rp->plies[i];
+		rev = pl->ordinal >= 0 && move_is_reversible(replay_pos_before(rp, i + 1), &pl->move) ? rev + 1 : 0;
+	}
+	return rev;
+}
+
 int replay_move_number(const pk_replay *rp, int p)
 {
-	int b = rp->start.stm == PK_WHITE;
-	return (p - 1 + b) / 2 + 1;
+	return movenum_at(1, rp->start.stm, p - 1);
 }
 
 static int find_matches(const pk_movelist *ml, const int *sq, int n, int *idx, int max);
@@ -140,17 +151,17 @@ static const char *variant_name(int v)
 /* Signs that a game without a GameType tag is not English draughts: alphanumeric
  * squares, squares above 32 (10x10 boards), Italian tag names, or a first move that
  * only White could make from the initial position (most other variants start with
- * White). Returns a description, or NULL when the game looks English. */
-static const char *other_variant(const pk_game *g, bool full)
+ * White). Returns a description (in why), or NULL when the game looks English. */
+#define WHY_SIZE 200
+static const char *other_variant(const pk_game *g, bool full, char why[WHY_SIZE])
 {
-	static char why[200];
 	if (game_tag(g, "Bianco") || game_tag(g, "Nero") || game_tag(g, "Risultato"))
 		return "Italian tag names (Bianco, Nero) suggest Italian draughts";
 	const char *fen = game_tag(g, "FEN");
 	if (fen)
 		for (const char *q = fen; *q; q++)
 			if (isdigit((unsigned char)*q) && (q == fen || !isdigit((unsigned char)q[-1])) && atoi(q) > 32) {
-				snprintf(why, sizeof why, "the FEN names square %d, so the board is larger than 8x8", atoi(q));
+				snprintf(why, WHY_SIZE, "the FEN names square %d, so the board is larger than 8x8", atoi(q));
 				return why;
 			}
 	bool first = true;
@@ -161,7 +172,7 @@ static const char *other_variant(const pk_game *g, bool full)
 			continue;
 		const char *t = game_str(g, e->off);
 		if (isalpha((unsigned char)t[0]) && isdigit((unsigned char)t[1])) {
-			snprintf(why, sizeof why, "alphanumeric moves such as '%.20s' are not English draughts notation", t);
+			snprintf(why, WHY_SIZE, "alphanumeric moves such as '%.20s' are not English draughts notation", t);
 			return why;
 		}
 		if (!first && !full)
@@ -176,7 +187,7 @@ static const char *other_variant(const pk_game *g, bool full)
 		for (int k = 0; k < w.n; k++)
 			if (w.sq[k] > 32 && w.sq[k] <= 50) {
 				if (big++ == 0)
-					snprintf(why, sizeof why, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
+					snprintf(why, WHY_SIZE, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
 				if (moves <= 4 || big >= 3)
 					return why;
 				break;
@@ -194,13 +205,13 @@ static const char *other_variant(const pk_game *g, bool full)
 				p.stm = PK_WHITE;
 				gen_moves(&p, &ml);
 				if (find_matches(&ml, w.sq, w.n, idx, 1) > 0) {
-					snprintf(why, sizeof why, "the first move %.20s is White's, and in English draughts Black moves first", t);
+					snprintf(why, WHY_SIZE, "the first move %.20s is White's, and in English draughts Black moves first", t);
 					return why;
 				}
 				/* White's first moves on the 10x10 board: 31..35 to 26..30. */
 				int a = w.sq[0], b = w.sq[1];
 				if (w.n == 2 && a >= 31 && a <= 35 && b >= 26 && b <= 30 && (a - b == 4 || a - b == 5)) {
-					snprintf(why, sizeof why, "the first move %.20s is an opening move of International draughts (10x10)", t);
+					snprintf(why, WHY_SIZE, "the first move %.20s is an opening move of International draughts (10x10)", t);
 					return why;
 				}
 			}
@@ -701,7 +712,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 	}
 	int reader_findings = g->findings.n;
 	if (!gt) {
-		const char *why = other_variant(g, false);
+		char whybuf[WHY_SIZE];
+		const char *why = other_variant(g, false, whybuf);
 		if (why) {
 			if (!rp->file_hint[0])
 				snprintf(rp->file_hint, sizeof rp->file_hint, "%s", why);
@@ -846,7 +858,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 	/* A game without a GameType that fails as English may show its variant further on
 	 * (a square above 32). Or it may have no moves to tell, in a file whose other games
 	 * are another variant: then it is taken for that variant. */
-	const char *late = !gt && failed ? other_variant(g, true) : NULL;
+	char latebuf[WHY_SIZE];
+	const char *late = !gt && failed ? other_variant(g, true, latebuf) : NULL;
 	if (late) {
 		if (!rp->file_hint[0])
 			snprintf(rp->file_hint, sizeof rp->file_hint, "%s", late);

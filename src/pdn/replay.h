@@ -56,6 +56,10 @@ const char *result_string(int result);
 int result_parse(const char *s);
 /* The position before ply p (1-based): the start, or the position after ply p-1. */
 const pk_pos *replay_pos_before(const pk_replay *rp, int p);
+/* The keys of the positions before ply p's (the start, then the position after each
+ * ply up to p-1) into keys[0..p-1]; returns how many of the plies before p were
+ * reversible in a row (a set-up resets the count). */
+int replay_history(const pk_replay *rp, int p, uint64_t *keys);
 /* Move number and side of ply p, as PDN writes them ("move 31 (Black)"). */
 int replay_move_number(const pk_replay *rp, int p);
 

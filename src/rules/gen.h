@@ -57,4 +57,13 @@ static inline uint64_t gen_count(const pk_pos *p)
 			  bb_count(ur & empty));
 }
 
+/* A reversible move: no capture and no man moved (a king's plain move). The 50-move rule
+ * counts these plies, and a position can only repeat across them. */
+static inline bool move_is_reversible(const pk_pos *p, const pk_move *m)
+{
+	return !move_is_capture(m) && (p->kings >> m->from & 1);
+}
+/* Plies of reversible moves in a row that draw the game: 50 moves each. */
+#define DRAW_PLIES 100
+
 #endif

@@ -1,9 +1,9 @@
 /* perft, single-threaded and split over threads. The work is cut into the subtrees
  * below the first two plies and handed out one at a time, so that two threads stay
  * busy even when one root move owns most of the tree. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include "base/pool.h"
 #include "rules/perft.h"
 
 static inline uint64_t leaves1(const pk_pos *c, bool unique)
@@ -87,13 +87,14 @@ typedef struct {
 	atomic_int next;
 } pool;
 
-static void *worker(void *arg)
+static void worker(int id, void *arg)
 {
+	(void)id;
 	pool *w = arg;
 	for (;;) {
 		int i = atomic_fetch_add(&w->next, 1);
 		if (i >= w->njobs)
-			return NULL;
+			return;
 		w->jobs[i].count = perft(&w->jobs[i].pos, w->depth, w->unique);
 	}
 }
@@ -140,20 +141,7 @@ uint64_t perft_divide(const pk_pos *p, int depth, bool unique, int threads,
 
 	pool w = { .jobs = jobs, .njobs = njobs, .depth = depth - split, .unique = unique };
 	atomic_init(&w.next, 0);
-	if (threads < 1)
-		threads = 1;
-	if (threads > 256)
-		threads = 256;
-	pthread_t tid[256];
-	int started = 0;
-	for (int t = 1; t < threads; t++) {
-		if (pthread_create(&tid[started], NULL, worker, &w) != 0)
-			break;
-		started++;
-	}
-	worker(&w);
-	for (int t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
+	pool_run(threads, worker, &w);
 
 	uint64_t total = 0;
 	for (int k = 0; k < njobs; k++) {

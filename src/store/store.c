@@ -8,6 +8,8 @@
 #include <sqlite3.h>
 #include "rules/fen.h"
 #include "pdn/pdn_write.h"
+#include "base/hash.h"
+#include "pdn/movenum.h"
 #include "store/store.h"
 
 /* Games per transaction. Each batch rewrites most leaves of the position index, so
@@ -337,15 +339,7 @@ int store_decode_moves(const uint8_t *buf, int len, int *ord, int cap)
 	return n;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 0x100000001B3ull;
-	}
-	return h;
-}
+#define fnv fnv64
 
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
@@ -577,7 +571,7 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 
 	const char *event = game_tag(g, "Event"), *site = game_tag(g, "Site"), *date = game_tag(g, "Date");
 	const char *round = game_tag(g, "Round"), *black = game_tag(g, "Black"), *white = game_tag(g, "White");
-	uint64_t fp = 0xCBF29CE484222325ull;
+	uint64_t fp = FNV64_INIT;
 	fp = fnv_str(fp, custom ? start : NULL);
 	fp = fnv(fp, moves, (size_t)nmoves);
 	fp = fnv(fp, "\x1F", 1);
@@ -1091,9 +1085,9 @@ int store_load_game(pk_store *s, const pk_row *row, pk_game *g, pk_replay *rp)
 			}
 			char buf[PK_MOVE_STRLEN + 16];
 			int k = 0;
-			int number = (i + (start_white ? 1 : 0)) / 2 + 1;
-			if (pos.stm == PK_BLACK || i == 0)
-				k = snprintf(buf, sizeof buf, "%d%s ", number, pos.stm == PK_BLACK ? "." : "...");
+			k = movenum_token(movenum_at(1, start_white ? PK_WHITE : PK_BLACK, i), pos.stm, i == 0, buf, sizeof buf);
+			if (k)
+				buf[k++] = ' ';
 			move_format(&ml.m[ord[i]], true, buf + k, sizeof buf - (size_t)k);
 			text_sink(&t, buf, strlen(buf));
 			text_sink(&t, " ", 1);
