@@ -4,60 +4,18 @@
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "pdn/movenum.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "book/book.h"
+#include "analysis/match.h"
 #include "rules/fen.h"
-#include "pdn/pdn.h"
-#include "pdn/replay.h"
-
-#define MAX_GAME_PLIES 400
-
-typedef struct {
-	char *spec;                 /* the options as given */
-	pk_limits lim;
-	pk_features f;
-	size_t hash;
-	int threads;
-	pk_weights w;
-	struct pk_book *bk;         /* plays from it while the position is in it */
-	long book_moves;
-} player;
-
-typedef struct {
-	pk_pos start;
-	char text[160];             /* the opening moves, or the FEN it starts from */
-	int nply;
-	uint64_t keys[8];
-} opening;
-
-typedef struct {
-	int a_black;                /* which player has Black */
-	int opening;
-	int result;                 /* RES_* */
-	int plies;
-	char *movetext;
-	const char *reason;
-} game_rec;
-
-typedef struct {
-	player pl[2];
-	opening *op;
-	int nop;
-	game_rec *games;
-	int ngames;
-	atomic_int next, done;
-	atomic_long book_moves[2];
-} match_ctx;
+#include "store/games.h"
 
 /* Parse "--depth 6 --no-lmr" into a player. */
-static int parse_player(const char *what, char *spec, player *pl)
+static int parse_player(const char *what, const char *spec, pk_player *pl)
 {
 	engine_args ea;
 	engine_args_init(&ea);
@@ -110,176 +68,51 @@ static int parse_player(const char *what, char *spec, player *pl)
 	return status;
 }
 
-/* Every legal sequence of three plies from the start: the three-move ballots. */
-static int ballots(opening **out)
-{
-	int cap = 512, n = 0;
-	opening *v = malloc(sizeof *v * (size_t)cap);
-	pk_pos s;
-	pos_start(&s);
-	pk_movelist m1, m2, m3;
-	gen_moves(&s, &m1);
-	for (int a = 0; a < m1.n; a++) {
-		pk_pos p1;
-		pos_make(&s, &m1.m[a], &p1);
-		gen_moves(&p1, &m2);
-		for (int b = 0; b < m2.n; b++) {
-			pk_pos p2;
-			pos_make(&p1, &m2.m[b], &p2);
-			gen_moves(&p2, &m3);
-			for (int c = 0; c < m3.n && n < cap; c++) {
-				opening *o = &v[n++];
-				pos_make(&p2, &m3.m[c], &o->start);
-				char x[PK_MOVE_STRLEN], y[PK_MOVE_STRLEN], z[PK_MOVE_STRLEN];
-				move_format(&m1.m[a], false, x, sizeof x);
-				move_format(&m2.m[b], false, y, sizeof y);
-				move_format(&m3.m[c], false, z, sizeof z);
-				snprintf(o->text, sizeof o->text, "1. %s %s 2. %s", x, y, z);
-				o->nply = 3;
-				o->keys[0] = s.key;
-				o->keys[1] = p1.key;
-				o->keys[2] = p2.key;
-			}
-		}
-	}
-	*out = v;
-	return n;
-}
-
 /* Openings from a PDN file: each game's FEN (or the start) plus its moves. */
-static int openings_from_file(const char *path, opening **out)
+static int openings_from_file(const char *path, pk_opening **out)
 {
-	int err = 0;
-	pk_reader *r = pdn_open(path, &err);
-	if (!r) {
-		cli_error("cannot open '%s': %s", path, strerror(err));
+	const char *files[] = { path };
+	pk_source src = { .files = files, .nfiles = 1 };
+	char err[600];
+	pk_games *it = games_open(&src, err, sizeof err);
+	if (!it) {
+		cli_error("%s", err);
 		return -1;
 	}
-	int cap = 256, n = 0;
-	opening *v = malloc(sizeof *v * (size_t)cap);
-	pk_game g;
-	pk_replay rp;
-	game_init(&g);
-	replay_init(&rp);
-	while (pdn_read(r, &g) == 1) {
-		if (replay_game(&g, &rp) < 0 || !rp.supported || g.findings.errors)
+	int cap = 256, n = 0, got;
+	pk_opening *v = malloc(sizeof *v * (size_t)cap);
+	pk_game *g;
+	pk_replay *rp;
+	while (v && (got = games_next(it, &g, &rp)) != GAMES_END) {
+		if (got != GAMES_GAME) {
+			cli_error("%s", games_error(it));
+			free(v);
+			v = NULL;
+			break;
+		}
+		if (!rp->supported || g->findings.errors)
 			continue;
 		if (n == cap) {
-			cap *= 2;
-			v = realloc(v, sizeof *v * (size_t)cap);
+			pk_opening *nv = realloc(v, sizeof *v * (size_t)(cap *= 2));
+			if (!nv) {
+				cli_error("out of memory");
+				free(v);
+				v = NULL;
+				break;
+			}
+			v = nv;
 		}
-		opening *o = &v[n];
-		o->nply = rp.nply > 8 ? 8 : rp.nply;
-		o->start = o->nply ? rp.plies[o->nply - 1].after : rp.start;
-		for (int i = 0; i < o->nply; i++)
-			o->keys[i] = i ? rp.plies[i - 1].after.key : rp.start.key;
-		fen_format(&rp.start, o->text, sizeof o->text);
-		pk_movelist ml;
-		if (gen_moves(&o->start, &ml) > 0)
-			n++;
+		n += match_opening_of(rp, &v[n]);
 	}
-	game_free(&g);
-	replay_free(&rp);
-	pdn_close(r);
+	games_close(it);
 	*out = v;
-	return n;
+	return v ? n : -1;
 }
 
-/* Play one game; returns a RES_* value. */
-static void play(match_ctx *m, int gi, pk_engine *eng[2])
+static void show_progress(void *ctx, int done)
 {
-	game_rec *g = &m->games[gi];
-	const opening *o = &m->op[g->opening];
-	int black = g->a_black ? 0 : 1;   /* index of the player with Black */
-	uint64_t keys[MAX_GAME_PLIES + 16];
-	int nkeys = 0;
-	for (int i = 0; i < o->nply; i++)
-		keys[nkeys++] = o->keys[i];
-	pk_pos p = o->start;
-	int rev = 0;
-	size_t cap = 4096, len = 0;
-	char *text = malloc(cap);
-	text[0] = 0;
-	engine_new_game(eng[0]);
-	engine_new_game(eng[1]);
-	g->result = RES_DRAW;
-	g->reason = "move limit";
-	int ply;
-	/* Time saved on instant (forced) moves is carried forward, as Querg Draughts did. */
-	double saved[2] = { 0, 0 };
-	for (ply = 0; ply < MAX_GAME_PLIES; ply++) {
-		int who = p.stm == PK_BLACK ? black : !black;
-		pk_history h = { keys, nkeys, rev };
-		pk_result r;
-		pk_limits lim = m->pl[who].lim;
-		if (lim.movetime > 0)
-			lim.movetime += saved[who];
-		memset(&r, 0, sizeof r);
-		if (m->pl[who].bk && book_choose(m->pl[who].bk, &p, &r.best)) {
-			r.has_move = true;       /* a book move: instant */
-			r.forced = true;
-			atomic_fetch_add(&m->book_moves[who], 1);
-		} else {
-			engine_search(eng[who], &p, &h, &lim, NULL, NULL, NULL, &r);
-		}
-		if (m->pl[who].lim.movetime > 0)
-			saved[who] = r.forced ? lim.movetime : 0;
-		if (!r.has_move) {
-			g->result = p.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
-			g->reason = "no legal move";
-			break;
-		}
-		char mv[PK_MOVE_STRLEN], num[16] = "";
-		move_format(&r.best, false, mv, sizeof mv);
-		if (movenum_token(movenum_at(1, o->start.stm, ply), p.stm, false, num, sizeof num - 1))
-			strcat(num, " ");
-		if (len + 64 > cap)
-			text = realloc(text, cap *= 2);
-		len += (size_t)snprintf(text + len, cap - len, "%s%s%s", len ? " " : "", num, mv);
-		bool reversible = move_is_reversible(&p, &r.best);
-		keys[nkeys++] = p.key;
-		pk_pos q;
-		pos_make(&p, &r.best, &q);
-		p = q;
-		rev = reversible ? rev + 1 : 0;
-		if (rev >= DRAW_PLIES) {
-			g->reason = "50 moves without a capture or a man moved";
-			ply++;
-			break;
-		}
-		int reps = 0;
-		for (int j = nkeys - 2; j >= 0 && nkeys - j <= rev + 1; j -= 2)
-			reps += keys[j] == p.key;
-		if (reps >= 2) {
-			g->reason = "threefold repetition";
-			ply++;
-			break;
-		}
-	}
-	g->plies = ply;
-	g->movetext = text;
-}
-
-static void *worker(void *arg)
-{
-	match_ctx *m = arg;
-	pk_engine *eng[2];
-	for (int i = 0; i < 2; i++) {
-		eng[i] = engine_new(m->pl[i].hash, &m->pl[i].w);
-		engine_set_features(eng[i], &m->pl[i].f);
-		engine_set_threads(eng[i], m->pl[i].threads);
-	}
-	for (;;) {
-		int gi = atomic_fetch_add(&m->next, 1);
-		if (gi >= m->ngames)
-			break;
-		play(m, gi, eng);
-		int done = atomic_fetch_add(&m->done, 1) + 1;
-		cli_progress("match", done, 0);
-	}
-	engine_free(eng[0]);
-	engine_free(eng[1]);
-	return NULL;
+	(void)ctx;
+	cli_progress("match", (unsigned long long)done, 0);
 }
 
 int cmd_match(int argc, const char **argv)
@@ -299,7 +132,8 @@ int cmd_match(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx);
-	match_ctx m = { 0 };
+	pk_match m = { .progress = show_progress };
+	pk_opening *op = NULL;
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -312,58 +146,37 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	if (conc && cli_int(conc, 1, 256, "--concurrency", &nconc))
 		goto out;
-	m.nop = openings ? openings_from_file(openings, &m.op) : ballots(&m.op);
+	m.nop = openings ? openings_from_file(openings, &op) : match_ballots(&op);
+	m.op = op;
 	if (m.nop <= 0) {
 		if (m.nop == 0)
 			cli_error("no usable opening in '%s'", openings);
 		rc = m.nop < 0 ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	m.ngames = ngames ? (int)ngames : 2 * m.nop;
-	m.games = calloc((size_t)m.ngames, sizeof *m.games);
-	for (int i = 0; i < m.ngames; i++) {
-		m.games[i].opening = (i / 2) % m.nop;
-		m.games[i].a_black = i % 2 == 0;
-	}
-	atomic_init(&m.next, 0);
-	atomic_init(&m.done, 0);
 	double t0 = cli_now();
-	pthread_t tid[256];
-	int started = 0;
-	for (int i = 1; i < nconc; i++)
-		if (pthread_create(&tid[started], NULL, worker, &m) == 0)
-			started++;
-	worker(&m);
-	for (int i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
+		cli_progress_done();
+		cli_error("out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	cli_progress_done();
 	double secs = cli_now() - t0;
-
-	long w = 0, d = 0, l = 0;   /* from A's view */
-	for (int i = 0; i < m.ngames; i++) {
-		int res = m.games[i].result;
-		int a_won = m.games[i].a_black ? res == RES_BLACK_WINS : res == RES_WHITE_WINS;
-		int a_lost = m.games[i].a_black ? res == RES_WHITE_WINS : res == RES_BLACK_WINS;
-		w += a_won;
-		l += a_lost;
-		d += !a_won && !a_lost;
-	}
-	double n = (double)(w + d + l), s = (w + 0.5 * d) / n;
-	double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / n;
-	double se = sqrt(var / n);
-	double lo = s - 1.96 * se, hi = s + 1.96 * se;
-#define ELO(x) ((x) <= 0 ? -INFINITY : (x) >= 1 ? INFINITY : -400.0 * log10(1.0 / (x) - 1.0))
+	pk_match_score sc;
+	match_score(&m, &sc);
+	long w = sc.wins, d = sc.draws, l = sc.losses, n = w + d + l;
+	double s = sc.score;
 	if (json)
 		printf("{\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,\"elo\":%.1f,"
-		       "\"elo_low\":%.1f,\"elo_high\":%.1f,\"seconds\":%.1f}\n", (long)n, w, d, l, s, ELO(s), ELO(lo),
-		       ELO(hi), secs);
+		       "\"elo_low\":%.1f,\"elo_high\":%.1f,\"seconds\":%.1f}\n", n, w, d, l, s, sc.elo, sc.elo_low,
+		       sc.elo_high, secs);
 	else
 		printf("A: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
-		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.pl[0].spec, m.pl[1].spec, (long)n, w, d, l, 100 * s, ELO(s),
-		       ELO(lo), ELO(hi), secs);
+		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.pl[0].spec, m.pl[1].spec, n, w, d, l, 100 * s, sc.elo,
+		       sc.elo_low, sc.elo_high, secs);
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
-		printf("book moves played: A %ld, B %ld\n", (long)atomic_load(&m.book_moves[0]),
-		       (long)atomic_load(&m.book_moves[1]));
+		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
 	if (out) {
 		FILE *f = fopen(out, "w");
 		if (!f) {
@@ -372,8 +185,8 @@ int cmd_match(int argc, const char **argv)
 			goto out;
 		}
 		for (int i = 0; i < m.ngames; i++) {
-			game_rec *g = &m.games[i];
-			const opening *o = &m.op[g->opening];
+			const pk_match_game *g = &m.games[i];
+			const pk_opening *o = &m.op[g->opening];
 			fprintf(f, "[Event \"pdnkit match, game %d\"]\n[Black \"%s\"]\n[White \"%s\"]\n[Result \"%s\"]\n"
 				   "[Opening \"%s\"]\n[Termination \"%s\"]\n",
 				i + 1, g->a_black ? m.pl[0].spec : m.pl[1].spec, g->a_black ? m.pl[1].spec : m.pl[0].spec,
@@ -387,10 +200,8 @@ int cmd_match(int argc, const char **argv)
 	}
 	rc = EXIT_OK;
 out:
-	for (int i = 0; i < m.ngames && m.games; i++)
-		free(m.games[i].movetext);
-	free(m.games);
-	free(m.op);
+	match_free_games(&m);
+	free(op);
 	book_free(m.pl[0].bk);
 	book_free(m.pl[1].bk);
 	poptFreeContext(ctx);

@@ -5,8 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "pdn/pdn.h"
-#include "pdn/replay.h"
+#include "store/games.h"
 
 int cmd_solve(int argc, const char **argv)
 {
@@ -49,60 +48,65 @@ int cmd_solve(int argc, const char **argv)
 		goto out;
 	}
 	long positions = 0, correct = 0, skipped = 0;
-	pk_game g;
-	pk_replay rp;
-	game_init(&g);
-	replay_init(&rp);
+	pk_source src = { .files = files, .nfiles = nfiles };
+	char err[600];
+	pk_games *it = games_open(&src, err, sizeof err);
+	if (!it) {
+		cli_error("%s", err);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	double t0 = cli_now();
-	for (int i = 0; i < nfiles; i++) {
-		int err = 0;
-		pk_reader *r = pdn_open(files[i], &err);
-		if (!r) {
-			cli_error("cannot open '%s': %s", files[i], strerror(err));
+	int got;
+	pk_game *gp;
+	pk_replay *rpp;
+	while ((got = games_next(it, &gp, &rpp)) != GAMES_END) {
+		if (got != GAMES_GAME) {
+			cli_error("%s", games_error(it));
 			rc = EXIT_RUNTIME;
+			if (got == GAMES_FATAL)
+				break;
 			continue;
 		}
-		replay_new_file(&rp);
-		while (pdn_read(r, &g) == 1) {
-			int want = result_parse(game_tag(&g, "Result"));
-			if (replay_game(&g, &rp) < 0 || !rp.supported || !rp.custom_start ||
-			    (want != RES_BLACK_WINS && want != RES_WHITE_WINS && want != RES_DRAW)) {
-				skipped++;
-				continue;
-			}
-			/* The problem is the set-up position, before any solution moves. */
-			const pk_pos *p = &rp.start;
-			engine_new_game(e);
-			pk_result res;
-			engine_search(e, p, NULL, &lim, NULL, NULL, NULL, &res);
-			int s = res.has_move ? res.last.score : -SCORE_WIN;
-			int judged = s > margin ? (p->stm == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS) :
-				     s < -margin ? (p->stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
-			positions++;
-			bool ok = judged == want;
-			correct += ok;
-			const char *name = game_tag(&g, "Event");
-			char mv[PK_MOVE_STRLEN] = "-";
-			if (res.has_move)
-				move_format(&res.best, false, mv, sizeof mv);
-			if (json) {
-				printf("{\"file\":");
-				json_string(stdout, files[i]);
-				printf(",\"game\":%d,\"event\":", g.index);
-				json_string(stdout, name ? name : "");
-				printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"correct\":%s}\n",
-				       result_string(want), result_string(judged), s, res.last.depth, mv, ok ? "true" : "false");
-			} else if (!ok && !quiet) {
-				printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", files[i], g.index,
-				       name ? name : "?", result_string(want), result_string(judged), s, res.last.depth, mv);
-			}
-			cli_progress("solve", positions, 0);
+		const pk_game *g = gp;
+		const pk_replay *rp = rpp;
+		const char *file = games_file(it);
+		int want = result_parse(game_tag(g, "Result"));
+		if (!rp->supported || !rp->custom_start ||
+		    (want != RES_BLACK_WINS && want != RES_WHITE_WINS && want != RES_DRAW)) {
+			skipped++;
+			continue;
 		}
-		pdn_close(r);
+		/* The problem is the set-up position, before any solution moves. */
+		const pk_pos *p = &rp->start;
+		engine_new_game(e);
+		pk_result res;
+		engine_search(e, p, NULL, &lim, NULL, NULL, NULL, &res);
+		int s = res.has_move ? res.last.score : -SCORE_WIN;
+		int judged = s > margin ? (p->stm == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS) :
+			     s < -margin ? (p->stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
+		positions++;
+		bool ok = judged == want;
+		correct += ok;
+		const char *name = game_tag(g, "Event");
+		char mv[PK_MOVE_STRLEN] = "-";
+		if (res.has_move)
+			move_format(&res.best, false, mv, sizeof mv);
+		if (json) {
+			printf("{\"file\":");
+			json_string(stdout, file);
+			printf(",\"game\":%d,\"event\":", g->index);
+			json_string(stdout, name ? name : "");
+			printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"correct\":%s}\n",
+			       result_string(want), result_string(judged), s, res.last.depth, mv, ok ? "true" : "false");
+		} else if (!ok && !quiet) {
+			printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", file, g->index,
+			       name ? name : "?", result_string(want), result_string(judged), s, res.last.depth, mv);
+		}
+		cli_progress("solve", positions, 0);
 	}
+	games_close(it);
 	cli_progress_done();
-	game_free(&g);
-	replay_free(&rp);
 	double secs = cli_now() - t0;
 	if (json)
 		printf("{\"positions\":%ld,\"correct\":%ld,\"skipped\":%ld,\"seconds\":%.1f}\n", positions, correct, skipped, secs);

@@ -1,0 +1,75 @@
+/* The match referee: two engine settings play every opening with both colours, under the
+ * rules of a finished game (no legal move loses; threefold repetition and 50 moves
+ * without a capture or a man moved draw; a move limit), on N threads; the score and the
+ * Elo difference with its 95% interval (pdnkit match). */
+#ifndef PK_MATCH_H
+#define PK_MATCH_H
+
+#include <stdatomic.h>
+#include "book/book.h"
+#include "engine/search.h"
+
+#define MATCH_MAX_PLIES 400
+
+typedef struct {
+	pk_pos start;
+	char text[160];             /* the opening moves, or the FEN it starts from */
+	int nply;
+	uint64_t keys[8];           /* the positions before start, for repetitions */
+} pk_opening;
+
+typedef struct {
+	const char *spec;           /* the options as given, for the record */
+	pk_limits lim;
+	pk_features f;
+	size_t hash;                /* MB */
+	int threads;
+	pk_weights w;
+	pk_book *bk;                /* plays from it while the position is in it (may be NULL) */
+} pk_player;
+
+typedef struct {
+	int a_black;                /* player A has Black */
+	int opening;
+	int result;                 /* RES_* */
+	int plies;
+	char *movetext;             /* numbered PDN move text, malloc'ed */
+	const char *reason;         /* how it ended */
+} pk_match_game;
+
+typedef struct {
+	pk_player pl[2];            /* A and B */
+	const pk_opening *op;
+	int nop;
+	pk_match_game *games;       /* game i: opening (i / 2) % nop, A with Black when i is even */
+	int ngames;
+	long book_moves[2];
+	/* internal */
+	atomic_int next, done;
+	atomic_long book_count[2];
+	void (*progress)(void *ctx, int done);
+	void *ctx;
+	int failed;                 /* out of memory somewhere */
+} pk_match;
+
+/* Every legal sequence of three plies from the start (the three-move ballots) into a
+ * malloc'ed array; returns how many, or -1 when out of memory. */
+int match_ballots(pk_opening **out);
+/* The opening a replayed game gives (its start and first 8 plies); false when its end
+ * position has no legal move. */
+bool match_opening_of(const pk_replay *rp, pk_opening *o);
+
+/* Plays m->ngames games (m->games allocated by the call) on `concurrency` threads.
+ * 0, or -1 when out of memory. */
+int match_run(pk_match *m, int ngames, int concurrency);
+void match_free_games(pk_match *m);
+
+/* Wins, draws and losses from A's view; the score and Elo difference with its 95%
+ * interval (infinite when the score is 0 or 1). */
+typedef struct {
+	long wins, draws, losses;
+	double score, elo, elo_low, elo_high;
+} pk_match_score;
+void match_score(const pk_match *m, pk_match_score *out);
+
+#endif
