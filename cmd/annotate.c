@@ -712,6 +712,7 @@ static int run_files(state *st, const char **files, int nfiles, int shard_k, int
 			rc = EXIT_RUNTIME;
 			break;
 		}
+		pdn_set_stop(r, &stop_flag);
 		pk_replay hint;
 		replay_init(&hint);
 		for (;;) {

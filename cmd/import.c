@@ -9,10 +9,11 @@
 
 static volatile sig_atomic_t interrupted;
 
+/* The signal that stopped the import (SIGINT or SIGTERM): the reader stops within a
+ * buffer of input, what was read is committed, and the exit status is 128 + signal. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
 typedef struct {
@@ -71,6 +72,7 @@ int cmd_import(int argc, const char **argv)
 			continue;
 		}
 		t.files++;
+		pdn_set_stop(r, &interrupted);
 		replay_new_file(&rp);
 		struct stat sb;
 		bool plain = strcmp(files[i], "-") != 0 && stat(files[i], &sb) == 0 && S_ISREG(sb.st_mode) &&
@@ -135,7 +137,7 @@ int cmd_import(int argc, const char **argv)
 	fprintf(stderr, "; %.2f s, %.0f games/s, into %s\n", secs, secs > 0 ? (double)t.games / secs : 0.0, db_path(&fa));
 	if (interrupted)
 		fprintf(stderr, "pdnkit import: interrupted; what was read is stored, run the same import again for the rest\n");
-	rc = failed || interrupted || unreadable ? EXIT_RUNTIME : EXIT_OK;
+	rc = interrupted ? 128 + interrupted : failed || unreadable ? EXIT_RUNTIME : EXIT_OK;
 
 out:
 	store_close(s);

@@ -120,7 +120,21 @@ if have_corpora "importing OCA 2.0 and Tinsley"; then
 	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid" "whole export re-imported"
 	"$PDNKIT" export --db "$T_TMP/all.db" -o "$T_TMP/all2.pdn" 2>/dev/null
 	cmp -s "$T_TMP/all.pdn" "$T_TMP/all2.pdn" && pass || fail "OCA export, re-import, export differs"
-else
-	echo "SKIP corpus checks: $CORPORA not found"
 fi
+# A signal ends an import promptly whatever the input: an endless stream of NULs after a
+# real file is stopped by SIGINT (exit 130) or SIGTERM (exit 143) within a second or so,
+# and the games read before it are stored.
+for sig in INT TERM; do
+	rm -f "$T_TMP/zero.db"
+	start=$(date +%s)
+	cat "$F" /dev/zero | timeout -k 20 --preserve-status -s $sig 2 "$PDNKIT" import --db "$T_TMP/zero.db" - 2>"$T_TMP/err"
+	RC=$?
+	took=$(( $(date +%s) - start ))
+	want=130; [ $sig = TERM ] && want=143
+	[ $RC = $want ] && pass || fail "import of an endless stream stopped by SIG$sig: exit $RC, want $want"
+	[ $took -le 6 ] && pass || fail "SIG$sig took effect after $took s"
+	grep -q "interrupted; what was read is stored" "$T_TMP/err" && pass || fail "SIG$sig: no interruption summary"
+	[ "$(sqlite3 "$T_TMP/zero.db" 'SELECT count(*) FROM game' 2>/dev/null || "$PDNKIT" query --db "$T_TMP/zero.db" --format count)" = 4 ] && pass || fail "SIG$sig: the games before the junk are not all stored"
+done
+
 done_testing

@@ -94,7 +94,26 @@ if have_corpora "validating the real collections"; then
 	head -c 100000 "$CORPORA/OCA_2.0.pdn" > "$T_TMP/cut.pdn"
 	run "$PDNKIT" validate "$T_TMP/cut.pdn"
 	expect_err_has "games read:" "truncated OCA"
-else
-	echo "SKIP corpus checks: $CORPORA not found"
 fi
+# A result token in the middle of a game's moves ("1-1", "0-0", "2-0" followed by more
+# moves of the same game) is a finding on that game, not its end: the file still has
+# five games, numbered as written, and game 5 (after "1-0" and a new "1.") is apart.
+M=corpora/fixtures/result-in-moves.pdn
+run "$PDNKIT" validate "$M"
+expect_rc 1 "mistyped results are findings"
+expect_err_has "5 games read: 2 valid, 3 with errors" "five games, not eight"
+expect_out_has "result-in-moves.pdn:9:33: warning: game 1 (one): '1-1' reads as a result, but the game's moves go on after it: taken as a move" "1-1 in game 1"
+expect_out_has "result-in-moves.pdn:9:33: error: game 1 (one), move 3 (Black): 1-1 is not legal here" "1-1 is an illegal move of game 1"
+expect_out_has "game 2 (two), move 2 (Black): 0-0 is not legal here" "0-0 in game 2"
+expect_out_has "game 3 (three): '2-0' reads as a result" "2-0 at a line end in game 3"
+run "$PDNKIT" validate --json "$M"
+[ "$(echo "$OUT" | sed -n 's/.*"game":\([0-9]*\),.*"event":"\([a-z]*\)".*/\1 \2/p' | tr '\n' ' ')" = "1 one 2 two 3 three 4 four " ] && pass || fail "games keep their numbers and events"
+[ "$(echo "$OUT" | sed -n 5p | grep -c '"game":5,"line":24')" = 1 ] && pass || fail "a result then '1.' starts a new game"
+
+# Junk without PDN: said once per megabyte and skipped, and the rest of the file is read.
+{ head -c 1500000 /dev/zero; printf '\n'; cat corpora/fixtures/shots.pdn; } > "$T_TMP/zeros.pdn"
+run "$PDNKIT" validate "$T_TMP/zeros.pdn"
+expect_out_has "zeros.pdn:1:1: error: game 1: no tag, comment, move number or move in the first 1 MiB from here: not PDN" "a megabyte of NULs is not PDN"
+expect_err_has "4 games read" "the games after the junk are read"
+
 done_testing

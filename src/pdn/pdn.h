@@ -4,6 +4,7 @@
 #ifndef PK_PDN_H
 #define PK_PDN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,7 +75,14 @@ typedef struct pk_reader pk_reader;
 #define PDN_MAX_DEPTH     64
 #define PDN_MAX_GAME      (32u << 20)   /* arena bytes of one game */
 
+#define PDN_MAX_JUNK      (1u << 20)    /* input without a tag or a move before it is "not PDN" */
+
 pk_reader *pdn_open(const char *path, int *err);   /* "-" = stdin; NULL + errno on failure */
+/* A flag (set by a signal handler) that stops reading within one buffer (64 KiB) of
+ * input, whatever the input: pdn_read then returns -1 and pdn_interrupted() true; the
+ * game being read is not returned. */
+void pdn_set_stop(pk_reader *r, const volatile sig_atomic_t *stop);
+bool pdn_interrupted(const pk_reader *r);
 pk_reader *pdn_open_mem(const char *buf, size_t len);
 /* 1: a game was read into g; 0: end of input; -1: read error (pdn_error). */
 int pdn_read(pk_reader *r, pk_game *g);

@@ -10,6 +10,7 @@
 #include "pdn/zio.h"
 
 #define BUFSZ (1u << 16)
+#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
 struct pk_reader {
 	pk_in *in;                 /* NULL when reading from memory */
@@ -26,6 +27,8 @@ struct pk_reader {
 	char *conv;                /* ISO-8859-1 text converted to UTF-8 */
 	size_t ccap;
 	bool skipped_after_result; /* prose after the last result, reported with the next game */
+	const volatile sig_atomic_t *stop;
+	bool interrupted;
 	uint32_t skipped_line, skipped_col;
 };
 
@@ -39,8 +42,12 @@ static bool fill(pk_reader *r, size_t need)
 	r->len -= r->pos;
 	r->pos = 0;
 	while (r->len < need && !r->eof) {
-		long n = zin_read(r->in, r->buf + r->len, BUFSZ - r->len);
-		if (n < 0) {
+		long n = r->stop && *r->stop ? -1 : zin_read(r->in, r->buf + r->len, BUFSZ - r->len);
+		if (r->stop && *r->stop) {
+			/* a signal: also a read that it interrupted (EINTR) ends here */
+			snprintf(r->err, sizeof r->err, "interrupted");
+			r->interrupted = r->eof = true;
+		} else if (n < 0) {
 			snprintf(r->err, sizeof r->err, "%s", zin_error(r->in));
 			r->eof = true;
 		} else if (n == 0) {
@@ -82,6 +89,32 @@ static inline int get(pk_reader *r)
 		r->col++;
 	}
 	return c;
+}
+
+void pdn_set_stop(pk_reader *r, const volatile sig_atomic_t *stop) { r->stop = stop; }
+bool pdn_interrupted(const pk_reader *r) { return r->interrupted; }
+
+/* Whether what the game holds so far could be PDN: a tag, a comment, a move number, a
+ * result, or a move that starts with a square number. */
+static bool looks_like_pdn(const pk_game *g)
+{
+	if (g->ntags > 0)
+		return true;
+	for (int i = 0; i < g->nel; i++) {
+		const pk_el *e = &g->els[i];
+		if (e->kind == EL_NUMBER || e->kind == EL_RESULT || e->kind == EL_SETUP || e->kind == EL_COMMENT ||
+		    (e->kind == EL_MOVE && IS_DIGIT((unsigned char)g->arena[e->off])))
+			return true;
+	}
+	return false;
+}
+
+/* Skips to the next line that starts with a tag ('['), or the end. */
+static void skip_to_tag(pk_reader *r)
+{
+	for (int ch; (ch = get(r)) != EOF;)
+		if (ch == '\n' && peek(r) == '[')
+			break;
 }
 
 static pk_reader *reader_new(void)
@@ -261,7 +294,6 @@ static void skip_line(pk_reader *r)
 		;
 }
 
-#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
 static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\v' || c == 0xA0; }
 
@@ -448,6 +480,36 @@ static bool is_result(const char *s, size_t n)
 	}
 }
 
+/* Whether the main line goes on after a result token: the next token (blanks and line
+ * ends skipped, nothing consumed) is a move ("22-18") or a move number that continues
+ * the game's numbering (not "1.", which starts a game without tags). A tag, a comment,
+ * another result or the end of the input end the game as usual. */
+static bool moves_go_on(pk_reader *r, const pk_game *g)
+{
+	size_t k = 0;
+	while (k < 4096 && is_space(peek_at(r, k)))
+		k++;
+	char t[16];
+	size_t n = 0;
+	for (int c; n < sizeof t - 1 && (c = peek_at(r, k + n)) != EOF && !ends_token(c);)
+		t[n++] = (char)c;
+	t[n] = 0;
+	if (n == 0 || !IS_DIGIT((unsigned char)t[0]) || is_result(t, n))
+		return false;
+	size_t d = 0;
+	long number = 0;
+	while (d < n && IS_DIGIT((unsigned char)t[d]) && number < 100000)
+		number = number * 10 + (t[d++] - '0');
+	if (d < n && t[d] == '.') {
+		int last = 0;
+		for (int i = g->nel - 1; i >= 0 && !last; i--)
+			if (g->els[i].kind == EL_NUMBER && g->els[i].depth == 0)
+				last = g->els[i].value;
+		return number > 1 && last > 0 && number >= last;
+	}
+	return d < n && (t[d] == '-' || t[d] == 'x' || t[d] == 'X') && d + 1 < n && IS_DIGIT((unsigned char)t[d + 1]);
+}
+
 /* A token of move text; returns true when it was the main line's result. */
 static bool read_token(pk_reader *r, pk_game *g, int depth)
 {
@@ -525,6 +587,14 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 	if (is_result(s, r->slen)) {
 		if (depth > PDN_MAX_DEPTH)
 			return false;
+		if (depth == 0 && moves_go_on(r, g)) {
+			/* A mistyped move that reads as a result ("1-1", "0-0"): the game goes on,
+			 * and the replay says what the move was probably meant to be. */
+			findings_add(&g->findings, SEV_WARNING, "result-in-moves", line, col, 0,
+				     "'%s' reads as a result, but the game's moves go on after it: taken as a move", s);
+			game_add_el(g, EL_MOVE, depth, line, col, s, r->slen);
+			return false;
+		}
 		game_add_el(g, EL_RESULT, depth, line, col, s, r->slen);
 		return depth == 0;
 	}
@@ -553,6 +623,12 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 	}
 	size_t n = r->slen - (size_t)(s - r->scratch);
 	if (s != r->scratch && is_result(s, n)) {
+		if (depth == 0 && moves_go_on(r, g)) {
+			findings_add(&g->findings, SEV_WARNING, "result-in-moves", line, col, 0,
+				     "'%s' reads as a result, but the game's moves go on after it: taken as a move", s);
+			game_add_el(g, EL_MOVE, depth, line, col, s, n);
+			return false;
+		}
 		game_add_el(g, EL_RESULT, depth, line, col, s, n);
 		return depth == 0;
 	}
@@ -574,7 +650,7 @@ int pdn_read(pk_reader *r, pk_game *g)
 		}
 	}
 	int depth = 0;
-	bool begun = false, ended = false, deep_warned = false;
+	bool begun = false, ended = false, deep_warned = false, plausible = false;
 	uint32_t var_line = 0, var_col = 0;
 
 	while (!ended) {
@@ -686,7 +762,7 @@ int pdn_read(pk_reader *r, pk_game *g)
 			if (c == 0) {
 				uint32_t line = r->line, col = r->col;
 				size_t n = 0;
-				while (peek(r) == 0) {
+				while (peek(r) == 0 && n < PDN_MAX_JUNK) {
 					get(r);
 					n++;
 				}
@@ -700,15 +776,24 @@ int pdn_read(pk_reader *r, pk_game *g)
 		if (g->oom) {
 			findings_add(&g->findings, SEV_ERROR, "too-large", g->line, 1, 0,
 				     "game larger than %u MiB; the rest of it is skipped", PDN_MAX_GAME >> 20);
-			/* Skip to the next line that starts a tag. */
-			for (int ch; (ch = get(r)) != EOF;)
-				if (ch == '\n' && peek(r) == '[')
-					break;
+			skip_to_tag(r);
 			g->oom = false;
 			ended = true;
 		}
+		/* A megabyte with nothing of PDN in it (binary data, another kind of file, an
+		 * endless stream such as /dev/zero): said once, then skipped up to a tag. */
+		if (!plausible && r->offset - g->offset >= PDN_MAX_JUNK) {
+			plausible = looks_like_pdn(g);
+			if (!plausible) {
+				findings_add(&g->findings, SEV_ERROR, "not-pdn", g->line, 1, 0,
+					     "no tag, comment, move number or move in the first %u MiB from here: not PDN; "
+					     "skipped up to the next line that starts with '['", PDN_MAX_JUNK >> 20);
+				skip_to_tag(r);
+				ended = true;
+			}
+		}
 	}
-	if (!begun)
+	if (!begun || r->interrupted)
 		return pdn_error(r) ? -1 : 0;
 	if (depth > 0) {
 		findings_add(&g->findings, SEV_WARNING, "unclosed-variation", var_line, var_col, 0,

@@ -110,6 +110,7 @@ int games_next(pk_games *it, pk_game **g, pk_replay **rp)
 			size_t n = strlen(file);
 			it->size = strcmp(file, "-") != 0 && stat(file, &sb) == 0 && S_ISREG(sb.st_mode) &&
 					   !(n > 4 && !strcmp(file + n - 4, ".zst")) ? (uint64_t)sb.st_size : 0;
+			pdn_set_stop(it->r, it->src.stop);
 			replay_new_file(&it->rp);
 		}
 		int got = pdn_read(it->r, &it->g);

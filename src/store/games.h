@@ -18,6 +18,7 @@ typedef struct {
 	pk_store *store;            /* the games of the store that match filter */
 	const pk_filter *filter;
 	bool no_replay;             /* read only (rp is left empty) */
+	const volatile sig_atomic_t *stop;   /* a signal's flag: reading stops (see pdn_set_stop) */
 } pk_source;
 
 typedef struct pk_games pk_games;
