@@ -18,5 +18,6 @@ int cmd_tune(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_blunders(int argc, const char **argv);
 int cmd_book(int argc, const char **argv);
+int cmd_egdb(int argc, const char **argv);
 
 #endif

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "annotate", cmd_annotate, "score every move of games with the engine; mark blunders, mistakes, only moves" },
 	{ "blunders", cmd_blunders, "the worst moves of the annotated games in a database" },
 	{ "book", cmd_book, "opening books: build from games, probe, dump, stats, expand by the engine" },
+	{ "egdb", cmd_egdb, "endgame databases: build by retrograde analysis, probe, stats, verify" },
 	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };

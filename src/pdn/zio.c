@@ -217,3 +217,20 @@ size_t zio_compressed_size(const void *buf, size_t len, int level)
 	free(out);
 	return ZSTD_isError(n) ? 0 : n;
 }
+
+size_t zio_block_bound(size_t len)
+{
+	return ZSTD_compressBound(len);
+}
+
+size_t zio_block_compress(void *dst, size_t cap, const void *src, size_t len, int level)
+{
+	size_t n = ZSTD_compress(dst, cap, src, len, level);
+	return ZSTD_isError(n) ? 0 : n;
+}
+
+long zio_block_decompress(void *dst, size_t cap, const void *src, size_t len)
+{
+	size_t n = ZSTD_decompress(dst, cap, src, len);
+	return ZSTD_isError(n) ? -1 : (long)n;
+}

@@ -27,4 +27,11 @@ int zout_close(pk_out *out, const char **msg);
 /* The size of buf compressed by zstd at this level (0 on failure), for comparisons. */
 size_t zio_compressed_size(const void *buf, size_t len, int level);
 
+/* One block as a zstd frame, for files that decompress a block at a time (endgame
+ * databases): the bound of its compressed size; compress (the size, 0 on failure);
+ * decompress (the size, -1 when the frame is corrupt or does not fit). */
+size_t zio_block_bound(size_t len);
+size_t zio_block_compress(void *dst, size_t cap, const void *src, size_t len, int level);
+long zio_block_decompress(void *dst, size_t cap, const void *src, size_t len);
+
 #endif

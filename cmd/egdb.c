@@ -1,0 +1,534 @@
+/* pdnkit egdb: build endgame databases, probe them, summarise them, verify them. */
+#include <errno.h>
+#include <pthread.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "base/pool.h"
+#include "cli.h"
+#include "commands.h"
+#include "egdb/build.h"
+#include "egdb/egdb.h"
+#include "egdb_opts.h"
+#include "rules/fen.h"
+#include "rules/gen.h"
+
+static volatile sig_atomic_t stop_flag;
+static void on_signal(int sig)
+{
+	stop_flag = sig;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void human(double x, char *buf, size_t size)
+{
+	const char *u[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+	while (x >= 1000 && i < 4) {
+		x /= 1000;
+		i++;
+	}
+	snprintf(buf, size, i ? "%.1f%s" : "%.0f%s", x, u[i]);
+}
+
+typedef struct {
+	bool quiet, json;
+} build_ui;
+
+static void build_progress(void *ctx, const pk_build_event *ev)
+{
+	build_ui *ui = ctx;
+	if (ui->quiet)
+		return;
+	char pair[80];
+	snprintf(pair, sizeof pair, "%s%s%s", ev->name, ev->mirror ? " + " : "", ev->mirror ? ev->mirror : "");
+	if (ev->kind == EGDB_EV_LOADED) {
+		if (!ui->json)
+			fprintf(stderr, "egdb build: %-22s already built\n", pair);
+		return;
+	}
+	if (ev->kind == EGDB_EV_START) {
+		if (cli_stderr_is_tty() && !ui->json)
+			fprintf(stderr, "egdb build: [%d/%d] %s ...\r", ev->index, ev->count, pair);
+		return;
+	}
+	double eta = ev->done && ev->total > ev->done ? ev->elapsed * (double)(ev->total - ev->done) / (double)ev->done : 0;
+	if (ui->json) {
+		printf("{\"slice\":\"%s\",\"mirror\":%s%s%s,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64 ",\"losses\":%" PRIu64
+		       ",\"draws\":%" PRIu64 ",\"longest_win\":%u,\"bytes\":%" PRIu64 ",\"seconds\":%.3f,\"done\":%" PRIu64
+		       ",\"total\":%" PRIu64 "}\n",
+		       ev->name, ev->mirror ? "\"" : "", ev->mirror ? ev->mirror : "null", ev->mirror ? "\"" : "",
+		       ev->positions, ev->wins, ev->losses, ev->draws, ev->longest, ev->bytes, ev->seconds, ev->done,
+		       ev->total);
+		fflush(stdout);
+		return;
+	}
+	char pos[16], by[16];
+	human((double)ev->positions, pos, sizeof pos);
+	human((double)ev->bytes, by, sizeof by);
+	fprintf(stderr, "egdb build: [%d/%d] %-22s %7s positions %7.1f s %7sB  longest win %3u  %3.0f%% ETA %d:%02d\033[K\n",
+		ev->index, ev->count, pair, pos, ev->seconds, by, ev->longest,
+		ev->total ? 100.0 * (double)ev->done / (double)ev->total : 100.0, (int)eta / 60, (int)eta % 60);
+}
+
+static int egdb_build_cmd(int argc, const char **argv)
+{
+	char *dir = NULL, *pieces = NULL, *threads = NULL, *slice = NULL, *dist = NULL, *level = NULL;
+	int quiet = 0, json = 0;
+	struct poptOption opts[] = {
+		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4)", "N" },
+		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
+		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "build only this slice and its mirror (e.g. MMK-KK); the slices it needs must be in DIR", "NAME" },
+		{ "distances", 0, POPT_ARG_STRING, &dist, 0, "keep distances in slices of up to N pieces (default 5; beyond: win, loss, draw only)", "N" },
+		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 12)", "L" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line for each slice pair built", NULL },
+		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	long n = 4, nt = 2, nd = 5, lv = 12;
+	int nargs;
+	cli_args(ctx, &nargs);
+	if (nargs) {
+		cli_error("no arguments expected (slices are chosen with --pieces or --slice)");
+		goto out;
+	}
+	if ((pieces && cli_int(pieces, 2, EGDB_MAX_PIECES, "--pieces", &n)) ||
+	    (threads && cli_int(threads, 1, POOL_MAX_THREADS, "--threads", &nt)) ||
+	    (dist && cli_int(dist, 0, EGDB_MAX_PIECES, "--distances", &nd)) ||
+	    (level && cli_int(level, 1, 19, "--level", &lv)))
+		goto out;
+	char d[4096];
+	egdb_dir(dir, d, sizeof d);
+	if (make_dirs(d) < 0) {
+		cli_error("cannot create %s: %s", d, strerror(errno));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	build_ui ui = { quiet, json };
+	pk_build_opts o = {
+		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .level = (int)lv, .dir = d, .only = slice,
+		.stop = &stop_flag, .progress = build_progress, .ctx = &ui,
+	};
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	double t0 = cli_now();
+	char err[600];
+	int r = egdb_build(&o, err, sizeof err);
+	if (r < 0) {
+		cli_error("%s", err);
+		rc = EXIT_RUNTIME;
+	} else if (r == 1) {
+		cli_error("stopped by a signal; the finished slices are kept in %s, run the same command to go on", d);
+		rc = 128 + (int)stop_flag;
+	} else {
+		if (!quiet && !json)
+			fprintf(stderr, "egdb build: %s complete in %s (%.1f s)\n",
+				slice ? slice : (n == 2 ? "2 pieces" : "up to the pieces asked"), d, cli_now() - t0);
+		rc = EXIT_OK;
+	}
+out:
+	poptFreeContext(ctx);
+	free(dir);
+	free(pieces);
+	free(threads);
+	free(slice);
+	free(dist);
+	free(level);
+	return rc;
+}
+
+static void value_text(const pk_egdb_result *r, int stm, char *buf, size_t size)
+{
+	const char *side = stm == PK_BLACK ? "Black" : "White", *other = stm == PK_BLACK ? "White" : "Black";
+	if (r->value == EGDB_DRAW)
+		snprintf(buf, size, "draw");
+	else if (r->plies >= 0)
+		snprintf(buf, size, "%s wins in %d plies", r->value == EGDB_WIN ? side : other, r->plies);
+	else
+		snprintf(buf, size, "%s wins", r->value == EGDB_WIN ? side : other);
+}
+
+/* One FEN: 0 answered, 1 a finding on that line. */
+static int probe_one(pk_egdb *db, const char *fen, bool json)
+{
+	pk_pos p;
+	pk_fen_error fe;
+	const char *why = NULL;
+	char buf[700];
+	pk_egdb_result r;
+	int pieces = 0, st = EGDB_FAILED;
+	if (fen_parse(fen, strlen(fen), &p, &fe) < 0) {
+		snprintf(buf, sizeof buf, "not a FEN: %s (at byte %zu)", fe.msg, fe.offset + 1);
+		why = buf;
+	} else {
+		pieces = bb_count(p.side[0] | p.side[1]);
+		if (!p.side[!p.stm] && p.side[p.stm]) {
+			why = "the side not to move has no pieces: the game is already over";
+		} else if ((st = egdb_probe(db, &p, &r)) == EGDB_MISSING) {
+			snprintf(buf, sizeof buf, "%d pieces: the databases hold up to %d", pieces, egdb_pieces(db));
+			why = buf;
+			if (pieces <= egdb_pieces(db))
+				why = "a slice it needs is missing";
+		} else if (st == EGDB_FAILED) {
+			snprintf(buf, sizeof buf, "%s", egdb_error(db));
+			why = buf;
+		}
+	}
+	char canon[PK_FEN_STRLEN];
+	if (!why)
+		fen_format(&p, canon, sizeof canon);
+	if (json) {
+		printf("{\"fen\":");
+		json_string(stdout, why ? fen : canon);
+		if (why) {
+			printf(",\"error\":");
+			json_string(stdout, why);
+		} else {
+			printf(",\"pieces\":%d,\"value\":\"%s\"", pieces,
+			       r.value == EGDB_WIN ? "win" : r.value == EGDB_LOSS ? "loss" : "draw");
+			if (r.plies >= 0)
+				printf(",\"plies\":%d", r.plies);
+		}
+		printf("}\n");
+	} else if (why) {
+		printf("%s: error: %s\n", fen, why);
+	} else {
+		char v[80];
+		value_text(&r, p.stm, v, sizeof v);
+		printf("%s: %s\n", canon, v);
+	}
+	return why ? 1 : 0;
+}
+
+static int egdb_probe_cmd(int argc, const char **argv)
+{
+	char *dir = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON object a line: fen, pieces, value (for the side to move), plies", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] [FEN...]   (no FEN: one a line on standard input)");
+	int rc = cli_parse_options(ctx);
+	pk_egdb *db = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_RUNTIME;
+	if (!(db = egdb_open_option(dir, true)))
+		goto out;
+	int n;
+	const char **args = cli_args(ctx, &n);
+	int bad = 0;
+	if (n)
+		for (int i = 0; i < n; i++)
+			bad |= probe_one(db, args[i], json);
+	else {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		while ((len = getline(&line, &cap, stdin)) >= 0) {
+			while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
+				line[--len] = 0;
+			if (len == 0 || line[0] == '#')
+				continue;
+			bad |= probe_one(db, line, json);
+		}
+		free(line);
+	}
+	rc = bad ? EXIT_FINDINGS : EXIT_OK;
+out:
+	egdb_free(db);
+	poptFreeContext(ctx);
+	free(dir);
+	return rc;
+}
+
+static int egdb_stats_cmd(int argc, const char **argv)
+{
+	char *dir = NULL;
+	int json = 0, slices = 0;
+	struct poptOption opts[] = {
+		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
+		{ "slices", 's', POPT_ARG_NONE, &slices, 0, "a line for every slice too", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON lines", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx);
+	pk_egdb *db = NULL;
+	pk_egdb_slice_info *v = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_RUNTIME;
+	if (!(db = egdb_open_option(dir, true)))
+		goto out;
+	int n;
+	v = egdb_slices(db, &n);
+	if (!json)
+		printf("%-14s %14s %14s %14s %14s %8s %12s %9s\n", slices ? "slice" : "pieces", "positions", "wins",
+		       "losses", "draws", "longest", "bytes", "build s");
+	for (int pieces = 2; pieces <= EGDB_MAX_PIECES; pieces++) {
+		pk_egdb_slice_info t;
+		memset(&t, 0, sizeof t);
+		int count = 0;
+		bool dist = true;
+		for (int i = 0; i < n; i++) {
+			const pk_egdb_slice_info *s = &v[i];
+			if (material_pieces(&s->mat) != pieces)
+				continue;
+			count++;
+			t.positions += s->positions;
+			t.wins += s->wins;
+			t.losses += s->losses;
+			t.draws += s->draws;
+			t.captures += s->captures;
+			t.bytes += s->bytes;
+			t.build_ms += s->build_ms;
+			dist &= s->distances;
+			if (s->longest_win > t.longest_win)
+				t.longest_win = s->longest_win;
+			if (!slices)
+				continue;
+			if (json) {
+				printf("{\"slice\":\"%s\",\"pieces\":%d,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64
+				       ",\"losses\":%" PRIu64 ",\"draws\":%" PRIu64 ",\"captures\":%" PRIu64
+				       ",\"longest_win\":%u,\"distances\":%s,\"bytes\":%" PRIu64 ",\"build_seconds\":%.3f}\n",
+				       s->name, pieces, s->positions, s->wins, s->losses, s->draws, s->captures,
+				       s->longest_win, s->distances ? "true" : "false", s->bytes, s->build_ms / 1000.0);
+			} else
+				printf("%-14s %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8u %12" PRIu64 " %9.1f%s\n",
+				       s->name, s->positions, s->wins, s->losses, s->draws, s->longest_win, s->bytes,
+				       s->build_ms / 1000.0, s->distances ? "" : "  (no distances)");
+		}
+		if (!count)
+			continue;
+		/* A pair's build time is recorded in both of its files: count it once. */
+		if (json)
+			printf("{\"pieces\":%d,\"slices\":%d,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64 ",\"losses\":%" PRIu64
+			       ",\"draws\":%" PRIu64 ",\"captures\":%" PRIu64 ",\"longest_win\":%u,\"distances\":%s,\"bytes\":%" PRIu64
+			       ",\"build_seconds\":%.3f}\n",
+			       pieces, count, t.positions, t.wins, t.losses, t.draws, t.captures, t.longest_win,
+			       dist ? "true" : "false", t.bytes, t.build_ms / 1000.0);
+		else {
+			char label[32];
+			snprintf(label, sizeof label, "%d pieces%s", pieces, slices ? " (all)" : "");
+			printf("%-14s %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8u %12" PRIu64 " %9.1f%s\n", label,
+			       t.positions, t.wins, t.losses, t.draws, t.longest_win, t.bytes, t.build_ms / 1000.0,
+			       dist ? "" : "  (no distances)");
+		}
+	}
+	if (!json)
+		printf("complete up to %d pieces; %d slice files\n", egdb_pieces(db), n);
+	rc = EXIT_OK;
+out:
+	free(v);
+	egdb_free(db);
+	poptFreeContext(ctx);
+	free(dir);
+	return rc;
+}
+
+typedef struct {
+	pk_egdb *db;
+	pk_egdb_slice_info *v;
+	int n;
+	uint64_t sample;
+	int next;
+	long *checked;
+	long *wrong;
+	int *failed;
+	pthread_mutex_t lock;
+} verify_job;
+
+typedef struct {
+	verify_job *j;
+	int slice;
+} verify_ctx;
+
+static void verify_bad(void *ctx, const pk_pos *p, int stored, int proved)
+{
+	verify_ctx *c = ctx;
+	verify_job *j = c->j;
+	pthread_mutex_lock(&j->lock);
+	if (j->wrong[c->slice]++ < 10) {
+		char f[PK_FEN_STRLEN];
+		fen_format(p, f, sizeof f);
+		printf("%s: %s stored %d, its moves give %d\n", j->v[c->slice].name, f, stored, proved);
+	}
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void verify_worker(int i, void *ctx)
+{
+	(void)i;
+	verify_job *j = ctx;
+	for (;;) {
+		pthread_mutex_lock(&j->lock);
+		int s = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (s >= j->n || stop_flag)
+			return;
+		verify_ctx c = { j, s };
+		long k = egdb_verify_slice(j->db, &j->v[s].mat, j->sample, 0x5eed + (uint64_t)s, (volatile int *)&stop_flag,
+					   verify_bad, &c);
+		pthread_mutex_lock(&j->lock);
+		if (k < 0) {
+			j->failed[s] = 1;
+			cli_error("%s: %s", j->v[s].name, egdb_error(j->db));
+		} else
+			j->checked[s] = k;
+		pthread_mutex_unlock(&j->lock);
+	}
+}
+
+static int egdb_verify_cmd(int argc, const char **argv)
+{
+	char *dir = NULL, *sample = NULL, *threads = NULL, *slice = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
+		{ "sample", 0, POPT_ARG_STRING, &sample, 0, "check about K positions of each slice, chosen at random (default: all)", "K" },
+		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "only this slice", "NAME" },
+		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line a slice", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx);
+	pk_egdb *db = NULL;
+	verify_job j;
+	memset(&j, 0, sizeof j);
+	pthread_mutex_init(&j.lock, NULL);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	long k = 0, nt = 2;
+	if ((sample && cli_int(sample, 1, 1000000000000L, "--sample", &k)) ||
+	    (threads && cli_int(threads, 1, POOL_MAX_THREADS, "--threads", &nt)))
+		goto out;
+	pk_material only;
+	if (slice && material_parse(slice, &only) < 0) {
+		cli_error("--slice: '%s' is not a slice name (like MMK-K)", slice);
+		goto out;
+	}
+	rc = EXIT_RUNTIME;
+	if (!(db = egdb_open_option(dir, true)))
+		goto out;
+	j.db = db;
+	j.sample = (uint64_t)k;
+	j.v = egdb_slices(db, &j.n);
+	if (slice) {
+		int m = 0;
+		for (int i = 0; i < j.n; i++)
+			if (material_equal(&j.v[i].mat, &only))
+				j.v[m++] = j.v[i];
+		if (!m) {
+			cli_error("no slice %s in the databases", slice);
+			goto out;
+		}
+		j.n = m;
+	}
+	j.checked = calloc((size_t)j.n + 1, sizeof *j.checked);
+	j.wrong = calloc((size_t)j.n + 1, sizeof *j.wrong);
+	j.failed = calloc((size_t)j.n + 1, sizeof *j.failed);
+	if (!j.v || !j.checked || !j.wrong || !j.failed) {
+		cli_error("out of memory");
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	double t0 = cli_now();
+	pool_run((int)nt, verify_worker, &j);
+	long total = 0, wrong = 0;
+	int failed = 0;
+	for (int i = 0; i < j.n; i++) {
+		total += j.checked[i];
+		wrong += j.wrong[i];
+		failed += j.failed[i];
+		if (json)
+			printf("{\"slice\":\"%s\",\"checked\":%ld,\"wrong\":%ld,\"failed\":%s}\n", j.v[i].name, j.checked[i],
+			       j.wrong[i], j.failed[i] ? "true" : "false");
+	}
+	if (!json)
+		printf("verified %d slices: %ld positions checked, %ld wrong%s (%.1f s)\n", j.n, total, wrong,
+		       failed ? ", some slices unreadable" : "", cli_now() - t0);
+	if (stop_flag)
+		rc = 128 + (int)stop_flag;
+	else
+		rc = failed ? EXIT_RUNTIME : wrong ? EXIT_FINDINGS : EXIT_OK;
+out:
+	free(j.v);
+	free(j.checked);
+	free(j.wrong);
+	free(j.failed);
+	pthread_mutex_destroy(&j.lock);
+	egdb_free(db);
+	poptFreeContext(ctx);
+	free(dir);
+	free(sample);
+	free(threads);
+	free(slice);
+	return rc;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int, const char **);
+	const char *summary;
+} subs[] = {
+	{ "build", egdb_build_cmd, "build every slice up to N pieces (resumable), or one slice" },
+	{ "probe", egdb_probe_cmd, "the value of positions: win, loss or draw and in how many plies" },
+	{ "stats", egdb_stats_cmd, "positions, wins, losses, draws, longest win, bytes, build time" },
+	{ "verify", egdb_verify_cmd, "re-check stored values against the values of their successors" },
+};
+
+int cmd_egdb(int argc, const char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		FILE *f = argc < 2 ? stderr : stdout;
+		fprintf(f, "usage: pdnkit egdb <build|probe|stats|verify> [options]\n\n");
+		for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+			fprintf(f, "  %-8s %s\n", subs[i].name, subs[i].summary);
+		fprintf(f, "\nThe directory: --dir, else $PDNKIT_EGDB, else %s.\n"
+			   "'pdnkit egdb <subcommand> --help' for its options; man pdnkit-egdb, pdnkit-egdb(5).\n",
+			EGDB_DEFAULT_DIR_TEXT);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+		if (!strcmp(argv[1], subs[i].name)) {
+			static char name[32];
+			snprintf(name, sizeof name, "egdb %s", subs[i].name);
+			cli_command = name;
+			return subs[i].fn(argc - 1, argv + 1);
+		}
+	cli_error("'%s' is not an egdb subcommand (build, probe, stats, verify)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,76 @@
+/* Finding and opening the endgame databases. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "egdb_opts.h"
+
+#define EGDB_CACHE_BYTES (64u << 20)
+
+void egdb_dir(const char *arg, char *buf, size_t size)
+{
+	const char *env = getenv("PDNKIT_EGDB"), *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (arg && *arg)
+		snprintf(buf, size, "%s", arg);
+	else if (env && *env)
+		snprintf(buf, size, "%s", env);
+	else if (xdg && *xdg)
+		snprintf(buf, size, "%s/pdnkit/egdb", xdg);
+	else
+		snprintf(buf, size, "%s/.local/share/pdnkit/egdb", home && *home ? home : ".");
+}
+
+pk_egdb *egdb_open_option(const char *arg, bool required)
+{
+	(void)required;
+	char dir[4096], err[700];
+	egdb_dir(arg, dir, sizeof dir);
+	pk_egdb *db = egdb_new(EGDB_CACHE_BYTES);
+	if (!db) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	int n = egdb_add_dir(db, dir, err, sizeof err);
+	if (n < 0) {
+		cli_error("%s", err);
+		egdb_free(db);
+		return NULL;
+	}
+	if (n == 0) {
+		cli_error("no endgame databases in %s (pdnkit egdb build --pieces 4)", dir);
+		egdb_free(db);
+		return NULL;
+	}
+	return db;
+}
+
+pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed)
+{
+	*failed = false;
+	if (arg && !strcmp(arg, "none"))
+		return NULL;
+	char dir[4096], err[700];
+	egdb_dir(arg, dir, sizeof dir);
+	pk_egdb *db = egdb_new(EGDB_CACHE_BYTES);
+	if (!db) {
+		cli_error("out of memory");
+		*failed = true;
+		return NULL;
+	}
+	int n = egdb_add_dir(db, dir, err, sizeof err);
+	if (n < 0 && arg) {
+		cli_error("%s", err);
+		*failed = true;
+	} else if (n < 0 && strstr(err, "No such file")) {
+		if (!quiet)
+			cli_warning("no endgame databases found in %s; endings are judged by search alone (pdnkit egdb build)", dir);
+	} else if (n < 0) {
+		cli_error("%s", err);
+		*failed = true;
+	} else if (n == 0 || egdb_pieces(db) < 2) {
+		if (!quiet)
+			cli_warning("no endgame databases found in %s; endings are judged by search alone (pdnkit egdb build)", dir);
+	} else
+		return db;
+	egdb_free(db);
+	return NULL;
+}

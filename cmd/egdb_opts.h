@@ -1,0 +1,21 @@
+/* Where the endgame databases are and opening them, for every command that uses them. */
+#ifndef PK_EGDB_OPTS_H
+#define PK_EGDB_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "egdb/egdb.h"
+
+#define EGDB_DEFAULT_DIR_TEXT "$XDG_DATA_HOME/pdnkit/egdb (~/.local/share/pdnkit/egdb)"
+
+/* The directory: arg (--dir or --egdb), else $PDNKIT_EGDB, else the default. */
+void egdb_dir(const char *arg, char *buf, size_t size);
+
+/* Opens the databases of egdb_dir(arg). required (the egdb command): a directory that
+ * cannot be read or holds none is an error, printed, NULL. Otherwise (the commands that
+ * use them when they are there): arg "none" means none; a damaged file is an error
+ * (printed, *failed set); no databases is said once on stderr and NULL returned. */
+pk_egdb *egdb_open_option(const char *arg, bool required);
+pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
+
+#endif

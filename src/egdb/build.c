@@ -1,0 +1,714 @@
+/* Retrograde analysis of one slice pair, in three steps:
+ *  1. every position is looked at once: moves that leave the pair (captures, crownings)
+ *     are valued from the slices already built; a position with no move is lost in 0;
+ *     the moves that stay in the pair are counted;
+ *  2. positions are settled in order of distance (a bucket queue): a position lost in d
+ *     makes each of its predecessors won in d + 1; a position won in d takes one from
+ *     the count of each predecessor, and a predecessor whose moves are all used up this
+ *     way is lost in the longer of d + 1 and its moves out of the pair;
+ *  3. what is left is drawn.
+ * Predecessors come from un-making the other side's quiet moves (a king steps back in any
+ * direction, a man backwards) and keeping those where that side had no capture (captures
+ * are compulsory, so a quiet move was legal only without one). */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "base/hash.h"
+#include "base/pool.h"
+#include "egdb/build.h"
+#include "egdb/format.h"
+#include "pdn/zio.h"
+#include "rules/gen.h"
+#include "rules/tables.h"
+
+#define V_UNKNOWN 0xFFFFu
+#define V_HOLE    0xFFFEu
+#define V_DRAW    0xFFFDu
+#define V_MAX     0xFFF0u
+#define C_NEVER   0xFFu       /* has a drawn move out of the pair: never lost */
+#define C_CAPTURE 0xFEu       /* must capture: not stored in the file */
+
+typedef struct {
+	pk_slice sl;
+	uint16_t *val;
+	uint8_t *cnt;
+} rtable;
+
+typedef struct {
+	uint64_t *v;
+	size_t n, cap;
+} bucket;
+
+typedef struct {
+	pk_egdb *db;
+	rtable t[2];
+	int nt;                 /* 1 when the slice is its own mirror */
+	bucket *b;
+	size_t nb;
+	atomic_uint_fast64_t next;
+	atomic_int failed;
+	volatile sig_atomic_t *stop;
+} pair;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void egdb_slice_path(const char *dir, const pk_material *mat, char *buf, size_t size)
+{
+	char name[32];
+	material_name(mat, name, sizeof name);
+	snprintf(buf, size, "%s/%s%s", dir, name, EGDB_SUFFIX);
+}
+
+static int push(pair *pr, unsigned level, int t, uint64_t idx)
+{
+	if (level >= pr->nb) {
+		size_t nb = pr->nb ? pr->nb : 64;
+		while (nb <= level)
+			nb *= 2;
+		bucket *b = realloc(pr->b, sizeof *b * nb);
+		if (!b)
+			return -1;
+		memset(b + pr->nb, 0, sizeof *b * (nb - pr->nb));
+		pr->b = b;
+		pr->nb = nb;
+	}
+	bucket *b = &pr->b[level];
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		uint64_t *v = realloc(b->v, sizeof *v * cap);
+		if (!v)
+			return -1;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = (uint64_t)t << 62 | idx;
+	return 0;
+}
+
+/* A move that leaves the pair: a capture, or a man crowned. */
+static bool leaves(const pk_pos *p, const pk_move *m)
+{
+	return move_is_capture(m) || (!(p->kings >> m->from & 1) && (bb_sq(move_to(m)) & BB_BLACK_KINGROW));
+}
+
+/* Step 1 for one position; returns -1 when a slice it needs is missing. */
+static int init_one(pair *pr, rtable *t, uint64_t idx)
+{
+	pk_pos p;
+	if (!slice_position(&t->sl, idx, &p)) {
+		t->val[idx] = V_HOLE;
+		return 0;
+	}
+	pk_movelist ml;
+	gen_moves(&p, &ml);
+	bool capture = ml.n && move_is_capture(&ml.m[0]);
+	unsigned win = V_UNKNOWN, bound = 0;
+	int inside = 0;
+	bool draw = false;
+	for (int i = 0; i < ml.n; i++) {
+		if (!leaves(&p, &ml.m[i])) {
+			inside++;
+			continue;
+		}
+		pk_pos q;
+		pos_make(&p, &ml.m[i], &q);
+		int c = egdb_code(pr->db, &q);
+		if (c < 0)
+			return -1;
+		if (c == EGDB_CODE_DRAW)
+			draw = true;
+		else if (c & 1) {
+			if ((unsigned)c < win)
+				win = (unsigned)c;      /* they lose in c - 1: we win in c */
+		} else if ((unsigned)c > bound)
+			bound = (unsigned)c;
+	}
+	t->cnt[idx] = capture ? C_CAPTURE : (uint8_t)inside;
+	if (win != V_UNKNOWN)
+		t->val[idx] = (uint16_t)win;
+	else if (inside == 0)
+		t->val[idx] = draw ? V_DRAW : (uint16_t)bound;   /* bound 0: no move at all */
+	else {
+		t->val[idx] = V_UNKNOWN;
+		if (draw)
+			t->cnt[idx] = C_NEVER;
+	}
+	return 0;
+}
+
+#define CHUNK 4096
+
+static void init_worker(int i, void *ctx)
+{
+	(void)i;
+	pair *pr = ctx;
+	uint64_t total = 0;
+	for (int k = 0; k < pr->nt; k++)
+		total += pr->t[k].sl.size;
+	for (;;) {
+		uint64_t start = atomic_fetch_add(&pr->next, CHUNK);
+		if (start >= total || atomic_load(&pr->failed) || (pr->stop && *pr->stop))
+			return;
+		uint64_t end = start + CHUNK < total ? start + CHUNK : total;
+		for (uint64_t g = start; g < end; g++) {
+			int k = g >= pr->t[0].sl.size;
+			uint64_t idx = k ? g - pr->t[0].sl.size : g;
+			if (init_one(pr, &pr->t[k], idx) < 0) {
+				atomic_store(&pr->failed, 1);
+				return;
+			}
+		}
+	}
+}
+
+/* The loss distance of a position whose quiet moves all lose: its moves out of the pair
+ * count too. */
+static unsigned loss_bound(pair *pr, const pk_pos *p)
+{
+	pk_movelist ml;
+	gen_moves(p, &ml);
+	unsigned bound = 0;
+	for (int i = 0; i < ml.n; i++) {
+		if (!leaves(p, &ml.m[i]))
+			continue;
+		pk_pos q;
+		pos_make(p, &ml.m[i], &q);
+		int c = egdb_code(pr->db, &q);
+		if (c > 0 && !(c & 1) && (unsigned)c > bound)
+			bound = (unsigned)c;
+	}
+	return bound;
+}
+
+/* One predecessor q (canonical, in table t) of a position settled at level d. */
+static int settle_pred(pair *pr, int t, const pk_pos *q, unsigned d)
+{
+	rtable *tb = &pr->t[t];
+	uint64_t j = slice_index(&tb->sl, q);
+	uint16_t v = tb->val[j];
+	if (!(d & 1)) {
+		/* q can move to a position lost in d: q is won in d + 1. */
+		if (v == V_UNKNOWN || (v != V_DRAW && v > d + 1)) {
+			tb->val[j] = (uint16_t)(d + 1);
+			return push(pr, d + 1, t, j);
+		}
+		return 0;
+	}
+	if (v != V_UNKNOWN || tb->cnt[j] == C_NEVER)
+		return 0;
+	if (--tb->cnt[j] == 0) {
+		unsigned l = loss_bound(pr, q);
+		if (l < d + 1)
+			l = d + 1;
+		tb->val[j] = (uint16_t)l;
+		return push(pr, l, t, j);
+	}
+	return 0;
+}
+
+static bb_t reverse_bits(bb_t x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+	return (x >> 16) | (x << 16);
+}
+
+/* Every predecessor of p (canonical, Black to move): White un-makes a quiet move. The
+ * predecessor, turned round, has Black to move again. */
+static int predecessors(pair *pr, int t, const pk_pos *p, unsigned d)
+{
+	int pt = pr->nt == 1 ? 0 : !t;
+	bb_t empty = pos_empty(p);
+	for (bb_t w = p->side[PK_WHITE]; w; w = bb_clear_first(w)) {
+		int s = bb_first(w);
+		bool king = p->kings >> s & 1;
+		for (int dir = 0; dir < 4; dir++) {
+			/* White's men move up (towards square 1): one came from below. */
+			if (!king && dir != DIR_DL && dir != DIR_DR)
+				continue;
+			int r = tab_step[dir][s];
+			if (r < 0 || !(empty & bb_sq(r)))
+				continue;
+			bb_t white = (p->side[PK_WHITE] & ~bb_sq(s)) | bb_sq(r);
+			bb_t kings = king ? (p->kings & ~bb_sq(s)) | bb_sq(r) : p->kings;
+			pk_pos q;
+			q.side[PK_BLACK] = reverse_bits(white);
+			q.side[PK_WHITE] = reverse_bits(p->side[PK_BLACK]);
+			q.kings = reverse_bits(kings);
+			q.stm = PK_BLACK;
+			q.key = 0;
+			if (gen_has_capture(&q))
+				continue;
+			if (settle_pred(pr, pt, &q, d) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_pair(pair *pr)
+{
+	for (int k = 0; k < 2; k++) {
+		free(pr->t[k].val);
+		free(pr->t[k].cnt);
+		pr->t[k].val = NULL;
+		pr->t[k].cnt = NULL;
+	}
+	for (size_t i = 0; i < pr->nb; i++)
+		free(pr->b[i].v);
+	free(pr->b);
+	pr->b = NULL;
+	pr->nb = 0;
+}
+
+/* Steps 1-3 for the pair; 0, 1 stopped, -1 with the reason. */
+static int solve_pair(pair *pr, int threads, char *err, size_t errsize)
+{
+	for (int k = 0; k < pr->nt; k++) {
+		size_t n = pr->t[k].sl.size;
+		pr->t[k].val = malloc(sizeof *pr->t[k].val * (n ? n : 1));
+		pr->t[k].cnt = malloc(n ? n : 1);
+		if (!pr->t[k].val || !pr->t[k].cnt) {
+			snprintf(err, errsize, "out of memory (%zu positions)", n);
+			return -1;
+		}
+	}
+	atomic_store(&pr->next, 0);
+	atomic_store(&pr->failed, 0);
+	pool_run(threads, init_worker, pr);
+	if (pr->stop && *pr->stop)
+		return 1;
+	if (atomic_load(&pr->failed)) {
+		snprintf(err, errsize, "a slice it depends on is missing or unreadable: %s", egdb_error(pr->db));
+		return -1;
+	}
+	for (int k = 0; k < pr->nt; k++)
+		for (uint64_t i = 0; i < pr->t[k].sl.size; i++) {
+			uint16_t v = pr->t[k].val[i];
+			if (v < V_MAX && push(pr, v, k, i) < 0)
+				goto oom;
+		}
+	for (size_t d = 0; d < pr->nb; d++) {
+		if (pr->stop && *pr->stop)
+			return 1;
+		/* Buckets may move as later levels are added: index, never keep a pointer. */
+		for (size_t i = 0; i < pr->b[d].n; i++) {
+			uint64_t e = pr->b[d].v[i];
+			int k = (int)(e >> 62);
+			uint64_t idx = e & ((1ull << 62) - 1);
+			if (pr->t[k].val[idx] != d)
+				continue;
+			if (d + 2 >= V_MAX) {
+				snprintf(err, errsize, "a distance beyond %u plies", V_MAX);
+				return -1;
+			}
+			pk_pos p;
+			slice_position(&pr->t[k].sl, idx, &p);
+			if (predecessors(pr, k, &p, (unsigned)d) < 0)
+				goto oom;
+		}
+		free(pr->b[d].v);
+		pr->b[d].v = NULL;
+		pr->b[d].n = pr->b[d].cap = 0;
+	}
+	for (int k = 0; k < pr->nt; k++)
+		for (uint64_t i = 0; i < pr->t[k].sl.size; i++)
+			if (pr->t[k].val[i] == V_UNKNOWN)
+				pr->t[k].val[i] = V_DRAW;
+	return 0;
+oom:
+	snprintf(err, errsize, "out of memory");
+	return -1;
+}
+
+typedef struct {
+	const uint8_t *codes;
+	uint64_t size;
+	int level;
+	uint8_t **out;
+	size_t *osize;
+	atomic_uint next;
+	uint32_t nblocks;
+	atomic_int failed;
+} compress_job;
+
+static void compress_worker(int i, void *ctx)
+{
+	(void)i;
+	compress_job *j = ctx;
+	for (;;) {
+		uint32_t b = atomic_fetch_add(&j->next, 1);
+		if (b >= j->nblocks || atomic_load(&j->failed))
+			return;
+		uint64_t start = (uint64_t)b * EGDB_BLOCK_POSITIONS;
+		size_t n = j->size - start < EGDB_BLOCK_POSITIONS ? (size_t)(j->size - start) : EGDB_BLOCK_POSITIONS;
+		size_t cap = zio_block_bound(n);
+		j->out[b] = malloc(cap);
+		if (!j->out[b] || !(j->osize[b] = zio_block_compress(j->out[b], cap, j->codes + start, n, j->level))) {
+			atomic_store(&j->failed, 1);
+			return;
+		}
+	}
+}
+
+/* Writes one table as a slice file (through a temporary name, renamed when complete). */
+static int write_slice(const char *dir, const rtable *t, const uint8_t *codes, const egdb_header *h0, int threads,
+		       int level, uint64_t *bytes, char *err, size_t errsize)
+{
+	egdb_header h = *h0;
+	/* Positions not stored take the code before them: runs compress to nothing. */
+	uint8_t *stored = malloc(t->sl.size ? t->sl.size : 1);
+	if (!stored) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	uint8_t last = 0;
+	for (uint64_t i = 0; i < t->sl.size; i++) {
+		if (t->val[i] == V_HOLE || t->cnt[i] == C_CAPTURE)
+			stored[i] = last;
+		else {
+			uint8_t c = codes[i];
+			if (!(h.flags & EGDB_FLAG_DISTANCES) && c)
+				c = (c & 1) ? 1 : 2;
+			stored[i] = last = c;
+		}
+	}
+	compress_job j = { .codes = stored, .size = t->sl.size, .level = level };
+	j.nblocks = h.nblocks = (uint32_t)((t->sl.size + EGDB_BLOCK_POSITIONS - 1) / EGDB_BLOCK_POSITIONS);
+	h.block_positions = EGDB_BLOCK_POSITIONS;
+	j.out = calloc(j.nblocks ? j.nblocks : 1, sizeof *j.out);
+	j.osize = calloc(j.nblocks ? j.nblocks : 1, sizeof *j.osize);
+	egdb_block *bl = calloc(j.nblocks ? j.nblocks : 1, sizeof *bl);
+	size_t hsize = EGDB_HEADER_BYTES + (size_t)j.nblocks * EGDB_BLOCK_ENTRY_BYTES;
+	uint8_t *head = malloc(hsize);
+	int rc = -1;
+	FILE *f = NULL;
+	char path[4096], tmp[4200];
+	egdb_slice_path(dir, &t->sl.mat, path, sizeof path);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (!j.out || !j.osize || !bl || !head) {
+		snprintf(err, errsize, "out of memory");
+		goto out;
+	}
+	atomic_store(&j.next, 0);
+	atomic_store(&j.failed, 0);
+	pool_run(threads, compress_worker, &j);
+	if (atomic_load(&j.failed)) {
+		snprintf(err, errsize, "compression failed (out of memory?)");
+		goto out;
+	}
+	uint64_t off = hsize;
+	for (uint32_t b = 0; b < j.nblocks; b++) {
+		bl[b].offset = off;
+		bl[b].csize = (uint32_t)j.osize[b];
+		bl[b].checksum = fnv32(FNV32_INIT, j.out[b], j.osize[b]);
+		off += j.osize[b];
+	}
+	egdb_encode_header(&h, bl, head);
+	if (!(f = fopen(tmp, "wb"))) {
+		snprintf(err, errsize, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	bool ok = fwrite(head, 1, hsize, f) == hsize;
+	for (uint32_t b = 0; ok && b < j.nblocks; b++)
+		ok = fwrite(j.out[b], 1, j.osize[b], f) == j.osize[b];
+	ok = fflush(f) == 0 && ok && fsync(fileno(f)) == 0;
+	if (fclose(f) != 0)
+		ok = false;
+	f = NULL;
+	if (!ok || rename(tmp, path) != 0) {
+		snprintf(err, errsize, "%s: %s", ok ? path : tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	*bytes = off;
+	rc = 0;
+out:
+	if (j.out)
+		for (uint32_t b = 0; b < j.nblocks; b++)
+			free(j.out[b]);
+	free(j.out);
+	free(j.osize);
+	free(bl);
+	free(head);
+	free(stored);
+	return rc;
+}
+
+typedef struct {
+	pk_material mat, mir;
+	bool self;
+	char name[32], mname[32];
+	int pieces, men;
+	uint64_t size;
+} pair_spec;
+
+static int spec_order(const void *a, const void *b)
+{
+	const pair_spec *x = a, *y = b;
+	if (x->pieces != y->pieces)
+		return x->pieces - y->pieces;
+	if (x->men != y->men)
+		return x->men - y->men;
+	return strcmp(x->name, y->name);
+}
+
+/* Every pair of up to n pieces, in build order. */
+static pair_spec *all_pairs(int n, int *count)
+{
+	pair_spec *v = NULL;
+	int c = 0, cap = 0;
+	pk_material a;
+	for (int pieces = 2; pieces <= n; pieces++)
+		for (a.m[0] = 0; a.m[0] <= pieces; a.m[0]++)
+			for (a.k[0] = 0; a.m[0] + a.k[0] <= pieces; a.k[0]++)
+				for (a.m[1] = 0; a.m[0] + a.k[0] + a.m[1] <= pieces; a.m[1]++) {
+					a.k[1] = pieces - a.m[0] - a.k[0] - a.m[1];
+					if (!material_valid(&a))
+						continue;
+					pair_spec s;
+					memset(&s, 0, sizeof s);
+					s.mat = a;
+					s.mir = material_mirror(&a);
+					material_name(&s.mat, s.name, sizeof s.name);
+					material_name(&s.mir, s.mname, sizeof s.mname);
+					int cmp = strcmp(s.name, s.mname);
+					if (cmp > 0)
+						continue;
+					s.self = cmp == 0;
+					s.pieces = pieces;
+					s.men = material_men(&a);
+					pk_slice sl;
+					slice_init(&sl, &s.mat);
+					s.size = sl.size;
+					if (!s.self) {
+						slice_init(&sl, &s.mir);
+						s.size += sl.size;
+					}
+					if (c == cap) {
+						cap = cap ? cap * 2 : 64;
+						pair_spec *t = realloc(v, sizeof *t * (size_t)cap);
+						if (!t) {
+							free(v);
+							return NULL;
+						}
+						v = t;
+					}
+					v[c++] = s;
+				}
+	qsort(v, (size_t)c, sizeof *v, spec_order);
+	*count = c;
+	return v;
+}
+
+/* Whether the pair's files are present and sound (they are then added to db). */
+static bool have_pair(pk_egdb *db, const char *dir, const pair_spec *s)
+{
+	char path[4096], why[600];
+	for (int k = 0; k < (s->self ? 1 : 2); k++) {
+		egdb_slice_path(dir, k ? &s->mir : &s->mat, path, sizeof path);
+		if (access(path, F_OK) != 0)
+			return false;
+		if (egdb_add_file(db, path, why, sizeof why) < 0)
+			return false;
+	}
+	return true;
+}
+
+static int build_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s, pk_build_event *ev, char *err,
+		      size_t errsize)
+{
+	double t0 = now();
+	pair pr;
+	memset(&pr, 0, sizeof pr);
+	pr.db = db;
+	pr.stop = o->stop;
+	pr.nt = s->self ? 1 : 2;
+	slice_init(&pr.t[0].sl, &s->mat);
+	if (!s->self)
+		slice_init(&pr.t[1].sl, &s->mir);
+	int rc = solve_pair(&pr, o->threads, err, errsize);
+	if (rc != 0) {
+		free_pair(&pr);
+		return rc;
+	}
+	bool dist = s->pieces <= o->dist_pieces;
+	uint64_t build_ms = (uint64_t)((now() - t0) * 1000);
+	ev->positions = ev->wins = ev->losses = ev->draws = 0;
+	ev->longest = 0;
+	ev->bytes = 0;
+	for (int k = 0; k < pr.nt && rc == 0; k++) {
+		rtable *t = &pr.t[k];
+		egdb_header h;
+		memset(&h, 0, sizeof h);
+		h.mat = t->sl.mat;
+		h.flags = dist ? EGDB_FLAG_DISTANCES : 0;
+		h.size = t->sl.size;
+		h.build_ms = build_ms;
+		uint8_t *codes = malloc(t->sl.size ? t->sl.size : 1);
+		if (!codes) {
+			snprintf(err, errsize, "out of memory");
+			rc = -1;
+			break;
+		}
+		for (uint64_t i = 0; i < t->sl.size; i++) {
+			uint16_t v = t->val[i];
+			if (v == V_HOLE) {
+				codes[i] = 0;
+				continue;
+			}
+			h.positions++;
+			if (t->cnt[i] == C_CAPTURE)
+				h.captures++;
+			if (v == V_DRAW) {
+				codes[i] = 0;
+				h.draws++;
+				continue;
+			}
+			if (v > 254) {
+				snprintf(err, errsize, "%s: a distance of %u plies does not fit the format", s->name, v);
+				rc = -1;
+				break;
+			}
+			codes[i] = (uint8_t)(v + 1);
+			if (v & 1) {
+				h.wins++;
+				if (v > h.longest_win)
+					h.longest_win = v;
+			} else {
+				h.losses++;
+				if (v > h.longest_loss)
+					h.longest_loss = v;
+			}
+		}
+		uint64_t bytes = 0;
+		if (rc == 0)
+			rc = write_slice(o->dir, t, codes, &h, o->threads, o->level, &bytes, err, errsize);
+		if (rc == 0 && egdb_add_memory(db, &t->sl.mat, codes, true) < 0) {
+			snprintf(err, errsize, "out of memory");
+			rc = -1;
+		} else if (rc != 0)
+			free(codes);
+		ev->positions += h.positions;
+		ev->wins += h.wins;
+		ev->losses += h.losses;
+		ev->draws += h.draws;
+		if (h.longest_win > ev->longest)
+			ev->longest = h.longest_win;
+		ev->bytes += bytes;
+	}
+	free_pair(&pr);
+	ev->seconds = now() - t0;
+	return rc;
+}
+
+int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
+{
+	double t0 = now();
+	if (o->pieces < 2 || o->pieces > EGDB_MAX_PIECES) {
+		snprintf(err, errsize, "pieces must be 2..%d", EGDB_MAX_PIECES);
+		return -1;
+	}
+	int n;
+	pk_material only;
+	if (o->only && material_parse(o->only, &only) < 0) {
+		snprintf(err, errsize, "'%s' is not a slice name (like MMK-K: the side to move's men and kings, a dash, the other's)", o->only);
+		return -1;
+	}
+	int maxp = o->only ? material_pieces(&only) : o->pieces;
+	pair_spec *v = all_pairs(maxp, &n);
+	pk_egdb *db = egdb_new(o->cache_bytes ? o->cache_bytes : 64u << 20);
+	if (!v || !db) {
+		free(v);
+		egdb_free(db);
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	int target = -1;
+	if (o->only) {
+		for (int i = 0; i < n; i++)
+			if (material_equal(&v[i].mat, &only) || material_equal(&v[i].mir, &only))
+				target = i;
+	}
+	/* What is there already, and what is left to build. */
+	bool *have = calloc((size_t)n, sizeof *have);
+	if (!have) {
+		free(v);
+		egdb_free(db);
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	pk_build_event ev;
+	memset(&ev, 0, sizeof ev);
+	for (int i = 0; i < n; i++) {
+		have[i] = have_pair(db, o->dir, &v[i]);
+		if (!have[i] && (target < 0 || i == target)) {
+			ev.total += v[i].size;
+			ev.count++;
+		}
+	}
+	int rc = 0;
+	for (int i = 0; i < n && rc == 0; i++) {
+		const pair_spec *s = &v[i];
+		if (target >= 0) {
+			bool dep = s->pieces < v[target].pieces ||
+				   (s->pieces == v[target].pieces && s->men < v[target].men);
+			if (i != target && !dep)
+				continue;
+			if (i != target && !have[i]) {
+				snprintf(err, errsize, "%s needs %s, which is not built yet (build the slices of fewer pieces or men first)",
+					 v[target].name, s->name);
+				rc = -1;
+				break;
+			}
+		}
+		ev.name = s->name;
+		ev.mirror = s->self ? NULL : s->mname;
+		if (have[i]) {
+			if (target < 0 || i != target) {
+				/* A dependency: into memory, so that probing it is a plain read. */
+				for (int k = 0; k < (s->self ? 1 : 2) && rc == 0; k++)
+					if (egdb_load_memory(db, k ? &s->mir : &s->mat, err, errsize) < 0)
+						rc = -1;
+				ev.kind = EGDB_EV_LOADED;
+				ev.elapsed = now() - t0;
+				if (rc == 0 && o->progress)
+					o->progress(o->ctx, &ev);
+				continue;
+			}
+		}
+		if (o->stop && *o->stop) {
+			rc = 1;
+			break;
+		}
+		ev.index++;
+		ev.kind = EGDB_EV_START;
+		ev.elapsed = now() - t0;
+		if (o->progress)
+			o->progress(o->ctx, &ev);
+		rc = build_pair(db, o, s, &ev, err, errsize);
+		if (rc != 0)
+			break;
+		ev.done += s->size;
+		ev.kind = EGDB_EV_DONE;
+		ev.elapsed = now() - t0;
+		if (o->progress)
+			o->progress(o->ctx, &ev);
+	}
+	free(have);
+	free(v);
+	egdb_free(db);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* Building endgame databases by retrograde analysis, slice pair by slice pair (a slice
+ * and its mirror, the same material with the other side to move), in the order the
+ * slices depend on each other: fewer pieces first, then fewer men (a man crowned makes
+ * a slice with one man fewer). Finished slices are files; an interrupted build keeps
+ * them and goes on from there. */
+#ifndef PK_EGDB_BUILD_H
+#define PK_EGDB_BUILD_H
+
+#include <signal.h>
+#include <stdint.h>
+#include "egdb/egdb.h"
+
+enum { EGDB_EV_LOADED, EGDB_EV_START, EGDB_EV_DONE };
+
+typedef struct {
+	int kind;                    /* EGDB_EV_* */
+	const char *name;            /* "MMK-MK" (and its mirror, built with it) */
+	const char *mirror;          /* NULL when the slice is its own mirror */
+	int index, count;            /* this pair's number, 1-based, of the pairs to build */
+	uint64_t positions;          /* of the pair, holes excluded (DONE) */
+	uint64_t wins, losses, draws;
+	uint32_t longest;            /* longest win in plies (DONE) */
+	uint64_t bytes;              /* written (DONE) */
+	double seconds;              /* the pair's (DONE) */
+	uint64_t done, total;        /* index positions built so far and to build in all */
+	double elapsed;              /* since the build began */
+} pk_build_event;
+
+typedef struct {
+	int pieces;                  /* build every slice up to this many pieces (2..8) */
+	int threads;                 /* 1.. */
+	int dist_pieces;             /* slices up to this many pieces keep distances */
+	int level;                   /* zstd level of the blocks */
+	const char *dir;
+	const char *only;            /* NULL, or the name of one slice: build its pair only */
+	size_t cache_bytes;
+	volatile sig_atomic_t *stop;
+	void (*progress)(void *ctx, const pk_build_event *ev);
+	void *ctx;
+} pk_build_opts;
+
+/* 0 done, 1 stopped by *stop (finished slices kept), -1 failed with the reason. */
+int egdb_build(const pk_build_opts *o, char *err, size_t errsize);
+
+/* The file name of a slice in dir. */
+void egdb_slice_path(const char *dir, const pk_material *mat, char *buf, size_t size);
+
+#endif

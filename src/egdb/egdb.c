@@ -1,0 +1,601 @@
+/* Reading endgame databases: slice files (header, block table, zstd blocks), a shared
+ * block cache, and probing with captures resolved by a small search. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/hash.h"
+#include "egdb/egdb.h"
+#include "egdb/format.h"
+#include "pdn/zio.h"
+#include "rules/gen.h"
+
+#define KEYS (9 * 9 * 9 * 9)
+
+typedef struct {
+	pk_slice sl;
+	pk_egdb_slice_info info;
+	int id;
+	uint8_t *mem;            /* in memory: one code an index */
+	int fd;                  /* on disk */
+	egdb_block *blocks;
+} eslice;
+
+typedef struct {
+	int slice;               /* -1: empty */
+	uint32_t block;
+	uint64_t used;
+	uint8_t *data;
+} slot;
+
+struct pk_egdb {
+	eslice *by_key[KEYS];
+	eslice **list;
+	int n, cap;
+	pthread_mutex_t lock;
+	slot *slots;
+	size_t nslots;
+	uint64_t clock;
+	uint8_t *cbuf;
+	size_t cbuf_size;
+	uint64_t probes, reads;
+	char err[600];
+};
+
+static int mat_key(const pk_material *a)
+{
+	if (a->m[0] > 8 || a->k[0] > 8 || a->m[1] > 8 || a->k[1] > 8)
+		return -1;
+	return ((a->m[0] * 9 + a->k[0]) * 9 + a->m[1]) * 9 + a->k[1];
+}
+
+pk_egdb *egdb_new(size_t cache_bytes)
+{
+	pk_egdb *db = calloc(1, sizeof *db);
+	if (!db)
+		return NULL;
+	db->nslots = cache_bytes / EGDB_BLOCK_POSITIONS;
+	if (db->nslots < 8)
+		db->nslots = 8;
+	db->slots = calloc(db->nslots, sizeof *db->slots);
+	if (!db->slots) {
+		free(db);
+		return NULL;
+	}
+	for (size_t i = 0; i < db->nslots; i++)
+		db->slots[i].slice = -1;
+	pthread_mutex_init(&db->lock, NULL);
+	pk_slice s;
+	pk_material one = { { 1, 0 }, { 0, 1 } };
+	slice_init(&s, &one);    /* the index tables, before any thread probes */
+	return db;
+}
+
+static void slice_free(eslice *s)
+{
+	if (!s)
+		return;
+	free(s->mem);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->blocks);
+	free(s);
+}
+
+void egdb_free(pk_egdb *db)
+{
+	if (!db)
+		return;
+	for (int i = 0; i < db->n; i++)
+		slice_free(db->list[i]);
+	free(db->list);
+	for (size_t i = 0; i < db->nslots; i++)
+		free(db->slots[i].data);
+	free(db->slots);
+	free(db->cbuf);
+	pthread_mutex_destroy(&db->lock);
+	free(db);
+}
+
+static int put_slice(pk_egdb *db, eslice *s)
+{
+	int k = mat_key(&s->sl.mat);
+	if (k < 0)
+		return -1;
+	if (db->by_key[k]) {
+		/* Replace in place: the id stays, the cached blocks of the old one go. */
+		eslice *old = db->by_key[k];
+		s->id = old->id;
+		db->list[s->id] = s;
+		db->by_key[k] = s;
+		for (size_t i = 0; i < db->nslots; i++)
+			if (db->slots[i].slice == s->id)
+				db->slots[i].slice = -1;
+		slice_free(old);
+		return 0;
+	}
+	if (db->n == db->cap) {
+		int cap = db->cap ? db->cap * 2 : 64;
+		eslice **l = realloc(db->list, sizeof *l * (size_t)cap);
+		if (!l)
+			return -1;
+		db->list = l;
+		db->cap = cap;
+	}
+	s->id = db->n;
+	db->list[db->n++] = s;
+	db->by_key[k] = s;
+	return 0;
+}
+
+int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool distances)
+{
+	eslice *s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	s->fd = -1;
+	slice_init(&s->sl, mat);
+	s->mem = codes;
+	s->info.mat = *mat;
+	material_name(mat, s->info.name, sizeof s->info.name);
+	s->info.distances = distances;
+	s->info.in_memory = true;
+	s->info.size = s->sl.size;
+	if (put_slice(db, s) < 0) {
+		s->mem = NULL;
+		slice_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
+{
+	eslice *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errsize, "%s: out of memory", path);
+		return -1;
+	}
+	s->fd = open(path, O_RDONLY);
+	if (s->fd < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		free(s);
+		return -1;
+	}
+	struct stat st;
+	egdb_header h;
+	char why[200];
+	if (fstat(s->fd, &st) < 0 ||
+	    egdb_read_header(s->fd, (uint64_t)st.st_size, &h, &s->blocks, why, sizeof why) < 0) {
+		snprintf(err, errsize, "%s: %s", path, why);
+		slice_free(s);
+		return -1;
+	}
+	slice_init(&s->sl, &h.mat);
+	pk_egdb_slice_info *in = &s->info;
+	in->mat = h.mat;
+	material_name(&h.mat, in->name, sizeof in->name);
+	snprintf(in->path, sizeof in->path, "%s", path);
+	in->distances = h.flags & EGDB_FLAG_DISTANCES;
+	in->size = h.size;
+	in->positions = h.positions;
+	in->wins = h.wins;
+	in->losses = h.losses;
+	in->draws = h.draws;
+	in->captures = h.captures;
+	in->longest_win = h.longest_win;
+	in->longest_loss = h.longest_loss;
+	in->build_ms = h.build_ms;
+	in->bytes = (uint64_t)st.st_size;
+	in->nblocks = h.nblocks;
+	in->block_positions = h.block_positions;
+	if (h.size != s->sl.size) {
+		snprintf(err, errsize, "%s: header says %llu positions, the index of %s has %llu", path,
+			 (unsigned long long)h.size, in->name, (unsigned long long)s->sl.size);
+		slice_free(s);
+		return -1;
+	}
+	if (put_slice(db, s) < 0) {
+		snprintf(err, errsize, "%s: out of memory", path);
+		slice_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+static int name_order(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int egdb_add_dir(pk_egdb *db, const char *dir, char *err, size_t errsize)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errsize, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	char **names = NULL;
+	int n = 0, cap = 0, rc = 0;
+	struct dirent *e;
+	size_t sl = strlen(EGDB_SUFFIX);
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len <= sl || strcmp(e->d_name + len - sl, EGDB_SUFFIX))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **t = realloc(names, sizeof *t * (size_t)cap);
+			if (!t) {
+				rc = -1;
+				break;
+			}
+			names = t;
+		}
+		if (!(names[n] = strdup(e->d_name))) {
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc < 0)
+		snprintf(err, errsize, "%s: out of memory", dir);
+	qsort(names, (size_t)n, sizeof *names, name_order);
+	int added = 0;
+	for (int i = 0; i < n && rc == 0; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (egdb_add_file(db, path, err, errsize) < 0)
+			rc = -1;
+		else
+			added++;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc < 0 ? -1 : added;
+}
+
+bool egdb_has(const pk_egdb *db, const pk_material *mat)
+{
+	int k = mat_key(mat);
+	return k >= 0 && db->by_key[k];
+}
+
+/* Calls fn for every material of n pieces; stops at the first nonzero return. */
+static int each_material(int n, int (*fn)(const pk_material *, void *), void *ctx)
+{
+	pk_material a;
+	for (a.m[0] = 0; a.m[0] <= n; a.m[0]++)
+		for (a.k[0] = 0; a.m[0] + a.k[0] <= n; a.k[0]++)
+			for (a.m[1] = 0; a.m[0] + a.k[0] + a.m[1] <= n; a.m[1]++) {
+				a.k[1] = n - a.m[0] - a.k[0] - a.m[1];
+				if (material_valid(&a)) {
+					int rc = fn(&a, ctx);
+					if (rc)
+						return rc;
+				}
+			}
+	return 0;
+}
+
+static int missing(const pk_material *a, void *ctx)
+{
+	return !egdb_has(ctx, a);
+}
+
+static int no_distances(const pk_material *a, void *ctx)
+{
+	const pk_egdb *db = ctx;
+	return !db->by_key[mat_key(a)]->info.distances;
+}
+
+int egdb_pieces(const pk_egdb *db)
+{
+	int n = 1;
+	while (n < EGDB_MAX_PIECES && !each_material(n + 1, missing, (void *)db))
+		n++;
+	return n == 1 ? 0 : n;
+}
+
+bool egdb_has_distances(const pk_egdb *db, int pieces)
+{
+	if (egdb_pieces(db) < pieces)
+		return false;
+	for (int n = 2; n <= pieces; n++)
+		if (each_material(n, no_distances, (void *)db))
+			return false;
+	return true;
+}
+
+const char *egdb_error(const pk_egdb *db)
+{
+	return db->err;
+}
+
+void egdb_counters(const pk_egdb *db, uint64_t *probes, uint64_t *blocks_read)
+{
+	*probes = db->probes;
+	*blocks_read = db->reads;
+}
+
+/* Block b of a slice on disk, through the cache; NULL on a read failure (db->err says
+ * why). Called with the lock held. */
+static const uint8_t *disk_block(pk_egdb *db, eslice *s, uint32_t b)
+{
+	size_t h = ((size_t)s->id * 2654435761u + b * 40503u) % db->nslots;
+	size_t h2 = (h + 1) % db->nslots;
+	slot *c = &db->slots[h];
+	if (c->slice == s->id && c->block == b)
+		goto hit;
+	c = &db->slots[h2];
+	if (c->slice == s->id && c->block == b)
+		goto hit;
+	/* Miss: replace the older of the two. */
+	c = db->slots[h].used <= db->slots[h2].used ? &db->slots[h] : &db->slots[h2];
+	const egdb_block *bl = &s->blocks[b];
+	if (bl->csize > db->cbuf_size) {
+		uint8_t *t = realloc(db->cbuf, bl->csize);
+		if (!t) {
+			snprintf(db->err, sizeof db->err, "%s: out of memory", s->info.path);
+			return NULL;
+		}
+		db->cbuf = t;
+		db->cbuf_size = bl->csize;
+	}
+	if (!c->data && !(c->data = malloc(EGDB_BLOCK_POSITIONS))) {
+		snprintf(db->err, sizeof db->err, "%s: out of memory", s->info.path);
+		return NULL;
+	}
+	c->slice = -1;
+	ssize_t got = pread(s->fd, db->cbuf, bl->csize, (off_t)bl->offset);
+	if (got != (ssize_t)bl->csize) {
+		snprintf(db->err, sizeof db->err, "%s: block %u: %s", s->info.path, b,
+			 got < 0 ? strerror(errno) : "the file is shorter than its block table says");
+		return NULL;
+	}
+	if (fnv32(FNV32_INIT, db->cbuf, bl->csize) != bl->checksum) {
+		snprintf(db->err, sizeof db->err, "%s: block %u is damaged (checksum mismatch); rebuild the slice", s->info.path, b);
+		return NULL;
+	}
+	uint64_t want = s->sl.size - (uint64_t)b * EGDB_BLOCK_POSITIONS;
+	if (want > EGDB_BLOCK_POSITIONS)
+		want = EGDB_BLOCK_POSITIONS;
+	long n = zio_block_decompress(c->data, EGDB_BLOCK_POSITIONS, db->cbuf, bl->csize);
+	if (n != (long)want) {
+		snprintf(db->err, sizeof db->err, "%s: block %u does not decompress to its %llu positions", s->info.path, b,
+			 (unsigned long long)want);
+		return NULL;
+	}
+	db->reads++;
+	c->slice = s->id;
+	c->block = b;
+hit:
+	c->used = ++db->clock;
+	return c->data;
+}
+
+static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
+{
+	const uint8_t *d = disk_block(db, s, (uint32_t)(idx / EGDB_BLOCK_POSITIONS));
+	return d ? d[idx % EGDB_BLOCK_POSITIONS] : -2;
+}
+
+static int stored_code(pk_egdb *db, eslice *s, uint64_t idx)
+{
+	if (s->mem)
+		return s->mem[idx];
+	pthread_mutex_lock(&db->lock);
+	db->probes++;
+	int c = disk_code(db, s, idx);
+	pthread_mutex_unlock(&db->lock);
+	return c;
+}
+
+/* The code of the best move out of the successors' codes. */
+typedef struct {
+	int best_win;     /* smallest n of a successor lost in n plies, -1 none */
+	int worst_loss;   /* largest n of a successor won in n plies */
+	bool draw;
+} combine;
+
+static void combine_add(combine *cb, int code)
+{
+	if (code == EGDB_CODE_DRAW)
+		cb->draw = true;
+	else if (code & 1) {
+		if (cb->best_win < 0 || code - 1 < cb->best_win)
+			cb->best_win = code - 1;
+	} else if (code - 1 > cb->worst_loss)
+		cb->worst_loss = code - 1;
+}
+
+static int combine_code(const combine *cb)
+{
+	int n;
+	if (cb->best_win >= 0)
+		n = cb->best_win + 1;
+	else if (cb->draw)
+		return EGDB_CODE_DRAW;
+	else
+		n = cb->worst_loss + 1;
+	return n + 1 > 255 ? 255 : n + 1;
+}
+
+static int code_of(pk_egdb *db, const pk_pos *p, int depth)
+{
+	pk_pos c;
+	egdb_canonical(p, &c);
+	if (!c.side[0])
+		return 1;                 /* no pieces: lost */
+	if (!c.side[1] || depth > 24)
+		return -1;
+	pk_material mat;
+	egdb_material(&c, &mat);
+	int k = mat_key(&mat);
+	eslice *s = k < 0 ? NULL : db->by_key[k];
+	if (!s)
+		return -1;
+	if (gen_has_capture(&c)) {
+		pk_movelist ml;
+		gen_moves(&c, &ml);
+		combine cb = { -1, -1, false };
+		for (int i = 0; i < ml.n; i++) {
+			pk_pos q;
+			pos_make(&c, &ml.m[i], &q);
+			int sub = code_of(db, &q, depth + 1);
+			if (sub < 0)
+				return sub;
+			combine_add(&cb, sub);
+		}
+		return combine_code(&cb);
+	}
+	return stored_code(db, s, slice_index(&s->sl, &c));
+}
+
+int egdb_code(pk_egdb *db, const pk_pos *p)
+{
+	return code_of(db, p, 0);
+}
+
+int egdb_probe(pk_egdb *db, const pk_pos *p, pk_egdb_result *r)
+{
+	pk_pos c;
+	egdb_canonical(p, &c);
+	int code = code_of(db, &c, 0);
+	if (code == -1)
+		return EGDB_MISSING;
+	if (code < 0)
+		return EGDB_FAILED;
+	r->value = code_value(code);
+	bool dist = true;
+	if (c.side[0] && c.side[1]) {
+		pk_material mat;
+		egdb_material(&c, &mat);
+		dist = db->by_key[mat_key(&mat)]->info.distances;
+	}
+	r->plies = r->value == EGDB_DRAW || !dist ? -1 : code - 1;
+	return EGDB_FOUND;
+}
+
+static int info_order(const void *a, const void *b)
+{
+	const pk_egdb_slice_info *x = a, *y = b;
+	int px = material_pieces(&x->mat), py = material_pieces(&y->mat);
+	if (px != py)
+		return px - py;
+	int mx = material_men(&x->mat), my = material_men(&y->mat);
+	if (mx != my)
+		return mx - my;
+	return strcmp(x->name, y->name);
+}
+
+pk_egdb_slice_info *egdb_slices(const pk_egdb *db, int *n)
+{
+	pk_egdb_slice_info *out = malloc(sizeof *out * (size_t)(db->n ? db->n : 1));
+	if (!out) {
+		*n = 0;
+		return NULL;
+	}
+	for (int i = 0; i < db->n; i++)
+		out[i] = db->list[i]->info;
+	qsort(out, (size_t)db->n, sizeof *out, info_order);
+	*n = db->n;
+	return out;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uint64_t seed,
+		       volatile int *stop, pk_egdb_bad_cb bad, void *ctx)
+{
+	int k = mat_key(mat);
+	eslice *s = k < 0 ? NULL : db->by_key[k];
+	if (!s) {
+		snprintf(db->err, sizeof db->err, "no slice for that material");
+		return -1;
+	}
+	bool dist = s->info.distances;
+	long checked = 0;
+	uint64_t n = sample ? sample : s->sl.size;
+	for (uint64_t j = 0; j < n; j++) {
+		if (stop && *stop)
+			break;
+		uint64_t idx = sample ? splitmix(&seed) % s->sl.size : j;
+		pk_pos p;
+		if (!slice_position(&s->sl, idx, &p) || gen_has_capture(&p))
+			continue;
+		int stored = stored_code(db, s, idx);
+		if (stored < 0)
+			return -1;
+		pk_movelist ml;
+		gen_moves(&p, &ml);
+		combine cb = { -1, -1, false };
+		int proved = 1;
+		for (int i = 0; i < ml.n; i++) {
+			pk_pos q;
+			pos_make(&p, &ml.m[i], &q);
+			int sub = code_of(db, &q, 1);
+			if (sub == -1) {
+				snprintf(db->err, sizeof db->err, "a successor's slice is missing (build the smaller slices)");
+				return -1;
+			}
+			if (sub < 0)
+				return -1;
+			combine_add(&cb, sub);
+		}
+		if (ml.n)
+			proved = combine_code(&cb);
+		bool ok = dist ? proved == stored : code_value(proved) == code_value(stored);
+		if (!ok && bad) {
+			p.key = pos_compute_key(&p);
+			bad(ctx, &p, stored, proved);
+		}
+		checked++;
+	}
+	return checked;
+}
+
+int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
+{
+	int k = mat_key(mat);
+	eslice *s = k < 0 ? NULL : db->by_key[k];
+	if (!s) {
+		snprintf(err, errsize, "no such slice");
+		return -1;
+	}
+	if (s->mem)
+		return 0;
+	uint8_t *mem = malloc(s->sl.size ? s->sl.size : 1);
+	if (!mem) {
+		snprintf(err, errsize, "%s: out of memory (%llu bytes)", s->info.path, (unsigned long long)s->sl.size);
+		return -1;
+	}
+	pthread_mutex_lock(&db->lock);
+	for (uint64_t i = 0; i < s->sl.size; i += EGDB_BLOCK_POSITIONS) {
+		const uint8_t *d = disk_block(db, s, (uint32_t)(i / EGDB_BLOCK_POSITIONS));
+		if (!d) {
+			snprintf(err, errsize, "%s", db->err);
+			pthread_mutex_unlock(&db->lock);
+			free(mem);
+			return -1;
+		}
+		uint64_t n = s->sl.size - i < EGDB_BLOCK_POSITIONS ? s->sl.size - i : EGDB_BLOCK_POSITIONS;
+		memcpy(mem + i, d, n);
+	}
+	s->mem = mem;
+	pthread_mutex_unlock(&db->lock);
+	return 0;
+}

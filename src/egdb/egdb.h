@@ -1,0 +1,93 @@
+/* Endgame databases: the value of every position with few pieces, from files built by
+ * egdb/build.c (format: pdnkit-egdb(5)). A probe reads one block of one slice file and
+ * keeps it in a cache; positions where the side to move must capture are not stored and
+ * are resolved by probing the positions after each capture. */
+#ifndef PK_EGDB_H
+#define PK_EGDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "egdb/slice.h"
+#include "rules/pos.h"
+
+#define EGDB_FORMAT_VERSION 1
+#define EGDB_SUFFIX ".egdb"
+
+enum { EGDB_LOSS = -1, EGDB_DRAW = 0, EGDB_WIN = 1 };
+/* Probe status: found, not covered (a slice is missing or too many pieces), failed (a
+ * file could not be read or is damaged; see egdb_error). */
+enum { EGDB_FOUND = 0, EGDB_MISSING = 1, EGDB_FAILED = -1 };
+
+/* Stored codes, one byte a position: 0 a draw; 1 + n a position decided in n plies, won
+ * by the side to move when n is odd, lost when n is even. Files without distances store
+ * 1 for a loss and 2 for a win. */
+#define EGDB_CODE_DRAW 0
+static inline int code_value(int code) { return code == 0 ? EGDB_DRAW : (code & 1) ? EGDB_LOSS : EGDB_WIN; }
+
+typedef struct pk_egdb pk_egdb;
+
+typedef struct {
+	int value;        /* EGDB_WIN, EGDB_LOSS or EGDB_DRAW for the side to move */
+	int plies;        /* plies to the end with best play; -1 when the slice has no distances */
+} pk_egdb_result;
+
+/* What a slice file says of itself (the header). */
+typedef struct {
+	pk_material mat;
+	char name[32];
+	char path[4096];
+	bool distances;
+	bool in_memory;
+	uint64_t size, positions, wins, losses, draws, captures;
+	uint32_t longest_win, longest_loss;
+	uint64_t build_ms;
+	uint64_t bytes;          /* on disk */
+	uint32_t nblocks, block_positions;
+} pk_egdb_slice_info;
+
+/* An empty database with a block cache of cache_bytes (at least a few blocks). NULL when
+ * out of memory. */
+pk_egdb *egdb_new(size_t cache_bytes);
+void egdb_free(pk_egdb *db);
+/* Adds one slice file, checking its header and block table; -1 with the reason (naming
+ * the file) when it is not a database of this version or is damaged. A slice already
+ * present is replaced. */
+int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize);
+/* Adds every *.egdb file of dir: the number added, or -1 with the reason (a directory
+ * that cannot be read, a damaged file). */
+int egdb_add_dir(pk_egdb *db, const char *dir, char *err, size_t errsize);
+/* Adds a slice held in memory: codes[i] for every index of the slice (the database takes
+ * ownership and frees it). Capture positions may hold anything. -1 when out of memory. */
+int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool distances);
+/* Reads every block of a slice on disk into memory: probes of it then take no lock and
+ * touch no file (the builder's dependencies). -1 with the reason. */
+int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
+/* Whether the slice is present. */
+bool egdb_has(const pk_egdb *db, const pk_material *mat);
+/* The largest n such that every slice of up to n pieces is present (0: none). */
+int egdb_pieces(const pk_egdb *db);
+/* Whether every slice of up to pieces has distances. */
+bool egdb_has_distances(const pk_egdb *db, int pieces);
+
+/* The value of p for its side to move. Thread-safe. */
+int egdb_probe(pk_egdb *db, const pk_pos *p, pk_egdb_result *r);
+/* The stored code of p (as above, captures resolved), or -1 missing, -2 failed. */
+int egdb_code(pk_egdb *db, const pk_pos *p);
+const char *egdb_error(const pk_egdb *db);
+
+/* The slices present, in build order (pieces, then men, then name); n set to the count.
+ * Returns a malloc'ed array. */
+pk_egdb_slice_info *egdb_slices(const pk_egdb *db, int *n);
+
+/* Re-checks the stored values of one slice against its successors: every position (sample
+ * 0) or about sample of them chosen at random (seed). Calls bad() for each position whose
+ * moves do not prove its value. Returns the number checked, -1 on a read failure. */
+typedef void (*pk_egdb_bad_cb)(void *ctx, const pk_pos *p, int stored, int proved);
+long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uint64_t seed,
+		       volatile int *stop, pk_egdb_bad_cb bad, void *ctx);
+
+/* Probes counted since egdb_new (hits in the cache and blocks read). */
+void egdb_counters(const pk_egdb *db, uint64_t *probes, uint64_t *blocks_read);
+
+#endif

@@ -1,0 +1,38 @@
+/* The slice file, byte for byte (pdnkit-egdb(5)): a 128-byte header, a table of blocks,
+ * then the blocks, each a zstd frame of EGDB_BLOCK_POSITIONS one-byte codes (the last
+ * block shorter). All integers little-endian. */
+#ifndef PK_EGDB_FORMAT_H
+#define PK_EGDB_FORMAT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "egdb/slice.h"
+
+#define EGDB_MAGIC "PKEGDB\r\n"
+#define EGDB_HEADER_BYTES 128
+#define EGDB_BLOCK_ENTRY_BYTES 16
+#define EGDB_BLOCK_POSITIONS 65536
+#define EGDB_FLAG_DISTANCES 1u
+
+typedef struct {
+	pk_material mat;
+	uint32_t flags;
+	uint64_t size;           /* index range */
+	uint32_t block_positions, nblocks;
+	uint64_t positions, wins, losses, draws, captures;
+	uint32_t longest_win, longest_loss;
+	uint64_t build_ms;
+} egdb_header;
+
+typedef struct {
+	uint64_t offset;
+	uint32_t csize, checksum;
+} egdb_block;
+
+/* Reads and checks the header and the block table of an open file of file_size bytes;
+ * *blocks is malloc'ed. -1 with the reason. */
+int egdb_read_header(int fd, uint64_t file_size, egdb_header *h, egdb_block **blocks, char *why, size_t whysize);
+/* The header and block table as bytes (EGDB_HEADER_BYTES + nblocks * 16), checksummed. */
+void egdb_encode_header(const egdb_header *h, const egdb_block *blocks, uint8_t *out);
+
+#endif

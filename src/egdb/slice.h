@@ -1,0 +1,57 @@
+/* Endgame database slices: the material of a slice, its name, and the index function
+ * that numbers its positions. Every position is stored from the side to move's point of
+ * view: a position with White to move is turned round (square s becomes 33 - s, the
+ * colours swap), so a slice holds only "mover to move" positions and its mirror slice
+ * holds the other side's. See pdnkit-egdb(5). */
+#ifndef PK_EGDB_SLICE_H
+#define PK_EGDB_SLICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rules/pos.h"
+
+#define EGDB_MAX_PIECES 8
+#define EGDB_INDEX_VERSION 1
+
+/* Men and kings of the side to move (m[0], k[0]) and of the other side (m[1], k[1]). */
+typedef struct {
+	int m[2], k[2];
+} pk_material;
+
+typedef struct {
+	pk_material mat;
+	uint64_t size;          /* index range, holes included */
+	/* Multipliers of the index's four parts: mover's men, other's men, mover's kings,
+	 * other's kings (innermost). */
+	uint64_t n_m0, n_m1, n_k0, n_k1;
+} pk_slice;
+
+static inline int material_pieces(const pk_material *a) { return a->m[0] + a->k[0] + a->m[1] + a->k[1]; }
+static inline int material_men(const pk_material *a) { return a->m[0] + a->m[1]; }
+static inline bool material_equal(const pk_material *a, const pk_material *b)
+{
+	return a->m[0] == b->m[0] && a->k[0] == b->k[0] && a->m[1] == b->m[1] && a->k[1] == b->k[1];
+}
+/* The same material with the other side to move. */
+pk_material material_mirror(const pk_material *a);
+/* A valid material of a slice: each side at least one piece, at most 12, men <= 12. */
+bool material_valid(const pk_material *a);
+
+/* "MMK-MK": the mover's men and kings, a dash, the other side's. Returns the length. */
+int material_name(const pk_material *a, char *buf, size_t size);
+/* Parses such a name (case-insensitive); 0, or -1 when it is not one. */
+int material_parse(const char *s, pk_material *out);
+
+/* The position turned round: Black to move. Keys are not kept (the database never
+ * needs them); call pos_compute_key when one is wanted. */
+void egdb_canonical(const pk_pos *p, pk_pos *out);
+/* The material of a position with Black to move (see egdb_canonical). */
+void egdb_material(const pk_pos *canon, pk_material *out);
+
+void slice_init(pk_slice *s, const pk_material *mat);
+/* Index of a canonical position of the slice's material. */
+uint64_t slice_index(const pk_slice *s, const pk_pos *canon);
+/* The position at an index (Black to move); false for a hole (two men on one square). */
+bool slice_position(const pk_slice *s, uint64_t idx, pk_pos *out);
+
+#endif

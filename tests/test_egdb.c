@@ -1,0 +1,411 @@
+/* Endgame databases: every position of up to 3 pieces, built by egdb/build.c, agrees
+ * in value and distance with a reference solver written here (forward fixed-point
+ * iteration over all positions, moves from the test-only generator of naive.c, nothing
+ * shared with the builder but FEN); the index function is a bijection on its slices;
+ * known positions; damaged files are refused. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "naive.h"
+#include "egdb/build.h"
+#include "egdb/egdb.h"
+#include "rules/fen.h"
+#include "rules/gen.h"
+
+/* ---- the reference solver ------------------------------------------------------- */
+
+typedef struct {
+	uint32_t black, white, kings;
+	int stm;                       /* 1: Black to move */
+} rkey;
+
+typedef struct {
+	rkey k;
+	int *succ;                     /* indices; -1: a position whose mover has no pieces */
+	int nsucc;
+	int dist;                      /* -1 unknown (draw at the end) */
+} rnode;
+
+static rnode *nodes;
+static int nnodes, capnodes;
+static int *table;
+static const int TBITS = 21;
+
+static uint32_t khash(const rkey *k)
+{
+	uint64_t h = k->black * 0x9E3779B97F4A7C15ull ^ k->white * 0xC2B2AE3D27D4EB4Full ^
+		     k->kings * 0x165667B19E3779F9ull ^ (uint64_t)k->stm;
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	return (uint32_t)(h >> (64 - TBITS));
+}
+
+static bool keq(const rkey *a, const rkey *b)
+{
+	return a->black == b->black && a->white == b->white && a->kings == b->kings && a->stm == b->stm;
+}
+
+static int find(const rkey *k, bool add)
+{
+	uint32_t h = khash(k), mask = (1u << TBITS) - 1;
+	for (;; h = (h + 1) & mask) {
+		if (table[h] < 0)
+			break;
+		if (keq(&nodes[table[h]].k, k))
+			return table[h];
+	}
+	if (!add)
+		return -2;
+	if (nnodes == capnodes) {
+		capnodes = capnodes ? capnodes * 2 : 1 << 16;
+		nodes = realloc(nodes, sizeof *nodes * (size_t)capnodes);
+	}
+	memset(&nodes[nnodes], 0, sizeof nodes[nnodes]);
+	nodes[nnodes].k = *k;
+	nodes[nnodes].dist = -1;
+	table[h] = nnodes;
+	return nnodes++;
+}
+
+static void sq_rc(int sq, int *r, int *c)
+{
+	*r = (sq - 1) / 4;
+	int i = (sq - 1) % 4;
+	*c = (*r % 2 == 0) ? 2 * i + 1 : 2 * i;
+}
+
+static rkey key_of(const nv_pos *p)
+{
+	rkey k = { 0, 0, 0, p->black_to_move };
+	for (int sq = 1; sq <= 32; sq++) {
+		int r, c;
+		sq_rc(sq, &r, &c);
+		int v = p->board[r][c];
+		uint32_t b = 1u << (sq - 1);
+		if (v == NV_BM || v == NV_BK)
+			k.black |= b;
+		if (v == NV_WM || v == NV_WK)
+			k.white |= b;
+		if (v == NV_BK || v == NV_WK)
+			k.kings |= b;
+	}
+	return k;
+}
+
+static void nv_of(const rkey *k, nv_pos *p)
+{
+	int kind[33] = { 0 };
+	for (int sq = 1; sq <= 32; sq++) {
+		uint32_t b = 1u << (sq - 1);
+		bool king = k->kings & b;
+		if (k->black & b)
+			kind[sq] = king ? NV_BK : NV_BM;
+		else if (k->white & b)
+			kind[sq] = king ? NV_WK : NV_WM;
+	}
+	nv_from_squares(p, kind, k->stm);
+}
+
+/* Every placement of n pieces, both colours present, men off their crowning rows. */
+static void enumerate(int n, int first, int placed, int *sq, int *kind)
+{
+	if (placed == n) {
+		bool b = false, w = false;
+		rkey k = { 0, 0, 0, 0 };
+		for (int i = 0; i < n; i++) {
+			uint32_t bit = 1u << (sq[i] - 1);
+			if (kind[i] == NV_BM || kind[i] == NV_BK) {
+				b = true;
+				k.black |= bit;
+			} else {
+				w = true;
+				k.white |= bit;
+			}
+			if (kind[i] == NV_BK || kind[i] == NV_WK)
+				k.kings |= bit;
+		}
+		if (!b || !w)
+			return;
+		for (int stm = 0; stm < 2; stm++) {
+			k.stm = stm;
+			find(&k, true);
+		}
+		return;
+	}
+	for (int s = first; s <= 32; s++)
+		for (int kd = NV_BM; kd <= NV_WK; kd++) {
+			if ((kd == NV_BM && s >= 29) || (kd == NV_WM && s <= 4))
+				continue;
+			sq[placed] = s;
+			kind[placed] = kd;
+			enumerate(n, s + 1, placed + 1, sq, kind);
+		}
+}
+
+static void reference_solve(int maxpieces)
+{
+	table = malloc(sizeof *table << TBITS);
+	memset(table, 0xFF, sizeof *table << TBITS);
+	int sq[8], kind[8];
+	for (int n = 2; n <= maxpieces; n++)
+		enumerate(n, 1, 0, sq, kind);
+	nv_move mv[64];
+	for (int i = 0; i < nnodes; i++) {
+		nv_pos p;
+		nv_of(&nodes[i].k, &p);
+		int m = nv_moves(&p, mv, 64);
+		nodes[i].succ = malloc(sizeof(int) * (size_t)(m > 0 ? m : 1));
+		nodes[i].nsucc = m;
+		for (int j = 0; j < m; j++) {
+			nv_pos q;
+			nv_make(&p, &mv[j], &q);
+			rkey k = key_of(&q);
+			uint32_t mover = k.stm ? k.black : k.white;
+			nodes[i].succ[j] = mover ? find(&k, false) : -1;
+		}
+	}
+	/* Iteration d settles the positions decided in exactly d plies. */
+	for (int d = 0;; d++) {
+		int settled = 0;
+		int *now = malloc(sizeof(int) * (size_t)(nnodes > 0 ? nnodes : 1));
+		int nnow = 0;
+		for (int i = 0; i < nnodes; i++) {
+			rnode *x = &nodes[i];
+			if (x->dist >= 0)
+				continue;
+			bool win = false, all_won = true;
+			for (int j = 0; j < x->nsucc; j++) {
+				int s = x->succ[j];
+				int sd = s < 0 ? 0 : nodes[s].dist;
+				if (sd >= 0 && sd < d && sd % 2 == 0 && sd == d - 1)
+					win = true;
+				if (!(sd >= 0 && sd < d && sd % 2 == 1))
+					all_won = false;
+			}
+			if ((d % 2 == 1 && win) || (d % 2 == 0 && all_won))
+				now[nnow++] = i;
+		}
+		for (int i = 0; i < nnow; i++)
+			nodes[now[i]].dist = d;
+		settled = nnow;
+		free(now);
+		if (!settled && d > 1)
+			break;
+	}
+}
+
+/* ---- the checks ----------------------------------------------------------------- */
+
+static pk_pos pos_of(const rkey *k)
+{
+	pk_pos p;
+	pos_clear(&p, k->stm ? PK_BLACK : PK_WHITE);
+	for (int sq = 1; sq <= 32; sq++) {
+		uint32_t b = 1u << (sq - 1);
+		if (k->black & b)
+			pos_put(&p, sq, PK_BLACK, k->kings & b);
+		else if (k->white & b)
+			pos_put(&p, sq, PK_WHITE, k->kings & b);
+	}
+	return p;
+}
+
+static int probe_fen(pk_egdb *db, const char *fen, pk_egdb_result *r)
+{
+	pk_pos p;
+	pk_fen_error e;
+	if (fen_parse(fen, strlen(fen), &p, &e) < 0)
+		return -9;
+	return egdb_probe(db, &p, r);
+}
+
+static void index_bijection(void)
+{
+	/* Every index of a few slices decodes to a position that encodes back to it. */
+	const char *names[] = { "K-K", "MM-MK", "MK-KK", "M-MMM", "KKK-K" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		pk_material m;
+		CHECK_INT(material_parse(names[i], &m), 0);
+		pk_slice s;
+		slice_init(&s, &m);
+		uint64_t bad = 0, holes = 0;
+		for (uint64_t idx = 0; idx < s.size; idx++) {
+			pk_pos p;
+			if (!slice_position(&s, idx, &p)) {
+				holes++;
+				continue;
+			}
+			pk_material back;
+			egdb_material(&p, &back);
+			if (slice_index(&s, &p) != idx || !material_equal(&back, &m) ||
+			    (p.side[0] & ~p.kings & BB_BLACK_KINGROW) || (p.side[1] & ~p.kings & BB_WHITE_KINGROW))
+				bad++;
+		}
+		CHECK_REPORT(bad == 0, "%s: %llu indices do not round-trip", names[i], (unsigned long long)bad);
+		CHECK_REPORT(holes * 3 < s.size, "%s: %llu holes of %llu", names[i], (unsigned long long)holes,
+			     (unsigned long long)s.size);
+		char name[32];
+		material_name(&m, name, sizeof name);
+		CHECK_STR(name, names[i]);
+	}
+	pk_material m;
+	CHECK(material_parse("kk-", &m) < 0);
+	CHECK(material_parse("KM-K", &m) < 0);
+	CHECK(material_parse("MMMMMMMMMMMMM-K", &m) < 0);
+}
+
+static void damaged(const char *dir)
+{
+	char src[4200], dst[4200], err[800];
+	snprintf(src, sizeof src, "%s/KK-K.egdb", dir);
+	FILE *f = fopen(src, "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static unsigned char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	snprintf(dst, sizeof dst, "%s/bad", dir);
+	mkdir(dst, 0777);
+	snprintf(dst, sizeof dst, "%s/bad/KK-K.egdb", dir);
+	pk_egdb *db = egdb_new(1 << 20);
+
+	/* Cut short: refused when added. */
+	f = fopen(dst, "wb");
+	fwrite(buf, 1, n - 10, f);
+	fclose(f);
+	CHECK(egdb_add_file(db, dst, err, sizeof err) < 0);
+	CHECK(strstr(err, "truncated") != NULL);
+
+	/* A byte of a block changed: added (the header is sound), refused when probed. */
+	buf[n - 5] ^= 0x40;
+	f = fopen(dst, "wb");
+	fwrite(buf, 1, n, f);
+	fclose(f);
+	CHECK_INT(egdb_add_file(db, dst, err, sizeof err), 0);
+	pk_egdb_result r;
+	pk_pos p;
+	int failed = 0;
+	pk_material m = { { 0, 0 }, { 2, 1 } };
+	pk_slice s;
+	slice_init(&s, &m);
+	for (uint64_t i = 0; i < s.size; i += 97)
+		if (slice_position(&s, i, &p) && !gen_has_capture(&p) && egdb_probe(db, &p, &r) == EGDB_FAILED)
+			failed++;
+	CHECK(failed > 0);
+	CHECK(strstr(egdb_error(db), "damaged") != NULL);
+	buf[n - 5] ^= 0x40;
+
+	/* The header changed: its checksum says so. */
+	buf[50] ^= 1;
+	f = fopen(dst, "wb");
+	fwrite(buf, 1, n, f);
+	fclose(f);
+	CHECK(egdb_add_file(db, dst, err, sizeof err) < 0);
+	CHECK(strstr(err, "checksum") != NULL);
+	buf[50] ^= 1;
+
+	/* Another version, and not a database at all. */
+	buf[8] = 99;
+	f = fopen(dst, "wb");
+	fwrite(buf, 1, n, f);
+	fclose(f);
+	CHECK(egdb_add_file(db, dst, err, sizeof err) < 0);
+	CHECK(strstr(err, "format 99") != NULL);
+	f = fopen(dst, "wb");
+	fputs("[Event \"x\"]\n", f);
+	fclose(f);
+	CHECK(egdb_add_file(db, dst, err, sizeof err) < 0);
+	CHECK(strstr(err, "not a pdnkit endgame database") != NULL);
+	unlink(dst);
+	egdb_free(db);
+}
+
+int main(void)
+{
+	index_bijection();
+
+	char dir[] = "/tmp/pdnkit-egdb-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	pk_build_opts o = { .pieces = 4, .threads = 2, .dist_pieces = 8, .level = 3, .dir = dir };
+	char err[600] = "";
+	int rc = egdb_build(&o, err, sizeof err);
+	CHECK_REPORT(rc == 0, "build: %s", err);
+	pk_egdb *db = egdb_new(8 << 20);
+	CHECK_INT(egdb_add_dir(db, dir, err, sizeof err), 41);
+	CHECK_INT(egdb_pieces(db), 4);
+	CHECK(egdb_has_distances(db, 4));
+
+	/* Every position of up to 3 pieces, either side to move. */
+	reference_solve(3);
+	long mismatches = 0, wins = 0;
+	for (int i = 0; i < nnodes; i++) {
+		pk_pos p = pos_of(&nodes[i].k);
+		pk_egdb_result r;
+		int st = egdb_probe(db, &p, &r);
+		int d = nodes[i].dist;
+		int want = d < 0 ? EGDB_DRAW : d % 2 ? EGDB_WIN : EGDB_LOSS;
+		wins += want == EGDB_WIN;
+		if (st != EGDB_FOUND || r.value != want || (d >= 0 && r.plies != d)) {
+			if (mismatches++ < 5) {
+				char f[PK_FEN_STRLEN];
+				fen_format(&p, f, sizeof f);
+				printf("# %s: reference %d plies (-1 draw), database value %d in %d (status %d)\n", f, d,
+				       st == EGDB_FOUND ? r.value : 9, st == EGDB_FOUND ? r.plies : 0, st);
+			}
+		}
+	}
+	CHECK_INT(nnodes, 2 * (3488 + 196032));
+	CHECK_INT(mismatches, 0);
+	CHECK(wins > 100000);
+
+	/* Known positions. Two kings against one in the double corner: won whoever moves. */
+	pk_egdb_result r;
+	CHECK_INT(probe_fen(db, "B:WK1:BK10,K15", &r), EGDB_FOUND);
+	CHECK_INT(r.value, EGDB_WIN);
+	CHECK_INT(probe_fen(db, "W:WK1:BK10,K15", &r), EGDB_FOUND);
+	CHECK_INT(r.value, EGDB_LOSS);
+	/* One king against one: a draw unless a capture decides it at once. */
+	CHECK_INT(probe_fen(db, "B:WK1:BK18", &r), EGDB_FOUND);
+	CHECK_INT(r.value, EGDB_DRAW);
+	CHECK_INT(r.plies, -1);
+	/* First Position (Payne 1756): White, a king and a man against a king and a man,
+	 * wins with the move; without it, it is a draw. */
+	CHECK_INT(probe_fen(db, "W:W20,K15:B12,K28", &r), EGDB_FOUND);
+	CHECK_INT(r.value, EGDB_WIN);
+	CHECK(r.plies > 20 && r.plies % 2 == 1);
+	/* A side with no move loses at once; one that must capture into a loss loses. */
+	CHECK_INT(probe_fen(db, "B:W8,11:B4", &r), EGDB_FOUND);
+	CHECK_INT(r.value, EGDB_LOSS);
+	CHECK_INT(probe_fen(db, "W:WK1:B6", &r), EGDB_FOUND);
+	CHECK_INT(r.value, EGDB_WIN);
+	CHECK_INT(r.plies, 1);
+	/* Five pieces are beyond this database. */
+	CHECK_INT(probe_fen(db, "B:W20,21,22:B1,2", &r), EGDB_MISSING);
+
+	/* Every stored value of up to 4 pieces proved by its successors. */
+	int n;
+	pk_egdb_slice_info *v = egdb_slices(db, &n);
+	long wrong = 0, checked = 0;
+	for (int i = 0; i < n; i++) {
+		long k = egdb_verify_slice(db, &v[i].mat, 0, 1, NULL, NULL, NULL);
+		CHECK(k > 0);
+		checked += k;
+	}
+	(void)wrong;
+	CHECK(checked > 5000000);
+	free(v);
+
+	damaged(dir);
+	egdb_free(db);
+	for (int i = 0; i < nnodes; i++)
+		free(nodes[i].succ);
+	free(nodes);
+	free(table);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+	return check_done("test_egdb");
+}
