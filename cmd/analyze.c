@@ -189,6 +189,22 @@ int cmd_analyze(int argc, const char **argv)
 	}
 	res = first;
 	char mv[PK_MOVE_STRLEN], s[32];
+	if (res.in_egdb) {
+		const char *side = c.root.stm == PK_BLACK ? "Black" : "White", *other = c.root.stm == PK_BLACK ? "White" : "Black";
+		const pk_egdb_result *r = &res.egdb;
+		const char *value = r->value == EGDB_WIN ? "win" : r->value == EGDB_LOSS ? "loss" : "draw";
+		if (json) {
+			printf("{\"egdb\":{\"value\":\"%s\"", value);
+			if (r->plies >= 0)
+				printf(",\"plies\":%d", r->plies);
+			printf("}}\n");
+		} else if (r->value == EGDB_DRAW)
+			printf("database: a draw with best play\n");
+		else if (r->plies >= 0)
+			printf("database: %s wins in %d plies\n", r->value == EGDB_WIN ? side : other, r->plies);
+		else
+			printf("database: %s wins\n", r->value == EGDB_WIN ? side : other);
+	}
 	if (!res.has_move) {
 		if (json)
 			printf("{\"bestmove\":null,\"score\":%d,\"depth\":0}\n", -SCORE_WIN);

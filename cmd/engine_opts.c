@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "egdb_opts.h"
 #include "engine_opts.h"
 #include "book/book.h"
 #include "rules/fen.h"
@@ -17,7 +18,7 @@ void engine_args_init(engine_args *ea)
 
 struct poptOption *engine_options(engine_args *ea)
 {
-	static struct poptOption t[9];
+	static struct poptOption t[10];
 	struct poptOption opts[] = {
 		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
 		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
@@ -27,6 +28,7 @@ struct poptOption *engine_options(engine_args *ea)
 		{ "threads", 0, POPT_ARG_STRING, &ea->threads, 0, "search with N threads sharing the table (default 1)", "N" },
 		{ "weights", 0, POPT_ARG_STRING, &ea->weights, 0, "evaluation weights from FILE (pdnkit tune -o), or 'untuned'", "FILE" },
 		{ "features", 0, POPT_ARG_STRING, &ea->features, 0, "search features changed from the defaults, e.g. \"lmr=0,killers=0\"", "LIST" },
+		{ "egdb", 0, POPT_ARG_STRING, &ea->egdb, 0, "endgame databases from DIR (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb), or 'none'", "DIR" },
 		POPT_TABLEEND
 	};
 	memcpy(t, opts, sizeof opts);
@@ -119,7 +121,21 @@ int engine_features(const engine_args *ea, pk_features *f)
 	return 0;
 }
 
-pk_engine *engine_from_args(const engine_args *ea)
+int engine_egdb(engine_args *ea, pk_egdb **db)
+{
+	static bool said;
+	if (!ea->db) {
+		bool failed;
+		ea->db = egdb_use_option(ea->egdb, ea->egdb_quiet || said, &failed);
+		said = true;
+		if (failed)
+			return -1;
+	}
+	*db = ea->db;
+	return 0;
+}
+
+pk_engine *engine_from_args(engine_args *ea)
 {
 	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
 	pk_weights w;
@@ -137,6 +153,12 @@ pk_engine *engine_from_args(const engine_args *ea)
 		return NULL;
 	}
 	engine_set_features(e, &f);
+	pk_egdb *db;
+	if (engine_egdb(ea, &db) < 0) {
+		engine_free(e);
+		return NULL;
+	}
+	engine_set_egdb(e, db);
 	return e;
 }
 
@@ -150,6 +172,8 @@ void engine_args_free(engine_args *ea)
 	free(ea->weights);
 	free(ea->threads);
 	free(ea->features);
+	free(ea->egdb);
+	egdb_free(ea->db);
 	memset(ea, 0, sizeof *ea);
 }
 

@@ -5,8 +5,11 @@
 #include <popt.h>
 #include "engine/search.h"
 
+struct pk_egdb;
 typedef struct {
-	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features;
+	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features, *egdb;
+	struct pk_egdb *db;         /* opened by engine_from_args, freed by engine_args_free */
+	bool egdb_quiet;            /* say nothing when there are none */
 } engine_args;
 
 void engine_args_init(engine_args *ea);
@@ -16,7 +19,12 @@ struct poptOption *engine_options(engine_args *ea);
 int engine_args_resolve(engine_args *ea, pk_limits *lim);
 /* --threads (1 when not given). */
 int engine_threads(const engine_args *ea);
-pk_engine *engine_from_args(const engine_args *ea);
+/* The engine of the options, with the endgame databases of --egdb (or the default
+ * directory) when there are any: said once on stderr when there are none. */
+pk_engine *engine_from_args(engine_args *ea);
+/* The endgame databases of --egdb, opened once (NULL: none, or --egdb none). -1 when a
+ * file is damaged (reported). */
+int engine_egdb(engine_args *ea, struct pk_egdb **db);
 /* The weights named by --weights (a file of "name value" lines, or "untuned" for the
  * hand-set ones), else the built-in tuned weights. Prints the reason on failure. */
 int engine_weights(const engine_args *ea, pk_weights *w);

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "egdb_opts.h"
+#include "analysis/verdict.h"
 #include "commands.h"
 #include "dbcli.h"
 
@@ -18,13 +20,17 @@ static void on_signal(int sig)
 
 typedef struct {
 	long files, games, stored, duplicates, invalid, skipped;
+	long judged, contradicted;
 } import_totals;
 
 int cmd_import(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	int no_positions = 0, json = 0;
+	char *egdb_arg = NULL;
+	pk_egdb *edb = NULL;
 	struct poptOption opts[] = {
+		{ "egdb", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &egdb_arg, 0, "check the results of games that end with few pieces against the endgame databases (of DIR, else the default directory); a contradiction is stored as a finding", "DIR" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
 		{ "no-positions", 0, POPT_ARG_NONE, &no_positions, 0, "do not index positions (faster, smaller; no --position search)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
@@ -44,6 +50,13 @@ int cmd_import(int argc, const char **argv)
 		cli_error("no FILE given (use '-' for standard input)");
 		fprintf(stderr, "Try 'pdnkit import --help' for more information.\n");
 		rc = EXIT_USAGE;
+		goto out;
+	}
+	bool use_egdb = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		use_egdb |= !strncmp(argv[i], "--egdb", 6);
+	if (use_egdb && !(edb = egdb_open_option(egdb_arg, true))) {
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	s = db_open(&fa, true);
@@ -91,6 +104,16 @@ int cmd_import(int argc, const char **argv)
 				failed = true;
 				break;
 			}
+			if (edb) {
+				int v = verdict_result(edb, &g, &rp);
+				t.judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+				t.contradicted += v == VERDICT_CONTRADICTS;
+				if (v == VERDICT_FAILED) {
+					cli_error("%s", egdb_error(edb));
+					failed = true;
+					break;
+				}
+			}
 			int outcome;
 			if (store_add_game(s, &g, &rp, &outcome) < 0) {
 				cli_error("%s", store_error(s));
@@ -135,12 +158,17 @@ int cmd_import(int argc, const char **argv)
 	if (t.skipped)
 		fprintf(stderr, ", %ld of other variants (stored, not replayed)", t.skipped);
 	fprintf(stderr, "; %.2f s, %.0f games/s, into %s\n", secs, secs > 0 ? (double)t.games / secs : 0.0, db_path(&fa));
+	if (edb)
+		fprintf(stderr, "pdnkit import: %ld results checked against the endgame databases: %ld contradicted (stored as findings 'result-egdb')\n",
+			t.judged, t.contradicted);
 	if (interrupted)
 		fprintf(stderr, "pdnkit import: interrupted; what was read is stored, run the same import again for the rest\n");
 	rc = interrupted ? 128 + interrupted : failed || unreadable ? EXIT_RUNTIME : EXIT_OK;
 
 out:
 	store_close(s);
+	egdb_free(edb);
+	free(egdb_arg);
 	poptFreeContext(ctx);
 	filter_args_free(&fa);
 	return rc;

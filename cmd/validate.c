@@ -5,12 +5,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "egdb_opts.h"
+#include "analysis/verdict.h"
 #include "commands.h"
 #include "pdn/pdn.h"
 #include "pdn/replay.h"
 
 typedef struct {
 	long games, valid, with_errors, with_warnings, skipped, errors;
+	long judged, contradicted;     /* results checked by the endgame databases */
 	int unreadable;
 } totals;
 
@@ -93,7 +96,7 @@ static void print_json(const char *file, const pk_game *g, const pk_replay *rp)
 
 /* Returns 0, or EXIT_RUNTIME when the file could not be read. */
 static int validate_file(const char *file, bool json, bool quiet, long max_errors, totals *t,
-			 pk_game *g, pk_replay *rp)
+			 pk_game *g, pk_replay *rp, pk_egdb *db)
 {
 	int err = 0;
 	pk_reader *r = pdn_open(file, &err);
@@ -112,6 +115,16 @@ static int validate_file(const char *file, bool json, bool quiet, long max_error
 			cli_error("out of memory replaying game %d of '%s'", g->index, file);
 			pdn_close(r);
 			return EXIT_RUNTIME;
+		}
+		if (db) {
+			int v = verdict_result(db, g, rp);
+			t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+			t->contradicted += v == VERDICT_CONTRADICTS;
+			if (v == VERDICT_FAILED) {
+				cli_error("%s", egdb_error(db));
+				pdn_close(r);
+				return EXIT_RUNTIME;
+			}
 		}
 		t->games++;
 		if (!rp->supported)
@@ -143,8 +156,10 @@ static int validate_file(const char *file, bool json, bool quiet, long max_error
 int cmd_validate(int argc, const char **argv)
 {
 	int json = 0, quiet = 0;
-	char *max_arg = NULL;
+	char *max_arg = NULL, *egdb_arg = NULL;
+	pk_egdb *db = NULL;
 	struct poptOption opts[] = {
+		{ "egdb", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &egdb_arg, 'e', "check results of games that end with few pieces against the endgame databases (of DIR, else the default directory)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per game (JSON Lines)", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print errors only, no warnings or notes", NULL },
 		{ "max-errors", 'm', POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
@@ -163,6 +178,14 @@ int cmd_validate(int argc, const char **argv)
 	if (max_arg && cli_int(max_arg, 1, 1000000000, "--max-errors", &max_errors))
 		goto out;
 	files = cli_args(ctx, &nfiles);
+	/* --egdb takes an optional directory: present is what counts. */
+	bool use_egdb = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		use_egdb |= !strncmp(argv[i], "--egdb", 6);
+	if (use_egdb && !(db = egdb_open_option(egdb_arg, true))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	if (nfiles == 0) {
 		cli_error("no FILE given (use '-' for standard input)");
 		fprintf(stderr, "Try 'pdnkit validate --help' for more information.\n");
@@ -177,7 +200,7 @@ int cmd_validate(int argc, const char **argv)
 	double t0 = cli_now();
 	bool unreadable = false;
 	for (int i = 0; i < nfiles; i++) {
-		if (validate_file(files[i], json, quiet, max_errors, &t, &g, &rp))
+		if (validate_file(files[i], json, quiet, max_errors, &t, &g, &rp, db))
 			unreadable = true;
 		if (max_errors > 0 && t.errors >= max_errors) {
 			cli_warning("stopped after %ld errors", t.errors);
@@ -194,8 +217,13 @@ int cmd_validate(int argc, const char **argv)
 	if (t.skipped)
 		fprintf(stderr, ", %ld not replayed (other variants)", t.skipped);
 	fprintf(stderr, "; %.3f s, %.0f games/s\n", secs, secs > 0 ? (double)t.games / secs : 0.0);
+	if (db)
+		fprintf(stderr, "pdnkit validate: %ld result%s checked against the endgame databases (up to %d pieces): %ld contradicted\n",
+			t.judged, t.judged == 1 ? "" : "s", egdb_pieces(db), t.contradicted);
 	rc = unreadable ? EXIT_RUNTIME : t.with_errors ? EXIT_FINDINGS : EXIT_OK;
 out:
+	egdb_free(db);
+	free(egdb_arg);
 	poptFreeContext(ctx);
 	free(max_arg);
 	return rc;

@@ -11,6 +11,7 @@
  * direction, a man backwards) and keeping those where that side had no capture (captures
  * are compulsory, so a quiet move was legal only without one). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -527,8 +528,8 @@ static bool have_pair(pk_egdb *db, const char *dir, const pair_spec *s)
 	return true;
 }
 
-static int build_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s, pk_build_event *ev, char *err,
-		      size_t errsize)
+static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, const pair_spec *s, pk_build_event *ev,
+		      char *err, size_t errsize)
 {
 	double t0 = now();
 	pair pr;
@@ -539,7 +540,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s, p
 	slice_init(&pr.t[0].sl, &s->mat);
 	if (!s->self)
 		slice_init(&pr.t[1].sl, &s->mir);
-	int rc = solve_pair(&pr, o->threads, err, errsize);
+	int rc = solve_pair(&pr, threads, err, errsize);
 	if (rc != 0) {
 		free_pair(&pr);
 		return rc;
@@ -595,7 +596,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s, p
 		}
 		uint64_t bytes = 0;
 		if (rc == 0)
-			rc = write_slice(o->dir, t, codes, &h, o->threads, o->level, &bytes, err, errsize);
+			rc = write_slice(o->dir, t, codes, &h, threads, o->level, &bytes, err, errsize);
 		if (rc == 0 && egdb_add_memory(db, &t->sl.mat, codes, true) < 0) {
 			snprintf(err, errsize, "out of memory");
 			rc = -1;
@@ -612,6 +613,62 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s, p
 	free_pair(&pr);
 	ev->seconds = now() - t0;
 	return rc;
+}
+
+typedef struct {
+	pk_egdb *db;
+	const pk_build_opts *o;
+	const pair_spec *v;
+	const int *todo;
+	int ntodo, inner;
+	atomic_int next;
+	pthread_mutex_t lock;
+	pk_build_event *ev;
+	double t0;
+	int rc;
+	char *err;
+	size_t errsize;
+} group_job;
+
+static void group_worker(int w, void *ctx)
+{
+	(void)w;
+	group_job *g = ctx;
+	for (;;) {
+		int j = atomic_fetch_add(&g->next, 1);
+		if (j >= g->ntodo)
+			return;
+		const pair_spec *s = &g->v[g->todo[j]];
+		pthread_mutex_lock(&g->lock);
+		if (g->rc) {
+			pthread_mutex_unlock(&g->lock);
+			return;
+		}
+		pk_build_event e = *g->ev;
+		e.index = ++g->ev->index;
+		e.kind = EGDB_EV_START;
+		e.name = s->name;
+		e.mirror = s->self ? NULL : s->mname;
+		e.elapsed = now() - g->t0;
+		if (g->o->progress)
+			g->o->progress(g->o->ctx, &e);
+		pthread_mutex_unlock(&g->lock);
+		char err[600] = "";
+		int rc = g->o->stop && *g->o->stop ? 1 : build_pair(g->db, g->o, g->inner, s, &e, err, sizeof err);
+		pthread_mutex_lock(&g->lock);
+		if (rc && !g->rc) {
+			g->rc = rc;
+			snprintf(g->err, g->errsize, "%s", err);
+		} else if (!rc) {
+			g->ev->done += s->size;
+			e.done = g->ev->done;
+			e.kind = EGDB_EV_DONE;
+			e.elapsed = now() - g->t0;
+			if (g->o->progress)
+				g->o->progress(g->o->ctx, &e);
+		}
+		pthread_mutex_unlock(&g->lock);
+	}
 }
 
 int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
@@ -660,53 +717,63 @@ int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
 		}
 	}
 	int rc = 0;
-	for (int i = 0; i < n && rc == 0; i++) {
-		const pair_spec *s = &v[i];
-		if (target >= 0) {
-			bool dep = s->pieces < v[target].pieces ||
-				   (s->pieces == v[target].pieces && s->men < v[target].men);
-			if (i != target && !dep)
-				continue;
-			if (i != target && !have[i]) {
-				snprintf(err, errsize, "%s needs %s, which is not built yet (build the slices of fewer pieces or men first)",
-					 v[target].name, s->name);
-				rc = -1;
-				break;
+	int *todo = malloc(sizeof *todo * (size_t)(n ? n : 1));
+	if (!todo) {
+		snprintf(err, errsize, "out of memory");
+		rc = -1;
+	}
+	for (int i = 0; i < n && rc == 0;) {
+		/* One group: the pairs of one count of pieces and men, independent of each other. */
+		int end = i;
+		while (end < n && v[end].pieces == v[i].pieces && v[end].men == v[i].men)
+			end++;
+		int ntodo = 0;
+		for (int g = i; g < end && rc == 0; g++) {
+			const pair_spec *s = &v[g];
+			if (target >= 0) {
+				bool dep = s->pieces < v[target].pieces ||
+					   (s->pieces == v[target].pieces && s->men < v[target].men);
+				if (g != target && !dep)
+					continue;
+				if (g != target && !have[g]) {
+					snprintf(err, errsize, "%s needs %s, which is not built yet (build the slices of fewer pieces or men first)",
+						 v[target].name, s->name);
+					rc = -1;
+					break;
+				}
 			}
-		}
-		ev.name = s->name;
-		ev.mirror = s->self ? NULL : s->mname;
-		if (have[i]) {
-			if (target < 0 || i != target) {
+			if (have[g] && g != target) {
 				/* A dependency: into memory, so that probing it is a plain read. */
 				for (int k = 0; k < (s->self ? 1 : 2) && rc == 0; k++)
 					if (egdb_load_memory(db, k ? &s->mir : &s->mat, err, errsize) < 0)
 						rc = -1;
 				ev.kind = EGDB_EV_LOADED;
+				ev.name = s->name;
+				ev.mirror = s->self ? NULL : s->mname;
 				ev.elapsed = now() - t0;
 				if (rc == 0 && o->progress)
 					o->progress(o->ctx, &ev);
-				continue;
+			} else
+				todo[ntodo++] = g;
+		}
+		if (rc == 0 && ntodo) {
+			if (o->stop && *o->stop) {
+				rc = 1;
+				break;
 			}
+			group_job gj = { .db = db, .o = o, .v = v, .todo = todo, .ntodo = ntodo, .ev = &ev, .t0 = t0,
+					 .err = err, .errsize = errsize };
+			int workers = ntodo < o->threads ? ntodo : o->threads;
+			gj.inner = o->threads / workers;
+			atomic_store(&gj.next, 0);
+			pthread_mutex_init(&gj.lock, NULL);
+			pool_run(workers, group_worker, &gj);
+			pthread_mutex_destroy(&gj.lock);
+			rc = gj.rc;
 		}
-		if (o->stop && *o->stop) {
-			rc = 1;
-			break;
-		}
-		ev.index++;
-		ev.kind = EGDB_EV_START;
-		ev.elapsed = now() - t0;
-		if (o->progress)
-			o->progress(o->ctx, &ev);
-		rc = build_pair(db, o, s, &ev, err, errsize);
-		if (rc != 0)
-			break;
-		ev.done += s->size;
-		ev.kind = EGDB_EV_DONE;
-		ev.elapsed = now() - t0;
-		if (o->progress)
-			o->progress(o->ctx, &ev);
+		i = end;
 	}
+	free(todo);
 	free(have);
 	free(v);
 	egdb_free(db);

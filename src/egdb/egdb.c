@@ -146,7 +146,10 @@ int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool di
 	s->info.distances = distances;
 	s->info.in_memory = true;
 	s->info.size = s->sl.size;
-	if (put_slice(db, s) < 0) {
+	pthread_mutex_lock(&db->lock);
+	int rc = put_slice(db, s);
+	pthread_mutex_unlock(&db->lock);
+	if (rc < 0) {
 		s->mem = NULL;
 		slice_free(s);
 		return -1;

@@ -93,6 +93,7 @@ typedef struct worker {
 	pk_move killers[MAX_PLY][2];
 	uint32_t history[32][32];
 	uint64_t nodes;
+	uint64_t egdb_hits;
 	_Atomic uint64_t shown_nodes;     /* nodes, published every 1024 for the others */
 	bool stopped;
 	uint64_t keys[MAX_GAME + MAX_PLY];
@@ -119,6 +120,10 @@ struct pk_engine {
 	double t0, deadline;
 	volatile sig_atomic_t *stop;
 	atomic_bool abort;                /* set by the main thread: helpers end */
+	pk_egdb *egdb;
+	int egdb_pieces;                  /* probe positions of up to this many pieces */
+	bool root_in_egdb;                /* the root's database score is known: */
+	int root_egdb_score;
 	const pk_move *exclude;           /* root moves left out */
 	int nexclude;
 	/* the deepest iteration any thread has completed */
@@ -225,6 +230,24 @@ void engine_set_features(pk_engine *e, const pk_features *f)
 	e->tt.ways = f->tt_ways == 2 ? 2 : 1;
 }
 
+void engine_set_egdb(pk_engine *e, pk_egdb *db)
+{
+	e->egdb = db;
+	e->egdb_pieces = db ? egdb_pieces(db) : 0;
+}
+
+/* The search's score of a database value, ply plies from the root. */
+static int egdb_score(const pk_egdb_result *r, const pk_pos *p, const pk_weights *wt, int ply)
+{
+	if (r->value == EGDB_DRAW)
+		return 0;
+	if (r->plies >= 0)
+		return r->value == EGDB_WIN ? SCORE_WIN - ply - r->plies : -SCORE_WIN + ply + r->plies;
+	int v = eval(p, wt);
+	v = v > 2000 ? 2000 : v < -2000 ? -2000 : v;
+	return r->value == EGDB_WIN ? SCORE_EGDB_WIN + v : -SCORE_EGDB_WIN + v;
+}
+
 static int to_tt(int s, int ply)
 {
 	return s >= SCORE_WIN_MIN ? s + ply : s <= -SCORE_WIN_MIN ? s - ply : s;
@@ -322,6 +345,14 @@ static int search(worker *w, const pk_pos *p, int depth, int alpha, int beta, in
 		for (int j = gi - 2; j >= 0 && gi - j <= r; j -= 2)
 			if (w->keys[j] == p->key)
 				return 0;
+	}
+
+	if (ply > 0 && e->egdb_pieces && bb_count(p->side[0] | p->side[1]) <= e->egdb_pieces) {
+		pk_egdb_result r;
+		if (egdb_probe(e->egdb, p, &r) == EGDB_FOUND) {
+			w->egdb_hits++;
+			return egdb_score(&r, p, &e->w, ply);
+		}
 	}
 
 	/* At the horizon most positions are quiet leaves: decide that from the bitboards
@@ -635,6 +666,8 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 			cb(ctx, it);
 		if (score_is_win(s) && score_plies(s) <= depth_done)
 			break;   /* the outcome is proven: deeper iterations cannot change it */
+		if (e->root_in_egdb && s == e->root_egdb_score && depth_done >= 2)
+			break;   /* a move that keeps the database's value: nothing to find */
 		/* With a time limit, an iteration that would likely not finish is not begun.
 		 * The time to complete depth d grows about geometrically; its factor is taken
 		 * over the last two iterations (odd and even depths differ), from the times
@@ -674,6 +707,7 @@ static void search_thread(int i, void *arg)
 static void worker_start(worker *w, const pk_history *h)
 {
 	w->nodes = 0;
+	w->egdb_hits = 0;
 	atomic_store_explicit(&w->shown_nodes, 0, memory_order_relaxed);
 	w->stopped = w->superseded = false;
 	/* The game so far, for repetitions. */
@@ -703,6 +737,15 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 	e->exclude = lim->exclude;
 	e->nexclude = lim->nexclude;
 
+	e->root_in_egdb = false;
+	if (e->egdb_pieces && bb_count(root->side[0] | root->side[1]) <= e->egdb_pieces &&
+	    egdb_probe(e->egdb, root, &out->egdb) == EGDB_FOUND) {
+		out->in_egdb = true;
+		if (out->egdb.value == EGDB_DRAW || out->egdb.plies >= 0) {
+			e->root_in_egdb = true;
+			e->root_egdb_score = egdb_score(&out->egdb, root, &e->w, 0);
+		}
+	}
 	pk_movelist ml;
 	int n = gen_moves(root, &ml);
 	if (n == 0) {
@@ -737,10 +780,13 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 		worker_start(e->wk[i], h);
 	search_job job = { e, root, max_depth, lim, cb, ctx, out };
 	pool_run(e->nthreads, search_thread, &job);
-	uint64_t total = 0;
-	for (int i = 0; i < e->nthreads; i++)
-		total += i ? e->wk[i]->nodes : e->wk[0]->nodes;
+	uint64_t total = 0, hits = 0;
+	for (int i = 0; i < e->nthreads; i++) {
+		total += e->wk[i]->nodes;
+		hits += e->wk[i]->egdb_hits;
+	}
 	out->last.nodes = total;
+	out->last.egdb_hits = hits;
 	out->last.seconds = now() - e->t0;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "egdb/egdb.h"
 #include "engine/eval.h"
 #include "rules/gen.h"
 #include "engine/tt.h"
@@ -30,6 +31,7 @@ typedef struct {
 	double seconds;
 	pk_move pv[MAX_PLY];
 	int npv;
+	uint64_t egdb_hits;         /* nodes valued by the endgame databases */
 } pk_iteration;
 
 typedef struct {
@@ -37,6 +39,8 @@ typedef struct {
 	bool has_move;              /* false when the side to move has no legal move */
 	bool forced;                /* only one legal move: played without a search */
 	pk_iteration last;          /* the last completed iteration */
+	bool in_egdb;               /* the root is in the endgame databases: */
+	pk_egdb_result egdb;        /* its value there */
 } pk_result;
 
 /* Past positions of the game before the root, for repetitions: keys oldest first, and
@@ -89,6 +93,14 @@ int engine_set_threads(pk_engine *e, int n);
 void engine_new_game(pk_engine *e);      /* forget the TT, killers and history */
 void engine_set_weights(pk_engine *e, const pk_weights *w);
 void engine_set_features(pk_engine *e, const pk_features *f);
+
+/* Endgame databases to probe at every node with few enough pieces (NULL: none). Not
+ * owned; must outlive the searches. A position they hold scores exactly: a win in n
+ * plies as a win found by search, a draw 0; slices without distances score a win as
+ * SCORE_EGDB_WIN plus the evaluation, so that the search makes progress towards slices
+ * with distances. */
+#define SCORE_EGDB_WIN 20000
+void engine_set_egdb(pk_engine *e, pk_egdb *db);
 
 /* Called after each completed iteration (may be NULL). */
 typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
