@@ -27,6 +27,7 @@ typedef struct {
 	char move[PK_MOVE_STRLEN], best[PK_MOVE_STRLEN];
 	bool scored;
 	int score_best, score_played, loss, depth;
+	int egdb;                    /* 0, or 1 + the database's value after the move (EGDB_*) for the mover */
 	char pv[NOTE_PV * 12];       /* the best line, space-separated */
 } tnote;
 
@@ -97,6 +98,7 @@ static void to_text(const pk_replay *rp, const pk_note *n, tnote *t)
 	t->score_played = n->score_played;
 	t->loss = n->loss;
 	t->depth = n->depth;
+	t->egdb = n->egdb ? 2 + n->egdb_after : 0;
 	pk_pos p = *before;
 	size_t k = 0;
 	for (int i = 0; i < n->npv; i++) {
@@ -248,6 +250,12 @@ static void run_chunk(actx *c)
 
 /* ---- output ---------------------------------------------------------------------- */
 
+/* The database's value after a move, for the side that made it. */
+static const char *egdb_word(int e)
+{
+	return e == 3 ? " database: a win" : e == 2 ? " database: a draw" : " database: a loss";
+}
+
 static int eval_text(const tnote *t, char *buf, size_t size)
 {
 	/* the position after the move, from Black's view, in men */
@@ -283,7 +291,8 @@ static const char *after_move(void *ctx, int ply)
 		k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "$%d\n", nag);
 	char ev[32];
 	eval_text(t, ev, sizeof ev);
-	k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "{[%%eval %s] [%%depth %d]}", ev, t->depth);
+	k += (size_t)snprintf(w->buf + k, sizeof w->buf - k, "{[%%eval %s] [%%depth %d]%s}", ev, t->depth,
+			      t->egdb ? egdb_word(t->egdb) : "");
 	bool var = (w->c->variations >= 1 && (t->cls == CLASS_MISTAKE || t->cls == CLASS_BLUNDER)) ||
 		   (w->c->variations >= 2 && t->cls == CLASS_INACCURACY);
 	if (var && t->pv[0]) {
@@ -314,7 +323,10 @@ static void json_note(FILE *f, const tnote *t)
 	} else {
 		fputs("null,\"score_best\":null,\"score_played\":null,\"loss\":null", f);
 	}
-	fprintf(f, ",\"class\":\"%s\",\"depth\":%d}", class_name[t->cls], t->depth);
+	fprintf(f, ",\"class\":\"%s\",\"depth\":%d", class_name[t->cls], t->depth);
+	if (t->egdb)
+		fprintf(f, ",\"egdb\":\"%s\"", t->egdb == 3 ? "win" : t->egdb == 2 ? "draw" : "loss");
+	fputc('}', f);
 }
 
 static void tally_text(pk_tally *t, const tnote *n)
@@ -840,6 +852,10 @@ int cmd_annotate(int argc, const char **argv)
 		goto out;
 	}
 	c->ao.th = c->th;
+	if (engine_egdb(&ea, &c->ao.egdb) < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	c->variations = 1;
 	if (variations) {
 		if (!strcmp(variations, "none"))
@@ -911,6 +927,11 @@ int cmd_annotate(int argc, const char **argv)
 			used = strlen(settings);
 			features_format(&c->f, settings + used, sizeof settings - used);
 		}
+		if (c->ao.egdb) {
+			size_t used = strlen(settings);
+			snprintf(settings + used, sizeof settings - used, " egdb=%d%s", egdb_pieces(c->ao.egdb),
+				 egdb_has_distances(c->ao.egdb, egdb_pieces(c->ao.egdb)) ? "d" : "");
+		}
 		if (store_annotation_run(st.s, settings, "pdnkit " PK_VERSION, &st.run) < 0) {
 			cli_error("%s", store_error(st.s));
 			rc = EXIT_RUNTIME;
@@ -940,6 +961,7 @@ int cmd_annotate(int argc, const char **argv)
 			goto out;
 		}
 		engine_set_features(c->eng[i], &c->f);
+		engine_set_egdb(c->eng[i], c->ao.egdb);
 		if (engine_set_threads(c->eng[i], c->threads) < 0) {
 			cli_error("out of memory");
 			rc = EXIT_RUNTIME;

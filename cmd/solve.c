@@ -47,7 +47,7 @@ int cmd_solve(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	long positions = 0, correct = 0, skipped = 0;
+	long positions = 0, correct = 0, skipped = 0, by_egdb = 0;
 	pk_source src = { .files = files, .nfiles = nfiles };
 	char err[600];
 	pk_games *it = games_open(&src, err, sizeof err);
@@ -85,6 +85,12 @@ int cmd_solve(int argc, const char **argv)
 		int s = res.has_move ? res.last.score : -SCORE_WIN;
 		int judged = s > margin ? (p->stm == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS) :
 			     s < -margin ? (p->stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
+		if (res.in_egdb) {
+			/* The database's value is exact: it judges, not the score. */
+			judged = res.egdb.value == EGDB_DRAW ? RES_DRAW :
+				 (res.egdb.value == EGDB_WIN) == (p->stm == PK_BLACK) ? RES_BLACK_WINS : RES_WHITE_WINS;
+			by_egdb++;
+		}
 		positions++;
 		bool ok = judged == want;
 		correct += ok;
@@ -97,8 +103,9 @@ int cmd_solve(int argc, const char **argv)
 			json_string(stdout, file);
 			printf(",\"game\":%d,\"event\":", g->index);
 			json_string(stdout, name ? name : "");
-			printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"correct\":%s}\n",
-			       result_string(want), result_string(judged), s, res.last.depth, mv, ok ? "true" : "false");
+			printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"egdb\":%s,\"correct\":%s}\n",
+			       result_string(want), result_string(judged), s, res.last.depth, mv, res.in_egdb ? "true" : "false",
+			       ok ? "true" : "false");
 		} else if (!ok && !quiet) {
 			printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", file, g->index,
 			       name ? name : "?", result_string(want), result_string(judged), s, res.last.depth, mv);
@@ -109,10 +116,11 @@ int cmd_solve(int argc, const char **argv)
 	cli_progress_done();
 	double secs = cli_now() - t0;
 	if (json)
-		printf("{\"positions\":%ld,\"correct\":%ld,\"skipped\":%ld,\"seconds\":%.1f}\n", positions, correct, skipped, secs);
+		printf("{\"positions\":%ld,\"correct\":%ld,\"by_egdb\":%ld,\"skipped\":%ld,\"seconds\":%.1f}\n", positions, correct,
+		       by_egdb, skipped, secs);
 	else
-		printf("%ld of %ld positions judged right (%.1f%%); %ld skipped (no set-up position or no result); %.1f s\n",
-		       correct, positions, positions ? 100.0 * (double)correct / (double)positions : 0.0, skipped, secs);
+		printf("%ld of %ld positions judged right (%.1f%%), %ld by the endgame databases; %ld skipped (no set-up position or no result); %.1f s\n",
+		       correct, positions, positions ? 100.0 * (double)correct / (double)positions : 0.0, by_egdb, skipped, secs);
 	if (rc == EXIT_USAGE)
 		rc = EXIT_OK;
 out:

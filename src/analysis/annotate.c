@@ -145,6 +145,20 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 			n->loss = loss > 0 ? loss : 0;
 			n->cls = annotate_classify(&o->th, n->loss);
 		}
+		if (o->egdb) {
+			pk_pos after;
+			pos_make(before, &pl->move, &after);
+			pk_egdb_result rb, ra;
+			if (egdb_probe(o->egdb, before, &rb) == EGDB_FOUND && egdb_probe(o->egdb, &after, &ra) == EGDB_FOUND) {
+				n->egdb = true;
+				n->egdb_before = rb.value;
+				n->egdb_after = -ra.value;
+				if (n->egdb_after < n->egdb_before)
+					n->cls = CLASS_BLUNDER;
+				else if (n->cls == CLASS_BLUNDER || n->cls == CLASS_MISTAKE || n->cls == CLASS_INACCURACY)
+					n->cls = CLASS_GOOD;
+			}
+		}
 	next:
 		if (o->on_move)
 			o->on_move(o->ctx, n);

@@ -35,6 +35,10 @@ typedef struct {
 	uint64_t nodes;
 	pk_move pv[NOTE_PV];      /* the best line from the position before the move */
 	int npv;
+	/* Classified by the endgame databases: the value (EGDB_WIN, _DRAW, _LOSS, for the
+	 * side that moved) before the move and after it. */
+	bool egdb;
+	int egdb_before, egdb_after;
 } pk_note;
 
 /* Says whether a position and move are book moves (for CLASS_BOOK); may be NULL. */
@@ -46,6 +50,10 @@ typedef struct {
 	pk_book_fn in_book;
 	void *book_ctx;
 	volatile sig_atomic_t *stop;
+	/* Endgame databases (may be NULL): a move between positions they hold is classified
+	 * by them, whatever the search says: a win given up for a draw or a loss, or a draw
+	 * for a loss, is a blunder; a move that keeps the value is not one. */
+	pk_egdb *egdb;
 	/* after each move (may be NULL), e.g. for progress */
 	void (*on_move)(void *ctx, const pk_note *n);
 	void *ctx;
