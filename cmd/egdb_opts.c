@@ -46,7 +46,8 @@ pk_egdb *egdb_open_option(const char *arg, bool required)
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed)
 {
 	*failed = false;
-	if (arg && !strcmp(arg, "none"))
+	const char *env = getenv("PDNKIT_EGDB");
+	if ((arg && !strcmp(arg, "none")) || (!arg && env && !strcmp(env, "none")))
 		return NULL;
 	char dir[4096], err[700];
 	egdb_dir(arg, dir, sizeof dir);

@@ -62,6 +62,9 @@ static int parse_player(const char *what, const char *spec, pk_player *pl)
 		pl->f.aspiration = 0;
 	if (tt_buckets)
 		pl->f.tt_ways = 2;
+	if (status == 0 && engine_egdb(&ea, &pl->egdb) < 0)
+		status = -1;
+	ea.db = NULL;                   /* the player's now */
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
 	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);
@@ -204,6 +207,8 @@ out:
 	free(op);
 	book_free(m.pl[0].bk);
 	book_free(m.pl[1].bk);
+	egdb_free(m.pl[0].egdb);
+	egdb_free(m.pl[1].egdb);
 	poptFreeContext(ctx);
 	free(a);
 	free(b);

@@ -7,6 +7,9 @@ bindir=${1:-build/tests}
 PDNKIT=${2:-./pdnkit}
 case $PDNKIT in /*) ;; *) PDNKIT=$(pwd)/$PDNKIT ;; esac
 export PDNKIT
+# The tests choose their endgame databases themselves (--egdb, --dir): none from the
+# user's data directory.
+export PDNKIT_EGDB=none
 here=$(cd "$(dirname "$0")" && pwd)
 export TESTS_DIR="$here"
 export CORPORA="${CORPORA:-$here/../../shared/corpora}"

@@ -165,6 +165,7 @@ static void worker(int id, void *arg)
 			goto out;
 		}
 		engine_set_features(eng[i], &m->pl[i].f);
+		engine_set_egdb(eng[i], m->pl[i].egdb);
 		engine_set_threads(eng[i], m->pl[i].threads);
 	}
 	for (;;) {

@@ -26,6 +26,7 @@ typedef struct {
 	int threads;
 	pk_weights w;
 	pk_book *bk;                /* plays from it while the position is in it (may be NULL) */
+	pk_egdb *egdb;              /* endgame databases the search probes (may be NULL) */
 } pk_player;
 
 typedef struct {

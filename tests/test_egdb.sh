@@ -1,0 +1,139 @@
+# pdnkit egdb: build (resumable, one slice, progress), probe (arguments, standard input,
+# JSON, errors per line), stats, verify of everything up to 4 pieces, damaged files,
+# and the databases at work in analyze, validate --egdb, import --egdb, solve and annotate.
+. "$TESTS_DIR/lib.sh"
+D="$T_TMP/egdb"
+
+run "$PDNKIT" egdb
+expect_rc 2 "egdb without a subcommand"
+expect_err_has "usage: pdnkit egdb <build|probe|stats|verify>" "egdb lists its subcommands"
+run "$PDNKIT" egdb frob
+expect_rc 2 "unknown subcommand"
+run "$PDNKIT" egdb build --pieces 9 --dir "$D"
+expect_rc 2 "--pieces out of range"
+run "$PDNKIT" egdb build --slice MMK-XK --dir "$D"
+expect_rc 3 "a bad slice name"
+expect_err_has "is not a slice name" "a bad slice name is explained"
+run "$PDNKIT" egdb build --slice MMK-K --dir "$D"
+expect_rc 3 "one slice before the slices it needs"
+expect_err_has "which is not built yet" "the missing dependency is named"
+
+run "$PDNKIT" egdb build --pieces 4 --dir "$D" --json
+expect_rc 0 "build up to 4 pieces"
+[ "$(ls "$D"/*.egdb | wc -l)" -eq 41 ] && pass || fail "41 slice files up to 4 pieces: $(ls "$D" | wc -l)"
+expect_out_has '{"slice":"K-K","mirror":null,"positions":992,' "a JSON line for each pair"
+[ -z "$(ls "$D" | grep -v '\.egdb$')" ] && pass || fail "no temporary files left: $(ls "$D")"
+
+# Resumable: a removed slice is built again, the others are kept.
+rm "$D/MK-KK.egdb"
+touch -d '2000-01-01' "$D/K-K.egdb"
+run "$PDNKIT" egdb build --pieces 4 --dir "$D"
+expect_rc 0 "resume"
+expect_err_has "K-K                    already built" "finished slices are kept"
+expect_err_has "[1/1] KK-MK + MK-KK" "only the missing pair is built"
+[ -f "$D/MK-KK.egdb" ] && pass || fail "the removed slice is back"
+[ "$(stat -c %Y "$D/K-K.egdb")" -lt 1000000000 ] && pass || fail "a kept slice was rewritten"
+# One slice on its own (as on another machine), into the same directory.
+rm "$D/KK-MK.egdb" "$D/MK-KK.egdb"
+run "$PDNKIT" egdb build --slice KK-MK --dir "$D" --quiet
+expect_rc 0 "--slice"
+[ -f "$D/KK-MK.egdb" ] && [ -f "$D/MK-KK.egdb" ] && pass || fail "--slice builds the slice and its mirror"
+
+run "$PDNKIT" egdb verify --dir "$D"
+expect_rc 0 "verify up to 4 pieces"
+expect_out_has "41 slices" "verify covers every slice"
+expect_out_has ", 0 wrong" "verify finds nothing wrong"
+run "$PDNKIT" egdb verify --dir "$D" --sample 100 --json --slice MM-KK
+expect_rc 0 "verify --sample --slice"
+expect_out_has '"slice":"MM-KK"' "verify names its slice"
+
+run "$PDNKIT" egdb stats --dir "$D" --json
+expect_rc 0 "stats"
+expect_out_has '{"pieces":2,"slices":4,"positions":3488,"wins":716,"losses":402,"draws":2370,' "2-piece totals"
+expect_out_has '"pieces":4,"slices":25,"positions":6209316,' "4-piece positions"
+run "$PDNKIT" egdb stats --dir "$D" --slices
+expect_out_has "KK-K" "stats --slices lists slices"
+expect_out_has "complete up to 4 pieces" "stats says how far the databases go"
+
+# Probe: arguments, standard input, JSON, errors on their own line.
+run "$PDNKIT" egdb probe --dir "$D" "W:W20,K15:B12,K28" "B:WK1:BK10,K15"
+expect_rc 0 "probe"
+expect_out_has "W:W20,K15:B12,K28: White wins in 81 plies" "First Position: White wins with the move"
+expect_out_has "B:WK1:BK10,K15: Black wins in" "two kings beat one in the double corner"
+printf 'B:WK1:BK18\nnonsense\nB:W20,21,22:B1,2\n\nW:WK1:B6\n' | "$PDNKIT" egdb probe --dir "$D" --json >"$T_TMP/out" 2>"$T_TMP/err"
+RC=$?
+OUT=$(cat "$T_TMP/out")
+[ "$RC" -eq 1 ] && pass || fail "probe with bad lines exits 1 (got $RC)"
+expect_out_has '{"fen":"B:WK1:BK18","pieces":2,"value":"draw"}' "a draw has no plies"
+expect_out_has '{"fen":"nonsense","error":"not a FEN' "a bad FEN is an error on its line"
+expect_out_has '"error":"5 pieces: the databases hold up to 4"' "too many pieces is an error on its line"
+expect_out_has '{"fen":"W:WK1:B6","pieces":2,"value":"win","plies":1}' "the run goes on after errors"
+
+# Damaged files are refused with the file named.
+cp -r "$D" "$T_TMP/bad"
+head -c 100 "$D/KK-K.egdb" >"$T_TMP/bad/KK-K.egdb"
+run "$PDNKIT" egdb probe --dir "$T_TMP/bad" "B:WK1:BK10,K15"
+expect_rc 3 "a truncated slice"
+expect_err_has "KK-K.egdb: truncated" "the truncated file is named"
+echo "not a database" >"$T_TMP/bad/KK-K.egdb"
+run "$PDNKIT" egdb stats --dir "$T_TMP/bad"
+expect_rc 3 "a slice that is not a database"
+expect_err_has "not a pdnkit endgame database" "a foreign file is named"
+run "$PDNKIT" egdb stats --dir "$T_TMP/nothing-here"
+expect_rc 3 "no directory"
+
+# The databases at work.
+run "$PDNKIT" analyze --egdb "$D" --fen "W:W20,K15:B12,K28" --movetime 5
+expect_rc 0 "analyze with the databases"
+expect_out_has "database: White wins in 81 plies" "analyze names the database's value"
+expect_out_has "score win in 81" "the search plays for the fastest win"
+PDNKIT_EGDB="$T_TMP/nothing-here" run "$PDNKIT" analyze --fen "W:W20,K15:B12,K28" --depth 3
+expect_rc 0 "analyze without databases"
+expect_err_has "no endgame databases found in $T_TMP/nothing-here" "missing databases are said on stderr"
+PDNKIT_EGDB="$D" run "$PDNKIT" analyze --fen "B:WK1:BK10,K15" --depth 3
+expect_out_has "database: Black wins in" "PDNKIT_EGDB names the directory"
+
+cat >"$T_TMP/ends.pdn" <<'PDN'
+[Event "drawn, but won"]
+[FEN "W:W20,K15:B12,K28"]
+[Result "1/2-1/2"]
+15-19 28-32 1/2-1/2
+
+[Event "right"]
+[FEN "W:W20,K15:B12,K28"]
+[Result "0-1"]
+15-19 28-32 0-1
+
+[Event "a draw called a win"]
+[FEN "B:WK1:BK18"]
+[Result "1-0"]
+18-22 1-5 1-0
+PDN
+run "$PDNKIT" validate --egdb="$D" "$T_TMP/ends.pdn"
+expect_rc 0 "validate --egdb (findings are warnings)"
+expect_out_has "result 1/2-1/2, but White wins here in 79 plies (endgame database)" "a drawn result of a won ending"
+expect_out_has "result 1-0, but the final position is a draw (endgame database)" "a won result of a drawn ending"
+expect_err_has "3 results checked against the endgame databases (up to 4 pieces): 2 contradicted" "validate counts its verdicts"
+run "$PDNKIT" validate --egdb="$T_TMP/nothing-here" "$T_TMP/ends.pdn"
+expect_rc 3 "validate --egdb without databases"
+run "$PDNKIT" import --egdb="$D" --db "$T_TMP/g.db" "$T_TMP/ends.pdn"
+expect_rc 0 "import --egdb"
+expect_err_has "3 results checked against the endgame databases: 2 contradicted" "import counts its verdicts"
+
+run "$PDNKIT" solve --egdb "$D" --movetime 0.1 --json "$T_TMP/ends.pdn"
+expect_out_has '"positions":3,"correct":1,"by_egdb":3' "solve judges by the database"
+
+cat >"$T_TMP/blunder.pdn" <<'PDN'
+[Event "a win thrown away"]
+[FEN "W:W20,K15:B12,K28"]
+[Result "*"]
+15-11 28-32 *
+PDN
+run "$PDNKIT" annotate --egdb "$D" --depth 4 --json "$T_TMP/blunder.pdn"
+expect_rc 0 "annotate with the databases"
+expect_out_has '"move":"15-11","side":"white","best":"15-19",' "the winning move is named"
+expect_out_has '"class":"blunder","depth":2,"egdb":"draw"}' "a win given up for a draw is a blunder, by the database"
+expect_out_has '"move":"28-32","side":"black","best":"12-16",' "and the draw given back"
+run "$PDNKIT" annotate --egdb "$D" --depth 4 -o - "$T_TMP/blunder.pdn"
+expect_out_has "database: a draw}" "the annotated PDN says database"
+done_testing
