@@ -1,6 +1,7 @@
 # pdnkit: build, test, benchmark, install.
 #   make            build ./pdnkit
 #   make run        install what is missing, build, run the main job on corpora/
+#   make egdb       build the endgame databases up to 6 pieces (about 15 min, 90 MB)
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make bench      performance figures
 #   make sanitize   run the tests under AddressSanitizer and UBSan
@@ -43,7 +44,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench sanitize fuzz fuzz-book fuzz-merge fuzz-book-merge install uninstall clean deps tests book
+.PHONY: all run check bench egdb sanitize fuzz fuzz-book fuzz-merge fuzz-book-merge install uninstall clean deps tests book
 
 PROG      ?= pdnkit
 
@@ -124,6 +125,13 @@ check: deps
 run: deps
 	@$(MAKE) --no-print-directory pdnkit
 	@tests/main-job.sh ./pdnkit
+
+# Endgame databases up to EGDB_PIECES into $$PDNKIT_EGDB or the default directory
+# (~/.local/share/pdnkit/egdb); resumable: run it again after an interruption.
+EGDB_PIECES ?= 6
+egdb: deps
+	@$(MAKE) --no-print-directory pdnkit
+	./pdnkit egdb build --pieces $(EGDB_PIECES) --threads $$(nproc 2>/dev/null || echo 2)
 
 bench: deps
 	@$(MAKE) --no-print-directory pdnkit

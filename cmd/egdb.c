@@ -146,7 +146,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	} else {
 		if (!quiet && !json)
 			fprintf(stderr, "egdb build: %s complete in %s (%.1f s)\n",
-				slice ? slice : (n == 2 ? "2 pieces" : "up to the pieces asked"), d, cli_now() - t0);
+				slice ? slice : "every slice", d, cli_now() - t0);
 		rc = EXIT_OK;
 	}
 out:
@@ -269,13 +269,80 @@ out:
 	return rc;
 }
 
+static uint64_t rnd64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Probe timings: n random positions of each piece count, first through a cache too small
+ * to hold them (each probe reads and decompresses a block), then again through one that
+ * holds them all. */
+static void measure(const char *dir, const pk_egdb_slice_info *v, int nv, int maxp, long n, bool json)
+{
+	pk_pos *pos = malloc(sizeof *pos * (size_t)n);
+	if (!pos)
+		return;
+	for (int pieces = 2; pieces <= maxp; pieces++) {
+		int idx[512], k = 0;
+		for (int i = 0; i < nv && k < 512; i++)
+			if (material_pieces(&v[i].mat) == pieces)
+				idx[k++] = i;
+		if (!k)
+			continue;
+		uint64_t seed = 12345 + (uint64_t)pieces;
+		for (long i = 0; i < n;) {
+			const pk_egdb_slice_info *s = &v[idx[rnd64(&seed) % (uint64_t)k]];
+			pk_slice sl;
+			slice_init(&sl, &s->mat);
+			if (slice_position(&sl, rnd64(&seed) % sl.size, &pos[i]))
+				i++;
+		}
+		double us[2];
+		uint64_t reads[2];
+		for (int pass = 0; pass < 2; pass++) {
+			char err[700];
+			pk_egdb *db = egdb_new(pass ? (size_t)1 << 30 : 0);
+			if (!db || egdb_add_dir(db, dir, err, sizeof err) < 0) {
+				egdb_free(db);
+				free(pos);
+				return;
+			}
+			pk_egdb_result r;
+			if (pass)
+				for (long i = 0; i < n; i++)
+					egdb_probe(db, &pos[i], &r);
+			uint64_t p0, b0, p1, b1;
+			egdb_counters(db, &p0, &b0);
+			double t0 = cli_now();
+			for (long i = 0; i < n; i++)
+				egdb_probe(db, &pos[i], &r);
+			us[pass] = (cli_now() - t0) * 1e6 / (double)n;
+			egdb_counters(db, &p1, &b1);
+			reads[pass] = b1 - b0;
+			egdb_free(db);
+		}
+		if (json)
+			printf("{\"measure\":%d,\"probes\":%ld,\"uncached_us\":%.3f,\"uncached_blocks\":%" PRIu64
+			       ",\"cached_us\":%.3f,\"cached_blocks\":%" PRIu64 "}\n",
+			       pieces, n, us[0], reads[0], us[1], reads[1]);
+		else
+			printf("probe, %d pieces: %8.3f us uncached (%" PRIu64 " blocks read for %ld probes), %6.3f us cached\n",
+			       pieces, us[0], reads[0], n, us[1]);
+	}
+	free(pos);
+}
+
 static int egdb_stats_cmd(int argc, const char **argv)
 {
-	char *dir = NULL;
+	char *dir = NULL, *measure_arg = NULL;
 	int json = 0, slices = 0;
 	struct poptOption opts[] = {
 		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
 		{ "slices", 's', POPT_ARG_NONE, &slices, 0, "a line for every slice too", NULL },
+		{ "measure", 0, POPT_ARG_STRING, &measure_arg, 0, "time N random probes of each piece count, uncached and cached", "N" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON lines", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -310,7 +377,12 @@ static int egdb_stats_cmd(int argc, const char **argv)
 			t.draws += s->draws;
 			t.captures += s->captures;
 			t.bytes += s->bytes;
-			t.build_ms += s->build_ms;
+			/* A pair's build time is in both of its files: count it once. */
+			pk_material mir = material_mirror(&s->mat);
+			char mname[32];
+			material_name(&mir, mname, sizeof mname);
+			if (strcmp(s->name, mname) <= 0)
+				t.build_ms += s->build_ms;
 			dist &= s->distances;
 			if (s->longest_win > t.longest_win)
 				t.longest_win = s->longest_win;
@@ -329,7 +401,6 @@ static int egdb_stats_cmd(int argc, const char **argv)
 		}
 		if (!count)
 			continue;
-		/* A pair's build time is recorded in both of its files: count it once. */
 		if (json)
 			printf("{\"pieces\":%d,\"slices\":%d,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64 ",\"losses\":%" PRIu64
 			       ",\"draws\":%" PRIu64 ",\"captures\":%" PRIu64 ",\"longest_win\":%u,\"distances\":%s,\"bytes\":%" PRIu64
@@ -346,8 +417,19 @@ static int egdb_stats_cmd(int argc, const char **argv)
 	}
 	if (!json)
 		printf("complete up to %d pieces; %d slice files\n", egdb_pieces(db), n);
+	if (measure_arg) {
+		long k;
+		if (cli_int(measure_arg, 1, 100000000, "--measure", &k)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		char d[4096];
+		egdb_dir(dir, d, sizeof d);
+		measure(d, v, n, egdb_pieces(db), k, json);
+	}
 	rc = EXIT_OK;
 out:
+	free(measure_arg);
 	free(v);
 	egdb_free(db);
 	poptFreeContext(ctx);

@@ -28,9 +28,11 @@ int cmd_import(int argc, const char **argv)
 	filter_args fa = { 0 };
 	int no_positions = 0, json = 0;
 	char *egdb_arg = NULL;
+	int use_egdb = 0;
 	pk_egdb *edb = NULL;
 	struct poptOption opts[] = {
-		{ "egdb", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &egdb_arg, 0, "check the results of games that end with few pieces against the endgame databases (of DIR, else the default directory); a contradiction is stored as a finding", "DIR" },
+		{ "egdb", 0, POPT_ARG_NONE, &use_egdb, 0, "check the results of games that end with few pieces against the endgame databases; a contradiction is stored as a finding", NULL },
+		{ "egdb-dir", 0, POPT_ARG_STRING, &egdb_arg, 0, "the endgame databases of --egdb (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb)", "DIR" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
 		{ "no-positions", 0, POPT_ARG_NONE, &no_positions, 0, "do not index positions (faster, smaller; no --position search)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
@@ -52,10 +54,7 @@ int cmd_import(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	bool use_egdb = false;
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		use_egdb |= !strncmp(argv[i], "--egdb", 6);
-	if (use_egdb && !(edb = egdb_open_option(egdb_arg, true))) {
+	if ((use_egdb || egdb_arg) && !(edb = egdb_open_option(egdb_arg, true))) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -157,9 +157,11 @@ int cmd_validate(int argc, const char **argv)
 {
 	int json = 0, quiet = 0;
 	char *max_arg = NULL, *egdb_arg = NULL;
+	int use_egdb = 0;
 	pk_egdb *db = NULL;
 	struct poptOption opts[] = {
-		{ "egdb", 0, POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &egdb_arg, 'e', "check results of games that end with few pieces against the endgame databases (of DIR, else the default directory)", "DIR" },
+		{ "egdb", 0, POPT_ARG_NONE, &use_egdb, 0, "check results of games that end with few pieces against the endgame databases", NULL },
+		{ "egdb-dir", 0, POPT_ARG_STRING, &egdb_arg, 0, "the endgame databases of --egdb (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per game (JSON Lines)", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print errors only, no warnings or notes", NULL },
 		{ "max-errors", 'm', POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
@@ -178,11 +180,7 @@ int cmd_validate(int argc, const char **argv)
 	if (max_arg && cli_int(max_arg, 1, 1000000000, "--max-errors", &max_errors))
 		goto out;
 	files = cli_args(ctx, &nfiles);
-	/* --egdb takes an optional directory: present is what counts. */
-	bool use_egdb = false;
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		use_egdb |= !strncmp(argv[i], "--egdb", 6);
-	if (use_egdb && !(db = egdb_open_option(egdb_arg, true))) {
+	if ((use_egdb || egdb_arg) && !(db = egdb_open_option(egdb_arg, true))) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -4,8 +4,12 @@
 PDNKIT=${1:-./pdnkit}
 step() { printf '\n== %s\n' "$*"; }
 
-step "pdnkit $("$PDNKIT" --version | cut -d' ' -f2): validate every game in corpora/"
-"$PDNKIT" validate corpora/*.pdn corpora/fixtures/*.pdn
+step "endgame databases up to 4 pieces into the default directory (seconds; a second run keeps them)"
+"$PDNKIT" egdb build --pieces 4 || exit $?
+"$PDNKIT" egdb stats || exit $?
+
+step "pdnkit $("$PDNKIT" --version | cut -d' ' -f2): validate every game in corpora/, results checked by the databases"
+"$PDNKIT" validate --egdb corpora/*.pdn corpora/fixtures/*.pdn
 rc=$?
 # corpora/fixtures/diagnostics.pdn holds deliberate mistakes: findings (exit 1) are expected.
 [ $rc -le 1 ] || { echo "make run: validate failed (exit $rc)" >&2; exit $rc; }
@@ -21,6 +25,9 @@ step "stats, with the moves played from that position"
 
 step "the 1981 world title match, game 37 (Tinsley v Long), in canonical PDN with full jumps"
 "$PDNKIT" convert --full-jumps corpora/tinsley-long-1981-game37.pdn || exit $?
+
+step "First Position (Payne 1756): the database's value, and the engine playing for it"
+"$PDNKIT" analyze --fen "W:W20,K15:B12,K28" --movetime 2 | tail -2 || exit $?
 
 step "the rules core proves itself: perft to depth 11 from the start"
 "$PDNKIT" perft --threads 0 11 || exit $?
