@@ -121,11 +121,52 @@ for pd in "B:W21-32:B1-12 20" "B:W5,18,21,22,23,24,25,26,29,31:B1,2,3,4,6,7,8,11
 done
 printf '  time to depth, the three together: %.2fx from the second thread\n' "$(echo "$sum1 $sum2" | awk '{print $1/$2}')"
 if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
+	echo "  (without endgame databases; with them below)"
 	for f in goulds.pdn gem.pdn bridges.pdn; do
-		r=$("$PDNKIT" solve --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
+		r=$("$PDNKIT" solve --egdb none --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
 		printf '  solve %-12s at %s s a position: %s\n' "$f" "${BENCH_SOLVE_TIME:-1}" "$r"
 	done
 fi
+
+echo
+echo "endgame databases:"
+EG="$(mktemp -d)"
+t0=$(now)
+"$PDNKIT" egdb build --pieces 5 --dir "$EG" --quiet
+t1=$(now)
+printf '  built up to 5 pieces from nothing: %.1f s\n' "$(echo "$t0 $t1" | awk '{print $2-$1}')"
+"$PDNKIT" egdb stats --dir "$EG" | sed 's/^/  /'
+# 6 pieces take 15 minutes: measured by `make egdb` into the default directory, read here.
+FULL="${PDNKIT_EGDB:-${XDG_DATA_HOME:-$HOME/.local/share}/pdnkit/egdb}"
+if "$PDNKIT" egdb stats --dir "$FULL" 2>/dev/null | grep -q "complete up to [6-8] pieces"; then
+	echo "  up to 6 pieces, as built by make egdb in $FULL:"
+	"$PDNKIT" egdb stats --dir "$FULL" | sed 's/^/  /'
+	printf '  all files: %s bytes (target: at most 100 MB; 6 pieces built in at most 60 minutes)\n' \
+		"$(cat "$FULL"/*.egdb | wc -c)"
+	DB="$FULL"
+else
+	echo "  6 pieces: not measured here (run make egdb first, 15 minutes)"
+	DB="$EG"
+fi
+"$PDNKIT" egdb stats --dir "$DB" --measure 5000 | grep '^probe' | sed 's/^/  /'
+t0=$(now); "$PDNKIT" egdb verify --dir "$EG" --sample 20000 | sed 's/^/  verify --sample 20000: /'
+# Nodes a second of the search in an ending, without and with probing.
+for e in none "$DB"; do
+	j=$("$PDNKIT" analyze --egdb "$e" --fen "B:W18,22,25,29,K9:B5,6,13,K30" --movetime 5 --json | grep bestmove)
+	printf '  ending of 9 pieces, 5 s, egdb %-4s: depth %s, %s nodes/s, score %s\n' "$([ "$e" = none ] && echo off || echo on)" \
+		"$(field "$j" depth)" "$(echo "$j" | awk -F'"nodes":' '{split($2,a,","); print a[1]}' | awk -v s=5 '{printf "%.0f", $1/s}')" \
+		"$(echo "$j" | sed -E 's/.*"score":(-?[0-9]+).*/\1/')"
+done
+if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
+	for f in goulds.pdn gem.pdn bridges.pdn; do
+		r=$("$PDNKIT" solve --egdb "$DB" --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
+		printf '  solve %-12s at %s s a position, with the databases: %s\n' "$f" "${BENCH_SOLVE_TIME:-1}" "$r"
+	done
+fi
+if [ "${BENCH_MATCH:-0}" != 0 ]; then
+	"$PDNKIT" match --threads 2 --a "--nodes 30000 --egdb $DB" --b "--nodes 30000 --egdb none" | tail -3 | sed 's/^/  match, databases on against off: /'
+fi
+rm -rf "$EG"
 
 echo
 echo "annotate: the 37 games of the 1981 Tinsley-Long match (tinsley.pdn, \"Petal 1981, game N\"):"

@@ -44,7 +44,7 @@ struct pk_egdb {
 	uint8_t *cbuf;
 	size_t cbuf_size;
 	uint64_t probes, reads;
-	char err[600];
+	char err[4608];
 };
 
 static int mat_key(const pk_material *a)
