@@ -44,7 +44,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench egdb sanitize fuzz fuzz-book fuzz-merge fuzz-book-merge install uninstall clean deps tests book
+.PHONY: all run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book
 
 PROG      ?= pdnkit
 
@@ -177,6 +177,15 @@ fuzz-book: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
 		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
 	build-fuzz/fuzz_book -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new-book tests/fuzz-book-corpus
+
+# The same for endgame database files (header, block table, blocks, probes).
+fuzz-egdb: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
+	@mkdir -p build-fuzz/new-egdb
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_egdb tests/fuzz_egdb.c $(SRC) \
+		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
+	build-fuzz/fuzz_egdb -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 build-fuzz/new-egdb tests/fuzz-egdb-corpus
 
 # Minimise what fuzzing found into the corpus kept in the repository.
 fuzz-merge:
