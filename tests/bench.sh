@@ -148,6 +148,14 @@ else
 	echo "  6 pieces: not measured here (run make egdb first, 15 minutes)"
 	DB="$EG"
 fi
+# Known positions of the literature: three kings against two, either to move, and
+# Strickland's "Negative Second Position" (6 pieces), Black to play and win.
+for k in "W:WK22,K23,K24:BK31,K32|White wins" "B:WK22,K23,K24:BK31,K32|White wins" "B:WK28,13,12:BK15,5,3|Black wins"; do
+	f=${k%%|*}; want=${k#*|}
+	got=$("$PDNKIT" egdb probe --dir "$DB" "$f" 2>&1)
+	case $got in *"$want"*) ok=OK ;; *) ok="MISMATCH (want $want)" ;; esac
+	printf '  known position %s  %s\n' "$got" "$ok"
+done
 "$PDNKIT" egdb stats --dir "$DB" --measure 5000 | grep '^probe' | sed 's/^/  /'
 t0=$(now); "$PDNKIT" egdb verify --dir "$EG" --sample 20000 | sed 's/^/  verify --sample 20000: /'
 # Nodes a second of the search in an ending, without and with probing.
