@@ -172,7 +172,7 @@ if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; 
 	done
 fi
 if [ "${BENCH_MATCH:-0}" != 0 ]; then
-	"$PDNKIT" match --threads 2 --a "--nodes 30000 --egdb $DB" --b "--nodes 30000 --egdb none" | tail -3 | sed 's/^/  match, databases on against off: /'
+	"$PDNKIT" match --a "--nodes 30000 --egdb $DB" --b "--nodes 30000 --egdb none" | tail -3 | sed 's/^/  match, databases on against off: /'
 fi
 rm -rf "$EG"
 

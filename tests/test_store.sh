@@ -137,4 +137,23 @@ for sig in INT TERM; do
 	[ "$(sqlite3 "$T_TMP/zero.db" 'SELECT count(*) FROM game' 2>/dev/null || "$PDNKIT" query --db "$T_TMP/zero.db" --format count)" = 4 ] && pass || fail "SIG$sig: the games before the junk are not all stored"
 done
 
+# Hostile database files: not SQLite, another program's SQLite, a newer schema, a
+# directory. Each is refused with the reason, and nothing is written to it.
+FX="$TESTS_DIR/../corpora/fixtures"
+echo "not a database at all" >"$T_TMP/junk.db"
+run "$PDNKIT" import --db "$T_TMP/junk.db" "$FX/shots.pdn"
+expect_rc 3 "import into a file that is not SQLite"
+expect_err_has "file is not a database" "a non-SQLite file is named as such"
+cp "$FX/other-program.sqlite" "$T_TMP/other.db"
+run "$PDNKIT" import --db "$T_TMP/other.db" "$FX/shots.pdn"
+expect_rc 3 "import into another program's SQLite file"
+expect_err_has "not a pdnkit database: an SQLite file of another program" "another program's database is refused"
+cmp -s "$FX/other-program.sqlite" "$T_TMP/other.db" && pass || fail "another program's database was changed"
+cp "$FX/newer-schema.sqlite" "$T_TMP/newer.db"
+run "$PDNKIT" query --db "$T_TMP/newer.db" --player x
+expect_rc 3 "a newer schema"
+expect_err_has "schema version 99 is newer than this pdnkit understands" "a newer schema is refused"
+run "$PDNKIT" import --db "$T_TMP" "$FX/shots.pdn"
+expect_rc 3 "a directory as the database"
+
 done_testing

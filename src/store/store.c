@@ -133,6 +133,25 @@ static int migrate(pk_store *s)
 	}
 	if (v == STORE_SCHEMA_VERSION)
 		return 0;
+	if (v == 0) {
+		/* No pdnkit schema: only an empty file becomes a store, never another
+		 * program's database. */
+		sqlite3_stmt *st;
+		char first[64] = "";
+		int n = 0;
+		if (sqlite3_prepare_v2(s->db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &st, NULL) == SQLITE_OK) {
+			while (sqlite3_step(st) == SQLITE_ROW)
+				if (n++ == 0)
+					snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(st, 0));
+			sqlite3_finalize(st);
+		}
+		if (n) {
+			snprintf(s->err, sizeof s->err,
+				 "not a pdnkit database: an SQLite file of another program (%d table%s, e.g. '%s', and no pdnkit schema version)",
+				 n, n == 1 ? "" : "s", first);
+			return -1;
+		}
+	}
 	if (exec(s, "BEGIN IMMEDIATE") < 0)
 		return -1;
 	if (v == 0) {
@@ -185,10 +204,10 @@ pk_store *store_open(const char *path, bool create, char *err, size_t errsize)
 	sqlite3_busy_timeout(s->db, 10000);
 	/* WAL lets readers work during an import; NORMAL sync keeps every committed batch
 	 * across a crash of the program (a power loss may lose the last ones, never the
-	 * database's consistency). */
-	if (exec(s, "PRAGMA journal_mode=WAL") < 0 || exec(s, "PRAGMA synchronous=NORMAL") < 0 ||
-	    exec(s, "PRAGMA foreign_keys=ON") < 0 || exec(s, "PRAGMA cache_size=-65536") < 0 ||
-	    migrate(s) < 0) {
+	 * database's consistency). WAL is set after the schema is known to be ours: a file
+	 * that is refused is left exactly as it was. */
+	if (exec(s, "PRAGMA synchronous=NORMAL") < 0 || exec(s, "PRAGMA foreign_keys=ON") < 0 ||
+	    exec(s, "PRAGMA cache_size=-65536") < 0 || migrate(s) < 0 || exec(s, "PRAGMA journal_mode=WAL") < 0) {
 		snprintf(err, errsize, "database '%s': %s", path, s->err);
 		store_close(s);
 		return NULL;
