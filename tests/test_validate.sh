@@ -116,4 +116,13 @@ run "$PDNKIT" validate "$T_TMP/zeros.pdn"
 expect_out_has "zeros.pdn:1:1: error: game 1: no tag, comment, move number or move in the first 1 MiB from here: not PDN" "a megabyte of NULs is not PDN"
 expect_err_has "4 games read" "the games after the junk are read"
 
+# A zstd file cut short (a copy broken off mid-transfer): an error naming the truncation,
+# never a quiet success with the last games missing.
+"$PDNKIT" convert -o "$T_TMP/d.pdn.zst" corpora/fixtures/diagnostics.pdn 2>/dev/null
+size=$(wc -c <"$T_TMP/d.pdn.zst")
+head -c $((size - 8)) "$T_TMP/d.pdn.zst" >"$T_TMP/cut.pdn.zst"
+run "$PDNKIT" validate "$T_TMP/cut.pdn.zst"
+expect_rc 3 "a truncated zstd file"
+expect_err_has "truncated zstd data: the file ends inside a frame" "the truncation is named"
+
 done_testing

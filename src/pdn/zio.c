@@ -17,6 +17,7 @@ struct pk_in {
 	size_t nhead, headpos;
 	char err[128];
 	int eof;
+	int frame_open;             /* inside a zstd frame: the end of the file there is a truncation */
 };
 
 pk_in *zin_open(const char *path, int *err)
@@ -89,6 +90,11 @@ long zin_read(pk_in *in, void *buf, size_t size)
 			}
 			if (n == 0) {
 				in->eof = 1;
+				if (in->frame_open) {
+					snprintf(in->err, sizeof in->err,
+						 "truncated zstd data: the file ends inside a frame (the games of its last part are lost)");
+					return -1;
+				}
 				return 0;
 			}
 			in->zin = (ZSTD_inBuffer){ in->zbuf, n, 0 };
@@ -98,6 +104,7 @@ long zin_read(pk_in *in, void *buf, size_t size)
 			snprintf(in->err, sizeof in->err, "corrupt zstd data: %s", ZSTD_getErrorName(r));
 			return -1;
 		}
+		in->frame_open = r != 0;   /* 0: a frame has just been completed */
 	}
 	return (long)out.pos;
 }
