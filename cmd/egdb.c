@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/hash.h"
 #include "base/pool.h"
 #include "cli.h"
 #include "commands.h"
@@ -269,14 +270,6 @@ out:
 	return rc;
 }
 
-static uint64_t rnd64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 /* Probe timings: n random positions of each piece count, first through a cache too small
  * to hold them (each probe reads and decompresses a block), then again through one that
  * holds them all. */
@@ -294,10 +287,10 @@ static void measure(const char *dir, const pk_egdb_slice_info *v, int nv, int ma
 			continue;
 		uint64_t seed = 12345 + (uint64_t)pieces;
 		for (long i = 0; i < n;) {
-			const pk_egdb_slice_info *s = &v[idx[rnd64(&seed) % (uint64_t)k]];
+			const pk_egdb_slice_info *s = &v[idx[splitmix64(&seed) % (uint64_t)k]];
 			pk_slice sl;
 			slice_init(&sl, &s->mat);
-			if (slice_position(&sl, rnd64(&seed) % sl.size, &pos[i]))
+			if (slice_position(&sl, splitmix64(&seed) % sl.size, &pos[i]))
 				i++;
 		}
 		double us[2];

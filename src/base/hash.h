@@ -26,4 +26,13 @@ static inline uint64_t fnv64(uint64_t h, const void *data, size_t n)
 	return h;
 }
 
+/* SplitMix64: a stream of well-mixed 64-bit numbers from a counter (sampling, tests). */
+static inline uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
 #endif

@@ -217,15 +217,6 @@ static int settle_pred(pair *pr, int t, const pk_pos *q, unsigned d)
 	return 0;
 }
 
-static bb_t reverse_bits(bb_t x)
-{
-	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
-	return (x >> 16) | (x << 16);
-}
-
 /* Every predecessor of p (canonical, Black to move): White un-makes a quiet move. The
  * predecessor, turned round, has Black to move again. */
 static int predecessors(pair *pr, int t, const pk_pos *p, unsigned d)
@@ -244,12 +235,8 @@ static int predecessors(pair *pr, int t, const pk_pos *p, unsigned d)
 				continue;
 			bb_t white = (p->side[PK_WHITE] & ~bb_sq(s)) | bb_sq(r);
 			bb_t kings = king ? (p->kings & ~bb_sq(s)) | bb_sq(r) : p->kings;
-			pk_pos q;
-			q.side[PK_BLACK] = reverse_bits(white);
-			q.side[PK_WHITE] = reverse_bits(p->side[PK_BLACK]);
-			q.kings = reverse_bits(kings);
-			q.stm = PK_BLACK;
-			q.key = 0;
+			pk_pos before = { .side = { p->side[PK_BLACK], white }, .kings = kings, .stm = PK_WHITE }, q;
+			egdb_canonical(&before, &q);
 			if (gen_has_capture(&q))
 				continue;
 			if (settle_pred(pr, pt, &q, d) < 0)
@@ -466,52 +453,58 @@ static int spec_order(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+typedef struct {
+	pair_spec *v;
+	int n, cap;
+} pair_list;
+
+/* One material: its pair, once (from the slice whose name comes first). */
+static int add_pair(const pk_material *a, void *ctx)
+{
+	pair_list *l = ctx;
+	pair_spec s;
+	memset(&s, 0, sizeof s);
+	s.mat = *a;
+	s.mir = material_mirror(a);
+	material_name(&s.mat, s.name, sizeof s.name);
+	material_name(&s.mir, s.mname, sizeof s.mname);
+	int cmp = strcmp(s.name, s.mname);
+	if (cmp > 0)
+		return 0;
+	s.self = cmp == 0;
+	s.pieces = material_pieces(a);
+	s.men = material_men(a);
+	pk_slice sl;
+	slice_init(&sl, &s.mat);
+	s.size = sl.size;
+	if (!s.self) {
+		slice_init(&sl, &s.mir);
+		s.size += sl.size;
+	}
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+		pair_spec *t = realloc(l->v, sizeof *t * (size_t)cap);
+		if (!t)
+			return -1;
+		l->v = t;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
 /* Every pair of up to n pieces, in build order. */
 static pair_spec *all_pairs(int n, int *count)
 {
-	pair_spec *v = NULL;
-	int c = 0, cap = 0;
-	pk_material a;
+	pair_list l = { NULL, 0, 0 };
 	for (int pieces = 2; pieces <= n; pieces++)
-		for (a.m[0] = 0; a.m[0] <= pieces; a.m[0]++)
-			for (a.k[0] = 0; a.m[0] + a.k[0] <= pieces; a.k[0]++)
-				for (a.m[1] = 0; a.m[0] + a.k[0] + a.m[1] <= pieces; a.m[1]++) {
-					a.k[1] = pieces - a.m[0] - a.k[0] - a.m[1];
-					if (!material_valid(&a))
-						continue;
-					pair_spec s;
-					memset(&s, 0, sizeof s);
-					s.mat = a;
-					s.mir = material_mirror(&a);
-					material_name(&s.mat, s.name, sizeof s.name);
-					material_name(&s.mir, s.mname, sizeof s.mname);
-					int cmp = strcmp(s.name, s.mname);
-					if (cmp > 0)
-						continue;
-					s.self = cmp == 0;
-					s.pieces = pieces;
-					s.men = material_men(&a);
-					pk_slice sl;
-					slice_init(&sl, &s.mat);
-					s.size = sl.size;
-					if (!s.self) {
-						slice_init(&sl, &s.mir);
-						s.size += sl.size;
-					}
-					if (c == cap) {
-						cap = cap ? cap * 2 : 64;
-						pair_spec *t = realloc(v, sizeof *t * (size_t)cap);
-						if (!t) {
-							free(v);
-							return NULL;
-						}
-						v = t;
-					}
-					v[c++] = s;
-				}
-	qsort(v, (size_t)c, sizeof *v, spec_order);
-	*count = c;
-	return v;
+		if (material_each(pieces, add_pair, &l) < 0) {
+			free(l.v);
+			return NULL;
+		}
+	qsort(l.v, (size_t)l.n, sizeof *l.v, spec_order);
+	*count = l.n;
+	return l.v;
 }
 
 /* Whether the pair's files are present and sound (they are then added to db). */

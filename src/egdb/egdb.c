@@ -271,23 +271,6 @@ bool egdb_has(const pk_egdb *db, const pk_material *mat)
 	return k >= 0 && db->by_key[k];
 }
 
-/* Calls fn for every material of n pieces; stops at the first nonzero return. */
-static int each_material(int n, int (*fn)(const pk_material *, void *), void *ctx)
-{
-	pk_material a;
-	for (a.m[0] = 0; a.m[0] <= n; a.m[0]++)
-		for (a.k[0] = 0; a.m[0] + a.k[0] <= n; a.k[0]++)
-			for (a.m[1] = 0; a.m[0] + a.k[0] + a.m[1] <= n; a.m[1]++) {
-				a.k[1] = n - a.m[0] - a.k[0] - a.m[1];
-				if (material_valid(&a)) {
-					int rc = fn(&a, ctx);
-					if (rc)
-						return rc;
-				}
-			}
-	return 0;
-}
-
 static int missing(const pk_material *a, void *ctx)
 {
 	return !egdb_has(ctx, a);
@@ -302,7 +285,7 @@ static int no_distances(const pk_material *a, void *ctx)
 int egdb_pieces(const pk_egdb *db)
 {
 	int n = 1;
-	while (n < EGDB_MAX_PIECES && !each_material(n + 1, missing, (void *)db))
+	while (n < EGDB_MAX_PIECES && !material_each(n + 1, missing, (void *)db))
 		n++;
 	return n == 1 ? 0 : n;
 }
@@ -312,7 +295,7 @@ bool egdb_has_distances(const pk_egdb *db, int pieces)
 	if (egdb_pieces(db) < pieces)
 		return false;
 	for (int n = 2; n <= pieces; n++)
-		if (each_material(n, no_distances, (void *)db))
+		if (material_each(n, no_distances, (void *)db))
 			return false;
 	return true;
 }
@@ -513,14 +496,6 @@ pk_egdb_slice_info *egdb_slices(const pk_egdb *db, int *n)
 	return out;
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uint64_t seed,
 		       volatile int *stop, pk_egdb_bad_cb bad, void *ctx)
 {
@@ -536,7 +511,7 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 	for (uint64_t j = 0; j < n; j++) {
 		if (stop && *stop)
 			break;
-		uint64_t idx = sample ? splitmix(&seed) % s->sl.size : j;
+		uint64_t idx = sample ? splitmix64(&seed) % s->sl.size : j;
 		pk_pos p;
 		if (!slice_position(&s->sl, idx, &p) || gen_has_capture(&p))
 			continue;

@@ -34,6 +34,22 @@ bool material_valid(const pk_material *a)
 	return true;
 }
 
+int material_each(int n, int (*fn)(const pk_material *, void *), void *ctx)
+{
+	pk_material a;
+	for (a.m[0] = 0; a.m[0] <= n; a.m[0]++)
+		for (a.k[0] = 0; a.m[0] + a.k[0] <= n; a.k[0]++)
+			for (a.m[1] = 0; a.m[0] + a.k[0] + a.m[1] <= n; a.m[1]++) {
+				a.k[1] = n - a.m[0] - a.k[0] - a.m[1];
+				if (material_valid(&a)) {
+					int rc = fn(&a, ctx);
+					if (rc)
+						return rc;
+				}
+			}
+	return 0;
+}
+
 int material_name(const pk_material *a, char *buf, size_t size)
 {
 	char t[32];

@@ -37,6 +37,10 @@ pk_material material_mirror(const pk_material *a);
 /* A valid material of a slice: each side at least one piece, at most 12, men <= 12. */
 bool material_valid(const pk_material *a);
 
+/* Calls fn for every valid material of n pieces; stops at and returns the first nonzero
+ * return. */
+int material_each(int n, int (*fn)(const pk_material *, void *), void *ctx);
+
 /* "MMK-MK": the mover's men and kings, a dash, the other side's. Returns the length. */
 int material_name(const pk_material *a, char *buf, size_t size);
 /* Parses such a name (case-insensitive); 0, or -1 when it is not one. */
