@@ -241,7 +241,7 @@ static int egdb_probe_cmd(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_RUNTIME;
-	if (!(db = egdb_open_option(dir, true)))
+	if (!(db = egdb_open_option(dir)))
 		goto out;
 	int n;
 	const char **args = cli_args(ctx, &n);
@@ -347,7 +347,7 @@ static int egdb_stats_cmd(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_RUNTIME;
-	if (!(db = egdb_open_option(dir, true)))
+	if (!(db = egdb_open_option(dir)))
 		goto out;
 	int n;
 	v = egdb_slices(db, &n);
@@ -471,7 +471,7 @@ static void verify_worker(int i, void *ctx)
 		if (s >= j->n || stop_flag)
 			return;
 		verify_ctx c = { j, s };
-		long k = egdb_verify_slice(j->db, &j->v[s].mat, j->sample, 0x5eed + (uint64_t)s, (volatile int *)&stop_flag,
+		long k = egdb_verify_slice(j->db, &j->v[s].mat, j->sample, 0x5eed + (uint64_t)s, &stop_flag,
 					   verify_bad, &c);
 		pthread_mutex_lock(&j->lock);
 		if (k < 0) {
@@ -515,7 +515,7 @@ static int egdb_verify_cmd(int argc, const char **argv)
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	if (!(db = egdb_open_option(dir, true)))
+	if (!(db = egdb_open_option(dir)))
 		goto out;
 	j.db = db;
 	j.sample = (uint64_t)k;

@@ -19,9 +19,8 @@ void egdb_dir(const char *arg, char *buf, size_t size)
 		snprintf(buf, size, "%s/.local/share/pdnkit/egdb", home && *home ? home : ".");
 }
 
-pk_egdb *egdb_open_option(const char *arg, bool required)
+pk_egdb *egdb_open_option(const char *arg)
 {
-	(void)required;
 	char dir[4096], err[700];
 	egdb_dir(arg, dir, sizeof dir);
 	pk_egdb *db = egdb_new(EGDB_CACHE_BYTES);

@@ -11,11 +11,12 @@
 /* The directory: arg (--dir or --egdb), else $PDNKIT_EGDB, else the default. */
 void egdb_dir(const char *arg, char *buf, size_t size);
 
-/* Opens the databases of egdb_dir(arg). required (the egdb command): a directory that
- * cannot be read or holds none is an error, printed, NULL. Otherwise (the commands that
- * use them when they are there): arg "none" means none; a damaged file is an error
- * (printed, *failed set); no databases is said once on stderr and NULL returned. */
-pk_egdb *egdb_open_option(const char *arg, bool required);
+/* Opens the databases of egdb_dir(arg) for the commands that need them (egdb, --egdb of
+ * validate and import): a directory that cannot be read or holds none is an error,
+ * printed, NULL. egdb_use_option is for the commands that use them when they are
+ * there: arg "none" means none; a damaged file is an error (printed, *failed set); no
+ * databases is said on stderr (unless quiet) and NULL returned. */
+pk_egdb *egdb_open_option(const char *arg);
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
 
 #endif

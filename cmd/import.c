@@ -54,7 +54,7 @@ int cmd_import(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((use_egdb || egdb_arg) && !(edb = egdb_open_option(egdb_arg, true))) {
+	if ((use_egdb || egdb_arg) && !(edb = egdb_open_option(egdb_arg))) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -180,7 +180,7 @@ int cmd_validate(int argc, const char **argv)
 	if (max_arg && cli_int(max_arg, 1, 1000000000, "--max-errors", &max_errors))
 		goto out;
 	files = cli_args(ctx, &nfiles);
-	if ((use_egdb || egdb_arg) && !(db = egdb_open_option(egdb_arg, true))) {
+	if ((use_egdb || egdb_arg) && !(db = egdb_open_option(egdb_arg))) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

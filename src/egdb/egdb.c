@@ -497,7 +497,7 @@ pk_egdb_slice_info *egdb_slices(const pk_egdb *db, int *n)
 }
 
 long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uint64_t seed,
-		       volatile int *stop, pk_egdb_bad_cb bad, void *ctx)
+		       volatile sig_atomic_t *stop, pk_egdb_bad_cb bad, void *ctx)
 {
 	int k = mat_key(mat);
 	eslice *s = k < 0 ? NULL : db->by_key[k];

@@ -5,6 +5,7 @@
 #ifndef PK_EGDB_H
 #define PK_EGDB_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,7 +86,7 @@ pk_egdb_slice_info *egdb_slices(const pk_egdb *db, int *n);
  * moves do not prove its value. Returns the number checked, -1 on a read failure. */
 typedef void (*pk_egdb_bad_cb)(void *ctx, const pk_pos *p, int stored, int proved);
 long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uint64_t seed,
-		       volatile int *stop, pk_egdb_bad_cb bad, void *ctx);
+		       volatile sig_atomic_t *stop, pk_egdb_bad_cb bad, void *ctx);
 
 /* Probes counted since egdb_new (hits in the cache and blocks read). */
 void egdb_counters(const pk_egdb *db, uint64_t *probes, uint64_t *blocks_read);
