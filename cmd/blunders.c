@@ -49,14 +49,11 @@ static void print_line(const char *line, int number, int side)
 	fputs(buf, stdout);
 }
 
-/* cols: id event black white date ply side move best score_best score_played loss class pv depth */
-static int row(void *ctx, int ncol, const char *const *col)
+static int row(void *ctx, const pk_blunder *bl)
 {
 	bctx *b = ctx;
-	if (ncol < 15)
-		return 0;
-	long long id = atoll(nz(col[0]));
-	int ply = atoi(nz(col[5]));
+	long long id = (long long)bl->game;
+	int ply = bl->ply;
 	/* The game, for the move number and the position before the move. */
 	pk_filter one;
 	filter_init(&one);
@@ -71,51 +68,54 @@ static int row(void *ctx, int ncol, const char *const *col)
 	int number = replay_move_number(&b->rp, ply);
 	const pk_pos *before = replay_pos_before(&b->rp, ply);
 	bool black = before->stm == PK_BLACK;
-	int sb = atoi(nz(col[9])), sp = atoi(nz(col[10])), loss = atoi(nz(col[11]));
+	int sb = bl->score_best, sp = bl->score_played, loss = bl->loss;
+	char depth[16] = "null";
+	if (bl->depth >= 0)
+		snprintf(depth, sizeof depth, "%d", bl->depth);
 	b->rows++;
 	if (b->format == FMT_JSON) {
 		char fen[PK_FEN_STRLEN];
 		fen_format(before, fen, sizeof fen);
 		printf("{\"game\":%lld,\"event\":", id);
-		json_string(stdout, nz(col[1]));
+		json_string(stdout, nz(bl->event));
 		printf(",\"black\":");
-		json_string(stdout, nz(col[2]));
+		json_string(stdout, nz(bl->black));
 		printf(",\"white\":");
-		json_string(stdout, nz(col[3]));
+		json_string(stdout, nz(bl->white));
 		printf(",\"date\":");
-		json_string(stdout, nz(col[4]));
+		json_string(stdout, nz(bl->date));
 		printf(",\"ply\":%d,\"move_number\":%d,\"side\":\"%s\",\"move\":", ply, number, black ? "black" : "white");
-		json_string(stdout, nz(col[7]));
+		json_string(stdout, nz(bl->move));
 		printf(",\"best\":");
-		json_string(stdout, nz(col[8]));
+		json_string(stdout, nz(bl->best));
 		printf(",\"score_best\":%d,\"score_played\":%d,\"loss\":%d,\"class\":\"%s\",\"depth\":%s,\"fen\":", sb, sp,
-		       loss, nz(col[12]), col[14] ? col[14] : "null");
+		       loss, nz(bl->cls), depth);
 		json_string(stdout, fen);
 		printf(",\"pv\":");
-		json_string(stdout, nz(col[13]));
+		json_string(stdout, nz(bl->pv));
 		printf("}\n");
 	} else if (b->format == FMT_PDN) {
 		char fen[PK_FEN_STRLEN];
 		fen_format(before, fen, sizeof fen);
-		pdn_tag("Event", col[1]);
-		pdn_tag("Date", col[4]);
-		pdn_tag("Black", col[2]);
-		pdn_tag("White", col[3]);
+		pdn_tag("Event", bl->event);
+		pdn_tag("Date", bl->date);
+		pdn_tag("Black", bl->black);
+		pdn_tag("White", bl->white);
 		pdn_tag("Result", "*");
 		pdn_tag("SetUp", "1");
 		pdn_tag("FEN", fen);
 		printf("\n{Game %lld, move %d (%s): %s played, scored %+.2f, a loss of %.2f; the engine's line at depth %s, "
 		       "scored %+.2f (side to move's view).}\n",
-		       id, number, black ? "Black" : "White", nz(col[7]), sp / 100.0, loss / 100.0, nz(col[14]), sb / 100.0);
+		       id, number, black ? "Black" : "White", nz(bl->move), sp / 100.0, loss / 100.0, depth, sb / 100.0);
 		/* The engine's first move, the move played as its alternative, the rest of the line. */
-		const char *line = col[13] && *col[13] ? col[13] : nz(col[8]);
+		const char *line = bl->pv && *bl->pv ? bl->pv : nz(bl->best);
 		const char *sp1 = strchr(line, ' ');
 		char first[PK_MOVE_STRLEN];
 		snprintf(first, sizeof first, "%.*s", sp1 ? (int)(sp1 - line) : (int)strlen(line), line);
 		/* A set-up game is numbered from 1 (its comment gives the game's move number). */
 		print_line(first, 1, before->stm);
 		printf(" (");
-		print_line(nz(col[7]), 1, before->stm);
+		print_line(nz(bl->move), 1, before->stm);
 		printf(" $4)");
 		if (sp1) {
 			putchar(' ');
@@ -128,8 +128,8 @@ static int row(void *ctx, int ncol, const char *const *col)
 			       "players, event");
 		char mv[32];
 		snprintf(mv, sizeof mv, "%d%s", number, black ? "." : "...");
-		printf("%6d  %7lld  %-9s  %-10s %+7.2f  %-10s %+7.2f  %s - %s, %s\n", loss, id, mv, nz(col[7]), sp / 100.0,
-		       nz(col[8]), sb / 100.0, nz(col[2]), nz(col[3]), nz(col[1]));
+		printf("%6d  %7lld  %-9s  %-10s %+7.2f  %-10s %+7.2f  %s - %s, %s\n", loss, id, mv, nz(bl->move), sp / 100.0,
+		       nz(bl->best), sb / 100.0, nz(bl->black), nz(bl->white), nz(bl->event));
 	}
 	return 0;
 }
@@ -188,16 +188,7 @@ int cmd_blunders(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	/* Each game's latest annotation run. */
-	char sql[1024];
-	snprintf(sql, sizeof sql,
-		 "SELECT g.id, g.event, g.black, g.white, g.date, a.ply, a.side, a.move, a.best, a.score_best,"
-		 " a.score_played, a.loss, a.class, a.pv, a.depth"
-		 " FROM annotation a JOIN game g ON g.id = a.game %%W AND a.loss >= %ld"
-		 " AND a.run = (SELECT max(x.run) FROM annotated x WHERE x.game = a.game)"
-		 " ORDER BY a.loss DESC, g.id, a.ply LIMIT %ld",
-		 minl, limit);
-	if (store_select(b.s, sql, &f, row, &b) < 0) {
+	if (store_blunders(b.s, &f, (int)minl, limit, row, &b) < 0) {
 		cli_error("%s", store_error(b.s));
 		rc = EXIT_RUNTIME;
 		goto out;

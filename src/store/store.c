@@ -1388,3 +1388,37 @@ int store_merge_annotations(pk_store *s, const char *other, long *games)
 	exec(s, "DETACH DATABASE other");
 	return r;
 }
+
+typedef struct {
+	int (*cb)(void *ctx, const pk_blunder *b);
+	void *ctx;
+} blunder_ctx;
+
+static int blunder_row(void *ctx, int ncol, const char *const *col)
+{
+	blunder_ctx *c = ctx;
+	if (ncol < 15)
+		return 0;
+	pk_blunder b = {
+		.game = col[0] ? atoll(col[0]) : 0, .event = col[1], .black = col[2], .white = col[3], .date = col[4],
+		.ply = col[5] ? atoi(col[5]) : 0, .side = col[6], .move = col[7], .best = col[8],
+		.score_best = col[9] ? atoi(col[9]) : 0, .score_played = col[10] ? atoi(col[10]) : 0,
+		.loss = col[11] ? atoi(col[11]) : 0, .cls = col[12], .pv = col[13], .depth = col[14] ? atoi(col[14]) : -1,
+	};
+	return c->cb(c->ctx, &b);
+}
+
+int store_blunders(pk_store *s, const pk_filter *f, int min_loss, long limit,
+		   int (*cb)(void *ctx, const pk_blunder *b), void *ctx)
+{
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "SELECT g.id, g.event, g.black, g.white, g.date, a.ply, a.side, a.move, a.best, a.score_best,"
+		 " a.score_played, a.loss, a.class, a.pv, a.depth"
+		 " FROM annotation a JOIN game g ON g.id = a.game %%W AND a.loss >= %d"
+		 " AND a.run = (SELECT max(x.run) FROM annotated x WHERE x.game = a.game)"
+		 " ORDER BY a.loss DESC, g.id, a.ply LIMIT %ld",
+		 min_loss, limit);
+	blunder_ctx c = { cb, ctx };
+	return store_select(s, sql, f, blunder_row, &c);
+}

@@ -85,6 +85,22 @@ int store_duplicates(pk_store *s, int min_plies,
 int store_select(pk_store *s, const char *sql, const pk_filter *f,
 		 int (*cb)(void *ctx, int ncol, const char *const *cols), void *ctx);
 
+/* An annotated move of a stored game (pdnkit blunders). Texts are NULL when absent. */
+typedef struct {
+	int64_t game;
+	const char *event, *black, *white, *date;
+	int ply;
+	const char *side, *move, *best, *cls, *pv;
+	int score_best, score_played, loss;
+	int depth;                        /* -1 when not recorded */
+} pk_blunder;
+
+/* The annotated moves of the matching games (each game's latest annotation run) that
+ * lost at least min_loss, the worst first (then by game and ply), at most limit. cb
+ * returns nonzero to stop. */
+int store_blunders(pk_store *s, const pk_filter *f, int min_loss, long limit,
+		   int (*cb)(void *ctx, const pk_blunder *b), void *ctx);
+
 /* Whether games are stored without their positions indexed (imported with
  * --no-positions): a position search cannot find those. */
 int store_unindexed_games(pk_store *s, long *count);
