@@ -126,7 +126,7 @@ int engine_egdb(engine_args *ea, pk_egdb **db)
 	static bool said;
 	if (!ea->db) {
 		bool failed;
-		ea->db = egdb_use_option(ea->egdb, ea->egdb_quiet || said, &failed);
+		ea->db = egdb_use_option(ea->egdb, said, &failed);
 		said = true;
 		if (failed)
 			return -1;

@@ -9,7 +9,6 @@ struct pk_egdb;
 typedef struct {
 	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features, *egdb;
 	struct pk_egdb *db;         /* opened by engine_from_args, freed by engine_args_free */
-	bool egdb_quiet;            /* say nothing when there are none */
 } engine_args;
 
 void engine_args_init(engine_args *ea);
