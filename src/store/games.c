@@ -141,6 +141,15 @@ int games_next(pk_games *it, pk_game **g, pk_replay **rp)
 
 const char *games_error(const pk_games *it) { return it->err; }
 
+void games_take(pk_games *it, pk_game *g, pk_replay *rp)
+{
+	*g = it->g;
+	*rp = it->rp;
+	game_init(&it->g);
+	replay_init(&it->rp);
+	memcpy(it->rp.file_hint, rp->file_hint, sizeof rp->file_hint);
+}
+
 const char *games_file(const pk_games *it)
 {
 	if (it->src.store)

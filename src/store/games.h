@@ -40,6 +40,10 @@ int64_t games_id(const pk_games *it);
 /* Progress: bytes of the current file read so far and its size (0 when not known:
  * standard input, compressed input); for the store, games done and games matched. */
 void games_progress(const pk_games *it, uint64_t *done, uint64_t *total);
+/* Move the last game out of the walk into g and rp (which the caller then owns and
+ * frees with game_free and replay_free); the walk goes on with fresh ones, keeping the
+ * file's variant hint. */
+void games_take(pk_games *it, pk_game *g, pk_replay *rp);
 /* Files that could not be opened or read to their end so far. */
 int games_unreadable(const pk_games *it);
 void games_close(pk_games *it);

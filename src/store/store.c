@@ -1270,6 +1270,48 @@ int store_is_annotated(pk_store *s, int64_t game, int64_t run, bool *done)
 	return 0;
 }
 
+int store_load_annotation(pk_store *s, int64_t game, int64_t run, int (*cb)(void *ctx, const pk_annot_row *row),
+			  void *ctx, int *decisive)
+{
+	sqlite3_stmt *st;
+	*decisive = 0;
+	if (prepare(s, &st, "SELECT ply, side, class, move, best, score_best, score_played, loss, depth, pv"
+			    " FROM annotation WHERE game = ? AND run = ? ORDER BY ply") < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, game);
+	sqlite3_bind_int64(st, 2, run);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pk_annot_row r = {
+			.ply = sqlite3_column_int(st, 0),
+			.side = (const char *)sqlite3_column_text(st, 1),
+			.cls = (const char *)sqlite3_column_text(st, 2),
+			.move = (const char *)sqlite3_column_text(st, 3),
+			.scored = sqlite3_column_type(st, 4) != SQLITE_NULL,
+			.best = (const char *)sqlite3_column_text(st, 4),
+			.score_best = sqlite3_column_int(st, 5),
+			.score_played = sqlite3_column_int(st, 6),
+			.loss = sqlite3_column_int(st, 7),
+			.depth = sqlite3_column_int(st, 8),
+			.pv = (const char *)sqlite3_column_text(st, 9),
+		};
+		if (cb(ctx, &r))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "cannot read the annotations");
+	if (prepare(s, &st, "SELECT decisive FROM annotated WHERE game = ? AND run = ?") < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, game);
+	sqlite3_bind_int64(st, 2, run);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*decisive = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "cannot read the annotations");
+}
+
 int store_save_annotation(pk_store *s, int64_t game, int64_t run, const pk_annot_row *rows, int n, int decisive)
 {
 	if (exec(s, "BEGIN IMMEDIATE") < 0)

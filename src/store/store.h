@@ -121,6 +121,11 @@ typedef struct {
 /* Replace a game's annotation by this run, and mark the game done, in one transaction;
  * decisive is the ply of the decisive mistake or 0. */
 int store_save_annotation(pk_store *s, int64_t game, int64_t run, const pk_annot_row *rows, int n, int decisive);
+/* Read back a game's annotation by this run, ply by ply (texts NULL when absent, valid
+ * during the call; cb returns nonzero to stop), and the ply of its decisive mistake (0:
+ * none). */
+int store_load_annotation(pk_store *s, int64_t game, int64_t run, int (*cb)(void *ctx, const pk_annot_row *row),
+			  void *ctx, int *decisive);
 /* Add the annotations of another database (games matched by their moves and start,
  * runs by settings) that this one lacks; *games counts the games added. */
 int store_merge_annotations(pk_store *s, const char *other, long *games);
