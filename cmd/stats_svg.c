@@ -34,7 +34,7 @@ static long nice_step(long max, int ticks)
 	return step * 10;
 }
 
-int svg_write(const char *path, const stats *st, char *err, size_t errsize)
+int svg_write(const char *path, const pk_summary *st, char *err, size_t errsize)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {

@@ -80,8 +80,9 @@ int store_duplicates(pk_store *s, int min_plies,
 		     int (*cb)(void *ctx, const char *kind, const int64_t *ids, int n, int plies), void *ctx);
 
 /* Run a read-only SQL statement with the filter's WHERE clause appended where the
- * text contains "%W" (the games table is aliased g); for the stats command. cb gets
- * each row's columns as text. */
+ * text contains "%W" (the games table is aliased g). cb gets
+ * each row's columns as text. Used inside store/ only (summary.c, blunders); commands
+ * call the typed functions. */
 int store_select(pk_store *s, const char *sql, const pk_filter *f,
 		 int (*cb)(void *ctx, int ncol, const char *const *cols), void *ctx);
 

@@ -1,0 +1,193 @@
+/* The collection's summary: a handful of aggregate queries over the filter, and the
+ * stored move blobs decoded for the openings and the explorer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store/summary.h"
+
+static int res_index(const char *r)
+{
+	if (!r)
+		return 3;
+	return !strcmp(r, "1-0") ? 0 : !strcmp(r, "0-1") ? 1 : !strcmp(r, "1/2-1/2") ? 2 : 3;
+}
+
+static long num(const char *s) { return s ? atol(s) : 0; }
+
+static int on_totals(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	st->games = num(c[0]);
+	st->events = num(c[1]);
+	st->date_min = (int32_t)num(c[2]);
+	st->date_max = (int32_t)num(c[3]);
+	return 0;
+}
+
+static int on_count(void *v, int n, const char *const *c)
+{
+	(void)n;
+	*(long *)v = num(c[0]);
+	return 0;
+}
+
+static int on_result(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	st->res[res_index(c[0])] += num(c[1]);
+	return 0;
+}
+
+static int hexval(char c) { return c >= 'A' ? c - 'A' + 10 : c - '0'; }
+
+/* The moves of ordinals (hex of the stored blob) from the initial position, as text. */
+static void ordinals_text(const char *hex, int plies, char *out, size_t size)
+{
+	pk_pos p;
+	pos_start(&p);
+	size_t n = 0;
+	out[0] = 0;
+	for (int i = 0; i < plies && hex[2 * i] && hex[2 * i + 1]; i++) {
+		int o = hexval(hex[2 * i]) * 16 + hexval(hex[2 * i + 1]);
+		pk_movelist ml;
+		gen_moves(&p, &ml);
+		if (o >= ml.n)
+			break;
+		char mv[PK_MOVE_STRLEN];
+		move_format(&ml.m[o], false, mv, sizeof mv);
+		n += (size_t)snprintf(out + n, size > n ? size - n : 0, "%s%s", i ? " " : "", mv);
+		pk_pos q;
+		pos_make(&p, &ml.m[o], &q);
+		p = q;
+	}
+}
+
+static int on_opening(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	if (st->nopenings >= SUMMARY_TOP || !c[0])
+		return 0;
+	pk_bucket *b = &st->openings[st->nopenings++];
+	ordinals_text(c[0], 3, b->text, sizeof b->text);
+	b->games = num(c[1]);
+	b->bw = num(c[2]);
+	b->ww = num(c[3]);
+	b->draws = num(c[4]);
+	return 0;
+}
+
+static int on_player(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	if (st->nplayers >= SUMMARY_TOP)
+		return 0;
+	snprintf(st->players_top[st->nplayers].name, sizeof st->players_top[0].name, "%s", c[0] ? c[0] : "?");
+	st->players_top[st->nplayers].games = num(c[1]);
+	st->players_top[st->nplayers].points = c[2] ? atof(c[2]) : 0;
+	st->players_top[st->nplayers].decided = num(c[3]);
+	st->nplayers++;
+	return 0;
+}
+
+static int on_year(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	long y = num(c[0]);
+	if (y >= 1500 && y < 2100) {
+		st->years[y - 1500] = (int)num(c[1]);
+		if (!st->ymin || y < st->ymin)
+			st->ymin = (int)y;
+		if (y > st->ymax)
+			st->ymax = (int)y;
+	}
+	return 0;
+}
+
+/* A game reaching the explorer's position: the move it played next. */
+static int on_explore(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	const char *hex = c[0] ? c[0] : "";
+	int ply = (int)num(c[1]);
+	size_t len = strlen(hex);
+	/* Ordinals of 255 and more are escaped in the blob; such rare games are skipped. */
+	for (int i = 0; i < ply && (size_t)(2 * i + 1) < len; i++)
+		if (hex[2 * i] == 'F' && hex[2 * i + 1] == 'F')
+			return 0;
+	if ((size_t)(2 * ply + 2) > len) {
+		st->explore_ended++;
+		return 0;
+	}
+	int o = hexval(hex[2 * ply]) * 16 + hexval(hex[2 * ply + 1]);
+	int k = 0;
+	while (k < st->nexplore && st->ex_ord[k] != o)
+		k++;
+	if (k == st->nexplore) {
+		if (st->nexplore >= PK_MAX_MOVES)
+			return 0;
+		st->ex_ord[st->nexplore] = o;
+		memset(&st->explore[st->nexplore], 0, sizeof st->explore[0]);
+		st->nexplore++;
+	}
+	pk_bucket *b = &st->explore[k];
+	b->games++;
+	int r = res_index(c[2]);
+	b->bw += r == 0;
+	b->ww += r == 1;
+	b->draws += r == 2;
+	return 0;
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const pk_bucket *x = a, *y = b;
+	return x->games != y->games ? (y->games > x->games ? 1 : -1) : strcmp(x->text, y->text);
+}
+
+int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, pk_summary *st)
+{
+	memset(st, 0, sizeof *st);
+	if (store_select(s, "SELECT count(*), count(DISTINCT g.event), min(g.date_key), max(g.date_key) FROM game g %W",
+			 f, on_totals, st) < 0 ||
+	    store_select(s, "SELECT count(*) FROM (SELECT g.black_key FROM game g %W AND g.black_key IS NOT NULL"
+			    " UNION SELECT g.white_key FROM game g %W AND g.white_key IS NOT NULL)", f, on_count,
+			 &st->players) < 0 ||
+	    store_select(s, "SELECT g.result, count(*) FROM game g %W GROUP BY g.result", f, on_result, st) < 0 ||
+	    store_select(s, "SELECT hex(substr(g.moves, 1, 3)) o, count(*), sum(g.result = '1-0'), sum(g.result = '0-1'),"
+			    " sum(g.result = '1/2-1/2') FROM game g %W AND g.start IS NULL AND g.plies >= 3"
+			    " AND instr(hex(substr(g.moves, 1, 3)), 'FF') = 0 GROUP BY o ORDER BY 2 DESC, o LIMIT 10",
+			 f, on_opening, st) < 0 ||
+	    store_select(s, "SELECT max(name), count(*), sum(points), count(points) FROM ("
+			    " SELECT g.black name, g.black_key k, CASE g.result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5"
+			    " WHEN '0-1' THEN 0.0 END points FROM game g %W AND g.black_key IS NOT NULL AND g.black_key != ''"
+			    " UNION ALL SELECT g.white, g.white_key, CASE g.result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5"
+			    " WHEN '1-0' THEN 0.0 END FROM game g %W AND g.white_key IS NOT NULL AND g.white_key != '')"
+			    " GROUP BY k ORDER BY 2 DESC, 1 LIMIT 10", f, on_player, st) < 0 ||
+	    store_select(s, "SELECT g.date_key / 10000 y, count(*) FROM game g %W AND g.date_key IS NOT NULL GROUP BY y",
+			 f, on_year, st) < 0)
+		return -1;
+	if (f->position_set && from) {
+		st->explored = true;
+		st->from = *from;
+		if (store_select(s, "SELECT hex(g.moves), p.ply, g.result FROM game g %W AND g.start IS NULL", f,
+				 on_explore, st) < 0)
+			return -1;
+		pk_movelist ml;
+		gen_moves(&st->from, &ml);
+		for (int i = 0; i < st->nexplore; i++) {
+			pk_bucket *e = &st->explore[i];
+			if (st->ex_ord[i] < ml.n)
+				move_format(&ml.m[st->ex_ord[i]], false, e->text, sizeof e->text);
+			else
+				snprintf(e->text, sizeof e->text, "#%d", st->ex_ord[i]);
+		}
+		qsort(st->explore, (size_t)st->nexplore, sizeof st->explore[0], cmp_bucket);
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/* A collection's summary (pdnkit stats): counts, results, the most played openings and
+ * players, games per year, and an opening explorer from a position: the moves the
+ * matching games played next, with their results. Read from the store in one call. */
+#ifndef PK_SUMMARY_H
+#define PK_SUMMARY_H
+
+#include <stdint.h>
+#include "rules/gen.h"
+#include "store/store.h"
+
+#define SUMMARY_TOP 10
+
+typedef struct {
+	char text[64];
+	long games, bw, ww, draws;
+} pk_bucket;
+
+typedef struct {
+	long games, players, events;
+	int32_t date_min, date_max;
+	long res[4];        /* 1-0, 0-1, 1/2-1/2, * */
+	pk_bucket openings[SUMMARY_TOP];
+	int nopenings;
+	struct {
+		char name[80];
+		long games, decided;   /* decided: with a result */
+		double points;
+	} players_top[SUMMARY_TOP];
+	int nplayers;
+	bool explored;      /* the filter had a position: the explorer below is filled */
+	pk_bucket explore[PK_MAX_MOVES];   /* the most played first */
+	int ex_ord[PK_MAX_MOVES];   /* the ordinal of each explorer entry */
+	int nexplore;
+	long explore_ended;  /* games that ended in the position */
+	int years[600];      /* games per year from 1500 */
+	int ymin, ymax;
+	pk_pos from;         /* the explorer's position */
+} pk_summary;
+
+/* The summary of the games matching f. With f->position_set, from is that position (for
+ * naming the explorer's moves). 0, or -1 with store_error(). */
+int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, pk_summary *out);
+
+#endif
