@@ -10,7 +10,9 @@
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
+#include "analysis/expand.h"
 #include "book/book.h"
+#include "store/games.h"
 #include "rules/fen.h"
 #include "pdn/pdn_write.h"
 #include "pdn/zio.h"
@@ -71,30 +73,6 @@ static void print_info(const pk_book_info *in, bool json, double seconds, long g
 
 /* ---- build ------------------------------------------------------------------------ */
 
-typedef struct {
-	pk_bookb *b;
-	pk_store *s;
-	pk_game g;
-	pk_replay rp;
-	int err;
-} build_ctx;
-
-static int add_row(void *ctx, const pk_row *r)
-{
-	build_ctx *c = ctx;
-	if (r->gametype != 21)
-		return 0;
-	if (store_load_game(c->s, r, &c->g, &c->rp) < 0) {
-		c->err = 1;
-		return 1;
-	}
-	if (bookb_add_game(c->b, &c->rp, c->rp.result) < 0) {
-		c->err = 2;
-		return 1;
-	}
-	return 0;
-}
-
 static bool contains_nocase(const char *hay, const char *needle)
 {
 	if (!hay)
@@ -127,9 +105,9 @@ static int book_build(int argc, const char **argv)
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book (FILE... | --db PATH [filters])");
 	int rc = cli_parse_options(ctx);
-	build_ctx c = { 0 };
-	game_init(&c.g);
-	replay_init(&c.rp);
+	pk_bookb *b = NULL;
+	pk_store *st = NULL;
+	pk_games *it = NULL;
 	uint8_t *buf = NULL;
 	if (rc)
 		goto out;
@@ -188,77 +166,79 @@ static int book_build(int argc, const char **argv)
 	if ((rc = filter_resolve(&fa, &f)) != 0)
 		goto out;
 	rc = EXIT_RUNTIME;
-	if (!(c.b = bookb_new(&root, (int)np))) {
+	if (!(b = bookb_new(&root, (int)np))) {
 		cli_error("out of memory");
 		goto out;
 	}
 	double t0 = cli_now();
-	if (use_db) {
-		if (!(c.s = db_open(&fa, false)))
-			goto out;
-		if (store_query(c.s, &f, add_row, &c) < 0 || c.err) {
-			cli_error("%s", c.err == 2 ? "out of memory" : store_error(c.s));
-			goto out;
-		}
-	} else {
-		if (fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_to || fa.opening || fa.position ||
-		    fa.after || fa.invalid || fa.min_plies || fa.max_plies || fa.order || fa.limit) {
-			cli_error("with FILEs only --players and --date-from select games (import them for the other filters)");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		for (int i = 0; i < nfiles; i++) {
-			int err = 0;
-			pk_reader *r = pdn_open(files[i], &err);
-			if (!r) {
-				cli_error("cannot open '%s': %s", files[i], strerror(err));
-				goto out;
-			}
-			replay_new_file(&c.rp);
-			int got;
-			long n = 0;
-			while ((got = pdn_read(r, &c.g)) > 0) {
-				n++;
-				if (f.player && !contains_nocase(game_tag(&c.g, "Black"), f.player) &&
-				    !contains_nocase(game_tag(&c.g, "White"), f.player))
-					continue;
-				if (f.date_from && store_date_key(game_tag(&c.g, "Date")) < f.date_from)
-					continue;
-				if (replay_game(&c.g, &c.rp) < 0 || (c.rp.supported && bookb_add_game(c.b, &c.rp, c.rp.result) < 0)) {
-					cli_error("out of memory");
-					pdn_close(r);
-					goto out;
-				}
-				cli_progress("book build", n, pdn_bytes_read(r));
-			}
-			cli_progress_done();
-			if (got < 0) {
-				cli_error("%s: %s", files[i], pdn_error(r));
-				pdn_close(r);
-				goto out;
-			}
-			pdn_close(r);
-		}
+	if (!use_db && (fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_to || fa.opening ||
+			fa.position || fa.after || fa.invalid || fa.min_plies || fa.max_plies || fa.order || fa.limit)) {
+		cli_error("with FILEs only --players and --date-from select games (import them for the other filters)");
+		rc = EXIT_USAGE;
+		goto out;
 	}
+	if (use_db && !(st = db_open(&fa, false)))
+		goto out;
+	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f };
+	char err[600];
+	if (!(it = games_open(&src, err, sizeof err))) {
+		cli_error("%s", err);
+		goto out;
+	}
+	long n = 0;
+	int unreadable = 0;
+	for (;;) {
+		pk_game *g;
+		pk_replay *rp;
+		int got = games_next(it, &g, &rp);
+		if (got == GAMES_END)
+			break;
+		if (got == GAMES_ERROR) {
+			cli_progress_done();
+			cli_error("%s", games_error(it));
+			unreadable++;
+			continue;
+		}
+		if (got == GAMES_FATAL) {
+			cli_error("%s", games_error(it));
+			goto out;
+		}
+		n++;
+		/* Files are not filtered by the store: the two filters that make sense for them. */
+		if (!use_db && f.player && !contains_nocase(game_tag(g, "Black"), f.player) &&
+		    !contains_nocase(game_tag(g, "White"), f.player))
+			continue;
+		if (!use_db && f.date_from && store_date_key(game_tag(g, "Date")) < f.date_from)
+			continue;
+		if (rp->supported && bookb_add_game(b, rp, rp->result) < 0) {
+			cli_error("out of memory");
+			goto out;
+		}
+		uint64_t done, total;
+		games_progress(it, &done, &total);
+		cli_progress("book build", n, use_db ? 0 : done);
+	}
+	cli_progress_done();
+	if (unreadable)
+		goto out;
 	size_t len;
 	pk_book_info info;
-	int erc = bookb_encode(c.b, &bf, &buf, &len, &info);
+	int erc = bookb_encode(b, &bf, &buf, &len, &info);
 	if (erc < 0) {
 		cli_error("%s", erc == -2 ? "the tree is deeper than 1024 plies" : "out of memory");
 		goto out;
 	}
 	if (write_file(out, buf, len) < 0)
 		goto out;
-	print_info(&info, json, cli_now() - t0, bookb_games(c.b));
-	if (bookb_games(c.b) == 0)
+	print_info(&info, json, cli_now() - t0, bookb_games(b));
+	if (bookb_games(b) == 0)
 		cli_warning("no game reached the root position: the book is empty");
 	rc = EXIT_OK;
 out:
 	free(buf);
-	bookb_free(c.b);
-	store_close(c.s);
-	game_free(&c.g);
-	replay_free(&c.rp);
+	games_close(it);
+	bookb_free(b);
+	store_close(st);
 	filter_args_free(&fa);
 	poptFreeContext(ctx);
 	free(out);
@@ -725,51 +705,17 @@ int cmd_book(int argc, const char **argv)
 
 /* ---- expand ----------------------------------------------------------------------- */
 
-/* Drop-out expansion: the book grows where it is most likely to be needed. Every book
- * move carries the engine's score; a leaf (a position after a book move, not yet
- * searched) has the priority  dropout * ply + the sum of the losses (best score minus
- * the move's score) of the moves leading to it, and the leaf with the lowest priority is
- * searched next: its best move, and the next best ones within --margin, become book
- * moves. */
-typedef struct {
-	pk_pos pos;
-	int ply;
-	int cost;                   /* sum of the losses on its path */
-	bool open;                  /* a leaf still to search */
-} xnode;
-
-typedef struct {
-	xnode *n;
-	int count, cap;
-	uint64_t *keys;             /* of every node, for transpositions */
-} xbook;
-
-static int xbook_has(const xbook *x, uint64_t key)
+static void on_step(void *ctx, const pk_expand_step *st)
 {
-	for (int i = 0; i < x->count; i++)
-		if (x->keys[i] == key)
-			return i;
-	return -1;
-}
-
-static int xbook_add(xbook *x, const pk_pos *p, int ply, int cost)
-{
-	if (x->count == x->cap) {
-		int cap = x->cap ? x->cap * 2 : 256;
-		xnode *nn = realloc(x->n, sizeof *nn * (size_t)cap);
-		if (!nn)
-			return -1;
-		x->n = nn;
-		uint64_t *nk = realloc(x->keys, sizeof *nk * (size_t)cap);
-		if (!nk)
-			return -1;
-		x->keys = nk;
-		x->cap = cap;
+	(void)ctx;
+	char f[PK_FEN_STRLEN], m[PK_MOVE_STRLEN];
+	fen_format(st->pos, f, sizeof f);
+	fprintf(stderr, "%5ld  ply %2d  priority %4ld  %s:", st->searched, st->ply, st->priority, f);
+	for (int j = 0; j < st->n; j++) {
+		pdn_move_string(st->pos, &st->moves[j], false, m);
+		fprintf(stderr, " %s (%+d)", m, st->scores[j]);
 	}
-	x->n[x->count] = (xnode){ *p, ply, cost, true };
-	x->keys[x->count] = p->key;
-	x->count++;
-	return 0;
+	fputc('\n', stderr);
 }
 
 static int book_expand(int argc, const char **argv)
@@ -796,7 +742,6 @@ static int book_expand(int argc, const char **argv)
 	engine_args_init(&ea);
 	pk_engine *e = NULL;
 	pk_bookb *b = NULL;
-	xbook x = { 0 };
 	uint8_t *buf = NULL;
 	if (rc)
 		goto out;
@@ -833,83 +778,16 @@ static int book_expand(int argc, const char **argv)
 		}
 	}
 	rc = EXIT_RUNTIME;
-	if (!(e = engine_from_args(&ea)) || !(b = bookb_new(&root, 1000)) || xbook_add(&x, &root, 0, 0) < 0) {
+	if (!(e = engine_from_args(&ea)) || !(b = bookb_new(&root, 1000))) {
 		cli_error("out of memory");
 		goto out;
 	}
 	double t0 = cli_now();
-	long searched = 0;
-	while (searched < npos) {
-		/* the open leaf of lowest priority; ties to the earliest made */
-		int best = -1;
-		long bestp = 0;
-		for (int i = 0; i < x.count; i++) {
-			if (!x.n[i].open)
-				continue;
-			long pr = dw * x.n[i].ply + x.n[i].cost;
-			if (best < 0 || pr < bestp) {
-				best = i;
-				bestp = pr;
-			}
-		}
-		if (best < 0)
-			break;               /* every line ended */
-		xnode nd = x.n[best];
-		x.n[best].open = false;
-		pk_movelist ml;
-		int n = gen_moves(&nd.pos, &ml);
-		if (n == 0)
-			continue;
-		/* the best moves, one search each with the ones found left out */
-		pk_move found[32];
-		int scores[32], k = 0;
-		for (; k < wd && k < n; k++) {
-			pk_limits l = lim;
-			l.exclude = found;
-			l.nexclude = k;
-			pk_result r;
-			engine_new_game(e);
-			engine_search(e, &nd.pos, NULL, &l, NULL, NULL, NULL, &r);
-			if (!r.has_move)
-				break;
-			int s = r.forced ? 0 : r.last.score;
-			if (k > 0 && s < scores[0] - mg)
-				break;
-			found[k] = r.best;
-			scores[k] = s;
-			if (n == 1) {
-				k++;
-				break;
-			}
-		}
-		searched++;
-		for (int j = 0; j < k; j++) {
-			int ord = 0;
-			while (ord < n && !move_equal(&ml.m[ord], &found[j]))
-				ord++;
-			if (ord == n)
-				continue;
-			if (bookb_add_move(b, &nd.pos, ord, 0, 0, 0, 0, n == 1 ? BOOK_NO_SCORE : scores[j]) < 0) {
-				cli_error("out of memory");
-				goto out;
-			}
-			pk_pos c;
-			pos_make(&nd.pos, &found[j], &c);
-			if (xbook_has(&x, c.key) < 0 && xbook_add(&x, &c, nd.ply + 1, nd.cost + scores[0] - scores[j]) < 0) {
-				cli_error("out of memory");
-				goto out;
-			}
-		}
-		if (!quiet && !json) {
-			char f[PK_FEN_STRLEN], m[PK_MOVE_STRLEN];
-			fen_format(&nd.pos, f, sizeof f);
-			fprintf(stderr, "%5ld  ply %2d  priority %4ld  %s:", searched, nd.ply, bestp, f);
-			for (int j = 0; j < k; j++) {
-				pdn_move_string(&nd.pos, &found[j], false, m);
-				fprintf(stderr, " %s (%+d)", m, scores[j]);
-			}
-			fputc('\n', stderr);
-		}
+	pk_expand_opts xo = { .lim = lim, .positions = npos, .margin = (int)mg, .width = (int)wd, .dropout = (int)dw,
+			      .on_step = quiet || json ? NULL : on_step };
+	if (expand_book(e, b, &root, &xo) < 0) {
+		cli_error("out of memory");
+		goto out;
 	}
 	size_t len;
 	pk_book_filter none = { .side = -1 };
@@ -924,8 +802,6 @@ static int book_expand(int argc, const char **argv)
 	rc = EXIT_OK;
 out:
 	free(buf);
-	free(x.n);
-	free(x.keys);
 	bookb_free(b);
 	engine_free(e);
 	engine_args_free(&ea);

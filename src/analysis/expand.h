@@ -1,0 +1,41 @@
+/* Drop-out expansion of an opening book: the book grows where it is most likely to be
+ * needed. Every book move carries the engine's score; a leaf (a position after a book
+ * move, not yet searched) has the priority  dropout * ply + the sum of the losses (best
+ * score minus the move's score) of the moves leading to it, and the leaf with the lowest
+ * priority (the earliest made among equals) is searched next: its best move, and the
+ * next best ones within the margin, become book moves. */
+#ifndef PK_EXPAND_H
+#define PK_EXPAND_H
+
+#include "book/book.h"
+#include "engine/search.h"
+
+#define EXPAND_MAX_WIDTH 32
+
+/* One position searched, for progress. */
+typedef struct {
+	long searched;               /* positions searched so far, this one included */
+	int ply;                     /* from the root */
+	long priority;
+	const pk_pos *pos;
+	int n;                       /* the book moves found, best first */
+	const pk_move *moves;
+	const int *scores;
+} pk_expand_step;
+
+typedef struct {
+	pk_limits lim;               /* each search's limits */
+	long positions;              /* positions to search */
+	int margin;                  /* keep moves within this of the best (hundredths of a man) */
+	int width;                   /* at most this many book moves a position (1..EXPAND_MAX_WIDTH) */
+	int dropout;                 /* the cost of a ply against a lost hundredth of a man */
+	const volatile sig_atomic_t *stop;
+	void (*on_step)(void *ctx, const pk_expand_step *s);   /* may be NULL */
+	void *ctx;
+} pk_expand_opts;
+
+/* Grow b (rooted at root) by o->positions searches with e. Returns the positions
+ * searched (fewer when every line ended or stop was set), or -1 when out of memory. */
+long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_opts *o);
+
+#endif
