@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "store/games.h"
 
 const char *cli_command = NULL;
 
@@ -111,6 +112,21 @@ void cli_progress_total(unsigned long long bytes)
 {
 	progress_total = bytes;
 	progress_file_start = cli_now();
+}
+
+void cli_games_progress(const char *what, pk_games *it, long games)
+{
+	static const pk_games *last_it;
+	static int last_file = -1;
+	int fi = games_file_index(it);
+	uint64_t done, total;
+	games_progress(it, &done, &total);
+	if (it != last_it || fi != last_file) {
+		last_it = it;
+		last_file = fi;
+		cli_progress_total(total);
+	}
+	cli_progress(what, games, done);
 }
 
 void cli_progress(const char *what, long games, unsigned long long bytes)

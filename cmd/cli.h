@@ -45,5 +45,9 @@ void cli_progress(const char *what, long games, unsigned long long bytes);
 /* The size of the file being read, for an ETA (0: unknown, e.g. stdin or zstd). */
 void cli_progress_total(unsigned long long bytes);
 void cli_progress_done(void);
+/* cli_progress for a walk over games: the file's size is taken as the total whenever
+ * the walk starts a new file. */
+struct pk_games;
+void cli_games_progress(const char *what, struct pk_games *it, long games);
 
 #endif

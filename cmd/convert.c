@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli.h"
 #include "commands.h"
 #include "rules/fen.h"
 #include "pdn/pdn_write.h"
 #include "pdn/zio.h"
+#include "store/games.h"
 
 #define MAX_FIXES_PER_GAME 20
 
@@ -159,56 +159,51 @@ int cmd_convert(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	pk_game g;
-	pk_replay rp;
-	game_init(&g);
-	replay_init(&rp);
 	strbuf jb = { 0 };
 	pk_write_opts wo = { .full_jumps = full, .width = 80 };
 	long games = 0, fixed = 0, with_errors = 0;
 	bool unreadable = false, write_failed = false;
 	double t0 = cli_now();
-	for (int i = 0; i < nfiles && !write_failed; i++) {
-		pk_reader *r = pdn_open(files[i], &err);
-		if (!r) {
-			cli_error("cannot open '%s': %s", files[i], strerror(err));
+	pk_source src = { .files = files, .nfiles = nfiles };
+	char msg_open[600];
+	pk_games *it = games_open(&src, msg_open, sizeof msg_open);
+	if (!it) {
+		cli_error("%s", msg_open);
+		write_failed = true;
+	}
+	while (it && !write_failed) {
+		pk_game *g;
+		pk_replay *rp;
+		int got = games_next(it, &g, &rp);
+		if (got == GAMES_END)
+			break;
+		if (got == GAMES_ERROR || got == GAMES_FATAL) {
+			cli_progress_done();
+			cli_error("%s", games_error(it));
 			unreadable = true;
+			write_failed = got == GAMES_FATAL;
 			continue;
 		}
-		replay_new_file(&rp);
-		int got;
-		while ((got = pdn_read(r, &g)) == 1) {
-			if (replay_game(&g, &rp) < 0) {
-				cli_error("out of memory");
-				write_failed = true;
+		const char *file = games_file(it);
+		for (int k = 0; fix && rp->fix_el >= 0 && k < MAX_FIXES_PER_GAME; k++) {
+			char note[160];
+			snprintf(note, sizeof note, "pdnkit: '%s' corrected to '%s' (%s)", game_str(g, g->els[rp->fix_el].off),
+				 rp->fix_text, rp->fix_why);
+			if (game_fix_move(g, rp->fix_el, rp->fix_text, note) < 0 || replay_game(g, rp) < 0)
 				break;
-			}
-			for (int k = 0; fix && rp.fix_el >= 0 && k < MAX_FIXES_PER_GAME; k++) {
-				char note[160];
-				snprintf(note, sizeof note, "pdnkit: '%s' corrected to '%s' (%s)",
-					 game_str(&g, g.els[rp.fix_el].off), rp.fix_text, rp.fix_why);
-				if (game_fix_move(&g, rp.fix_el, rp.fix_text, note) < 0 || replay_game(&g, &rp) < 0)
-					break;
-				fixed++;
-			}
-			games++;
-			if (g.findings.errors) {
-				with_errors++;
-				report_errors(files[i], &g);
-			}
-			cli_progress("convert", games, (unsigned long long)pdn_bytes_read(r));
-			int w = json ? write_json(files[i], &g, &rp, &s, &jb) : pdn_write_game(&g, &rp, &wo, sink, &s);
-			if (w < 0) {
-				write_failed = true;
-				break;
-			}
+			fixed++;
 		}
-		if (got < 0) {
-			cli_error("error reading '%s': %s", files[i], pdn_error(r));
-			unreadable = true;
+		games++;
+		if (g->findings.errors) {
+			with_errors++;
+			report_errors(file, g);
 		}
-		pdn_close(r);
+		cli_games_progress("convert", it, games);
+		int w = json ? write_json(file, g, rp, &s, &jb) : pdn_write_game(g, rp, &wo, sink, &s);
+		if (w < 0)
+			write_failed = true;
 	}
+	games_close(it);
 	const char *msg = NULL;
 	if (zout_close(s.out, &msg) < 0 || write_failed) {
 		cli_error("cannot write '%s': %s", s.path, msg ? msg : strerror(errno ? errno : EIO));
@@ -222,8 +217,6 @@ int cmd_convert(int argc, const char **argv)
 		fprintf(stderr, ", %ld with errors kept as written from the error on; %.3f s\n", with_errors, secs);
 		rc = unreadable ? EXIT_RUNTIME : with_errors ? EXIT_FINDINGS : EXIT_OK;
 	}
-	game_free(&g);
-	replay_free(&rp);
 	free(jb.p);
 out:
 	poptFreeContext(ctx);

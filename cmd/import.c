@@ -2,12 +2,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli.h"
 #include "egdb_opts.h"
 #include "analysis/verdict.h"
 #include "commands.h"
 #include "dbcli.h"
+#include "store/games.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -69,81 +69,83 @@ int cmd_import(int argc, const char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	import_totals t = { 0 };
-	pk_game g;
-	pk_replay rp;
-	game_init(&g);
-	replay_init(&rp);
 	double t0 = cli_now();
 	bool failed = false, unreadable = false;
-	for (int i = 0; i < nfiles && !failed && !interrupted; i++) {
-		int err = 0;
-		pk_reader *r = pdn_open(files[i], &err);
-		if (!r) {
-			cli_error("cannot open '%s': %s", files[i], strerror(err));
+	pk_source src = { .files = files, .nfiles = nfiles, .stop = &interrupted };
+	char err[600];
+	pk_games *it = games_open(&src, err, sizeof err);
+	if (!it) {
+		cli_error("%s", err);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	int file = -1;               /* the file whose import is open: games are committed file by file */
+	while (!failed && !interrupted) {
+		pk_game *g;
+		pk_replay *rp;
+		int got = games_next(it, &g, &rp);
+		int fi = games_file_index(it);
+		if (file >= 0 && (got != GAMES_GAME || fi != file)) {
+			/* Whatever was read is committed, also after Ctrl-C. */
+			if (store_end_import(s) < 0) {
+				cli_error("%s", store_error(s));
+				failed = true;
+			}
+			file = -1;
+		}
+		if (got == GAMES_END || failed)
+			break;
+		if (got == GAMES_ERROR || got == GAMES_FATAL) {
+			if (interrupted)
+				break;
+			cli_progress_done();
+			cli_error("%s", games_error(it));
 			unreadable = true;
+			failed = got == GAMES_FATAL;
 			continue;
 		}
-		t.files++;
-		pdn_set_stop(r, &interrupted);
-		replay_new_file(&rp);
-		struct stat sb;
-		bool plain = strcmp(files[i], "-") != 0 && stat(files[i], &sb) == 0 && S_ISREG(sb.st_mode) &&
-			     !(strlen(files[i]) > 4 && !strcmp(files[i] + strlen(files[i]) - 4, ".zst"));
-		cli_progress_total(plain ? (unsigned long long)sb.st_size : 0);
-		if (store_begin_import(s, files[i], !no_positions) < 0) {
-			cli_error("%s", store_error(s));
-			pdn_close(r);
-			failed = true;
-			break;
-		}
-		int got = 0;
-		while (!interrupted && (got = pdn_read(r, &g)) == 1) {
-			if (replay_game(&g, &rp) < 0) {
-				cli_error("out of memory");
-				failed = true;
-				break;
-			}
-			if (edb) {
-				int v = verdict_result(edb, &g, &rp);
-				t.judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
-				t.contradicted += v == VERDICT_CONTRADICTS;
-				if (v == VERDICT_FAILED) {
-					cli_error("%s", egdb_error(edb));
-					failed = true;
-					break;
-				}
-			}
-			int outcome;
-			if (store_add_game(s, &g, &rp, &outcome) < 0) {
+		if (file < 0) {
+			t.files++;
+			if (store_begin_import(s, games_file(it), !no_positions) < 0) {
 				cli_error("%s", store_error(s));
 				failed = true;
 				break;
 			}
-			t.games++;
-			if (outcome == STORE_DUPLICATE)
-				t.duplicates++;
-			else {
-				t.stored++;
-				t.invalid += rp.supported && g.findings.errors > 0;
-				t.skipped += !rp.supported;
+			file = fi;
+		}
+		if (edb) {
+			int v = verdict_result(edb, g, rp);
+			t.judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+			t.contradicted += v == VERDICT_CONTRADICTS;
+			if (v == VERDICT_FAILED) {
+				cli_error("%s", egdb_error(edb));
+				failed = true;
+				break;
 			}
-			cli_progress("import", t.games, (unsigned long long)pdn_bytes_read(r));
 		}
-		if (!failed && !interrupted && got < 0) {
-			cli_error("error reading '%s': %s", files[i], pdn_error(r));
-			unreadable = true;
-		}
-		pdn_close(r);
-		/* Whatever was read is committed, also after Ctrl-C. */
-		if (store_end_import(s) < 0) {
+		int outcome;
+		if (store_add_game(s, g, rp, &outcome) < 0) {
 			cli_error("%s", store_error(s));
 			failed = true;
+			break;
 		}
+		t.games++;
+		if (outcome == STORE_DUPLICATE)
+			t.duplicates++;
+		else {
+			t.stored++;
+			t.invalid += rp->supported && g->findings.errors > 0;
+			t.skipped += !rp->supported;
+		}
+		cli_games_progress("import", it, t.games);
 	}
+	if (file >= 0 && store_end_import(s) < 0) {
+		cli_error("%s", store_error(s));
+		failed = true;
+	}
+	games_close(it);
 	double secs = cli_now() - t0;
 	cli_progress_done();
-	game_free(&g);
-	replay_free(&rp);
 	if (json) {
 		printf("{\"db\":");
 		json_string(stdout, db_path(&fa));

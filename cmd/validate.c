@@ -3,13 +3,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli.h"
 #include "egdb_opts.h"
 #include "analysis/verdict.h"
 #include "commands.h"
 #include "pdn/pdn.h"
 #include "pdn/replay.h"
+#include "store/games.h"
 
 typedef struct {
 	long games, valid, with_errors, with_warnings, skipped, errors;
@@ -94,63 +94,34 @@ static void print_json(const char *file, const pk_game *g, const pk_replay *rp)
 	printf("]}\n");
 }
 
-/* Returns 0, or EXIT_RUNTIME when the file could not be read. */
-static int validate_file(const char *file, bool json, bool quiet, long max_errors, totals *t,
-			 pk_game *g, pk_replay *rp, pk_egdb *db)
+/* Count and print one replayed game. Returns 0, or EXIT_RUNTIME when the endgame
+ * databases failed. */
+static int validate_game(const char *file, bool json, bool quiet, totals *t, pk_game *g, pk_replay *rp, pk_egdb *db)
 {
-	int err = 0;
-	pk_reader *r = pdn_open(file, &err);
-	if (!r) {
-		cli_error("cannot open '%s': %s", file, strerror(err));
-		return EXIT_RUNTIME;
-	}
-	int rc;
-	replay_new_file(rp);
-	struct stat sb;
-	bool plain = strcmp(file, "-") != 0 && stat(file, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		     !(strlen(file) > 4 && !strcmp(file + strlen(file) - 4, ".zst"));
-	cli_progress_total(plain ? (unsigned long long)sb.st_size : 0);
-	while ((rc = pdn_read(r, g)) == 1) {
-		if (replay_game(g, rp) < 0) {
-			cli_error("out of memory replaying game %d of '%s'", g->index, file);
-			pdn_close(r);
+	if (db) {
+		int v = verdict_result(db, g, rp);
+		t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+		t->contradicted += v == VERDICT_CONTRADICTS;
+		if (v == VERDICT_FAILED) {
+			cli_error("%s", egdb_error(db));
 			return EXIT_RUNTIME;
 		}
-		if (db) {
-			int v = verdict_result(db, g, rp);
-			t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
-			t->contradicted += v == VERDICT_CONTRADICTS;
-			if (v == VERDICT_FAILED) {
-				cli_error("%s", egdb_error(db));
-				pdn_close(r);
-				return EXIT_RUNTIME;
-			}
-		}
-		t->games++;
-		if (!rp->supported)
-			t->skipped++;
-		else if (g->findings.errors)
-			t->with_errors++;
-		else
-			t->valid++;
-		if (g->findings.warnings)
-			t->with_warnings++;
-		t->errors += g->findings.errors;
-		if (json)
-			print_json(file, g, rp);
-		else
-			print_human(file, g, rp, quiet);
-		cli_progress("validate", t->games, (unsigned long long)pdn_bytes_read(r));
-		if (max_errors > 0 && t->errors >= max_errors)
-			break;
 	}
-	int status = 0;
-	if (rc < 0) {
-		cli_error("error reading '%s': %s", file, pdn_error(r));
-		status = EXIT_RUNTIME;
-	}
-	pdn_close(r);
-	return status;
+	t->games++;
+	if (!rp->supported)
+		t->skipped++;
+	else if (g->findings.errors)
+		t->with_errors++;
+	else
+		t->valid++;
+	if (g->findings.warnings)
+		t->with_warnings++;
+	t->errors += g->findings.errors;
+	if (json)
+		print_json(file, g, rp);
+	else
+		print_human(file, g, rp, quiet);
+	return 0;
 }
 
 int cmd_validate(int argc, const char **argv)
@@ -191,23 +162,42 @@ int cmd_validate(int argc, const char **argv)
 	}
 
 	totals t = { 0 };
-	pk_game g;
-	pk_replay rp;
-	game_init(&g);
-	replay_init(&rp);
 	double t0 = cli_now();
 	bool unreadable = false;
-	for (int i = 0; i < nfiles; i++) {
-		if (validate_file(files[i], json, quiet, max_errors, &t, &g, &rp, db))
+	pk_source src = { .files = files, .nfiles = nfiles };
+	char err[600];
+	pk_games *it = games_open(&src, err, sizeof err);
+	if (!it) {
+		cli_error("%s", err);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (;;) {
+		pk_game *g;
+		pk_replay *rp;
+		int got = games_next(it, &g, &rp);
+		if (got == GAMES_END)
+			break;
+		if (got == GAMES_ERROR || got == GAMES_FATAL) {
+			cli_progress_done();
+			cli_error("%s", games_error(it));
 			unreadable = true;
+			if (got == GAMES_FATAL)
+				break;
+			continue;
+		}
+		if (validate_game(games_file(it), json, quiet, &t, g, rp, db)) {
+			unreadable = true;
+			break;
+		}
+		cli_games_progress("validate", it, t.games);
 		if (max_errors > 0 && t.errors >= max_errors) {
 			cli_warning("stopped after %ld errors", t.errors);
 			break;
 		}
 	}
+	games_close(it);
 	double secs = cli_now() - t0;
-	game_free(&g);
-	replay_free(&rp);
 	cli_progress_done();
 	fflush(stdout);   /* findings before the summary, also through a pipe */
 	fprintf(stderr, "pdnkit validate: %ld game%s read: %ld valid, %ld with errors, %ld with warnings",

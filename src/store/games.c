@@ -150,6 +150,13 @@ void games_take(pk_games *it, pk_game *g, pk_replay *rp)
 	memcpy(it->rp.file_hint, rp->file_hint, sizeof rp->file_hint);
 }
 
+int games_file_index(const pk_games *it)
+{
+	if (it->src.store)
+		return 0;
+	return it->r ? it->fi : it->fi - 1;
+}
+
 const char *games_file(const pk_games *it)
 {
 	if (it->src.store)

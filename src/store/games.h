@@ -37,6 +37,9 @@ const char *games_error(const pk_games *it);
  * name "(store)"; the stored game's id (0 for files). */
 const char *games_file(const pk_games *it);
 int64_t games_id(const pk_games *it);
+/* The index in files of the file the last game or error came from (0 for the store):
+ * a command that works file by file sees it change. */
+int games_file_index(const pk_games *it);
 /* Progress: bytes of the current file read so far and its size (0 when not known:
  * standard input, compressed input); for the store, games done and games matched. */
 void games_progress(const pk_games *it, uint64_t *done, uint64_t *total);
