@@ -1,0 +1,350 @@
+/* Import: games, tags, findings and the position index, in batches of transactions. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "store/internal.h"
+#include "base/hash.h"
+#include "pdn/pdn_write.h"
+#include "rules/fen.h"
+
+#define fnv fnv64
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	h = fnv(h, s ? s : "", s ? strlen(s) : 0);
+	return fnv(h, "\x1F", 1);
+}
+
+/* Whether the stored ordinals alone give back the move text: a complete, replayed game
+ * with nothing but numbers, moves and its result. */
+static bool plain_game(const pk_game *g, const pk_replay *rp)
+{
+	if (!rp->supported || !rp->complete || rp->result_el < 0)
+		return false;
+	for (int i = 0; i < g->nel; i++) {
+		int k = g->els[i].kind;
+		if (g->els[i].depth != 0 || (k != EL_NUMBER && k != EL_MOVE && k != EL_RESULT))
+			return false;
+	}
+	for (int i = 0; i < rp->nply; i++)
+		if (rp->plies[i].ordinal < 0 || rp->plies[i].marks[0] || rp->plies[i].glued_el >= 0)
+			return false;
+	return true;
+}
+
+/* The game's move text in canonical form (its result included), for games that are
+ * not plain. Returns a malloc'ed string. */
+static char *movetext_of(const pk_game *g, const pk_replay *rp)
+{
+	/* Write the game without tags: a copy with no tags keeps the writer's output to
+	 * the move text. */
+	pk_game copy = *g;
+	copy.ntags = 0;
+	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
+	textbuf t = { 0 };
+	if (pdn_write_game(&copy, rp, &o, st_text_sink, &t) < 0) {
+		free(t.p);
+		return NULL;
+	}
+	/* Strip the blank line the writer puts first (after the absent tags) and the last. */
+	char *p = t.p;
+	while (*p == '\n')
+		p++;
+	size_t n = strlen(p);
+	while (n > 0 && p[n - 1] == '\n')
+		n--;
+	memmove(t.p, p, n);
+	t.p[n] = 0;
+	return t.p;
+}
+
+
+
+int store_begin_import(pk_store *s, const char *source_path, bool positions)
+{
+	s->positions = positions;
+	s->pending = 0;
+	s->npos = 0;
+	s->unindexed = 0;
+	if (st_prepare(s, &s->ins_game,
+		    "INSERT INTO game(source, source_game, source_offset, event, site, date, round, black, white,"
+		    " result, black_key, white_key, date_key, gametype, start, plies, moves, movetext, status,"
+		    " fingerprint) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
+	    st_prepare(s, &s->ins_tag, "INSERT INTO tag VALUES(?,?,?,?)") < 0 ||
+	    st_prepare(s, &s->ins_finding, "INSERT INTO finding VALUES(?,?,?,?,?,?,?,?,?)") < 0 ||
+	    st_prepare(s, &s->ins_pos, "INSERT OR IGNORE INTO position VALUES(?,?,?,?)") < 0 ||
+	    st_prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0)
+		return -1;
+	if (st_exec(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	s->importing = true;
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, "INSERT INTO source(path, imported) VALUES(?, datetime('now'))") < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, source_path, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return st_fail(s, "cannot record the source file");
+	s->source = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+/* LSD radix sort by key, 16 bits a pass; stable, so rows of one key stay in game and
+ * ply order as they were added. */
+static int sort_positions(pk_store *s)
+{
+	posrow *tmp = malloc(s->npos * sizeof *tmp);
+	size_t *count = malloc(65536 * sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		snprintf(s->err, sizeof s->err, "out of memory");
+		return -1;
+	}
+	posrow *a = s->pos, *b = tmp;
+	for (int shift = 0; shift < 64; shift += 16) {
+		memset(count, 0, 65536 * sizeof *count);
+		for (size_t i = 0; i < s->npos; i++)
+			count[(a[i].key >> shift) & 0xFFFF]++;
+		size_t sum = 0;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < s->npos; i++)
+			b[count[(a[i].key >> shift) & 0xFFFF]++] = a[i];
+		posrow *t = a;
+		a = b;
+		b = t;
+	}
+	/* Four passes: the sorted rows are back in s->pos. */
+	free(tmp);
+	free(count);
+	return 0;
+}
+
+/* Positions go in sorted by key: B-tree inserts in order touch each page once. */
+static int flush_positions(pk_store *s)
+{
+	if (s->npos > 1 && sort_positions(s) < 0)
+		return -1;
+	for (size_t i = 0; i < s->npos; i++) {
+		sqlite3_bind_int64(s->ins_pos, 1, s->pos[i].game >> PART_BITS);
+		sqlite3_bind_int64(s->ins_pos, 2, (int64_t)s->pos[i].key);
+		sqlite3_bind_int64(s->ins_pos, 3, s->pos[i].game);
+		sqlite3_bind_int(s->ins_pos, 4, s->pos[i].ply);
+		if (sqlite3_step(s->ins_pos) != SQLITE_DONE) {
+			sqlite3_reset(s->ins_pos);
+			return st_fail(s, "cannot store positions");
+		}
+		sqlite3_reset(s->ins_pos);
+	}
+	s->npos = 0;
+	if (s->unindexed) {
+		/* Games without positions are counted in the same transaction, so that a
+		 * position search can say what it cannot see. */
+		char sql[160];
+		snprintf(sql, sizeof sql, "INSERT INTO meta VALUES('unindexed', %ld) ON CONFLICT(key) DO UPDATE "
+			 "SET value = CAST(value AS INTEGER) + %ld", s->unindexed, s->unindexed);
+		if (st_exec(s, sql) < 0)
+			return -1;
+		s->unindexed = 0;
+	}
+	return 0;
+}
+
+static int commit_batch(pk_store *s)
+{
+	if (flush_positions(s) < 0 || st_exec(s, "COMMIT") < 0)
+		return -1;
+	s->pending = 0;
+	return st_exec(s, "BEGIN IMMEDIATE");
+}
+
+static int add_position(pk_store *s, uint64_t key, int64_t game, int ply)
+{
+	if (s->npos == s->poscap) {
+		size_t cap = s->poscap ? s->poscap * 2 : 65536;
+		posrow *p = realloc(s->pos, cap * sizeof *p);
+		if (!p) {
+			snprintf(s->err, sizeof s->err, "out of memory");
+			return -1;
+		}
+		s->pos = p;
+		s->poscap = cap;
+	}
+	s->pos[s->npos++] = (posrow){ key, game, ply };
+	return 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static bool in_roster_order(const char *name, int k)
+{
+	static const char *const roster[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
+	return strcasecmp(name, roster[k]) == 0;
+}
+
+int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outcome)
+{
+	uint8_t *moves = malloc((size_t)rp->nply * 3 + 1);
+	if (!moves)
+		return snprintf(s->err, sizeof s->err, "out of memory"), -1;
+	int nmoves = store_encode_moves(rp, moves, rp->nply * 3 + 1);
+	char start[PK_FEN_STRLEN];
+	bool custom = rp->custom_start;
+	if (custom)
+		fen_format(&rp->start, start, sizeof start);
+	char *movetext = plain_game(g, rp) ? NULL : movetext_of(g, rp);
+
+	const char *event = game_tag(g, "Event"), *site = game_tag(g, "Site"), *date = game_tag(g, "Date");
+	const char *round = game_tag(g, "Round"), *black = game_tag(g, "Black"), *white = game_tag(g, "White");
+	uint64_t fp = FNV64_INIT;
+	fp = fnv_str(fp, custom ? start : NULL);
+	fp = fnv(fp, moves, (size_t)nmoves);
+	fp = fnv(fp, "\x1F", 1);
+	fp = fnv_str(fp, rp->supported ? NULL : movetext);
+	fp = fnv_str(fp, black);
+	fp = fnv_str(fp, white);
+	fp = fnv_str(fp, date);
+	fp = fnv_str(fp, event);
+	fp = fnv(fp, &rp->variant, sizeof rp->variant);
+
+	int rc = -1;
+	sqlite3_bind_int64(s->find_dup, 1, (int64_t)fp);
+	int step = sqlite3_step(s->find_dup);
+	sqlite3_reset(s->find_dup);
+	if (step == SQLITE_ROW) {
+		*outcome = STORE_DUPLICATE;
+		rc = 0;
+		goto out;
+	}
+	if (step != SQLITE_DONE) {
+		st_fail(s, "cannot look for duplicates");
+		goto out;
+	}
+
+	char bkey[256], wkey[256];
+	store_name_key(black ? black : "", bkey, sizeof bkey);
+	store_name_key(white ? white : "", wkey, sizeof wkey);
+	int32_t dkey = store_date_key(date);
+	int status = !rp->supported ? STATUS_NOT_REPLAYED : g->findings.errors ? STATUS_ERRORS :
+		     g->findings.warnings ? STATUS_WARNINGS : STATUS_VALID;
+	sqlite3_stmt *st = s->ins_game;
+	sqlite3_bind_int64(st, 1, s->source);
+	sqlite3_bind_int(st, 2, g->index);
+	sqlite3_bind_int64(st, 3, (int64_t)g->offset);
+	bind_text_or_null(st, 4, event);
+	bind_text_or_null(st, 5, site);
+	bind_text_or_null(st, 6, date);
+	bind_text_or_null(st, 7, round);
+	bind_text_or_null(st, 8, black);
+	bind_text_or_null(st, 9, white);
+	sqlite3_bind_text(st, 10, result_string(rp->result), -1, SQLITE_STATIC);
+	bind_text_or_null(st, 11, black ? bkey : NULL);
+	bind_text_or_null(st, 12, white ? wkey : NULL);
+	if (dkey)
+		sqlite3_bind_int(st, 13, dkey);
+	else
+		sqlite3_bind_null(st, 13);
+	sqlite3_bind_int(st, 14, rp->variant);
+	bind_text_or_null(st, 15, custom ? start : NULL);
+	sqlite3_bind_int(st, 16, rp->nply);
+	sqlite3_bind_blob(st, 17, moves, nmoves, SQLITE_TRANSIENT);
+	bind_text_or_null(st, 18, movetext);
+	sqlite3_bind_int(st, 19, status);
+	sqlite3_bind_int64(st, 20, (int64_t)fp);
+	step = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (step != SQLITE_DONE) {
+		st_fail(s, "cannot store a game");
+		goto out;
+	}
+	int64_t id = sqlite3_last_insert_rowid(s->db);
+
+	/* Tags in canonical order: the seven-tag roster, then the rest as read. */
+	int seq = 0;
+	for (int pass = 0; pass < 8; pass++)
+		for (int i = 0; i < g->ntags; i++) {
+			const char *name = game_str(g, g->tags[i].name);
+			bool roster = false;
+			for (int k = 0; k < 7; k++)
+				roster = roster || in_roster_order(name, k);
+			if (pass < 7 ? !in_roster_order(name, pass) : roster)
+				continue;
+			sqlite3_bind_int64(s->ins_tag, 1, id);
+			sqlite3_bind_int(s->ins_tag, 2, seq++);
+			sqlite3_bind_text(s->ins_tag, 3, name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(s->ins_tag, 4, game_str(g, g->tags[i].value), -1, SQLITE_STATIC);
+			step = sqlite3_step(s->ins_tag);
+			sqlite3_reset(s->ins_tag);
+			if (step != SQLITE_DONE) {
+				st_fail(s, "cannot store a tag");
+				goto out;
+			}
+		}
+	for (int i = 0; i < g->findings.n; i++) {
+		const pk_finding *f = &g->findings.v[i];
+		sqlite3_stmt *q = s->ins_finding;
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_int(q, 2, i);
+		sqlite3_bind_text(q, 3, severity_name(f->severity), -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, f->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 5, (int)f->line);
+		sqlite3_bind_int(q, 6, (int)f->col);
+		sqlite3_bind_int(q, 7, f->ply);
+		bind_text_or_null(q, 8, f->move[0] ? f->move : NULL);
+		sqlite3_bind_text(q, 9, f->message, -1, SQLITE_STATIC);
+		step = sqlite3_step(q);
+		sqlite3_reset(q);
+		if (step != SQLITE_DONE) {
+			st_fail(s, "cannot store a finding");
+			goto out;
+		}
+	}
+	if (!s->positions && rp->supported)
+		s->unindexed++;
+	if (s->positions && rp->supported) {
+		if (add_position(s, rp->start.key, id, 0) < 0)
+			goto out;
+		for (int i = 0; i < rp->nply; i++)
+			if (add_position(s, rp->plies[i].after.key, id, i + 1) < 0)
+				goto out;
+	}
+	*outcome = STORE_ADDED;
+	rc = 0;
+	if (++s->pending >= BATCH_GAMES)
+		rc = commit_batch(s);
+out:
+	free(moves);
+	free(movetext);
+	return rc;
+}
+
+int store_end_import(pk_store *s)
+{
+	int rc = 0;
+	if (s->importing) {
+		rc = flush_positions(s);
+		if (rc == 0)
+			rc = st_exec(s, "COMMIT");
+		if (rc < 0)
+			st_exec(s, "ROLLBACK");
+		s->importing = false;
+	}
+	st_finalize_import(s);
+	if (rc == 0)
+		st_exec(s, "PRAGMA optimize");
+	return rc;
+}
+

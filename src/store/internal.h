@@ -1,0 +1,55 @@
+/* What the files of store/ share and nobody else sees: the store's state, and the
+ * error, statement and text helpers. */
+#ifndef PK_STORE_INTERNAL_H
+#define PK_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include "store/store.h"
+
+
+/* Games per transaction. Each batch rewrites most leaves of the position index, so
+ * larger batches import faster; an interrupted import loses at most one batch of work
+ * (the next run adds those games). */
+#define BATCH_GAMES 5000
+#define PART_BITS 13
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+typedef struct {
+	uint64_t key;
+	int64_t game;
+	int32_t ply;
+} posrow;
+
+struct pk_store {
+	sqlite3 *db;
+	char err[512];
+	/* import state */
+	bool importing, positions;
+	int64_t source;
+	int pending;
+	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup;
+	posrow *pos;
+	size_t npos, poscap;
+	long unindexed;                   /* games of this batch stored without positions */
+};
+
+
+/* s->err = "what: sqlite's message"; returns -1. */
+int st_fail(pk_store *s, const char *what);
+/* Run SQL without results; -1 with s->err. */
+int st_exec(pk_store *s, const char *sql);
+int st_prepare(pk_store *s, sqlite3_stmt **st, const char *sql);
+/* Drop the import's prepared statements. */
+void st_finalize_import(pk_store *s);
+
+/* A growing text. */
+typedef struct {
+	char *p;
+	size_t n, cap;
+	bool body;
+} textbuf;
+
+int st_text_sink(void *ctx, const char *buf, size_t len);
+
+#endif

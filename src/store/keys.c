@@ -1,0 +1,129 @@
+/* Keys the store sorts and matches by: dates, player names, and moves as ordinals. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "store/internal.h"
+#include "base/hash.h"
+
+
+int32_t store_date_key(const char *d)
+{
+	if (!d)
+		return 0;
+	int part[3] = { -1, -1, -1 }, lens[3] = { 0, 0, 0 }, n = 0;
+	const char *p = d;
+	while (*p && n < 3) {
+		while (*p == ' ')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			int v = 0, len = 0;
+			while (isdigit((unsigned char)*p) && len < 8) {
+				v = v * 10 + (*p++ - '0');
+				len++;
+			}
+			part[n] = v;
+			lens[n++] = len;
+		} else if (*p == '?') {
+			while (*p == '?')
+				p++;
+			part[n] = 0;
+			lens[n++] = 2;
+		} else {
+			break;
+		}
+		if (*p == '.' || *p == '-' || *p == '/')
+			p++;
+		else
+			break;
+	}
+	int y = 0, m = 0, dd = 0;
+	if (n >= 1 && lens[0] == 4) {            /* YYYY.MM.DD, YYYY-MM-DD, YYYY. */
+		y = part[0];
+		m = n > 1 ? part[1] : 0;
+		dd = n > 2 ? part[2] : 0;
+	} else if (n == 3 && lens[2] == 4) {     /* D.M.YYYY */
+		y = part[2];
+		m = part[1];
+		dd = part[0];
+	} else {
+		return 0;
+	}
+	if (y < 1000 || y > 9999)
+		return 0;
+	if (m < 0 || m > 12)
+		m = 0;
+	if (dd < 0 || dd > 31)
+		dd = 0;
+	return y * 10000 + m * 100 + dd;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void store_name_key(const char *name, char *out, size_t size)
+{
+	char buf[256], *words[32];
+	int nw = 0;
+	size_t k = 0;
+	for (const char *p = name; *p && k < sizeof buf - 1; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (isalnum(c) || c >= 0x80)
+			buf[k++] = (char)tolower(c);
+		else if (c == '\'')
+			continue;
+		else if (k > 0 && buf[k - 1] != ' ')
+			buf[k++] = ' ';
+	}
+	while (k > 0 && buf[k - 1] == ' ')
+		k--;
+	buf[k] = 0;
+	for (char *t = strtok(buf, " "); t && nw < 32; t = strtok(NULL, " "))
+		words[nw++] = t;
+	qsort(words, (size_t)nw, sizeof words[0], cmp_str);
+	size_t n = 0;
+	out[0] = 0;
+	for (int i = 0; i < nw && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", i ? " " : "", words[i]);
+}
+
+int store_encode_moves(const pk_replay *rp, uint8_t *buf, int cap)
+{
+	int n = 0;
+	for (int i = 0; i < rp->nply; i++) {
+		int o = rp->plies[i].ordinal;
+		if (o < 0)
+			break;   /* a set-up: the ordinals stop here (the move text keeps the rest) */
+		if (o < 255) {
+			if (n + 1 > cap)
+				return -1;
+			buf[n++] = (uint8_t)o;
+		} else {
+			if (n + 3 > cap)
+				return -1;
+			buf[n++] = 255;
+			buf[n++] = (uint8_t)(o & 0xFF);
+			buf[n++] = (uint8_t)(o >> 8);
+		}
+	}
+	return n;
+}
+
+int store_decode_moves(const uint8_t *buf, int len, int *ord, int cap)
+{
+	int n = 0;
+	for (int i = 0; i < len && n < cap; i++) {
+		if (buf[i] < 255)
+			ord[n++] = buf[i];
+		else if (i + 2 < len) {
+			ord[n++] = buf[i + 1] | buf[i + 2] << 8;
+			i += 2;
+		} else
+			break;
+	}
+	return n;
+}
+

@@ -1,0 +1,479 @@
+/* Queries: the WHERE clause of a filter, games and counts, tags, a stored game read
+ * back, and duplicates. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "store/internal.h"
+#include "rules/fen.h"
+#include "pdn/movenum.h"
+
+
+void filter_init(pk_filter *f)
+{
+	memset(f, 0, sizeof *f);
+	f->min_plies = f->max_plies = -1;
+}
+
+/* A WHERE clause and its values, built together so that values are always bound. */
+typedef struct {
+	char sql[2048];
+	size_t n;
+	int nb;
+	struct {
+		int type;   /* 0 text, 1 int, 2 blob */
+		const char *text;
+		int64_t i;
+		const void *blob;
+		int blen;
+		char own[300];
+	} b[24];
+} where;
+
+static void w_add(where *w, const char *clause)
+{
+	w->n += (size_t)snprintf(w->sql + w->n, sizeof w->sql - w->n, " AND %s", clause);
+}
+
+/* "%name%" for LIKE, with the user's % and _ escaped. */
+static void w_like(where *w, const char *v)
+{
+	char *o = w->b[w->nb].own;
+	size_t k = 0;
+	o[k++] = '%';
+	for (const char *p = v; *p && k < sizeof w->b[0].own - 3; p++) {
+		if (*p == '%' || *p == '_' || *p == '\\')
+			o[k++] = '\\';
+		o[k++] = *p;
+	}
+	o[k++] = '%';
+	o[k] = 0;
+	w->b[w->nb].type = 0;
+	w->b[w->nb].text = o;
+	w->nb++;
+}
+
+static void w_int(where *w, int64_t v)
+{
+	w->b[w->nb].type = 1;
+	w->b[w->nb].i = v;
+	w->nb++;
+}
+
+static void w_text(where *w, const char *v)
+{
+	w->b[w->nb].type = 0;
+	w->b[w->nb].text = v;
+	w->nb++;
+}
+
+static void w_blob(where *w, const void *p, int n)
+{
+	w->b[w->nb].type = 2;
+	w->b[w->nb].blob = p;
+	w->b[w->nb].blen = n;
+	w->nb++;
+}
+
+static void build_where(const pk_filter *f, where *w, uint8_t *succ)
+{
+	w->n = 0;
+	w->nb = 0;
+	w->sql[0] = 0;
+	if (f->player) {
+		w_add(w, "(g.black LIKE ? ESCAPE '\\' OR g.white LIKE ? ESCAPE '\\')");
+		w_like(w, f->player);
+		w_like(w, f->player);
+	}
+	if (f->black) {
+		w_add(w, "g.black LIKE ? ESCAPE '\\'");
+		w_like(w, f->black);
+	}
+	if (f->white) {
+		w_add(w, "g.white LIKE ? ESCAPE '\\'");
+		w_like(w, f->white);
+	}
+	if (f->event) {
+		w_add(w, "g.event LIKE ? ESCAPE '\\'");
+		w_like(w, f->event);
+	}
+	if (f->site) {
+		w_add(w, "g.site LIKE ? ESCAPE '\\'");
+		w_like(w, f->site);
+	}
+	if (f->result) {
+		w_add(w, "g.result = ?");
+		w_text(w, f->result);
+	}
+	if (f->date_from) {
+		w_add(w, "g.date_key >= ?");
+		w_int(w, f->date_from);
+	}
+	if (f->date_to) {
+		w_add(w, "g.date_key <= ?");
+		w_int(w, f->date_to);
+	}
+	if (f->invalid)
+		w_add(w, "g.status = 2");
+	if (f->min_plies >= 0) {
+		w_add(w, "g.plies >= ?");
+		w_int(w, f->min_plies);
+	}
+	if (f->max_plies >= 0) {
+		w_add(w, "g.plies <= ?");
+		w_int(w, f->max_plies);
+	}
+	if (f->id > 0) {
+		w_add(w, "g.id = ?");
+		w_int(w, f->id);
+	}
+	if (f->shard_n > 1) {
+		w_add(w, "g.id % ? = ?");
+		w_int(w, f->shard_n);
+		w_int(w, f->shard_k - 1);
+	}
+	if (f->opening_set) {
+		/* Blobs compare byte by byte: the games starting with these ordinals are
+		 * those >= the prefix and < its successor. */
+		w_add(w, "g.start IS NULL");
+		if (f->opening_len > 0) {
+			int n = f->opening_len;
+			memcpy(succ, f->opening, (size_t)n);
+			while (n > 0 && succ[n - 1] == 0xFF)
+				n--;
+			w_add(w, "g.moves >= ?");
+			w_blob(w, f->opening, f->opening_len);
+			if (n > 0) {
+				succ[n - 1]++;
+				w_add(w, "g.moves < ?");
+				w_blob(w, succ, n);
+			}
+		}
+	}
+}
+
+static void bind_where(sqlite3_stmt *st, const where *w, int first)
+{
+	for (int i = 0; i < w->nb; i++) {
+		if (w->b[i].type == 0)
+			sqlite3_bind_text(st, first + i, w->b[i].text, -1, SQLITE_TRANSIENT);
+		else if (w->b[i].type == 1)
+			sqlite3_bind_int64(st, first + i, w->b[i].i);
+		else
+			sqlite3_bind_blob(st, first + i, w->b[i].blob, w->b[i].blen, SQLITE_TRANSIENT);
+	}
+}
+
+static const char *order_column(const char *o)
+{
+	static const char *const cols[][2] = {
+		{ "id", "g.id" }, { "date", "g.date_key" }, { "event", "g.event" }, { "black", "g.black" },
+		{ "white", "g.white" }, { "plies", "g.plies" }, { "result", "g.result" }, { "ply", "p.ply" },
+	};
+	for (size_t i = 0; o && i < sizeof cols / sizeof cols[0]; i++)
+		if (strcmp(o, cols[i][0]) == 0)
+			return cols[i][1];
+	return NULL;
+}
+
+/* One seek per part: the parts are 0 .. (largest game id >> PART_BITS). */
+static const char *position_join =
+	" JOIN (SELECT game, MIN(ply) AS ply FROM position WHERE part IN ("
+	"  WITH RECURSIVE parts(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM parts"
+	"   WHERE n < (SELECT coalesce(max(id), 0) >> " STR(PART_BITS) " FROM game)) SELECT n FROM parts)"
+	" AND key = ? GROUP BY game) p ON p.game = g.id";
+
+int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_row *row), void *ctx)
+{
+	where w;
+	uint8_t succ[1024];
+	if (f->opening_len > (int)sizeof succ)
+		return snprintf(s->err, sizeof s->err, "opening too long"), -1;
+	build_where(f, &w, succ);
+	const char *order = order_column(f->order ? f->order : "id");
+	if (!order || (!f->position_set && strcmp(order, "p.ply") == 0)) {
+		snprintf(s->err, sizeof s->err, "cannot order by '%s'", f->order);
+		return -1;
+	}
+	char sql[4096];
+	snprintf(sql, sizeof sql,
+		 "SELECT g.id, g.event, g.site, g.date, g.round, g.black, g.white, g.result, g.plies, g.status,"
+		 " g.gametype, g.start, g.moves, g.movetext, %s, g.source_game FROM game g%s WHERE 1%s ORDER BY %s%s, g.id%s%s",
+		 f->position_set ? "p.ply" : "-1", f->position_set ? position_join : "", w.sql, order,
+		 f->desc ? " DESC" : "", f->limit > 0 ? " LIMIT " : "", "");
+	if (f->limit > 0) {
+		size_t n = strlen(sql);
+		snprintf(sql + n, sizeof sql - n, "%ld", f->limit);
+	}
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, sql) < 0)
+		return -1;
+	int first = 1;
+	if (f->position_set)
+		sqlite3_bind_int64(st, first++, (int64_t)f->position_key);
+	bind_where(st, &w, first);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pk_row r = {
+			.id = sqlite3_column_int64(st, 0),
+			.event = (const char *)sqlite3_column_text(st, 1),
+			.site = (const char *)sqlite3_column_text(st, 2),
+			.date = (const char *)sqlite3_column_text(st, 3),
+			.round = (const char *)sqlite3_column_text(st, 4),
+			.black = (const char *)sqlite3_column_text(st, 5),
+			.white = (const char *)sqlite3_column_text(st, 6),
+			.result = (const char *)sqlite3_column_text(st, 7),
+			.plies = sqlite3_column_int(st, 8),
+			.status = sqlite3_column_int(st, 9),
+			.gametype = sqlite3_column_int(st, 10),
+			.start = (const char *)sqlite3_column_text(st, 11),
+			.moves = sqlite3_column_blob(st, 12),
+			.nmoves = sqlite3_column_bytes(st, 12),
+			.movetext = (const char *)sqlite3_column_text(st, 13),
+			.ply = sqlite3_column_int(st, 14),
+			.source_game = sqlite3_column_int(st, 15),
+		};
+		if (cb(ctx, &r))
+			break;
+	}
+	int ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+	if (!ok)
+		st_fail(s, "query failed");
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+int store_count(pk_store *s, const pk_filter *f, long *count)
+{
+	where w;
+	uint8_t succ[1024];
+	if (f->opening_len > (int)sizeof succ)
+		return -1;
+	build_where(f, &w, succ);
+	char sql[4096];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM game g%s WHERE 1%s",
+		 f->position_set ? position_join : "", w.sql);
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, sql) < 0)
+		return -1;
+	int first = 1;
+	if (f->position_set)
+		sqlite3_bind_int64(st, first++, (int64_t)f->position_key);
+	bind_where(st, &w, first);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*count = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : st_fail(s, "count failed");
+}
+
+int store_select(pk_store *s, const char *sqlt, const pk_filter *f,
+		 int (*cb)(void *ctx, int ncol, const char *const *cols), void *ctx)
+{
+	where w;
+	uint8_t succ[1024];
+	if (f->opening_len > (int)sizeof succ)
+		return -1;
+	build_where(f, &w, succ);
+	/* %W: the filter's clause (with the position join when one is asked for). */
+	char sql[8192], clause[4096];
+	snprintf(clause, sizeof clause, "%s WHERE 1%s", f->position_set ? position_join : "", w.sql);
+	size_t n = 0;
+	int uses = 0;
+	for (const char *p = sqlt; *p && n < sizeof sql - sizeof clause; p++) {
+		if (p[0] == '%' && p[1] == 'W') {
+			n += (size_t)snprintf(sql + n, sizeof sql - n, "%s", clause);
+			p++;
+			uses++;
+		} else {
+			sql[n++] = *p;
+		}
+	}
+	sql[n] = 0;
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, sql) < 0)
+		return -1;
+	/* Each %W takes its own copy of the values. */
+	int per = w.nb + (f->position_set ? 1 : 0);
+	for (int u = 0; u < uses; u++) {
+		int first = 1 + u * per;
+		if (f->position_set)
+			sqlite3_bind_int64(st, first++, (int64_t)f->position_key);
+		bind_where(st, &w, first);
+	}
+	int rc, ncol = sqlite3_column_count(st);
+	const char *cols[32];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < ncol && i < 32; i++)
+			cols[i] = (const char *)sqlite3_column_text(st, i);
+		if (cb(ctx, ncol, cols))
+			break;
+	}
+	int ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+	if (!ok)
+		st_fail(s, "query failed");
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+int store_tags(pk_store *s, int64_t id, int (*cb)(void *ctx, const char *name, const char *value), void *ctx)
+{
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, "SELECT name, value FROM tag WHERE game = ? ORDER BY seq") < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1)))
+			break;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : st_fail(s, "cannot read tags");
+}
+
+static int tag_to_text(void *ctx, const char *name, const char *value)
+{
+	textbuf *t = ctx;
+	st_text_sink(t, "[", 1);
+	st_text_sink(t, name, strlen(name));
+	st_text_sink(t, " \"", 2);
+	for (const char *p = value; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			st_text_sink(t, "\\", 1);
+		st_text_sink(t, p, 1);
+	}
+	return st_text_sink(t, "\"]\n", 3);
+}
+
+int store_load_game(pk_store *s, const pk_row *row, pk_game *g, pk_replay *rp)
+{
+	/* The stored game as PDN, read back through the reader and the replay: what comes
+	 * out is exactly what an import of the exported text would see. */
+	textbuf t = { 0 };
+	if (store_tags(s, row->id, tag_to_text, &t) < 0) {
+		free(t.p);
+		return -1;
+	}
+	st_text_sink(&t, "\n", 1);
+	if (row->movetext) {
+		st_text_sink(&t, row->movetext, strlen(row->movetext));
+	} else {
+		pk_pos pos;
+		if (row->start) {
+			pk_fen_error fe;
+			if (fen_parse(row->start, strlen(row->start), &pos, &fe) < 0) {
+				snprintf(s->err, sizeof s->err, "game %lld: stored start position is corrupt", (long long)row->id);
+				free(t.p);
+				return -1;
+			}
+		} else {
+			pos_start(&pos);
+		}
+		bool start_white = pos.stm == PK_WHITE;
+		int *ord = malloc(sizeof *ord * (size_t)(row->nmoves + 1));
+		int n = ord ? store_decode_moves(row->moves, row->nmoves, ord, row->nmoves + 1) : 0;
+		for (int i = 0; i < n; i++) {
+			pk_movelist ml;
+			gen_moves(&pos, &ml);
+			if (ord[i] >= ml.n) {
+				snprintf(s->err, sizeof s->err, "game %lld: stored move %d is corrupt", (long long)row->id, i + 1);
+				free(ord);
+				free(t.p);
+				return -1;
+			}
+			char buf[PK_MOVE_STRLEN + 16];
+			int k = 0;
+			k = movenum_token(movenum_at(1, start_white ? PK_WHITE : PK_BLACK, i), pos.stm, i == 0, buf, sizeof buf);
+			if (k)
+				buf[k++] = ' ';
+			move_format(&ml.m[ord[i]], true, buf + k, sizeof buf - (size_t)k);
+			st_text_sink(&t, buf, strlen(buf));
+			st_text_sink(&t, " ", 1);
+			pk_pos next;
+			pos_make(&pos, &ml.m[ord[i]], &next);
+			pos = next;
+		}
+		free(ord);
+		st_text_sink(&t, row->result, strlen(row->result));
+	}
+	st_text_sink(&t, "\n", 1);
+	pk_reader *r = pdn_open_mem(t.p, t.n);
+	int rc = r && pdn_read(r, g) == 1 && replay_game(g, rp) == 0 ? 0 : -1;
+	pdn_close(r);
+	free(t.p);
+	if (rc < 0)
+		snprintf(s->err, sizeof s->err, "game %lld cannot be read back", (long long)row->id);
+	return rc;
+}
+
+int store_duplicates(pk_store *s, int min_plies,
+		     int (*cb)(void *ctx, const char *kind, const int64_t *ids, int n, int plies), void *ctx)
+{
+	sqlite3_stmt *st;
+	/* Same start and moves under different headers. */
+	if (st_prepare(s, &st,
+		    "SELECT group_concat(id), plies FROM (SELECT id, start, moves, plies FROM game"
+		    " WHERE status < 3 AND plies > 0 ORDER BY id) GROUP BY coalesce(start, ''), moves"
+		    " HAVING count(*) > 1 ORDER BY min(id)") < 0)
+		return -1;
+	int rc;
+	int64_t ids[64];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *list = (const char *)sqlite3_column_text(st, 0);
+		int n = 0;
+		for (const char *p = list; p && *p && n < 64;) {
+			ids[n++] = strtoll(p, (char **)&p, 10);
+			if (*p == ',')
+				p++;
+		}
+		if (cb(ctx, "same-moves", ids, n, sqlite3_column_int(st, 1)))
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return st_fail(s, "duplicate search failed");
+
+	/* Games whose moves begin a longer game's (same start). */
+	sqlite3_stmt *all, *longer;
+	if (st_prepare(s, &all, "SELECT id, coalesce(start, ''), moves, plies FROM game WHERE status < 3 AND plies >= ? ORDER BY id") < 0)
+		return -1;
+	if (st_prepare(s, &longer,
+		    "SELECT id, plies FROM game WHERE coalesce(start, '') = ? AND moves > ? AND moves < ? AND plies > ?"
+		    " AND status < 3 ORDER BY id") < 0) {
+		sqlite3_finalize(all);
+		return -1;
+	}
+	sqlite3_bind_int(all, 1, min_plies);
+	bool stop = false;
+	while (!stop && (rc = sqlite3_step(all)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(all, 0);
+		const uint8_t *m = sqlite3_column_blob(all, 2);
+		int n = sqlite3_column_bytes(all, 2), plies = sqlite3_column_int(all, 3);
+		uint8_t succ[2048];
+		if (n <= 0 || n > (int)sizeof succ)
+			continue;
+		int k = n;
+		memcpy(succ, m, (size_t)n);
+		while (k > 0 && succ[k - 1] == 0xFF)
+			k--;
+		if (k == 0)
+			continue;
+		succ[k - 1]++;
+		sqlite3_bind_text(longer, 1, (const char *)sqlite3_column_text(all, 1), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(longer, 2, m, n, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(longer, 3, succ, k, SQLITE_TRANSIENT);
+		sqlite3_bind_int(longer, 4, plies);
+		while (sqlite3_step(longer) == SQLITE_ROW) {
+			int64_t pair[2] = { id, sqlite3_column_int64(longer, 0) };
+			if (cb(ctx, "prefix", pair, 2, plies)) {
+				stop = true;
+				break;
+			}
+		}
+		sqlite3_reset(longer);
+	}
+	sqlite3_finalize(all);
+	sqlite3_finalize(longer);
+	return 0;
+}
+
