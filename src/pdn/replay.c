@@ -7,8 +7,7 @@
 #include <strings.h>
 #include "rules/fen.h"
 #include "pdn/movenum.h"
-#include "pdn/replay.h"
-#include "pdn/written.h"
+#include "pdn/replay_int.h"
 
 void replay_init(pk_replay *rp)
 {
@@ -75,7 +74,6 @@ int replay_move_number(const pk_replay *rp, int p)
 	return movenum_at(1, rp->start.stm, p - 1);
 }
 
-static int find_matches(const pk_movelist *ml, const int *sq, int n, int *idx, int max);
 
 static const char *side_name(int stm) { return stm == PK_BLACK ? "Black" : "White"; }
 
@@ -128,100 +126,6 @@ static void check_tags(pk_game *g)
 	}
 }
 
-static const char *variant_name(int v)
-{
-	switch (v) {
-	case 20: return "International draughts";
-	case 22: return "Italian draughts";
-	case 23: return "American pool checkers";
-	case 24: return "Spanish draughts";
-	case 25: return "Russian draughts";
-	case 26: return "Brazilian draughts";
-	case 27: return "Canadian draughts";
-	case 28: return "Portuguese draughts";
-	case 29: return "Czech draughts";
-	case 30: return "Turkish draughts";
-	case 31: return "Thai draughts";
-	case 40: return "Frisian draughts";
-	case 41: return "Spantsiretti";
-	default: return "unknown variant";
-	}
-}
-
-/* Signs that a game without a GameType tag is not English draughts: alphanumeric
- * squares, squares above 32 (10x10 boards), Italian tag names, or a first move that
- * only White could make from the initial position (most other variants start with
- * White). Returns a description (in why), or NULL when the game looks English. */
-#define WHY_SIZE 200
-static const char *other_variant(const pk_game *g, bool full, char why[WHY_SIZE])
-{
-	if (game_tag(g, "Bianco") || game_tag(g, "Nero") || game_tag(g, "Risultato"))
-		return "Italian tag names (Bianco, Nero) suggest Italian draughts";
-	const char *fen = game_tag(g, "FEN");
-	if (fen)
-		for (const char *q = fen; *q; q++)
-			if (isdigit((unsigned char)*q) && (q == fen || !isdigit((unsigned char)q[-1])) && atoi(q) > 32) {
-				snprintf(why, WHY_SIZE, "the FEN names square %d, so the board is larger than 8x8", atoi(q));
-				return why;
-			}
-	bool first = true;
-	int moves = 0, big = 0;
-	for (int i = 0; i < g->nel; i++) {
-		const pk_el *e = &g->els[i];
-		if (e->kind != EL_MOVE || e->depth != 0)
-			continue;
-		const char *t = game_str(g, e->off);
-		if (isalpha((unsigned char)t[0]) && isdigit((unsigned char)t[1])) {
-			snprintf(why, WHY_SIZE, "alphanumeric moves such as '%.20s' are not English draughts notation", t);
-			return why;
-		}
-		if (!first && !full)
-			break;
-		pk_written w;
-		char err[120];
-		if (written_parse(t, &w, err, sizeof err) < 0)
-			continue;
-		/* One typo must not turn an English game into another variant: a square above
-		 * 32 counts among the first four moves, or when three moves name one. */
-		moves++;
-		for (int k = 0; k < w.n; k++)
-			if (w.sq[k] > 32 && w.sq[k] <= 50) {
-				if (big++ == 0)
-					snprintf(why, WHY_SIZE, "move %.20s names square %d, so the board is larger than 8x8", t, w.sq[k]);
-				if (moves <= 4 || big >= 3)
-					return why;
-				break;
-			}
-		if (first && fen)
-			first = false;
-		if (first && w.n >= 2) {
-			first = false;
-			pk_pos p;
-			pos_start(&p);
-			pk_movelist ml;
-			int idx[1];
-			gen_moves(&p, &ml);
-			if (find_matches(&ml, w.sq, w.n, idx, 1) == 0) {
-				p.stm = PK_WHITE;
-				gen_moves(&p, &ml);
-				if (find_matches(&ml, w.sq, w.n, idx, 1) > 0) {
-					snprintf(why, WHY_SIZE, "the first move %.20s is White's, and in English draughts Black moves first", t);
-					return why;
-				}
-				/* White's first moves on the 10x10 board: 31..35 to 26..30. */
-				int a = w.sq[0], b = w.sq[1];
-				if (w.n == 2 && a >= 31 && a <= 35 && b >= 26 && b <= 30 && (a - b == 4 || a - b == 5)) {
-					snprintf(why, WHY_SIZE, "the first move %.20s is an opening move of International draughts (10x10)", t);
-					return why;
-				}
-			}
-		}
-	}
-	return NULL;
-}
-
-/* ---- matching ------------------------------------------------------------------ */
-
 typedef struct {
 	pk_game *g;
 	pk_replay *rp;
@@ -231,203 +135,6 @@ typedef struct {
 	const pk_el *el;
 	const char *text;
 } ctx;
-
-static void fmt_move(const pk_move *m, bool full, char *buf)
-{
-	move_format(m, full, buf, PK_MOVE_STRLEN);
-}
-
-/* Candidates of ml matching the written squares exactly. */
-static int find_matches(const pk_movelist *ml, const int *sq, int n, int *idx, int max)
-{
-	int k = 0;
-	for (int i = 0; i < ml->n; i++) {
-		const pk_move *m = &ml->m[i];
-		if (m->from + 1 != sq[0])
-			continue;
-		bool ok;
-		if (n == 2)
-			ok = move_to(m) + 1 == sq[1];
-		else {
-			ok = m->nland == n - 1;
-			for (int j = 0; ok && j < m->nland; j++)
-				ok = m->land[j] + 1 == sq[j + 1];
-		}
-		if (ok && k < max)
-			idx[k++] = i;
-	}
-	return k;
-}
-
-/* Captures whose path begins with the written squares (n of them, the first being the
- * from-square) and goes further; with or_equal, also those that end there. */
-static int find_extensions(const pk_movelist *ml, const int *sq, int n, int *idx, int max, bool or_equal)
-{
-	int k = 0;
-	for (int i = 0; i < ml->n; i++) {
-		const pk_move *m = &ml->m[i];
-		if (m->from + 1 != sq[0] || m->nland < n - (or_equal ? 1 : 0) || !m->captured)
-			continue;
-		bool ok = true;
-		for (int j = 1; ok && j < n; j++)
-			ok = m->land[j - 1] + 1 == sq[j];
-		if (ok && k < max)
-			idx[k++] = i;
-	}
-	return k;
-}
-
-static const char *piece_desc(const pk_pos *p, int sq)
-{
-	int c;
-	bool k;
-	if (sq < 1 || sq > 32 || !pos_piece_at(p, sq, &c, &k))
-		return NULL;
-	if (c == PK_BLACK)
-		return k ? "a Black king" : "a Black man";
-	return k ? "a White king" : "a White man";
-}
-
-/* Why a move from a to b is impossible, in a few words, or NULL. */
-static void explain(const pk_pos *p, const pk_written *w, char *buf, size_t size)
-{
-	buf[0] = 0;
-	for (int i = 0; i < w->n; i++)
-		if (w->sq[i] < 1 || w->sq[i] > 32) {
-			snprintf(buf, size, "square %d does not exist", w->sq[i]);
-			return;
-		}
-	int c;
-	bool k;
-	int a = w->sq[0], b = w->sq[w->n - 1];
-	if (!pos_piece_at(p, a, &c, &k)) {
-		snprintf(buf, size, "square %d is empty", a);
-		return;
-	}
-	if (c != p->stm) {
-		snprintf(buf, size, "square %d holds %s and %s is to move", a, piece_desc(p, a), side_name(p->stm));
-		return;
-	}
-	if (a != b && pos_piece_at(p, b, &c, &k)) {
-		snprintf(buf, size, "square %d is occupied by %s", b, piece_desc(p, b));
-		return;
-	}
-	if (!k && w->n == 2) {
-		pos_piece_at(p, a, &c, &k);
-		if (!k && ((p->stm == PK_BLACK && b < a) || (p->stm == PK_WHITE && b > a))) {
-			snprintf(buf, size, "a man cannot move backwards");
-			return;
-		}
-	}
-}
-
-/* Does this text, read as a move, name a legal move? Writes it in short form. */
-static bool legal_text(const pk_movelist *ml, const char *text, char *out)
-{
-	pk_written w;
-	char why[80];
-	if (written_parse(text, &w, why, sizeof why) < 0 || w.n < 2)
-		return false;
-	int idx[2];
-	if (find_matches(ml, w.sq, w.n, idx, 2) == 0)
-		return false;
-	fmt_move(&ml->m[idx[0]], w.n > 2, out);
-	return true;
-}
-
-/* The text with only the square numbers and separators of w (drops marks and glue). */
-static int core_text(const pk_written *w, char *buf, size_t size)
-{
-	int n = 0;
-	for (int i = 0; i < w->n && n >= 0 && (size_t)n < size; i++)
-		n += snprintf(buf + n, size - (size_t)n, "%s%d", i ? (w->sep == 'x' ? "x" : "-") : "", w->sq[i]);
-	return n;
-}
-
-static void suggest_for_illegal(const pk_movelist *ml, const pk_pos *pos, const pk_written *w, pk_finding *f)
-{
-	char buf[64], cand[PK_MOVE_STRLEN];
-	if (!f)
-		return;
-	/* 1. squares reversed */
-	if (w->n == 2) {
-		int rev[2] = { w->sq[1], w->sq[0] }, idx[1];
-		if (find_matches(ml, rev, 2, idx, 1)) {
-			fmt_move(&ml->m[idx[0]], false, cand);
-			finding_suggest(f, cand, "squares reversed");
-		}
-	}
-	/* 2. two neighbouring digits swapped; 3. one digit off */
-	int len = core_text(w, buf, sizeof buf);
-	for (int i = 0; i + 1 < len; i++) {
-		if (!isdigit((unsigned char)buf[i]) || !isdigit((unsigned char)buf[i + 1]) || buf[i] == buf[i + 1])
-			continue;
-		char t[64];
-		memcpy(t, buf, (size_t)len + 1);
-		char x = t[i];
-		t[i] = t[i + 1];
-		t[i + 1] = x;
-		if (legal_text(ml, t, cand))
-			finding_suggest(f, cand, "two digits swapped");
-	}
-	for (int i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)buf[i]))
-			continue;
-		for (char d = '0'; d <= '9'; d++) {
-			if (d == buf[i])
-				continue;
-			char t[64];
-			memcpy(t, buf, (size_t)len + 1);
-			t[i] = d;
-			if ((i == 0 || !isdigit((unsigned char)t[i - 1])) && d == '0')
-				continue;   /* no leading zero inventions */
-			if (legal_text(ml, t, cand))
-				finding_suggest(f, cand, "one digit off");
-		}
-	}
-	/* 4. the only legal move of that piece; 5. the only legal move to that square */
-	int from_count = 0, to_count = 0, fi = -1, ti = -1;
-	for (int i = 0; i < ml->n; i++) {
-		if (ml->m[i].from + 1 == w->sq[0]) {
-			if (fi < 0 || !move_same_effect(&ml->m[fi], &ml->m[i]))
-				from_count++;
-			fi = fi < 0 ? i : fi;
-		}
-		if (move_to(&ml->m[i]) + 1 == w->sq[w->n - 1]) {
-			if (ti < 0 || !move_same_effect(&ml->m[ti], &ml->m[i]))
-				to_count++;
-			ti = ti < 0 ? i : ti;
-		}
-	}
-	if (from_count == 1) {
-		fmt_move(&ml->m[fi], false, cand);
-		finding_suggest(f, cand, "the only legal move of that piece");
-	}
-	if (to_count == 1) {
-		fmt_move(&ml->m[ti], false, cand);
-		finding_suggest(f, cand, "the only legal move to that square");
-	}
-	/* 6. the only legal move at all */
-	pk_movelist u;
-	if (gen_moves_unique(pos, &u) == 1) {
-		fmt_move(&u.m[0], false, cand);
-		finding_suggest(f, cand, "the only legal move");
-	}
-}
-
-/* " did you mean 27-32 (squares reversed) or 23-27 (one digit off)?" */
-static void append_suggestions(pk_finding *f)
-{
-	if (!f || f->nsuggest == 0)
-		return;
-	size_t n = strlen(f->message);
-	n += (size_t)snprintf(f->message + n, sizeof f->message - n, "; did you mean ");
-	for (int i = 0; i < f->nsuggest && n < sizeof f->message; i++)
-		n += (size_t)snprintf(f->message + n, sizeof f->message - n, "%s%s (%s)",
-				      i == 0 ? "" : i == f->nsuggest - 1 ? " or " : ", ", f->suggest[i], f->why[i]);
-	if (n < sizeof f->message)
-		snprintf(f->message + n, sizeof f->message - n, "?");
-}
 
 static pk_finding *error_at(ctx *c, const char *kind, const char *fmt, const char *detail)
 {
@@ -459,7 +166,7 @@ static int silent_run(const pk_game *g, int from, const pk_pos *pos)
 			break;
 		gen_moves(&p, &ml);
 		int idx[PK_MAX_MOVES];
-		int n = find_matches(&ml, w.sq, w.n, idx, PK_MAX_MOVES);
+		int n = rp_find_matches(&ml, w.sq, w.n, idx, PK_MAX_MOVES);
 		if (n == 0)
 			break;
 		for (int k = 1; k < n; k++)
@@ -517,7 +224,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 			for (size_t i = cut; i < dl; i++)
 				b = b * 10 + (w->digits[i] - '0');
 			int sq[2] = { a, b }, id[1];
-			if (w->digits[cut] != '0' && find_matches(&c->ml, sq, 2, id, 1)) {
+			if (w->digits[cut] != '0' && rp_find_matches(&c->ml, sq, 2, id, 1)) {
 				found = id[0];
 				count++;
 			}
@@ -534,11 +241,11 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 		goto matched;
 	}
 
-	n = find_matches(&c->ml, w->sq, w->n, idx, PK_MAX_MOVES);
+	n = rp_find_matches(&c->ml, w->sq, w->n, idx, PK_MAX_MOVES);
 	if (n == 0) {
 		/* A jump written in hops, "11x18 18x25": join the following tokens that continue it. */
 		int ext[PK_MAX_MOVES];
-		if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, false) > 0) {
+		if (rp_find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, false) > 0) {
 			int j = ei + 1;
 			while (j < g->nel && n == 0) {
 				const pk_el *e = &g->els[j];
@@ -554,9 +261,9 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 					break;
 				for (int k = 1; k < w2.n; k++)
 					merged.sq[merged.n++] = w2.sq[k];
-				if (find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, true) == 0)
+				if (rp_find_extensions(&c->ml, merged.sq, merged.n, ext, PK_MAX_MOVES, true) == 0)
 					break;
-				n = find_matches(&c->ml, merged.sq, merged.n, idx, PK_MAX_MOVES);
+				n = rp_find_matches(&c->ml, merged.sq, merged.n, idx, PK_MAX_MOVES);
 				j++;
 				if (n)
 					extra = j - ei - 1;
@@ -569,14 +276,14 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 	if (n == 0) {
 		const pk_pos *pos = &c->pos;
 		int ext[PK_MAX_MOVES];
-		int ne = find_extensions(&c->ml, w->sq, w->n, ext, PK_MAX_MOVES, false);
+		int ne = rp_find_extensions(&c->ml, w->sq, w->n, ext, PK_MAX_MOVES, false);
 		if (ne > 0) {
 			pk_finding *f = error_at(c, "incomplete-jump", "%s stops short: the jump must go on%s", "");
 			for (int i = 0; i < ne; i++) {
-				fmt_move(&c->ml.m[ext[i]], true, buf);
+				rp_fmt_move(&c->ml.m[ext[i]], true, buf);
 				finding_suggest(f, buf, ne == 1 ? "the unique completion" : "a completion");
 			}
-			append_suggestions(f);
+			rp_append_suggestions(f);
 			return -1;
 		}
 		bool must_capture = c->ml.n > 0 && move_is_capture(&c->ml.m[0]);
@@ -587,18 +294,18 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 			q.side[!q.stm] = 0;   /* no enemy pieces: only plain moves remain */
 			gen_moves(&q, &plain);
 			int id[1];
-			if (find_matches(&plain, w->sq, 2, id, 1) &&
+			if (rp_find_matches(&plain, w->sq, 2, id, 1) &&
 			    !(pos->side[!pos->stm] & bb_sq(w->sq[1] - 1))) {
 				pk_finding *f = error_at(c, "capture-required", "%s is not legal here: a capture is compulsory%s", "");
 				for (int i = 0; i < c->ml.n; i++) {
-					fmt_move(&c->ml.m[i], false, buf);
+					rp_fmt_move(&c->ml.m[i], false, buf);
 					finding_suggest(f, buf, "a compulsory capture");
 				}
-				append_suggestions(f);
+				rp_append_suggestions(f);
 				return -1;
 			}
 		}
-		explain(pos, w, why, sizeof why);
+		rp_explain(pos, w, why, sizeof why);
 		char detail[200];
 		snprintf(detail, sizeof detail, "%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
 		pk_finding *f = error_at(c, "illegal-move", "%s is not legal here%s", detail);
@@ -608,13 +315,13 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 		pk_movelist oml;
 		gen_moves(&other, &oml);
 		int id[1];
-		if (f && find_matches(&oml, w->sq, w->n, id, 1)) {
+		if (f && rp_find_matches(&oml, w->sq, w->n, id, 1)) {
 			size_t len = strlen(f->message);
 			snprintf(f->message + len, sizeof f->message - len,
 				 ", though it is a legal move for %s: is a move missing before it?", side_name(other.stm));
 		}
-		suggest_for_illegal(&c->ml, pos, w, f);
-		append_suggestions(f);
+		rp_suggest_for_illegal(&c->ml, pos, w, f);
+		rp_append_suggestions(f);
 		return -1;
 	}
 	/* Several matches: fine when they all do the same; otherwise the moves that follow
@@ -635,7 +342,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 				}
 			}
 			if (ties == 0 && best_run > 0) {
-				fmt_move(&c->ml.m[idx[best]], true, buf);
+				rp_fmt_move(&c->ml.m[idx[best]], true, buf);
 				findings_add(&g->findings, SEV_WARNING, "ambiguous-move", c->el->line, c->el->col, c->ply,
 					     "%s fits several jumps; %s is the one the following moves confirm", c->text, buf);
 				idx[0] = idx[best];
@@ -643,10 +350,10 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 			}
 			pk_finding *f = error_at(c, "ambiguous-move", "%s is ambiguous: several jumps fit it, capturing different pieces%s", "");
 			for (int k = 0; k < n; k++) {
-				fmt_move(&c->ml.m[idx[k]], true, buf);
+				rp_fmt_move(&c->ml.m[idx[k]], true, buf);
 				finding_suggest(f, buf, "one of the jumps that fit");
 			}
-			append_suggestions(f);
+			rp_append_suggestions(f);
 			return -1;
 		}
 	goto matched;
@@ -713,7 +420,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 	int reader_findings = g->findings.n;
 	if (!gt) {
 		char whybuf[WHY_SIZE];
-		const char *why = other_variant(g, false, whybuf);
+		const char *why = rp_other_variant(g, false, whybuf);
 		if (why) {
 			if (!rp->file_hint[0])
 				snprintf(rp->file_hint, sizeof rp->file_hint, "%s", why);
@@ -859,7 +566,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 	 * (a square above 32). Or it may have no moves to tell, in a file whose other games
 	 * are another variant: then it is taken for that variant. */
 	char latebuf[WHY_SIZE];
-	const char *late = !gt && failed ? other_variant(g, true, latebuf) : NULL;
+	const char *late = !gt && failed ? rp_other_variant(g, true, latebuf) : NULL;
 	if (late) {
 		if (!rp->file_hint[0])
 			snprintf(rp->file_hint, sizeof rp->file_hint, "%s", late);
@@ -954,3 +661,4 @@ int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **
 	free(pdn);
 	return rc;
 }
+

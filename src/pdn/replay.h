@@ -54,6 +54,8 @@ int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **
 const char *result_string(int result);
 /* Normalise a result as written ("2-0", "BW", "1/2-1/2"...) to RES_*; RES_NONE if not one. */
 int result_parse(const char *s);
+/* The name of a PDN GameType ("Russian draughts" for 25), "unknown variant" when unknown. */
+const char *variant_name(int gametype);
 /* The position before ply p (1-based): the start, or the position after ply p-1. */
 const pk_pos *replay_pos_before(const pk_replay *rp, int p);
 /* The keys of the positions before ply p's (the start, then the position after each
