@@ -1,0 +1,100 @@
+/* The engine's life: tables, threads, weights, features, databases. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include "base/pool.h"
+#include "engine/search_int.h"
+
+double se_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static worker *worker_new(pk_engine *e, int id)
+{
+	worker *w = calloc(1, sizeof *w);
+	if (w) {
+		w->e = e;
+		w->id = id;
+	}
+	return w;
+}
+
+pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, se_lmr_init);
+	pk_engine *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	if (tt_init(&e->tt, hash_mb ? hash_mb : 1) < 0) {
+		free(e);
+		return NULL;
+	}
+	e->w = w ? *w : *eval_tuned_weights();
+	e->f = features_all;
+	e->nthreads = 1;
+	pthread_mutex_init(&e->lock, NULL);
+	e->wk[0] = worker_new(e, 0);
+	if (!e->wk[0]) {
+		engine_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+int engine_set_threads(pk_engine *e, int n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	for (int i = 1; i < n; i++)
+		if (!e->wk[i] && !(e->wk[i] = worker_new(e, i)))
+			return -1;
+	e->nthreads = n;
+	return 0;
+}
+
+void engine_free(pk_engine *e)
+{
+	if (!e)
+		return;
+	for (int i = 0; i < MAX_THREADS; i++)
+		free(e->wk[i]);
+	tt_free(&e->tt);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+void engine_new_game(pk_engine *e)
+{
+	tt_clear(&e->tt);
+	for (int i = 0; i < MAX_THREADS && e->wk[i]; i++) {
+		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
+		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
+	}
+}
+
+void engine_set_weights(pk_engine *e, const pk_weights *w)
+{
+	e->w = *w;
+}
+
+void engine_set_features(pk_engine *e, const pk_features *f)
+{
+	e->f = *f;
+	e->tt.ways = f->tt_ways == 2 ? 2 : 1;
+}
+
+void engine_set_egdb(pk_engine *e, pk_egdb *db)
+{
+	e->egdb = db;
+	e->egdb_pieces = db ? egdb_pieces(db) : 0;
+}
+

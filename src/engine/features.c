@@ -1,0 +1,75 @@
+/* Search features (which of the search's techniques are on), parsed and formatted for
+ * the command line and the settings of stored annotations. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/search.h"
+
+const pk_features features_all = {
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60,
+};
+
+static const struct {
+	const char *name;
+	int lo, hi;
+	size_t off;
+	bool flag;
+} feature_names[] = {
+	{ "lmr", 0, 4, offsetof(pk_features, lmr), false },
+	{ "killers", 0, 1, offsetof(pk_features, killers), true },
+	{ "history", 0, 1, offsetof(pk_features, history), true },
+	{ "aspiration", 0, 2, offsetof(pk_features, aspiration), false },
+	{ "tt-ways", 1, 2, offsetof(pk_features, tt_ways), false },
+	{ "tt-horizon", 0, 1, offsetof(pk_features, tt_horizon), true },
+	{ "history-malus", 0, 1, offsetof(pk_features, history_malus), true },
+	{ "lmp", 0, 3, offsetof(pk_features, lmp), false },
+	{ "probcut", 0, 1000, offsetof(pk_features, probcut), false },
+};
+#define NFEATURES (sizeof feature_names / sizeof feature_names[0])
+
+int features_parse(const char *spec, pk_features *f, char *err, size_t errsize)
+{
+	const char *p = spec;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *eq = memchr(p, '=', len);
+		size_t nlen = eq ? (size_t)(eq - p) : len;
+		size_t i = 0;
+		while (i < NFEATURES && (strlen(feature_names[i].name) != nlen ||
+					 strncmp(feature_names[i].name, p, nlen) != 0))
+			i++;
+		if (i == NFEATURES) {
+			snprintf(err, errsize, "unknown search feature '%.*s'", (int)nlen, p);
+			return -1;
+		}
+		char *end = NULL;
+		long v = eq ? strtol(eq + 1, &end, 10) : 0;
+		if (!eq || end == eq + 1 || end != p + len || v < feature_names[i].lo || v > feature_names[i].hi) {
+			snprintf(err, errsize, "search feature '%s' needs a value from %d to %d",
+				 feature_names[i].name, feature_names[i].lo, feature_names[i].hi);
+			return -1;
+		}
+		char *field = (char *)f + feature_names[i].off;
+		if (feature_names[i].flag)
+			*(bool *)field = v != 0;
+		else
+			*(int *)field = (int)v;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+void features_format(const pk_features *f, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < NFEATURES && used < size; i++) {
+		const char *field = (const char *)f + feature_names[i].off;
+		int v = feature_names[i].flag ? *(const bool *)field : *(const int *)field;
+		int k = snprintf(buf + used, size - used, "%s%s=%d", i ? "," : "", feature_names[i].name, v);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+}
+
