@@ -1,5 +1,6 @@
 /* The batch annotator: chunks of games read in order, annotated on N threads (longest
  * first), then handed back, saved and tallied in order. */
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,7 @@ static int save(pk_batch *b, pk_bgame *j)
 					   .score_best = t->score_best, .score_played = t->score_played,
 					   .loss = t->loss, .depth = t->depth };
 	}
+	assert(j->decisive < j->rp.nply);
 	int decisive = j->decisive >= 0 ? j->notes[j->decisive].ply : 0;
 	int rc = store_save_annotation(b->o.store, j->id, b->o.run, rows, n, decisive);
 	free(rows);
@@ -397,6 +399,7 @@ int batch_run(pk_batch *b, const pk_source *src)
 		ordinal++;
 		if (!src->store && b->o.shard_n > 1 && ordinal % b->o.shard_n != b->o.shard_k - 1)
 			continue;
+		assert(b->njobs < CHUNK);
 		pk_bgame *j = &b->jobs[b->njobs++];
 		memset(j, 0, sizeof *j);
 		games_take(it, &j->g, &j->rp);

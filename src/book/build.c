@@ -1,5 +1,6 @@
 /* Building a book: moves of games (or of a search) gathered by position, then coded
  * depth-first into the tree and statistics streams. The format is pdnkit-book(5). */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ long bookb_games(const pk_bookb *b) { return b->games; }
 int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
 		   uint32_t ww, int score)
 {
+	assert(ordinal >= 0 && ordinal < PK_MAX_MOVES);
 	node *n = bk_table_get(&b->t, p->key, NULL);
 	if (!n)
 		return -1;

@@ -2,6 +2,7 @@
  * of that colour may stand on), then kings ranked among the squares the men left free.
  * Men of both sides on one square leave holes in the index (under a third of any slice);
  * kings leave none. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -195,6 +196,7 @@ uint64_t slice_index(const pk_slice *s, const pk_pos *c)
 
 bool slice_position(const pk_slice *s, uint64_t idx, pk_pos *out)
 {
+	assert(idx < s->size);
 	const pk_material *a = &s->mat;
 	uint64_t r_k1 = idx % s->n_k1;
 	idx /= s->n_k1;

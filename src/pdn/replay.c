@@ -1,5 +1,6 @@
 /* Replaying a game: matching written moves to legal moves, checking numbers, separators
  * and results, and explaining illegal moves with the moves most plausibly meant. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,7 @@ static bool push_ply(pk_replay *rp, const pk_move *m, int ordinal, int nlegal, i
 		rp->plies = v;
 		rp->cap = cap;
 	}
+	assert(ordinal < nlegal && rp->nply < rp->cap);
 	pk_ply *x = &rp->plies[rp->nply++];
 	if (m)
 		x->move = *m;

@@ -1,4 +1,5 @@
 /* Keys the store sorts and matches by: dates, player names, and moves as ordinals. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ int store_encode_moves(const pk_replay *rp, uint8_t *buf, int cap)
 	int n = 0;
 	for (int i = 0; i < rp->nply; i++) {
 		int o = rp->plies[i].ordinal;
+		assert(o < rp->plies[i].nlegal && o < 65536);
 		if (o < 0)
 			break;   /* a set-up: the ordinals stop here (the move text keeps the rest) */
 		if (o < 255) {
