@@ -362,28 +362,6 @@ out:
 
 /* ---- dump ------------------------------------------------------------------------- */
 
-typedef struct {
-	int col;
-	bool need_space;
-} dump_ctx;
-
-static void dump_token(dump_ctx *d, const char *t)
-{
-	size_t n = strlen(t);
-	if (d->need_space) {
-		if (d->col + 1 + (int)n > 80) {
-			putchar('\n');
-			d->col = 0;
-		} else {
-			putchar(' ');
-			d->col++;
-		}
-	}
-	fputs(t, stdout);
-	d->col += (int)n;
-	d->need_space = true;
-}
-
 static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
 {
 	(void)ctx;
@@ -398,65 +376,10 @@ static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *
 	return ferror(stdout) ? -1 : 0;
 }
 
-/* PDN: one game; at each position the most played move continues the line and the
- * others are variations, written right after it as PDN expects. A position met again
- * (a transposition) is not expanded twice. */
-typedef struct {
-	dump_ctx d;
-	const pk_book *bk;
-	uint64_t *seen;
-	size_t mask;
-	bool failed;
-} pdn_dump;
-
-static bool seen_add(pdn_dump *pd, uint64_t key)
+static int stdout_sink(void *ctx, const char *buf, size_t len)
 {
-	for (size_t i = (size_t)(key >> 17) & pd->mask;; i = (i + 1) & pd->mask) {
-		if (pd->seen[i] == key)
-			return false;
-		if (pd->seen[i] == 0) {
-			pd->seen[i] = key;
-			return true;
-		}
-	}
-}
-
-static void pdn_move(pdn_dump *pd, const pk_pos *before, const pk_book_move *m, int ply, bool number, bool transposes)
-{
-	char buf[PK_MOVE_STRLEN + 48];
-	if (movenum_token(movenum_at(1, before->stm ^ (ply & 1), ply), before->stm, number, buf, sizeof buf))
-		dump_token(&pd->d, buf);
-	pdn_move_string(before, &m->move, false, buf);
-	dump_token(&pd->d, buf);
-	snprintf(buf, sizeof buf, "{%u games, %u-%u-%u%s}", m->games, m->black_wins, m->draws, m->white_wins,
-		 transposes ? ", transposes" : "");
-	dump_token(&pd->d, buf);
-}
-
-static void pdn_line(pdn_dump *pd, const pk_pos *p, int ply, bool number)
-{
-	pk_book_move mv[PK_MAX_MOVES];
-	int n = book_probe(pd->bk, p, mv, PK_MAX_MOVES);
-	if (n == 0 || ply >= 1024)
-		return;
-	pk_pos child[PK_MAX_MOVES];
-	bool fresh[PK_MAX_MOVES];
-	for (int i = 0; i < n; i++) {
-		pos_make(p, &mv[i].move, &child[i]);
-		fresh[i] = seen_add(pd, child[i].key);
-	}
-	pdn_move(pd, p, &mv[0], ply, number, !fresh[0]);
-	for (int i = 1; i < n; i++) {
-		dump_token(&pd->d, "(");
-		pd->d.need_space = false;
-		pdn_move(pd, p, &mv[i], ply, true, !fresh[i]);
-		if (fresh[i])
-			pdn_line(pd, &child[i], ply + 1, false);
-		pd->d.need_space = false;
-		dump_token(&pd->d, ")");
-	}
-	if (fresh[0])
-		pdn_line(pd, &child[0], ply + 1, n > 1);
+	(void)ctx;
+	return fwrite(buf, 1, len, stdout) == len ? 0 : -1;
 }
 
 static int book_dump(int argc, const char **argv)
@@ -471,7 +394,6 @@ static int book_dump(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
 	int rc = cli_parse_options(ctx);
 	pk_book *bk = NULL;
-	pdn_dump *pd = NULL;
 	if (rc)
 		goto out;
 	bool pdn = false;
@@ -488,28 +410,9 @@ static int book_dump(int argc, const char **argv)
 		goto out;
 	}
 	if (pdn) {
-		pk_book_info in;
-		book_info(bk, &in);
-		pd = calloc(1, sizeof *pd);
-		size_t cap = 1024;
-		while (cap < (size_t)in.positions * 2 + 2)
-			cap *= 2;
-		if (!pd || !(pd->seen = calloc(cap, sizeof *pd->seen))) {
-			cli_error("out of memory");
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		pd->mask = cap - 1;
-		pd->bk = bk;
-		seen_add(pd, book_root(bk)->key);
-		printf("[Event \"opening book %s\"]\n[Result \"*\"]\n", path);
-		if (strcmp(in.root_fen, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12") != 0)
-			printf("[SetUp \"1\"]\n[FEN \"%s\"]\n", in.root_fen);
-		printf("\n");
-		pdn_line(pd, book_root(bk), 0, true);
-		rc = 0;
-		dump_token(&pd->d, "*");
-		printf("\n\n");
+		char event[600];
+		snprintf(event, sizeof event, "opening book %s", path);
+		rc = book_write_pdn(bk, event, stdout_sink, NULL);
 	} else {
 		rc = book_walk(bk, dump_text_enter, NULL);
 	}
@@ -520,9 +423,6 @@ static int book_dump(int argc, const char **argv)
 	}
 	rc = EXIT_OK;
 out:
-	if (pd)
-		free(pd->seen);
-	free(pd);
 	book_free(bk);
 	poptFreeContext(ctx);
 	free(format);

@@ -102,4 +102,9 @@ void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank);
  * with another ranking is refused rather than misread. */
 uint32_t book_rank_check(void);
 
+/* The book as one PDN game (the most played move as the main line, the others as
+ * variations, transpositions not expanded twice), Event tag `event`, through sink.
+ * 0, or -1 when out of memory or the sink failed. */
+int book_write_pdn(const pk_book *bk, const char *event, int (*sink)(void *ctx, const char *buf, size_t len), void *ctx);
+
 #endif
