@@ -1,0 +1,312 @@
+/* pdnkit book build and expand: books from games, and books the engine grows. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "cli.h"
+#include "pdn/movenum.h"
+#include "commands.h"
+#include "dbcli.h"
+#include "engine_opts.h"
+#include "analysis/expand.h"
+#include "book/book.h"
+#include "store/games.h"
+#include "rules/fen.h"
+#include "pdn/pdn_write.h"
+#include "pdn/zio.h"
+
+#include "book_cmd.h"
+
+/* ---- build ------------------------------------------------------------------------ */
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	if (!hay)
+		return false;
+	size_t n = strlen(needle);
+	for (const char *p = hay; *p; p++)
+		if (strncasecmp(p, needle, n) == 0)
+			return true;
+	return n == 0;
+}
+
+int book_build(int argc, const char **argv)
+{
+	filter_args fa = { 0 };
+	char *out = NULL, *plies = NULL, *min_games = NULL, *min_score = NULL, *side = NULL, *players = NULL, *fen = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, from --db:", NULL },
+		{ "plies", 0, POPT_ARG_STRING, &plies, 0, "the first N plies of each game (default 40)", "N" },
+		{ "min-games", 0, POPT_ARG_STRING, &min_games, 0, "only moves played in at least K games", "K" },
+		{ "min-score", 0, POPT_ARG_STRING, &min_score, 0, "only moves that scored at least S (0..1) for the side that played them", "S" },
+		{ "side", 0, POPT_ARG_STRING, &side, 0, "apply --min-score to this side's moves only (black or white)", "SIDE" },
+		{ "players", 0, POPT_ARG_STRING, &players, 0, "only games where NAME played (either colour)", "NAME" },
+		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "root the book at this position (default: the start)", "FEN" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book (FILE... | --db PATH [filters])");
+	int rc = cli_parse_options(ctx);
+	pk_bookb *b = NULL;
+	pk_store *st = NULL;
+	pk_games *it = NULL;
+	uint8_t *buf = NULL;
+	if (rc)
+		goto out;
+	int nfiles;
+	const char **files = cli_args(ctx, &nfiles);
+	rc = EXIT_USAGE;
+	if (!out) {
+		cli_error("no output: give -o FILE.book");
+		goto out;
+	}
+	bool use_db = fa.db || nfiles == 0;
+	if (fa.db && nfiles) {
+		cli_error("give FILEs or --db, not both");
+		goto out;
+	}
+	long np = 40, mg = 0;
+	double ms = 0;
+	if ((plies && cli_int(plies, 1, 1000, "--plies", &np)) || (min_games && cli_int(min_games, 1, 100000000, "--min-games", &mg)))
+		goto out;
+	if (min_score) {
+		char *end;
+		ms = strtod(min_score, &end);
+		if (*end || ms < 0 || ms > 1) {
+			cli_error("--min-score must be a number from 0 to 1, not '%s'", min_score);
+			goto out;
+		}
+	}
+	pk_book_filter bf = { .min_games = (int)mg, .min_score = ms, .side = -1 };
+	if (side) {
+		if (!strcasecmp(side, "black"))
+			bf.side = PK_BLACK;
+		else if (!strcasecmp(side, "white"))
+			bf.side = PK_WHITE;
+		else {
+			cli_error("--side must be black or white, not '%s'", side);
+			goto out;
+		}
+	}
+	pk_pos root;
+	pos_start(&root);
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), &root, &fe) < 0) {
+			cli_error("bad --fen at column %zu: %s", fe.offset + 1, fe.msg);
+			goto out;
+		}
+	}
+	if (players) {
+		if (fa.player) {
+			cli_error("--players and --player mean the same: give one");
+			goto out;
+		}
+		fa.player = strdup(players);
+	}
+	pk_filter f;
+	if ((rc = filter_resolve(&fa, &f)) != 0)
+		goto out;
+	rc = EXIT_RUNTIME;
+	if (!(b = bookb_new(&root, (int)np))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	double t0 = cli_now();
+	if (!use_db && (fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_to || fa.opening ||
+			fa.position || fa.after || fa.invalid || fa.min_plies || fa.max_plies || fa.order || fa.limit)) {
+		cli_error("with FILEs only --players and --date-from select games (import them for the other filters)");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (use_db && !(st = db_open(&fa, false)))
+		goto out;
+	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f };
+	char err[600];
+	if (!(it = games_open(&src, err, sizeof err))) {
+		cli_error("%s", err);
+		goto out;
+	}
+	long n = 0;
+	int unreadable = 0;
+	for (;;) {
+		pk_game *g;
+		pk_replay *rp;
+		int got = games_next(it, &g, &rp);
+		if (got == GAMES_END)
+			break;
+		if (got == GAMES_ERROR) {
+			cli_progress_done();
+			cli_error("%s", games_error(it));
+			unreadable++;
+			continue;
+		}
+		if (got == GAMES_FATAL) {
+			cli_error("%s", games_error(it));
+			goto out;
+		}
+		n++;
+		/* Files are not filtered by the store: the two filters that make sense for them. */
+		if (!use_db && f.player && !contains_nocase(game_tag(g, "Black"), f.player) &&
+		    !contains_nocase(game_tag(g, "White"), f.player))
+			continue;
+		if (!use_db && f.date_from && store_date_key(game_tag(g, "Date")) < f.date_from)
+			continue;
+		if (rp->supported && bookb_add_game(b, rp, rp->result) < 0) {
+			cli_error("out of memory");
+			goto out;
+		}
+		uint64_t done, total;
+		games_progress(it, &done, &total);
+		cli_progress("book build", n, use_db ? 0 : done);
+	}
+	cli_progress_done();
+	if (unreadable)
+		goto out;
+	size_t len;
+	pk_book_info info;
+	int erc = bookb_encode(b, &bf, &buf, &len, &info);
+	if (erc < 0) {
+		cli_error("%s", erc == -2 ? "the tree is deeper than 1024 plies" : "out of memory");
+		goto out;
+	}
+	if (book_write_file(out, buf, len) < 0)
+		goto out;
+	book_print_info(&info, json, cli_now() - t0, bookb_games(b));
+	if (bookb_games(b) == 0)
+		cli_warning("no game reached the root position: the book is empty");
+	rc = EXIT_OK;
+out:
+	free(buf);
+	games_close(it);
+	bookb_free(b);
+	store_close(st);
+	filter_args_free(&fa);
+	poptFreeContext(ctx);
+	free(out);
+	free(plies);
+	free(min_games);
+	free(min_score);
+	free(side);
+	free(players);
+	free(fen);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+/* ---- expand ----------------------------------------------------------------------- */
+
+static void on_step(void *ctx, const pk_expand_step *st)
+{
+	(void)ctx;
+	char f[PK_FEN_STRLEN], m[PK_MOVE_STRLEN];
+	fen_format(st->pos, f, sizeof f);
+	fprintf(stderr, "%5ld  ply %2d  priority %4ld  %s:", st->searched, st->ply, st->priority, f);
+	for (int j = 0; j < st->n; j++) {
+		pdn_move_string(st->pos, &st->moves[j], false, m);
+		fprintf(stderr, " %s (%+d)", m, st->scores[j]);
+	}
+	fputc('\n', stderr);
+}
+
+int book_expand(int argc, const char **argv)
+{
+	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL;
+	int json = 0, quiet = 0;
+	struct poptOption opts[] = {
+		{ "engine-options", 'e', POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\")", "\"OPTIONS\"" },
+		{ "positions", 'n', POPT_ARG_STRING, &positions, 0, "positions to search (default 200)", "N" },
+		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "also keep moves within CP of the best (default 15)", "CP" },
+		{ "width", 0, POPT_ARG_STRING, &width, 0, "at most K book moves a position (default 3)", "K" },
+		{ "dropout", 0, POPT_ARG_STRING, &dropout, 0, "cost of a ply against a lost hundredth of a man (default 10)", "CP" },
+		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "grow from this position (default: the start)", "FEN" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
+		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line per position searched", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book");
+	int rc = cli_parse_options(ctx);
+	engine_args ea;
+	engine_args_init(&ea);
+	pk_engine *e = NULL;
+	pk_bookb *b = NULL;
+	uint8_t *buf = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	int nargs;
+	const char **args = cli_args(ctx, &nargs);
+	if (nargs) {
+		cli_error("unexpected argument '%s'", args[0]);
+		goto out;
+	}
+	if (!out) {
+		cli_error("no output: give -o FILE.book");
+		goto out;
+	}
+	long npos = 200, mg = 15, wd = 3, dw = 10;
+	if ((positions && cli_int(positions, 1, 1000000, "--positions", &npos)) ||
+	    (margin && cli_int(margin, 0, 10000, "--margin", &mg)) || (width && cli_int(width, 1, 32, "--width", &wd)) ||
+	    (dropout && cli_int(dropout, 0, 10000, "--dropout", &dw)))
+		goto out;
+	if (engine_args_from_string("--engine-options", eopts ? eopts : "--depth 10", NULL, &ea) < 0)
+		goto out;
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
+		ea.depth = strdup("10");
+	pk_limits lim;
+	if (engine_args_resolve(&ea, &lim))
+		goto out;
+	pk_pos root;
+	pos_start(&root);
+	if (fen) {
+		pk_fen_error fe;
+		if (fen_parse(fen, strlen(fen), &root, &fe) < 0) {
+			cli_error("bad --fen at column %zu: %s", fe.offset + 1, fe.msg);
+			goto out;
+		}
+	}
+	rc = EXIT_RUNTIME;
+	if (!(e = engine_from_args(&ea)) || !(b = bookb_new(&root, 1000))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	double t0 = cli_now();
+	pk_expand_opts xo = { .lim = lim, .positions = npos, .margin = (int)mg, .width = (int)wd, .dropout = (int)dw,
+			      .on_step = quiet || json ? NULL : on_step };
+	if (expand_book(e, b, &root, &xo) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	size_t len;
+	pk_book_filter none = { .side = -1 };
+	pk_book_info info;
+	if (bookb_encode(b, &none, &buf, &len, &info) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (book_write_file(out, buf, len) < 0)
+		goto out;
+	book_print_info(&info, json, cli_now() - t0, -1);
+	rc = EXIT_OK;
+out:
+	free(buf);
+	bookb_free(b);
+	engine_free(e);
+	engine_args_free(&ea);
+	poptFreeContext(ctx);
+	free(eopts);
+	free(positions);
+	free(margin);
+	free(width);
+	free(dropout);
+	free(out);
+	free(fen);
+	return rc < 0 ? EXIT_OK : rc;
+}

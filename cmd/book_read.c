@@ -1,0 +1,226 @@
+/* pdnkit book dump and stats: a book's whole tree, and what it holds and costs. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "cli.h"
+#include "pdn/movenum.h"
+#include "commands.h"
+#include "dbcli.h"
+#include "engine_opts.h"
+#include "analysis/expand.h"
+#include "book/book.h"
+#include "store/games.h"
+#include "rules/fen.h"
+#include "pdn/pdn_write.h"
+#include "pdn/zio.h"
+
+#include "book_cmd.h"
+
+/* ---- dump ------------------------------------------------------------------------- */
+
+static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
+{
+	(void)ctx;
+	char mv[PK_MOVE_STRLEN], s[32];
+	pdn_move_string(before, &m->move, false, mv);
+	book_score_text(m->score, s, sizeof s);
+	char num[24];
+	movenum_token(movenum_at(1, before->stm ^ (ply & 1), ply), before->stm, true, num, sizeof num);
+	printf("%*s%s %s  %u games (%u-%u-%u)%s%s%s\n", 2 * ply, "", num, mv,
+	       m->games, m->black_wins, m->draws, m->white_wins, m->score != BOOK_NO_SCORE ? "  " : "",
+	       m->score != BOOK_NO_SCORE ? s : "", transposes ? "  (transposes: continued above)" : "");
+	return ferror(stdout) ? -1 : 0;
+}
+
+static int stdout_sink(void *ctx, const char *buf, size_t len)
+{
+	(void)ctx;
+	return fwrite(buf, 1, len, stdout) == len ? 0 : -1;
+}
+
+int book_dump(int argc, const char **argv)
+{
+	char *format = NULL;
+	struct poptOption opts[] = {
+		{ "format", 'f', POPT_ARG_STRING, &format, 0, "text (indented, the default) or pdn (one game with variations)", "FMT" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
+	int rc = cli_parse_options(ctx);
+	pk_book *bk = NULL;
+	if (rc)
+		goto out;
+	bool pdn = false;
+	if (format && !strcmp(format, "pdn"))
+		pdn = true;
+	else if (format && strcmp(format, "text")) {
+		cli_error("--format must be text or pdn, not '%s'", format);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	const char *path;
+	if (!(bk = book_open_arg(ctx, &path))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (pdn) {
+		char event[600];
+		snprintf(event, sizeof event, "opening book %s", path);
+		rc = book_write_pdn(bk, event, stdout_sink, NULL);
+	} else {
+		rc = book_walk(bk, dump_text_enter, NULL);
+	}
+	if (fflush(stdout) != 0 || rc < 0) {
+		cli_error("cannot write the dump");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	book_free(bk);
+	poptFreeContext(ctx);
+	free(format);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
+/* ---- stats ------------------------------------------------------------------------ */
+
+/* For --measure: every position with book moves, and the text dump in memory. */
+typedef struct {
+	pk_pos *pos;
+	size_t n, cap;
+	char *text;
+	size_t len, tcap;
+	bool oom;
+} measure_ctx;
+
+static void text_add(measure_ctx *m, const char *s, size_t n)
+{
+	if (m->len + n + 1 > m->tcap) {
+		size_t cap = m->tcap ? m->tcap * 2 : 1 << 20;
+		while (cap < m->len + n + 1)
+			cap *= 2;
+		char *nt = realloc(m->text, cap);
+		if (!nt) {
+			m->oom = true;
+			return;
+		}
+		m->text = nt;
+		m->tcap = cap;
+	}
+	memcpy(m->text + m->len, s, n);
+	m->len += n;
+}
+
+static int measure_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
+{
+	measure_ctx *mc = ctx;
+	if (mc->n == 0 || mc->pos[mc->n - 1].key != before->key) {   /* duplicates are removed later */
+		if (mc->n == mc->cap) {
+			size_t cap = mc->cap ? mc->cap * 2 : 4096;
+			pk_pos *np = realloc(mc->pos, sizeof *np * cap);
+			if (!np)
+				return -1;
+			mc->pos = np;
+			mc->cap = cap;
+		}
+		mc->pos[mc->n++] = *before;
+	}
+	/* the content as text: the indented dump's lines */
+	char mv[PK_MOVE_STRLEN], line[160];
+	pdn_move_string(before, &m->move, false, mv);
+	int n = snprintf(line, sizeof line, "%*s%s %u %u %u %u%s\n", ply, "", mv, m->games, m->black_wins, m->draws,
+			 m->white_wins, transposes ? " t" : "");
+	text_add(mc, line, (size_t)n);
+	return mc->oom ? -1 : 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = ((const pk_pos *)a)->key, y = ((const pk_pos *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+int book_stats(int argc, const char **argv)
+{
+	int json = 0, measure = 0;
+	struct poptOption opts[] = {
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object", NULL },
+		{ "measure", 0, POPT_ARG_NONE, &measure, 0, "time a probe of every position, and compare with the content as zstd-compressed text", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
+	int rc = cli_parse_options(ctx);
+	pk_book *bk = NULL;
+	if (rc)
+		goto out;
+	const char *path;
+	double t0 = cli_now();
+	if (!(bk = book_open_arg(ctx, &path))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	double load = cli_now() - t0;
+	pk_book_info in;
+	book_info(bk, &in);
+	if (!measure || !json)
+		book_print_info(&in, json, -1, -1);
+	if (!json)
+		printf("load          %.3f s (checked and decoded)\n", load);
+	if (measure) {
+		measure_ctx mc = { 0 };
+		if (book_walk(bk, measure_enter, &mc) < 0 || mc.oom) {
+			cli_error("out of memory");
+			free(mc.pos);
+			free(mc.text);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		/* probes: every position with moves once, several rounds */
+		qsort(mc.pos, mc.n, sizeof *mc.pos, by_key);
+		size_t u = 0;
+		for (size_t i = 0; i < mc.n; i++)
+			if (u == 0 || mc.pos[u - 1].key != mc.pos[i].key)
+				mc.pos[u++] = mc.pos[i];
+		mc.n = u;
+		pk_book_move mv[PK_MAX_MOVES];
+		long found = 0;
+		int rounds = mc.n < 100000 ? 5 : 1;
+		double t1 = cli_now();
+		for (int r = 0; r < rounds; r++)
+			for (size_t i = 0; i < mc.n; i++)
+				found += book_probe(bk, &mc.pos[i], mv, PK_MAX_MOVES) > 0;
+		double us = mc.n ? (cli_now() - t1) * 1e6 / ((double)mc.n * rounds) : 0;
+		size_t z = zio_compressed_size(mc.text, mc.len, 19);
+		double zbpm = in.moves ? 8.0 * (double)z / (double)in.moves : 0;
+		double fbpm = in.moves ? 8.0 * (double)(in.tree_bytes + in.stats_bytes) / (double)in.moves : 0;
+		if (json)
+			printf("{\"positions\":%ld,\"moves\":%ld,\"bytes\":%zu,\"bits_per_move\":%.3f,\"stats_bits_per_move\":%.3f,"
+			       "\"probe_us\":%.3f,\"probes\":%zu,\"load_seconds\":%.3f,\"text_bytes\":%zu,\"text_zstd_bytes\":%zu,"
+			       "\"text_zstd_bits_per_move\":%.3f,\"book_bits_per_move\":%.3f}\n",
+			       in.positions, in.moves, in.bytes, in.moves ? 8.0 * (double)in.tree_bytes / (double)in.moves : 0,
+			       in.moves ? 8.0 * (double)in.stats_bytes / (double)in.moves : 0, us, mc.n, load, mc.len, z, zbpm,
+			       fbpm);
+		else {
+			printf("probe         %.3f us a position (%zu positions with moves, %d round%s; %ld found)\n", us, mc.n,
+			       rounds, rounds > 1 ? "s" : "", found);
+			printf("as text       %zu bytes (the indented dump: move, games, results); zstd -19: %zu bytes =\n"
+			       "              %.2f bits a move for tree and statistics together, against %.2f in this file\n",
+			       mc.len, z, zbpm, fbpm);
+		}
+		free(mc.pos);
+		free(mc.text);
+	}
+	rc = EXIT_OK;
+out:
+	book_free(bk);
+	poptFreeContext(ctx);
+	return rc < 0 ? EXIT_OK : rc;
+}
+
