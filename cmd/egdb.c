@@ -1,16 +1,15 @@
 /* pdnkit egdb: build endgame databases, probe them, summarise them, verify them. */
 #include <errno.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "base/hash.h"
 #include "base/pool.h"
 #include "cli.h"
 #include "commands.h"
 #include "egdb/build.h"
+#include "egdb/check.h"
 #include "egdb/egdb.h"
 #include "egdb_opts.h"
 #include "rules/fen.h"
@@ -270,62 +269,27 @@ out:
 	return rc;
 }
 
-/* Probe timings: n random positions of each piece count, first through a cache too small
- * to hold them (each probe reads and decompresses a block), then again through one that
- * holds them all. */
+/* Probe timings of n random positions of each piece count (see egdb_measure). */
 static void measure(const char *dir, const pk_egdb_slice_info *v, int nv, int maxp, long n, bool json)
 {
-	pk_pos *pos = malloc(sizeof *pos * (size_t)n);
-	if (!pos)
-		return;
 	for (int pieces = 2; pieces <= maxp; pieces++) {
-		int idx[512], k = 0;
-		for (int i = 0; i < nv && k < 512; i++)
-			if (material_pieces(&v[i].mat) == pieces)
-				idx[k++] = i;
-		if (!k)
+		pk_probe_timing t;
+		char err[700];
+		int rc = egdb_measure(dir, v, nv, pieces, n, &t, err, sizeof err);
+		if (rc < 0) {
+			cli_error("%s", err);
+			return;
+		}
+		if (rc > 0)
 			continue;
-		uint64_t seed = 12345 + (uint64_t)pieces;
-		for (long i = 0; i < n;) {
-			const pk_egdb_slice_info *s = &v[idx[splitmix64(&seed) % (uint64_t)k]];
-			pk_slice sl;
-			slice_init(&sl, &s->mat);
-			if (slice_position(&sl, splitmix64(&seed) % sl.size, &pos[i]))
-				i++;
-		}
-		double us[2];
-		uint64_t reads[2];
-		for (int pass = 0; pass < 2; pass++) {
-			char err[700];
-			pk_egdb *db = egdb_new(pass ? (size_t)1 << 30 : 0);
-			if (!db || egdb_add_dir(db, dir, err, sizeof err) < 0) {
-				egdb_free(db);
-				free(pos);
-				return;
-			}
-			pk_egdb_result r;
-			if (pass)
-				for (long i = 0; i < n; i++)
-					egdb_probe(db, &pos[i], &r);
-			uint64_t p0, b0, p1, b1;
-			egdb_counters(db, &p0, &b0);
-			double t0 = cli_now();
-			for (long i = 0; i < n; i++)
-				egdb_probe(db, &pos[i], &r);
-			us[pass] = (cli_now() - t0) * 1e6 / (double)n;
-			egdb_counters(db, &p1, &b1);
-			reads[pass] = b1 - b0;
-			egdb_free(db);
-		}
 		if (json)
 			printf("{\"measure\":%d,\"probes\":%ld,\"uncached_us\":%.3f,\"uncached_blocks\":%" PRIu64
 			       ",\"cached_us\":%.3f,\"cached_blocks\":%" PRIu64 "}\n",
-			       pieces, n, us[0], reads[0], us[1], reads[1]);
+			       pieces, n, t.uncached_us, t.uncached_blocks, t.cached_us, t.cached_blocks);
 		else
 			printf("probe, %d pieces: %8.3f us uncached (%" PRIu64 " blocks read for %ld probes), %6.3f us cached\n",
-			       pieces, us[0], reads[0], n, us[1]);
+			       pieces, t.uncached_us, t.uncached_blocks, n, t.cached_us);
 	}
-	free(pos);
 }
 
 static int egdb_stats_cmd(int argc, const char **argv)
@@ -431,55 +395,18 @@ out:
 }
 
 typedef struct {
-	pk_egdb *db;
-	pk_egdb_slice_info *v;
-	int n;
-	uint64_t sample;
-	int next;
-	long *checked;
-	long *wrong;
-	int *failed;
-	pthread_mutex_t lock;
-} verify_job;
+	const pk_egdb_slice_info *v;
+	long *shown;
+} verify_print;
 
-typedef struct {
-	verify_job *j;
-	int slice;
-} verify_ctx;
-
-static void verify_bad(void *ctx, const pk_pos *p, int stored, int proved)
+/* The first ten wrong positions of each slice. */
+static void verify_bad(void *ctx, int slice, const pk_pos *p, int stored, int proved)
 {
-	verify_ctx *c = ctx;
-	verify_job *j = c->j;
-	pthread_mutex_lock(&j->lock);
-	if (j->wrong[c->slice]++ < 10) {
+	verify_print *vp = ctx;
+	if (vp->shown[slice]++ < 10) {
 		char f[PK_FEN_STRLEN];
 		fen_format(p, f, sizeof f);
-		printf("%s: %s stored %d, its moves give %d\n", j->v[c->slice].name, f, stored, proved);
-	}
-	pthread_mutex_unlock(&j->lock);
-}
-
-static void verify_worker(int i, void *ctx)
-{
-	(void)i;
-	verify_job *j = ctx;
-	for (;;) {
-		pthread_mutex_lock(&j->lock);
-		int s = j->next++;
-		pthread_mutex_unlock(&j->lock);
-		if (s >= j->n || stop_flag)
-			return;
-		verify_ctx c = { j, s };
-		long k = egdb_verify_slice(j->db, &j->v[s].mat, j->sample, 0x5eed + (uint64_t)s, &stop_flag,
-					   verify_bad, &c);
-		pthread_mutex_lock(&j->lock);
-		if (k < 0) {
-			j->failed[s] = 1;
-			cli_error("%s: %s", j->v[s].name, egdb_error(j->db));
-		} else
-			j->checked[s] = k;
-		pthread_mutex_unlock(&j->lock);
+		printf("%s: %s stored %d, its moves give %d\n", vp->v[slice].name, f, stored, proved);
 	}
 }
 
@@ -499,9 +426,9 @@ static int egdb_verify_cmd(int argc, const char **argv)
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx);
 	pk_egdb *db = NULL;
-	verify_job j;
-	memset(&j, 0, sizeof j);
-	pthread_mutex_init(&j.lock, NULL);
+	pk_egdb_slice_info *v = NULL;
+	pk_verify_result *res = NULL;
+	long *shown = NULL;
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -517,54 +444,53 @@ static int egdb_verify_cmd(int argc, const char **argv)
 	rc = EXIT_RUNTIME;
 	if (!(db = egdb_open_option(dir)))
 		goto out;
-	j.db = db;
-	j.sample = (uint64_t)k;
-	j.v = egdb_slices(db, &j.n);
-	if (slice) {
+	int n;
+	v = egdb_slices(db, &n);
+	if (v && slice) {
 		int m = 0;
-		for (int i = 0; i < j.n; i++)
-			if (material_equal(&j.v[i].mat, &only))
-				j.v[m++] = j.v[i];
+		for (int i = 0; i < n; i++)
+			if (material_equal(&v[i].mat, &only))
+				v[m++] = v[i];
 		if (!m) {
 			cli_error("no slice %s in the databases", slice);
 			goto out;
 		}
-		j.n = m;
+		n = m;
 	}
-	j.checked = calloc((size_t)j.n + 1, sizeof *j.checked);
-	j.wrong = calloc((size_t)j.n + 1, sizeof *j.wrong);
-	j.failed = calloc((size_t)j.n + 1, sizeof *j.failed);
-	if (!j.v || !j.checked || !j.wrong || !j.failed) {
-		cli_error("out of memory");
-		goto out;
-	}
+	res = calloc((size_t)n + 1, sizeof *res);
+	shown = calloc((size_t)n + 1, sizeof *shown);
+	verify_print vp = { v, shown };
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	double t0 = cli_now();
-	pool_run((int)nt, verify_worker, &j);
+	if (!v || !res || !shown ||
+	    egdb_verify_all(db, v, n, (uint64_t)k, (int)nt, &stop_flag, verify_bad, &vp, res) < 0) {
+		cli_error("out of memory");
+		goto out;
+	}
 	long total = 0, wrong = 0;
 	int failed = 0;
-	for (int i = 0; i < j.n; i++) {
-		total += j.checked[i];
-		wrong += j.wrong[i];
-		failed += j.failed[i];
+	for (int i = 0; i < n; i++) {
+		total += res[i].checked;
+		wrong += res[i].wrong;
+		failed += res[i].failed;
+		if (res[i].failed)
+			cli_error("%s: %s", v[i].name, res[i].error);
 		if (json)
-			printf("{\"slice\":\"%s\",\"checked\":%ld,\"wrong\":%ld,\"failed\":%s}\n", j.v[i].name, j.checked[i],
-			       j.wrong[i], j.failed[i] ? "true" : "false");
+			printf("{\"slice\":\"%s\",\"checked\":%ld,\"wrong\":%ld,\"failed\":%s}\n", v[i].name, res[i].checked,
+			       res[i].wrong, res[i].failed ? "true" : "false");
 	}
 	if (!json)
-		printf("verified %d slices: %ld positions checked, %ld wrong%s (%.1f s)\n", j.n, total, wrong,
+		printf("verified %d slices: %ld positions checked, %ld wrong%s (%.1f s)\n", n, total, wrong,
 		       failed ? ", some slices unreadable" : "", cli_now() - t0);
 	if (stop_flag)
 		rc = 128 + (int)stop_flag;
 	else
 		rc = failed ? EXIT_RUNTIME : wrong ? EXIT_FINDINGS : EXIT_OK;
 out:
-	free(j.v);
-	free(j.checked);
-	free(j.wrong);
-	free(j.failed);
-	pthread_mutex_destroy(&j.lock);
+	free(v);
+	free(res);
+	free(shown);
 	egdb_free(db);
 	poptFreeContext(ctx);
 	free(dir);

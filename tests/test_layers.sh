@@ -49,6 +49,10 @@ pr=$(grep -n '\bprintf(\|\bputs(\|\bfprintf(\|\bperror(\|\bexit(' "$SRC"/*/*.c |
 sql=$(grep -ln 'SELECT \|INSERT \|UPDATE \|DELETE \|sqlite3_\|store_select' "$TESTS_DIR"/../cmd/*.c 2>/dev/null | sed 's|.*/cmd/|cmd/|')
 [ -z "$sql" ] && pass || fail "SQL in a command (add a typed call to store/): $sql"
 
+# Commands start no threads: the core's pool (base/pool.c) and its runners do.
+thr=$(grep -ln 'pthread\|pool_run\|stdatomic' "$TESTS_DIR"/../cmd/*.c 2>/dev/null | sed 's|.*/cmd/|cmd/|')
+[ -z "$thr" ] && pass || fail "threads in a command (move the work into the core): $thr"
+
 # The test itself must be able to fail: an upward include in a scratch copy is caught.
 mkdir -p "$T_TMP/src/rules"
 printf '#include "engine/eval.h"\n' > "$T_TMP/src/rules/x.c"
