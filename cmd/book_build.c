@@ -127,29 +127,13 @@ int book_build(int argc, const char **argv)
 	if (use_db && !(st = db_open(&fa, false)))
 		goto out;
 	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f };
-	char err[600];
-	if (!(it = games_open(&src, err, sizeof err))) {
-		cli_error("%s", err);
+	if (!(it = cli_games_open(&src)))
 		goto out;
-	}
 	long n = 0;
-	int unreadable = 0;
-	for (;;) {
-		pk_game *g;
-		pk_replay *rp;
-		int got = games_next(it, &g, &rp);
-		if (got == GAMES_END)
-			break;
-		if (got == GAMES_ERROR) {
-			cli_progress_done();
-			cli_error("%s", games_error(it));
-			unreadable++;
-			continue;
-		}
-		if (got == GAMES_FATAL) {
-			cli_error("%s", games_error(it));
-			goto out;
-		}
+	bool unreadable = false;
+	pk_game *g;
+	pk_replay *rp;
+	while (cli_next_game(it, &g, &rp, &unreadable) == GAMES_GAME) {
 		n++;
 		/* Files are not filtered by the store: the two filters that make sense for them. */
 		if (!use_db && f.player && !contains_nocase(game_tag(g, "Black"), f.player) &&

@@ -114,6 +114,29 @@ void cli_progress_total(unsigned long long bytes)
 	progress_file_start = cli_now();
 }
 
+pk_games *cli_games_open(const pk_source *src)
+{
+	char err[600];
+	pk_games *it = games_open(src, err, sizeof err);
+	if (!it)
+		cli_error("%s", err);
+	return it;
+}
+
+int cli_next_game(pk_games *it, pk_game **g, pk_replay **rp, bool *unreadable)
+{
+	for (;;) {
+		int got = games_next(it, g, rp);
+		if (got == GAMES_GAME || got == GAMES_END)
+			return got;
+		cli_progress_done();
+		cli_error("%s", games_error(it));
+		*unreadable = true;
+		if (got == GAMES_FATAL)
+			return got;
+	}
+}
+
 void cli_games_progress(const char *what, pk_games *it, long games)
 {
 	static const pk_games *last_it;

@@ -49,5 +49,11 @@ void cli_progress_done(void);
  * the walk starts a new file. */
 struct pk_games;
 void cli_games_progress(const char *what, struct pk_games *it, long games);
+/* games_open, saying why it failed. */
+#include "store/games.h"
+pk_games *cli_games_open(const pk_source *src);
+/* games_next, saying what could not be read (the walk goes on: *unreadable is set):
+ * GAMES_GAME, GAMES_END, or GAMES_FATAL (said, stop). */
+int cli_next_game(pk_games *it, pk_game **g, pk_replay **rp, bool *unreadable);
 
 #endif

@@ -165,25 +165,11 @@ int cmd_convert(int argc, const char **argv)
 	bool unreadable = false, write_failed = false;
 	double t0 = cli_now();
 	pk_source src = { .files = files, .nfiles = nfiles };
-	char msg_open[600];
-	pk_games *it = games_open(&src, msg_open, sizeof msg_open);
-	if (!it) {
-		cli_error("%s", msg_open);
-		write_failed = true;
-	}
-	while (it && !write_failed) {
-		pk_game *g;
-		pk_replay *rp;
-		int got = games_next(it, &g, &rp);
-		if (got == GAMES_END)
-			break;
-		if (got == GAMES_ERROR || got == GAMES_FATAL) {
-			cli_progress_done();
-			cli_error("%s", games_error(it));
-			unreadable = true;
-			write_failed = got == GAMES_FATAL;
-			continue;
-		}
+	pk_games *it = cli_games_open(&src);
+	write_failed = !it;
+	pk_game *g;
+	pk_replay *rp;
+	while (it && !write_failed && cli_next_game(it, &g, &rp, &unreadable) == GAMES_GAME) {
 		const char *file = games_file(it);
 		for (int k = 0; fix && rp->fix_el >= 0 && k < MAX_FIXES_PER_GAME; k++) {
 			char note[160];

@@ -165,27 +165,14 @@ int cmd_validate(int argc, const char **argv)
 	double t0 = cli_now();
 	bool unreadable = false;
 	pk_source src = { .files = files, .nfiles = nfiles };
-	char err[600];
-	pk_games *it = games_open(&src, err, sizeof err);
+	pk_games *it = cli_games_open(&src);
 	if (!it) {
-		cli_error("%s", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (;;) {
-		pk_game *g;
-		pk_replay *rp;
-		int got = games_next(it, &g, &rp);
-		if (got == GAMES_END)
-			break;
-		if (got == GAMES_ERROR || got == GAMES_FATAL) {
-			cli_progress_done();
-			cli_error("%s", games_error(it));
-			unreadable = true;
-			if (got == GAMES_FATAL)
-				break;
-			continue;
-		}
+	pk_game *g;
+	pk_replay *rp;
+	while (cli_next_game(it, &g, &rp, &unreadable) == GAMES_GAME) {
 		if (validate_game(games_file(it), json, quiet, &t, g, rp, db)) {
 			unreadable = true;
 			break;
