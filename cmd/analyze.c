@@ -101,12 +101,8 @@ int cmd_analyze(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
-	int nargs;
-	const char **args = cli_args(ctx, &nargs);
-	if (nargs) {
-		cli_error("unexpected argument '%s'", args[0]);
+	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
-	}
 	pk_limits lim;
 	long multipv = 1;
 	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))

@@ -94,14 +94,10 @@ int book_build(int argc, const char **argv)
 		}
 	}
 	pk_pos root;
-	pos_start(&root);
-	if (fen) {
-		pk_fen_error fe;
-		if (fen_parse(fen, strlen(fen), &root, &fe) < 0) {
-			cli_error("bad --fen at column %zu: %s", fe.offset + 1, fe.msg);
-			goto out;
-		}
-	}
+	pk_history hist;
+	bool given;
+	if (position_option(fen, NULL, &root, NULL, &hist, &given) < 0)
+		goto out;
 	if (players) {
 		if (fa.player) {
 			cli_error("--players and --player mean the same: give one");
@@ -225,12 +221,8 @@ int book_expand(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
-	int nargs;
-	const char **args = cli_args(ctx, &nargs);
-	if (nargs) {
-		cli_error("unexpected argument '%s'", args[0]);
+	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
-	}
 	if (!out) {
 		cli_error("no output: give -o FILE.book");
 		goto out;
@@ -248,14 +240,10 @@ int book_expand(int argc, const char **argv)
 	if (engine_args_resolve(&ea, &lim))
 		goto out;
 	pk_pos root;
-	pos_start(&root);
-	if (fen) {
-		pk_fen_error fe;
-		if (fen_parse(fen, strlen(fen), &root, &fe) < 0) {
-			cli_error("bad --fen at column %zu: %s", fe.offset + 1, fe.msg);
-			goto out;
-		}
-	}
+	pk_history hist;
+	bool given;
+	if (position_option(fen, NULL, &root, NULL, &hist, &given) < 0)
+		goto out;
 	rc = EXIT_RUNTIME;
 	if (!(e = engine_from_args(&ea)) || !(b = bookb_new(&root, 1000))) {
 		cli_error("out of memory");

@@ -114,6 +114,19 @@ void cli_progress_total(unsigned long long bytes)
 	progress_file_start = cli_now();
 }
 
+int cli_no_args(poptContext ctx, const char *hint)
+{
+	int n;
+	const char **args = cli_args(ctx, &n);
+	if (n == 0)
+		return 0;
+	if (hint)
+		cli_error("unexpected argument '%s' (%s)", args[0], hint);
+	else
+		cli_error("unexpected argument '%s'", args[0]);
+	return -1;
+}
+
 pk_games *cli_games_open(const pk_source *src)
 {
 	char err[600];

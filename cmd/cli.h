@@ -26,6 +26,9 @@ int cli_parse_options(poptContext ctx);
 
 /* Remaining positional arguments, NULL-terminated (owned by ctx). */
 const char **cli_args(poptContext ctx, int *count);
+/* For commands that take no arguments: -1 after saying which one was unexpected (with
+ * hint in parentheses when not NULL). */
+int cli_no_args(poptContext ctx, const char *hint);
 
 /* Parse a whole decimal integer in [lo, hi] for option `what`; prints a usage error. */
 int cli_int(const char *s, long lo, long hi, const char *what, long *out);
