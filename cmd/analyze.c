@@ -95,7 +95,7 @@ int cmd_analyze(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...]");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_engine *e = NULL;
 	uint64_t *keys = NULL;
 	if (rc)

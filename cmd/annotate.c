@@ -264,7 +264,7 @@ int cmd_annotate(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] [FILE... | --db PATH [filters]]");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_batch_opts bo = { 0 };
 	out o = { 0 };
 	pk_store *s = NULL;
@@ -275,7 +275,7 @@ int cmd_annotate(int argc, const char **argv)
 	const char **files = cli_args(ctx, &nfiles);
 	bool use_db = fa.db || fa.player || fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_from ||
 		      fa.date_to || fa.opening || fa.position || fa.after || fa.invalid || fa.min_plies || fa.max_plies ||
-		      fa.limit || merge;
+		      fa.limit || fa.order || merge;
 	if (use_db && nfiles) {
 		cli_error("give FILEs or --db with filters, not both");
 		rc = EXIT_USAGE;

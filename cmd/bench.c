@@ -33,7 +33,7 @@ int cmd_bench(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_engine *e = NULL;
 	if (rc)
 		goto out;

@@ -146,7 +146,7 @@ int cmd_blunders(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	bctx b = { 0 };
 	game_init(&b.g);
 	replay_init(&b.rp);

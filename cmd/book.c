@@ -113,7 +113,7 @@ int book_probe_cmd(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_book *bk = NULL;
 	uint64_t *keys = NULL;
 	if (rc)
@@ -208,8 +208,11 @@ int cmd_book(int argc, const char **argv)
 	for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
 		if (!strcmp(argv[1], subs[i].name)) {
 			static char name[32];
+			static char full[48];
 			snprintf(name, sizeof name, "book %s", subs[i].name);
+			snprintf(full, sizeof full, "pdnkit %s", name);
 			cli_command = name;
+			argv[1] = full;        /* popt's usage lines read "pdnkit book <sub>" */
 			return subs[i].fn(argc - 1, argv + 1);
 		}
 	cli_error("'%s' is not a book subcommand (build, probe, dump, stats, expand)", argv[1]);

@@ -51,7 +51,7 @@ int book_build(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book (FILE... | --db PATH [filters])");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_bookb *b = NULL;
 	pk_store *st = NULL;
 	pk_games *it = NULL;
@@ -74,14 +74,9 @@ int book_build(int argc, const char **argv)
 	double ms = 0;
 	if ((plies && cli_int(plies, 1, 1000, "--plies", &np)) || (min_games && cli_int(min_games, 1, 100000000, "--min-games", &mg)))
 		goto out;
-	if (min_score) {
-		char *end;
-		ms = strtod(min_score, &end);
-		if (*end || ms < 0 || ms > 1) {
-			cli_error("--min-score must be a number from 0 to 1, not '%s'", min_score);
-			goto out;
-		}
-	}
+	if (min_score && cli_number(min_score, 0, 1, "--min-score", &ms))
+		goto out;
+
 	pk_book_filter bf = { .min_games = (int)mg, .min_score = ms, .side = -1 };
 	if (side) {
 		if (!strcasecmp(side, "black"))
@@ -212,7 +207,7 @@ int book_expand(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] -o FILE.book");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	engine_args ea;
 	engine_args_init(&ea);
 	pk_engine *e = NULL;

@@ -50,7 +50,7 @@ int book_dump(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_book *bk = NULL;
 	if (rc)
 		goto out;
@@ -156,7 +156,7 @@ int book_stats(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_book *bk = NULL;
 	if (rc)
 		goto out;

@@ -1,4 +1,5 @@
 /* Helpers shared by the command files. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,7 +34,26 @@ void cli_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_parse_options(poptContext ctx)
+/* The first string option of the table given an empty value ("--db ''", "--fen="), or
+ * NULL: an empty value is a mistake (an unset shell variable, a stray '=') in every
+ * option pdnkit has. */
+static const struct poptOption *empty_value(const struct poptOption *t)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			const struct poptOption *e = empty_value(t->arg);
+			if (e)
+				return e;
+		} else if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && t->arg) {
+			const char *v = *(char **)t->arg;
+			if (v && !*v)
+				return t;
+		}
+	}
+	return NULL;
+}
+
+int cli_parse_options(poptContext ctx, const struct poptOption *opts)
 {
 	int rc;
 	while ((rc = poptGetNextOpt(ctx)) > 0)
@@ -41,6 +61,14 @@ int cli_parse_options(poptContext ctx)
 	if (rc < -1) {
 		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		fprintf(stderr, "Try 'pdnkit %s --help' for more information.\n", cli_command);
+		return EXIT_USAGE;
+	}
+	const struct poptOption *e = empty_value(opts);
+	if (e) {
+		if (e->longName)
+			cli_error("--%s: the value is empty", e->longName);
+		else
+			cli_error("-%c: the value is empty", e->shortName);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -63,9 +91,31 @@ int cli_int(const char *s, long lo, long hi, const char *what, long *out)
 {
 	char *end;
 	errno = 0;
-	long v = s ? strtol(s, &end, 10) : 0;
-	if (!s || !*s || *end || errno || v < lo || v > hi) {
+	/* strtol alone would take " 7", "+7" and skip nothing else: digits only, a minus allowed */
+	bool digits = s && (isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1])));
+	long v = digits ? strtol(s, &end, 10) : 0;
+	if (!digits || *end || errno || v < lo || v > hi) {
 		cli_error("%s must be an integer from %ld to %ld, not '%s'", what, lo, hi, s ? s : "");
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_number(const char *s, double lo, double hi, const char *what, double *out)
+{
+	/* Decimal only: strtod would also take hex ("0x10"), "inf", "nan" and exponents. */
+	bool ok = s && *s;
+	int dots = 0;
+	for (const char *p = s; ok && *p; p++) {
+		if (*p == '.')
+			dots++;
+		else if (!isdigit((unsigned char)*p))
+			ok = false;
+	}
+	double v = ok && dots <= 1 && strcmp(s, ".") != 0 ? strtod(s, NULL) : -1;
+	if (!ok || dots > 1 || !strcmp(s, ".") || v < lo || v > hi) {
+		cli_error("%s must be a number from %g to %g, not '%s'", what, lo, hi, s ? s : "");
 		return EXIT_USAGE;
 	}
 	*out = v;

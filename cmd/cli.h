@@ -22,7 +22,7 @@ void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse every option of ctx. Returns -1 after --help/--usage (exit 0 wanted),
  * EXIT_USAGE after printing a message naming a bad option, else 0. */
-int cli_parse_options(poptContext ctx);
+int cli_parse_options(poptContext ctx, const struct poptOption *opts);
 
 /* Remaining positional arguments, NULL-terminated (owned by ctx). */
 const char **cli_args(poptContext ctx, int *count);
@@ -32,6 +32,9 @@ int cli_no_args(poptContext ctx, const char *hint);
 
 /* Parse a whole decimal integer in [lo, hi] for option `what`; prints a usage error. */
 int cli_int(const char *s, long lo, long hi, const char *what, long *out);
+/* A decimal number (digits and at most one point) from lo to hi, or EXIT_USAGE after
+ * saying what is wrong. */
+int cli_number(const char *s, double lo, double hi, const char *what, double *out);
 
 /* Seconds on a monotonic clock. */
 double cli_now(void);

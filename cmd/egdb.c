@@ -104,7 +104,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -235,7 +235,7 @@ static int egdb_probe_cmd(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] [FEN...]   (no FEN: one a line on standard input)");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_egdb *db = NULL;
 	if (rc)
 		goto out;
@@ -305,7 +305,7 @@ static int egdb_stats_cmd(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_egdb *db = NULL;
 	pk_egdb_slice_info *v = NULL;
 	if (rc)
@@ -424,7 +424,7 @@ static int egdb_verify_cmd(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_egdb *db = NULL;
 	pk_egdb_slice_info *v = NULL;
 	pk_verify_result *res = NULL;
@@ -526,8 +526,11 @@ int cmd_egdb(int argc, const char **argv)
 	for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
 		if (!strcmp(argv[1], subs[i].name)) {
 			static char name[32];
+			static char full[48];
 			snprintf(name, sizeof name, "egdb %s", subs[i].name);
+			snprintf(full, sizeof full, "pdnkit %s", name);
 			cli_command = name;
+			argv[1] = full;        /* popt's usage lines read "pdnkit egdb <sub>" */
 			return subs[i].fn(argc - 1, argv + 1);
 		}
 	cli_error("'%s' is not an egdb subcommand (build, probe, stats, verify)", argv[1]);

@@ -50,10 +50,11 @@ int engine_args_resolve(engine_args *ea, pk_limits *lim)
 		lim->nodes = (uint64_t)v;
 	}
 	if (ea->movetime) {
-		char *end;
-		double t = strtod(ea->movetime, &end);
-		if (*end || t <= 0 || t > 86400) {
-			cli_error("--movetime must be a number of seconds above 0, not '%s'", ea->movetime);
+		double t;
+		if (cli_number(ea->movetime, 0, 86400, "--movetime (seconds)", &t))
+			return EXIT_USAGE;
+		if (t <= 0) {
+			cli_error("--movetime must be above 0 seconds, not '%s'", ea->movetime);
 			return EXIT_USAGE;
 		}
 		lim->movetime = t;
@@ -283,6 +284,8 @@ int engine_args_from_string(const char *what, const char *spec, const struct pop
 	} else if (poptPeekArg(ctx)) {
 		cli_error("%s: unexpected '%s'", what, poptPeekArg(ctx));
 		status = -1;
+	} else if (cli_parse_options(ctx, opts) != 0) {
+		status = -1;           /* an empty value (the options are all read by now) */
 	}
 	poptFreeContext(ctx);
 	free(argv);

@@ -51,7 +51,7 @@ int cmd_export(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...]");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	ectx c = { 0 };
 	game_init(&c.g);
 	replay_init(&c.rp);

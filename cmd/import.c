@@ -41,7 +41,7 @@ int cmd_import(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	int nfiles = 0;
 	const char **files = NULL;
 	pk_store *s = NULL;

@@ -134,7 +134,7 @@ int cmd_match(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_match m = { .progress = show_progress };
 	pk_opening *op = NULL;
 	if (rc)

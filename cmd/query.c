@@ -149,7 +149,7 @@ int cmd_query(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...]");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_store *s = NULL;
 	qctx c = { 0 };
 	game_init(&c.g);

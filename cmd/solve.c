@@ -23,7 +23,7 @@ int cmd_solve(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_engine *e = NULL;
 	if (rc)
 		goto out;

@@ -141,7 +141,7 @@ int cmd_stats(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...]");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_store *s = NULL;
 	pk_summary *st = calloc(1, sizeof *st);
 	if (rc || !st)

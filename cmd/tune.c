@@ -35,7 +35,7 @@ int cmd_tune(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] [FILE...]");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	pk_tune_data *d = NULL;
 	if (rc)
 		goto out;

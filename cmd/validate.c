@@ -141,7 +141,7 @@ int cmd_validate(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
-	int rc = cli_parse_options(ctx);
+	int rc = cli_parse_options(ctx, opts);
 	long max_errors = 0;
 	int nfiles = 0;
 	const char **files = NULL;

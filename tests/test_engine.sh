@@ -57,7 +57,7 @@ run "$PDNKIT" analyze --depth 0
 expect_rc 2 "bad depth"
 run "$PDNKIT" analyze --movetime abc
 expect_rc 2 "bad movetime"
-expect_err_has "--movetime must be a number of seconds above 0, not 'abc'" "bad movetime named"
+expect_err_has "--movetime (seconds) must be a number from 0 to 86400, not 'abc'" "bad movetime named"
 run "$PDNKIT" analyze --level 11
 expect_rc 2 "bad level"
 run "$PDNKIT" analyze --moves "9-14 9-14"

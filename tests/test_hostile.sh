@@ -1,0 +1,78 @@
+# Every option of every command given hostile values, as an attacker (or a mistyped
+# script) would: empty, negative, huge, not a number, hexadecimal. The options are read
+# from each command's --help, so an option added later is tried too. Each run must end
+# within its time limit with exit status 0..3 (never a signal), and a failure must say
+# what failed in a line that names the program; an empty value and a non-number for a
+# numeric option are usage errors (status 2).
+. "$TESTS_DIR/lib.sh"
+
+FIX="$TESTS_DIR/../corpora/fixtures/result-in-moves.pdn"
+BOOK="$TESTS_DIR/../book/pdnkit.book"
+DB="$T_TMP/db.sqlite"
+"$PDNKIT" import -q --db "$DB" "$FIX" >/dev/null 2>&1
+"$PDNKIT" egdb build -q --dir "$T_TMP/eg" --pieces 2 >/dev/null 2>&1
+
+# command | the arguments that make it valid and quick
+cat >"$T_TMP/commands" <<EOF
+validate|$FIX
+convert|$FIX
+import|--db $T_TMP/imp.sqlite $FIX
+query|--db $DB
+export|--db $DB
+stats|--db $DB
+analyze|--nodes 2000
+bench|--depth 1
+match|--nodes 200 --games 2
+solve|--nodes 200 $FIX
+annotate|--nodes 200 $FIX
+blunders|--db $DB
+tune|$FIX
+perft|2
+book build|-o $T_TMP/b.book $FIX
+book probe|$BOOK
+book dump|$BOOK
+book stats|$BOOK
+book expand|-o $T_TMP/e.book -n 2 -e --nodes=200
+egdb build|--dir $T_TMP/eg2 --pieces 2
+egdb probe|--dir $T_TMP/eg W:WK1:BK32
+egdb stats|--dir $T_TMP/eg
+egdb verify|--dir $T_TMP/eg
+EOF
+
+runs=0
+while IFS='|' read -r cmd args; do
+	# --name=ARG pairs from the help text
+	"$PDNKIT" $cmd --help 2>/dev/null | sed -n 's/.*--\([a-z-]*\)=\([A-Z"][^ ]*\).*/\1 \2/p' >"$T_TMP/opts"
+	[ -s "$T_TMP/opts" ] || continue    # flags only (book stats)
+	while read -r opt arg; do
+		case $arg in
+		N | K | CP | MB | S | L | P | D | G | "K/N") numeric=1 ;;
+		*) numeric=0 ;;
+		esac
+		for v in "" -1 99999999999999999999 abc 0x10; do
+			runs=$((runs + 1))
+			# shellcheck disable=SC2086
+			timeout -k 5 20 "$PDNKIT" $cmd $args "--$opt=$v" </dev/null >/dev/null 2>"$T_TMP/err"
+			rc=$?
+			what="$cmd --$opt='$v'"
+			if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+				fail "$what: still running after 20 s"
+				continue
+			fi
+			[ $rc -le 3 ] && pass || fail "$what: exit status $rc (stderr: $(tail -1 "$T_TMP/err"))"
+			if [ $rc -ne 0 ]; then
+				grep -q "pdnkit\|^$cmd\|${cmd#* }:" "$T_TMP/err" && pass ||
+					fail "$what: exit status $rc without a message naming what failed"
+			fi
+			if [ -z "$v" ]; then
+				[ $rc -eq 2 ] && pass || fail "$what: an empty value gives exit status $rc, want 2"
+			elif [ $numeric = 1 ] && [ "$v" = abc ]; then
+				[ $rc -eq 2 ] && pass || fail "$what: a non-number gives exit status $rc, want 2"
+			fi
+		done
+	done <"$T_TMP/opts"
+done <"$T_TMP/commands"
+[ $runs -gt 500 ] && pass || fail "only $runs runs: options were not found"
+echo "hostile option values: $runs runs" >&2
+
+done_testing
