@@ -61,7 +61,7 @@ run "$PDNKIT" query --format pdn --event "Stopped"
 expect_out_has '[Event "Stopped early"]' "query --format pdn"
 expect_out_has '1. 9-14 23-18 2. 14x23 27x18 3. 5-9 26-23 *' "query --format pdn moves"
 
-run "$PDNKIT" stats --event "" --date-from 1950 --json
+run "$PDNKIT" stats --date-from 1950 --json
 expect_out_has '"games":4,"players":6,"events":4,"date_min":19500601,"date_max":19530303,"results":{"1-0":1,"0-1":0,"1/2-1/2":2,"*":1}' "stats json"
 run "$PDNKIT" stats --after "9-14 23-18 14x23 27x18 5-9 26-23 12-16 30-26" --json
 expect_out_has '"explorer":{"moves":[{"move":"16-19","games":2,"1-0":0,"0-1":0,"1/2-1/2":2}],"ended":1}' "explorer"
@@ -104,7 +104,7 @@ if have_corpora "importing OCA 2.0 and Tinsley"; then
 	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid (stored, flagged);" "OCA+tinsley counts"
 	run "$PDNKIT" import --db "$ODB" "$CORPORA/tinsley.pdn"
 	expect_err_has "724 games read, 0 stored, 724 duplicates skipped" "tinsley re-import adds 0"
-	run "$PDNKIT" stats --db "$ODB" --event "" --json
+	run "$PDNKIT" stats --db "$ODB" --json
 	# Results as counted in corpora/README.txt: OCA 3626 / 4803 / 14192, tinsley 66 / 125 / 533.
 	expect_out_has '"results":{"1-0":3692,"0-1":4928,"1/2-1/2":14725,"*":0}' "results of OCA + tinsley"
 	want=$(awk '/^\[(Black|White) /{ if (tolower($0) ~ /tinsley/) hit=1 } /^\[Event /{ if (started && hit) n++; started=1; hit=0 } END { if (hit) n++; print n }' "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn")
