@@ -20,17 +20,7 @@
 
 int book_write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	bool ok = fwrite(buf, 1, len, f) == len;
-	if (fclose(f) != 0 || !ok) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return cli_write_file(path, buf, len);
 }
 
 void book_print_info(const pk_book_info *in, bool json, double seconds, long games)

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "pdn/zio.h"
 #include "store/games.h"
 
 const char *cli_command = NULL;
@@ -162,6 +163,47 @@ void cli_progress_total(unsigned long long bytes)
 {
 	progress_total = bytes;
 	progress_file_start = cli_now();
+}
+
+int cli_write_file(const char *path, const void *buf, size_t len)
+{
+	int err = 0;
+	const char *msg = NULL;
+	pk_out *o = zout_open_plain(path, &err);
+	if (!o) {
+		cli_error("cannot write '%s': %s", path, strerror(err));
+		return -1;
+	}
+	int rc = zout_write(o, buf, len);
+	if (zout_close(o, &msg) < 0 || rc < 0) {
+		cli_error("cannot write '%s': %s", path, msg ? msg : "write error");
+		return -1;
+	}
+	return 0;
+}
+
+FILE *cli_text_begin(cli_text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	if (!t->f)
+		cli_error("out of memory");
+	return t->f;
+}
+
+int cli_text_commit(cli_text *t, const char *path)
+{
+	bool ok = fclose(t->f) == 0;
+	t->f = NULL;
+	int rc = -1;
+	if (!ok)
+		cli_error("out of memory");
+	else
+		rc = cli_write_file(path, t->buf, t->len);
+	free(t->buf);
+	t->buf = NULL;
+	return rc;
 }
 
 int cli_no_args(poptContext ctx, const char *hint)

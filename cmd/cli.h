@@ -30,6 +30,18 @@ const char **cli_args(poptContext ctx, int *count);
  * hint in parentheses when not NULL). */
 int cli_no_args(poptContext ctx, const char *hint);
 
+/* Output files are written whole or not at all (pdn/zio: beside themselves, then
+ * renamed). cli_write_file writes a buffer; cli_text_begin gives a stream to print a text
+ * into, and cli_text_commit writes it to path. -1 after saying what failed. */
+int cli_write_file(const char *path, const void *buf, size_t len);
+typedef struct {
+	FILE *f;
+	char *buf;
+	size_t len;
+} cli_text;
+FILE *cli_text_begin(cli_text *t);
+int cli_text_commit(cli_text *t, const char *path);
+
 /* Parse a whole decimal integer in [lo, hi] for option `what`; prints a usage error. */
 int cli_int(const char *s, long lo, long hi, const char *what, long *out);
 /* A decimal number (digits and at most one point) from lo to hi, or EXIT_USAGE after

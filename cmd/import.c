@@ -139,11 +139,20 @@ int cmd_import(int argc, const char **argv)
 		}
 		cli_games_progress("import", it, t.games);
 	}
-	if (file >= 0 && store_end_import(s) < 0) {
+	if (file >= 0 && failed)
+		store_abort_import(s);
+	else if (file >= 0 && store_end_import(s) < 0) {
 		cli_error("%s", store_error(s));
 		failed = true;
 	}
 	games_close(it);
+	/* A failed batch was rolled back: what counts is what was committed. */
+	long lost = t.stored - store_games_committed(s);
+	if (lost > 0) {
+		cli_error("the last %ld games read were not stored (their transaction was rolled back); "
+			  "run the same import again to add them", lost);
+		t.stored -= lost;
+	}
 	double secs = cli_now() - t0;
 	cli_progress_done();
 	if (json) {

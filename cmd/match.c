@@ -118,6 +118,18 @@ static void show_progress(void *ctx, int done)
 	cli_progress("match", (unsigned long long)done, 0);
 }
 
+/* A PDN tag pair; quotes and backslashes in the value (an engine's options) escaped. */
+static void tag(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "[%s \"", name);
+	for (const char *p = value; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	fputs("\"]\n", f);
+}
+
 int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL;
@@ -181,25 +193,32 @@ int cmd_match(int argc, const char **argv)
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
 	if (out) {
-		FILE *f = fopen(out, "w");
+		cli_text txt;
+		FILE *f = cli_text_begin(&txt);
 		if (!f) {
-			cli_error("cannot create '%s': %s", out, strerror(errno));
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
 		for (int i = 0; i < m.ngames; i++) {
 			const pk_match_game *g = &m.games[i];
 			const pk_opening *o = &m.op[g->opening];
-			fprintf(f, "[Event \"pdnkit match, game %d\"]\n[Black \"%s\"]\n[White \"%s\"]\n[Result \"%s\"]\n"
-				   "[Opening \"%s\"]\n[Termination \"%s\"]\n",
-				i + 1, g->a_black ? m.pl[0].spec : m.pl[1].spec, g->a_black ? m.pl[1].spec : m.pl[0].spec,
-				result_string(g->result), o->text, g->reason);
+			char event[48];
+			snprintf(event, sizeof event, "pdnkit match, game %d", i + 1);
+			tag(f, "Event", event);
+			tag(f, "Black", g->a_black ? m.pl[0].spec : m.pl[1].spec);
+			tag(f, "White", g->a_black ? m.pl[1].spec : m.pl[0].spec);
+			tag(f, "Result", result_string(g->result));
+			tag(f, "Opening", o->text);
+			tag(f, "Termination", g->reason);
 			char fen[PK_FEN_STRLEN];
 			fen_format(&o->start, fen, sizeof fen);
 			fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, o->start.stm == PK_WHITE ? "1... " : "",
 				g->movetext ? g->movetext : "", result_string(g->result));
 		}
-		fclose(f);
+		if (cli_text_commit(&txt, out) < 0) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
 	}
 	rc = EXIT_OK;
 out:

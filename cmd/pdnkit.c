@@ -1,4 +1,5 @@
 /* main(): dispatches "pdnkit <command> [options] [args]" through the table of commands. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,9 @@ static int run(const struct command *c, int argc, const char **argv)
 
 int main(int argc, char **argv)
 {
+	/* A file-size limit (ulimit -f) makes a write fail with EFBIG, reported like a full
+	 * disk, instead of killing the program in the middle of a transaction. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		list_commands(stdout);
 		return EXIT_OK;

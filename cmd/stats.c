@@ -177,7 +177,8 @@ int cmd_stats(int argc, const char **argv)
 	if (svg) {
 		char err[256];
 		if (svg_write(svg, st, err, sizeof err) < 0) {
-			cli_error("%s", err);
+			if (err[0])
+				cli_error("%s", err);
 			goto out;
 		}
 	}

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "cli.h"
 #include "stats.h"
 
 #define W 900
@@ -36,9 +37,10 @@ static long nice_step(long max, int ticks)
 
 int svg_write(const char *path, const pk_summary *st, char *err, size_t errsize)
 {
-	FILE *f = fopen(path, "w");
+	cli_text txt;
+	FILE *f = cli_text_begin(&txt);
 	if (!f) {
-		snprintf(err, errsize, "cannot create '%s': %s", path, strerror(errno));
+		snprintf(err, errsize, "out of memory");
 		return -1;
 	}
 	char buf[160];
@@ -111,8 +113,8 @@ int svg_write(const char *path, const pk_summary *st, char *err, size_t errsize)
 	}
 	text(f, W - 40, H - 16, "end", 11, "#999", "pdnkit stats");
 	fputs("</svg>\n", f);
-	if (fclose(f) != 0) {
-		snprintf(err, errsize, "cannot write '%s': %s", path, strerror(errno));
+	if (cli_text_commit(&txt, path) < 0) {
+		err[0] = 0;            /* said already */
 		return -1;
 	}
 	return 0;

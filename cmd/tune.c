@@ -106,11 +106,10 @@ walk_done:
 		printf("%-12s %8d %8d%s\n", eval_weight_names[k], tr.start[k], tr.fitted[k],
 		       tune_is_fitted(k) ? "" : "   (kept: endgame technique)");
 	if (out) {
-		FILE *f = fopen(out, "w");
-		if (!f) {
-			cli_error("cannot create '%s'", out);
+		cli_text txt;
+		FILE *f = cli_text_begin(&txt);
+		if (!f)
 			goto out;
-		}
 		fprintf(f, "# pdnkit evaluation weights (hundredths of a man; a man is 100).\n"
 			   "# Produced by: pdnkit tune");
 		for (int i = 0; i < nfiles; i++) {
@@ -121,7 +120,8 @@ walk_done:
 			out, tr.train + tr.heldout, tr.games, before_held, after_held, K, epochs);
 		for (int k = 0; k < W_NUM; k++)
 			fprintf(f, "%-12s %d\n", eval_weight_names[k], tr.fitted[k]);
-		fclose(f);
+		if (cli_text_commit(&txt, out) < 0)
+			goto out;
 	}
 	fprintf(stderr, "pdnkit tune: %.1f s\n", cli_now() - t0);
 	rc = EXIT_OK;

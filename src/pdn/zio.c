@@ -1,8 +1,11 @@
 /* Plain and zstd-compressed byte streams. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 #include "pdn/zio.h"
 
@@ -123,13 +126,14 @@ void zin_close(pk_in *in)
 struct pk_out {
 	FILE *f;
 	int owned;
+	char *tmp, *final;         /* written as tmp, renamed to final when complete */
 	ZSTD_CCtx *cctx;
 	unsigned char *zbuf;
 	size_t zcap;
 	const char *msg;
 };
 
-pk_out *zout_open(const char *path, int *err)
+static pk_out *open_out(const char *path, bool by_name, int *err)
 {
 	pk_out *out = calloc(1, sizeof *out);
 	if (!out) {
@@ -140,20 +144,41 @@ pk_out *zout_open(const char *path, int *err)
 	if (strcmp(path, "-") == 0) {
 		out->f = stdout;
 	} else {
-		out->f = fopen(path, "wb");
+		/* A regular file (or a new one) is written beside itself and renamed when
+		 * complete: a full disk or a failed run never leaves a truncated file that
+		 * looks whole, nor spoils the one that was there. Devices and pipes are
+		 * written directly. */
+		struct stat sb;
+		bool atomic = stat(path, &sb) != 0 ? errno == ENOENT : S_ISREG(sb.st_mode);
+		if (atomic) {
+			out->final = strdup(path);
+			out->tmp = malloc(len + 32);
+			if (!out->final || !out->tmp) {
+				free(out->final);
+				free(out->tmp);
+				free(out);
+				*err = ENOMEM;
+				return NULL;
+			}
+			snprintf(out->tmp, len + 32, "%s.tmp%ld", path, (long)getpid());
+		}
+		out->f = fopen(atomic ? out->tmp : path, "wb");
 		out->owned = 1;
 	}
 	if (!out->f) {
 		*err = errno;
+		free(out->final);
+		free(out->tmp);
 		free(out);
 		return NULL;
 	}
-	if (len > 4 && strcmp(path + len - 4, ".zst") == 0) {
+	if (by_name && len > 4 && strcmp(path + len - 4, ".zst") == 0) {
 		out->cctx = ZSTD_createCCtx();
 		out->zcap = ZSTD_CStreamOutSize();
 		out->zbuf = malloc(out->zcap);
 		if (!out->cctx || !out->zbuf) {
 			*err = ENOMEM;
+			out->msg = "out of memory";
 			zout_close(out, NULL);
 			return NULL;
 		}
@@ -161,6 +186,16 @@ pk_out *zout_open(const char *path, int *err)
 		ZSTD_CCtx_setParameter(out->cctx, ZSTD_c_checksumFlag, 1);
 	}
 	return out;
+}
+
+pk_out *zout_open(const char *path, int *err)
+{
+	return open_out(path, true, err);
+}
+
+pk_out *zout_open_plain(const char *path, int *err)
+{
+	return open_out(path, false, err);
 }
 
 static int drain(pk_out *out, const void *buf, size_t size, ZSTD_EndDirective mode)
@@ -205,6 +240,16 @@ int zout_close(pk_out *out, const char **msg)
 	if (out->owned && fclose(out->f) != 0 && rc == 0) {
 		out->msg = strerror(errno ? errno : EIO);
 		rc = -1;
+	}
+	if (out->tmp) {
+		if (rc == 0 && rename(out->tmp, out->final) != 0) {
+			out->msg = strerror(errno);
+			rc = -1;
+		}
+		if (rc != 0)
+			unlink(out->tmp);
+		free(out->tmp);
+		free(out->final);
 	}
 	if (msg)
 		*msg = out->msg;

@@ -19,9 +19,15 @@ const char *zin_error(const pk_in *in);
 int zin_is_compressed(const pk_in *in);
 void zin_close(pk_in *in);
 
+/* Open path for writing ("-" for stdout), compressed when the name ends in ".zst". A
+ * regular file is written as path.tmpPID and renamed to path by a successful
+ * zout_close; a failed one removes it, leaving what was at path untouched. */
 pk_out *zout_open(const char *path, int *err);
+/* The same, never compressed (for files with a format of their own). */
+pk_out *zout_open_plain(const char *path, int *err);
 int zout_write(pk_out *out, const void *buf, size_t size);  /* 0 or -1 */
-/* Flush, finish the zstd frame, close. 0 or -1 (with the error in *msg). */
+/* Flush, finish the zstd frame, close, and put the file in place. 0 or -1 (with the
+ * error in *msg; the file is then not written). */
 int zout_close(pk_out *out, const char **msg);
 
 /* The size of buf compressed by zstd at this level (0 on failure), for comparisons. */

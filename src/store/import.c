@@ -161,6 +161,7 @@ static int commit_batch(pk_store *s)
 {
 	if (flush_positions(s) < 0 || st_exec(s, "COMMIT") < 0)
 		return -1;
+	s->committed += s->pending;
 	s->pending = 0;
 	return st_exec(s, "BEGIN IMMEDIATE");
 }
@@ -338,8 +339,17 @@ int store_end_import(pk_store *s)
 		rc = flush_positions(s);
 		if (rc == 0)
 			rc = st_exec(s, "COMMIT");
-		if (rc < 0)
+		if (rc == 0) {
+			s->committed += s->pending;
+		} else if (!sqlite3_get_autocommit(s->db)) {
+			/* SQLite may have rolled back already (a full disk); the first error stays
+			 * the one reported. */
+			char keep[sizeof s->err];
+			memcpy(keep, s->err, sizeof keep);
 			st_exec(s, "ROLLBACK");
+			memcpy(s->err, keep, sizeof keep);
+		}
+		s->pending = 0;
 		s->importing = false;
 	}
 	st_finalize_import(s);
@@ -348,3 +358,18 @@ int store_end_import(pk_store *s)
 	return rc;
 }
 
+long store_games_committed(const pk_store *s) { return s->committed; }
+
+void store_abort_import(pk_store *s)
+{
+	if (s->importing && !sqlite3_get_autocommit(s->db)) {
+		char keep[sizeof s->err];
+		memcpy(keep, s->err, sizeof keep);
+		st_exec(s, "ROLLBACK");
+		memcpy(s->err, keep, sizeof keep);
+	}
+	s->pending = 0;
+	s->npos = 0;
+	s->importing = false;
+	st_finalize_import(s);
+}

@@ -27,7 +27,8 @@ struct pk_store {
 	/* import state */
 	bool importing, positions;
 	int64_t source;
-	int pending;
+	int pending;                      /* games added since the last commit */
+	long committed;                   /* games added and committed by this handle */
 	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup;
 	posrow *pos;
 	size_t npos, poscap;

@@ -27,6 +27,11 @@ enum { STORE_ADDED, STORE_DUPLICATE };
 int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outcome);
 /* Commit what is pending (call at the end, or to stop early). 0 or -1. */
 int store_end_import(pk_store *s);
+/* Games added and committed through this handle so far: what an import stored for good
+ * (a failed batch is rolled back and not counted). */
+long store_games_committed(const pk_store *s);
+/* After a failed store_add_game: roll back what the batch added, keeping the error. */
+void store_abort_import(pk_store *s);
 
 /* Which games: every field is optional (NULL, 0, false). */
 typedef struct {
