@@ -108,14 +108,15 @@ $(BUILD)/tests/bench_naive: tests/bench_naive.c tests/naive.c tests/naive.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/bench_naive.c tests/naive.c
 
-# Debian packages the build needs; installed only when pkg-config cannot find them.
+# Debian packages the build and the tests need (the tests check databases with the
+# sqlite3 shell); installed only when missing.
 deps:
-	@if pkg-config --exists $(PKGS) 2>/dev/null && command -v $(CC) >/dev/null; then :; else \
-		echo "installing build dependencies (libsqlite3-dev libzstd-dev libpopt-dev pkg-config)"; \
+	@if pkg-config --exists $(PKGS) 2>/dev/null && command -v $(CC) >/dev/null && command -v sqlite3 >/dev/null; then :; else \
+		echo "installing build dependencies (libsqlite3-dev libzstd-dev libpopt-dev pkg-config sqlite3)"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			build-essential pkg-config libsqlite3-dev libzstd-dev libpopt-dev; \
+			build-essential pkg-config libsqlite3-dev libzstd-dev libpopt-dev sqlite3; \
 	fi
 
 check: deps
