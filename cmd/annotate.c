@@ -383,7 +383,7 @@ int cmd_annotate(int argc, const char **argv)
 	if (out_path) {
 		int err = 0;
 		if (!(o.pdn = zout_open(out_path, &err))) {
-			cli_error("cannot write '%s': %s", out_path, strerror(err));
+			cli_error("cannot write %s: %s", cli_out_name(out_path), strerror(err));
 			rc = EXIT_RUNTIME;
 			goto done;
 		}
@@ -442,7 +442,7 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	const char *zmsg = NULL;
 	if (o.pdn && zout_close(o.pdn, &zmsg) < 0 && !rc) {
-		cli_error("cannot finish '%s': %s", out_path, zmsg ? zmsg : "write error");
+		cli_error("cannot finish %s: %s", cli_out_name(out_path), zmsg ? zmsg : "write error");
 		rc = EXIT_RUNTIME;
 	}
 	o.pdn = NULL;

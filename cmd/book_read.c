@@ -75,7 +75,7 @@ int book_dump(int argc, const char **argv)
 		rc = book_walk(bk, dump_text_enter, NULL);
 	}
 	if (fflush(stdout) != 0 || rc < 0) {
-		cli_error("cannot write the dump");
+		cli_error("cannot write the dump to standard output");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -165,18 +165,27 @@ void cli_progress_total(unsigned long long bytes)
 	progress_file_start = cli_now();
 }
 
+const char *cli_out_name(const char *path)
+{
+	static _Thread_local char buf[1100];
+	if (!strcmp(path, "-"))
+		return "standard output";
+	snprintf(buf, sizeof buf, "'%s'", path);
+	return buf;
+}
+
 int cli_write_file(const char *path, const void *buf, size_t len)
 {
 	int err = 0;
 	const char *msg = NULL;
 	pk_out *o = zout_open_plain(path, &err);
 	if (!o) {
-		cli_error("cannot write '%s': %s", path, strerror(err));
+		cli_error("cannot write %s: %s", cli_out_name(path), strerror(err));
 		return -1;
 	}
 	int rc = zout_write(o, buf, len);
 	if (zout_close(o, &msg) < 0 || rc < 0) {
-		cli_error("cannot write '%s': %s", path, msg ? msg : "write error");
+		cli_error("cannot write %s: %s", cli_out_name(path), msg ? msg : "write error");
 		return -1;
 	}
 	return 0;

@@ -34,6 +34,8 @@ int cli_no_args(poptContext ctx, const char *hint);
  * renamed). cli_write_file writes a buffer; cli_text_begin gives a stream to print a text
  * into, and cli_text_commit writes it to path. -1 after saying what failed. */
 int cli_write_file(const char *path, const void *buf, size_t len);
+/* An output path as messages name it: "'out.pdn'", or "standard output" for "-". */
+const char *cli_out_name(const char *path);
 typedef struct {
 	FILE *f;
 	char *buf;

@@ -192,7 +192,7 @@ int cmd_convert(int argc, const char **argv)
 	games_close(it);
 	const char *msg = NULL;
 	if (zout_close(s.out, &msg) < 0 || write_failed) {
-		cli_error("cannot write '%s': %s", s.path, msg ? msg : strerror(errno ? errno : EIO));
+		cli_error("cannot write %s: %s", cli_out_name(s.path), msg ? msg : strerror(errno ? errno : EIO));
 		rc = EXIT_RUNTIME;
 	} else {
 		double secs = cli_now() - t0;

@@ -89,7 +89,7 @@ int cmd_export(int argc, const char **argv)
 		cli_error("%s", store_error(c.s));
 		rc = EXIT_RUNTIME;
 	} else if (c.err == 2 || closed < 0) {
-		cli_error("cannot write '%s': %s", path, msg ? msg : strerror(errno ? errno : EIO));
+		cli_error("cannot write %s: %s", cli_out_name(path), msg ? msg : strerror(errno ? errno : EIO));
 		rc = EXIT_RUNTIME;
 	} else {
 		fprintf(stderr, "pdnkit export: %ld game%s written; %.2f s\n", c.games, c.games == 1 ? "" : "s",

@@ -106,7 +106,8 @@ static int run(const struct command *c, int argc, const char **argv)
 	int rc = c->fn(argc, args);
 	free(args);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_error("error writing standard output");
+		if (rc != EXIT_RUNTIME)          /* else the command has said what failed */
+			cli_error("error writing standard output");
 		return EXIT_RUNTIME;
 	}
 	return rc;

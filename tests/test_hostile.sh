@@ -9,7 +9,7 @@
 FIX="$TESTS_DIR/../corpora/fixtures/result-in-moves.pdn"
 BOOK="$TESTS_DIR/../book/pdnkit.book"
 DB="$T_TMP/db.sqlite"
-"$PDNKIT" import -q --db "$DB" "$FIX" >/dev/null 2>&1
+"$PDNKIT" import --db "$DB" "$FIX" >/dev/null 2>&1 && pass || fail "the database to try the options on"
 "$PDNKIT" egdb build -q --dir "$T_TMP/eg" --pieces 2 >/dev/null 2>&1
 
 # command | the arguments that make it valid and quick
@@ -73,6 +73,33 @@ while IFS='|' read -r cmd args; do
 	done <"$T_TMP/opts"
 done <"$T_TMP/commands"
 [ $runs -gt 500 ] && pass || fail "only $runs runs: options were not found"
+
+# Paths: devices, directories and missing folders as databases and as outputs; a full
+# standard output. Exit status 3 and one line naming the path.
+mkdir -p "$T_TMP/dir"
+for db in /dev/null /dev/zero "$T_TMP/dir" /nonexistent/x.db; do
+	for cmd in "query" "import $FIX" "stats" "export"; do
+		run "$PDNKIT" $cmd --db "$db"
+		expect_rc 3 "$cmd --db $db"
+		[ "$(printf '%s\n' "$ERR" | wc -l)" -eq 1 ] && pass || fail "$cmd --db $db: more than one line: $ERR"
+		expect_err_has "'$db'" "$cmd --db $db names it"
+	done
+done
+for out in /dev/full "$T_TMP/dir" /nonexistent/x.out; do
+	for cmd in "convert $FIX" "book build $FIX" "export --db $DB" "annotate --nodes 100 $FIX"; do
+		run "$PDNKIT" $cmd -o "$out"
+		expect_rc 3 "$cmd -o $out"
+		expect_err_has "'$out'" "$cmd -o $out names it"
+	done
+done
+for cmd in "convert $FIX" "export --db $DB" "query --db $DB" "stats --db $DB" "book dump $BOOK" "perft 3"; do
+	# shellcheck disable=SC2086
+	"$PDNKIT" $cmd >/dev/full 2>"$T_TMP/err"
+	rc=$?
+	[ $rc -eq 3 ] && pass || fail "$cmd >/dev/full: exit status $rc, want 3"
+	grep -q "standard output" "$T_TMP/err" && pass || fail "$cmd >/dev/full: standard output not named: $(cat "$T_TMP/err")"
+	[ "$(grep -c 'standard output' "$T_TMP/err")" -eq 1 ] && pass || fail "$cmd >/dev/full: said more than once: $(cat "$T_TMP/err")"
+done
 echo "hostile option values: $runs runs" >&2
 
 done_testing

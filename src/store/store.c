@@ -6,12 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "store/internal.h"
 
 int st_fail(pk_store *s, const char *what)
 {
 	snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->db));
 	return -1;
+}
+
+/* Roll back after a failure, keeping the failure's message (a rollback with nothing to
+ * roll back would replace it). */
+static void rollback(pk_store *s)
+{
+	if (sqlite3_get_autocommit(s->db))
+		return;
+	char keep[sizeof s->err];
+	memcpy(keep, s->err, sizeof keep);
+	st_exec(s, "ROLLBACK");
+	memcpy(s->err, keep, sizeof keep);
 }
 
 int st_exec(pk_store *s, const char *sql)
@@ -154,7 +167,7 @@ static int migrate(pk_store *s)
 	if (v == 0) {
 		for (int i = 0; schema_v1[i]; i++)
 			if (st_exec(s, schema_v1[i]) < 0) {
-				st_exec(s, "ROLLBACK");
+				rollback(s);
 				return -1;
 			}
 		char sql[200];
@@ -162,14 +175,14 @@ static int migrate(pk_store *s)
 			 "INSERT INTO meta VALUES('move_order', '%d'), ('zobrist', 'splitmix64 0x9E3779B97F4A7C15^0x706E646B6974')",
 			 GEN_ORDER_VERSION);
 		if (st_exec(s, sql) < 0) {
-			st_exec(s, "ROLLBACK");
+			rollback(s);
 			return -1;
 		}
 	}
 	if (v < 2) {
 		for (int i = 0; schema_v2[i]; i++)
 			if (st_exec(s, schema_v2[i]) < 0) {
-				st_exec(s, "ROLLBACK");
+				rollback(s);
 				return -1;
 			}
 	}
@@ -177,7 +190,7 @@ static int migrate(pk_store *s)
 	char sql[64];
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
 	if (st_exec(s, sql) < 0 || st_exec(s, "COMMIT") < 0) {
-		st_exec(s, "ROLLBACK");
+		rollback(s);
 		return -1;
 	}
 	return 0;
@@ -188,6 +201,16 @@ pk_store *store_open(const char *path, bool create, char *err, size_t errsize)
 	pk_store *s = calloc(1, sizeof *s);
 	if (!s) {
 		snprintf(err, errsize, "out of memory");
+		return NULL;
+	}
+	/* A device or a directory is no database: say so rather than let SQLite fail
+	 * half way through reading it. */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		snprintf(err, errsize, "'%s' is not a database file (it is %s)", path,
+			 S_ISDIR(sb.st_mode) ? "a directory" : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
+							     : "not a regular file");
+		free(s);
 		return NULL;
 	}
 	/* One connection used by one thread: no need for SQLite's mutexes. */
@@ -227,7 +250,7 @@ void store_close(pk_store *s)
 	if (!s)
 		return;
 	if (s->importing)
-		st_exec(s, "ROLLBACK");
+		rollback(s);
 	st_finalize_import(s);
 	free(s->pos);
 	sqlite3_close(s->db);
