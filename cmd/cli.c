@@ -54,11 +54,54 @@ static const struct poptOption *empty_value(const struct poptOption *t)
 	return NULL;
 }
 
+/* String options, to free a value that a repeated option replaces (popt forgets it). */
+#define MARK_BASE 0x50440000
+typedef struct {
+	struct poptOption *o;
+	char *seen;                  /* the value last seen (what the caller will free) */
+	char *init;                  /* the default: never freed here */
+	bool marked;                 /* val was 0 and is set for the parse */
+} str_opt;
+
+static int collect(struct poptOption *t, str_opt *v, int n, int cap)
+{
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE)
+			n = collect(t->arg, v, n, cap);
+		else if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && t->arg && n < cap) {
+			char *cur = *(char **)t->arg;
+			v[n] = (str_opt){ t, cur, cur, t->val == 0 };
+			if (t->val == 0)
+				t->val = MARK_BASE + n;   /* poptGetNextOpt returns after each one */
+			n++;
+		}
+	}
+	return n;
+}
+
+int cli_popt_parse(poptContext ctx, const struct poptOption *opts)
+{
+	str_opt v[128];
+	int n = collect((struct poptOption *)opts, v, 0, 128);
+	int rc;
+	while ((rc = poptGetNextOpt(ctx)) > 0 || rc >= MARK_BASE)
+		for (int i = 0; i < n; i++) {
+			char *cur = *(char **)v[i].o->arg;
+			if (cur != v[i].seen) {
+				if (v[i].seen != v[i].init)
+					free(v[i].seen);        /* the option was given again */
+				v[i].seen = cur;
+			}
+		}
+	for (int i = 0; i < n; i++)
+		if (v[i].marked)
+			v[i].o->val = 0;
+	return rc;
+}
+
 int cli_parse_options(poptContext ctx, const struct poptOption *opts)
 {
-	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0)
-		;
+	int rc = cli_popt_parse(ctx, opts);
 	if (rc < -1) {
 		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		fprintf(stderr, "Try 'pdnkit %s --help' for more information.\n", cli_command);

@@ -23,6 +23,10 @@ void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse every option of ctx. Returns -1 after --help/--usage (exit 0 wanted),
  * EXIT_USAGE after printing a message naming a bad option, else 0. */
 int cli_parse_options(poptContext ctx, const struct poptOption *opts);
+/* poptGetNextOpt to the end (its last status); a string option given twice keeps the
+ * last value and the first is freed. For option strings parsed outside the command
+ * line; cli_parse_options uses it. */
+int cli_popt_parse(poptContext ctx, const struct poptOption *opts);
 
 /* Remaining positional arguments, NULL-terminated (owned by ctx). */
 const char **cli_args(poptContext ctx, int *count);

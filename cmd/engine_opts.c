@@ -274,9 +274,7 @@ int engine_args_from_string(const char *what, const char *spec, const struct pop
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(what, argc, argv, opts, 0);
-	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0)
-		;
+	int rc = cli_popt_parse(ctx, opts);
 	int status = 0;
 	if (rc < -1) {
 		cli_error("%s: %s: %s", what, poptBadOption(ctx, 0), poptStrerror(rc));
@@ -285,7 +283,7 @@ int engine_args_from_string(const char *what, const char *spec, const struct pop
 		cli_error("%s: unexpected '%s'", what, poptPeekArg(ctx));
 		status = -1;
 	} else if (cli_parse_options(ctx, opts) != 0) {
-		status = -1;           /* an empty value (the options are all read by now) */
+		status = -1;           /* an empty value (the options are all read: only the check runs) */
 	}
 	poptFreeContext(ctx);
 	free(argv);
