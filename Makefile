@@ -36,7 +36,8 @@ LDLIBS    += $(PKG_LIBS) -lpthread -lm
 BUILD     ?= build
 SRC       := $(wildcard src/*/*.c)
 CMD       := $(wildcard cmd/*.c)
-LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/weights_data.o $(BUILD)/gen/book_data.o
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c
+LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
 TEST_SRC  := $(wildcard tests/test_*.c)
@@ -65,6 +66,16 @@ $(BUILD)/gen/weights_data.c: book/weights.txt
 	   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
 $(BUILD)/gen/weights_data.o: $(BUILD)/gen/weights_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The style of the HTML pages: book/report.css, built in as text.
+$(BUILD)/gen/css_data.c: book/report.css
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/report.css by the Makefile. */'; \
+	   echo 'const char report_css[] ='; \
+	   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/gen/css_data.o: $(BUILD)/gen/css_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The opening book that ships with pdnkit: book/pdnkit.book (made by `make book`), built
@@ -161,30 +172,30 @@ clean:
 # FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.
 FUZZ_TIME ?= 600
 FUZZ_CC   ?= clang
-fuzz: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
+fuzz: deps $(GEN_C)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) \
-		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
+		$(GEN_C) $(PKG_LIBS) -lpthread -lm
 	@mkdir -p build-fuzz/new
 	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new tests/fuzz-corpus
 
 # The same for opening books (the decoder behind its checksums).
-fuzz-book: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
+fuzz-book: deps $(GEN_C)
 	@mkdir -p build-fuzz/new-book
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_book tests/fuzz_book.c $(SRC) \
-		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
+		$(GEN_C) $(PKG_LIBS) -lpthread -lm
 	build-fuzz/fuzz_book -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new-book tests/fuzz-book-corpus
 
 # The same for endgame database files (header, block table, blocks, probes).
-fuzz-egdb: deps $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c
+fuzz-egdb: deps $(GEN_C)
 	@mkdir -p build-fuzz/new-egdb
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_egdb tests/fuzz_egdb.c $(SRC) \
-		$(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(PKG_LIBS) -lpthread -lm
+		$(GEN_C) $(PKG_LIBS) -lpthread -lm
 	build-fuzz/fuzz_egdb -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new-egdb tests/fuzz-egdb-corpus
 

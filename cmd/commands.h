@@ -19,5 +19,7 @@ int cmd_annotate(int argc, const char **argv);
 int cmd_blunders(int argc, const char **argv);
 int cmd_book(int argc, const char **argv);
 int cmd_egdb(int argc, const char **argv);
+int cmd_diagram(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 
 #endif

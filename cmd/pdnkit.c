@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	{ "blunders", cmd_blunders, "the worst moves of the annotated games in a database" },
 	{ "book", cmd_book, "opening books: build from games, probe, dump, stats, expand by the engine" },
 	{ "egdb", cmd_egdb, "endgame databases: build by retrograde analysis, probe, stats, verify" },
+	{ "diagram", cmd_diagram, "a board diagram of a position or a game's ply, as SVG or as text" },
+	{ "report", cmd_report, "annotated games as one HTML page: graphs, classed moves, diagrams of the mistakes" },
 	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };

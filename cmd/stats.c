@@ -8,7 +8,8 @@
 #include "dbcli.h"
 #include "rules/fen.h"
 
-#include "stats.h"
+#include "report/charts.h"
+#include "store/summary.h"
 
 static void pct(FILE *f, long part, long whole)
 {
@@ -127,15 +128,39 @@ static void print_json(const pk_summary *st, bool explorer)
 }
 
 
+static int file_sink(void *ctx, const char *buf, size_t len)
+{
+	return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
+}
+
+/* The SVG chart (title NULL) or the HTML page, written whole or not at all. */
+static int write_page(const char *path, const pk_summary *st, const char *db)
+{
+	cli_text t;
+	FILE *f = cli_text_begin(&t);
+	if (!f)
+		return -1;
+	char title[600];
+	snprintf(title, sizeof title, "Statistics of %s", db ? db : "");
+	if ((db ? charts_html(st, title, file_sink, f) : charts_svg(st, file_sink, f)) < 0) {
+		fclose(f);
+		free(t.buf);
+		cli_error("out of memory");
+		return -1;
+	}
+	return cli_text_commit(&t, path);
+}
+
 int cmd_stats(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	int json = 0;
-	char *svg = NULL;
+	char *svg = NULL, *html = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games:", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
 		{ "svg", 0, POPT_ARG_STRING, &svg, 0, "draw results and games per year into an SVG file", "FILE" },
+		{ "html", 0, POPT_ARG_STRING, &html, 0, "the whole summary as an HTML page (charts, openings, players)", "FILE" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -174,14 +199,10 @@ int cmd_stats(int argc, const char **argv)
 		print_json(st, st->explored);
 	else
 		print_human(st, st->explored);
-	if (svg) {
-		char err[256];
-		if (svg_write(svg, st, err, sizeof err) < 0) {
-			if (err[0])
-				cli_error("%s", err);
-			goto out;
-		}
-	}
+	if (svg && write_page(svg, st, NULL) < 0)
+		goto out;
+	if (html && write_page(html, st, fa.db ? fa.db : db_path(&fa)) < 0)
+		goto out;
 	rc = EXIT_OK;
 out:
 	store_close(s);
@@ -189,5 +210,6 @@ out:
 	poptFreeContext(ctx);
 	filter_args_free(&fa);
 	free(svg);
+	free(html);
 	return rc;
 }

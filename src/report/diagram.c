@@ -1,0 +1,198 @@
+/* Board diagrams as SVG and as Unicode text. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "report/diagram.h"
+
+#define MARGIN 22                /* room for the file letters and rank numbers */
+
+/* Formatted output into a sink; -1 once the sink failed. */
+static int out(pk_sink sink, void *ctx, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	return sink(ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+int diagram_escape(const char *s, pk_sink sink, void *ctx)
+{
+	const char *start = s;
+	for (; *s; s++) {
+		const char *rep = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;"
+				  : *s == '\'' ? "&#39;" : NULL;
+		if (!rep)
+			continue;
+		if ((s > start && sink(ctx, start, (size_t)(s - start)) < 0) || sink(ctx, rep, strlen(rep)) < 0)
+			return -1;
+		start = s + 1;
+	}
+	return s > start ? sink(ctx, start, (size_t)(s - start)) : 0;
+}
+
+void diagram_square_xy(int sq, bool flip, int *row, int *col)
+{
+	/* Square 1 is in the top row, second column (Black's side at the top); rows
+	 * alternate between the odd and the even columns. */
+	int r = (sq - 1) / 4, k = (sq - 1) % 4;
+	int c = r % 2 == 0 ? 2 * k + 1 : 2 * k;
+	if (flip) {
+		r = 7 - r;
+		c = 7 - c;
+	}
+	*row = r;
+	*col = c;
+}
+
+void diagram_arrow(pk_arrow *a, const pk_move *m, int kind)
+{
+	a->kind = kind;
+	a->nsq = 0;
+	a->sq[a->nsq++] = m->from + 1;
+	for (int i = 0; i < m->nland && a->nsq < PK_MAX_PATH + 1; i++)
+		a->sq[a->nsq++] = m->land[i] + 1;
+}
+
+static const char *const arrow_colour[] = { "#c0392b", "#1e8449", "#2e6fb7" };
+
+int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+{
+	int s = o->size > 0 ? o->size : 44;
+	int board = 8 * s, w = board + 2 * MARGIN, h = board + 2 * MARGIN + (o->caption ? 28 : 0);
+	int rc = out(sink, ctx,
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+		     " font-family=\"Helvetica, Arial, sans-serif\" role=\"img\">\n",
+		     w, h, w, h);
+	if (o->title) {
+		rc |= out(sink, ctx, "<title>");
+		rc |= diagram_escape(o->title, sink, ctx);
+		rc |= out(sink, ctx, "</title>\n");
+	}
+	/* arrowheads, one per colour */
+	rc |= out(sink, ctx, "<defs>");
+	for (int k = 0; k < 3; k++)
+		rc |= out(sink, ctx,
+			  "<marker id=\"ah%d\" viewBox=\"0 0 10 10\" refX=\"6\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\""
+			  " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>",
+			  k, arrow_colour[k]);
+	rc |= out(sink, ctx,
+		  "<radialGradient id=\"gd\" cx=\"40%%\" cy=\"35%%\" r=\"65%%\"><stop offset=\"0\" stop-color=\"#6b6b6b\"/>"
+		  "<stop offset=\"1\" stop-color=\"#141414\"/></radialGradient>"
+		  "<radialGradient id=\"gl\" cx=\"40%%\" cy=\"35%%\" r=\"65%%\"><stop offset=\"0\" stop-color=\"#ffffff\"/>"
+		  "<stop offset=\"1\" stop-color=\"#d9d2c3\"/></radialGradient></defs>\n");
+	rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f3ead7\" stroke=\"#4a3b28\" stroke-width=\"2\"/>\n",
+		  MARGIN - 1, MARGIN - 1, board + 2, board + 2);
+	for (int r = 0; r < 8; r++)
+		for (int c = 0; c < 8; c++)
+			if ((r + c) % 2 == 1)
+				rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#7a9a6b\"/>\n",
+					  MARGIN + c * s, MARGIN + r * s, s, s);
+	/* files a..h and ranks 1..8 as the alphanumeric notation names them */
+	for (int i = 0; i < 8; i++) {
+		int file = o->flip ? 7 - i : i, rank = o->flip ? i + 1 : 8 - i;
+		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%c</text>\n",
+			  MARGIN + i * s + s / 2, MARGIN + board + 15, 'a' + file);
+		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%d</text>\n",
+			  MARGIN / 2, MARGIN + i * s + s / 2 + 4, rank);
+	}
+	for (int sq = 1; sq <= 32; sq++) {
+		int r, c;
+		diagram_square_xy(sq, o->flip, &r, &c);
+		double cx = MARGIN + c * s + s / 2.0, cy = MARGIN + r * s + s / 2.0;
+		if (o->numbers)
+			rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#e9f0e4\">%d</text>\n",
+				  MARGIN + c * s + 3, MARGIN + r * s + s / 4 + 2, s / 4, sq);
+		int colour;
+		bool king;
+		if (!pos_piece_at(p, sq, &colour, &king))
+			continue;
+		bool dark = colour == PK_BLACK;
+		double rad = s * 0.38;
+		rc |= out(sink, ctx,
+			  "<g class=\"%s%s\" data-square=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"url(#%s)\""
+			  " stroke=\"%s\" stroke-width=\"1.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\""
+			  " stroke=\"%s\" stroke-width=\"1\"/>",
+			  dark ? "black" : "white", king ? " king" : " man", sq, cx, cy, rad, dark ? "gd" : "gl",
+			  dark ? "#000" : "#8c836f", cx, cy, rad * 0.68, dark ? "#8a8a8a" : "#b5ab95");
+		if (king)   /* a crown: three points on a band */
+			rc |= out(sink, ctx,
+				  "<path d=\"M%.1f,%.1f l%.1f,-%.1f l%.1f,%.1f l%.1f,-%.1f l%.1f,%.1f l%.1f,-%.1f l%.1f,%.1f z\""
+				  " fill=\"%s\"/>",
+				  cx - rad * 0.5, cy + rad * 0.3, rad * 0.12, rad * 0.65, rad * 0.22, rad * 0.35, rad * 0.16,
+				  rad * 0.5, rad * 0.16, rad * 0.5, rad * 0.22, rad * 0.35, rad * 0.12, rad * 0.65,
+				  dark ? "#e8c547" : "#b8860b");
+		rc |= out(sink, ctx, "</g>\n");
+	}
+	for (int i = 0; i < o->narrows && i < 4; i++) {
+		const pk_arrow *a = &o->arrows[i];
+		if (a->nsq < 2)
+			continue;
+		int k = a->kind >= 0 && a->kind < 3 ? a->kind : ARROW_PLAIN;
+		rc |= out(sink, ctx, "<polyline class=\"arrow %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" stroke-opacity=\"0.85\""
+				     " stroke-linecap=\"round\" stroke-linejoin=\"round\" marker-end=\"url(#ah%d)\" points=\"",
+			  k == ARROW_PLAYED ? "played" : k == ARROW_BEST ? "best" : "plain", arrow_colour[k], s * 0.12, k);
+		for (int j = 0; j < a->nsq; j++) {
+			int r, c;
+			diagram_square_xy(a->sq[j], o->flip, &r, &c);
+			double x = MARGIN + c * s + s / 2.0, y = MARGIN + r * s + s / 2.0;
+			if (j == a->nsq - 1) {   /* stop short of the centre so the head sits on the square */
+				int pr, pc;
+				diagram_square_xy(a->sq[j - 1], o->flip, &pr, &pc);
+				double px = MARGIN + pc * s + s / 2.0, py = MARGIN + pr * s + s / 2.0;
+				x -= (x - px) * 0.18;
+				y -= (y - py) * 0.18;
+			}
+			rc |= out(sink, ctx, "%s%.1f,%.1f", j ? " " : "", x, y);
+		}
+		rc |= out(sink, ctx, "\"/>\n");
+	}
+	if (o->caption) {
+		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"14\" fill=\"#222\" text-anchor=\"middle\">", w / 2,
+			  MARGIN + board + 36);
+		rc |= diagram_escape(o->caption, sink, ctx);
+		rc |= out(sink, ctx, "</text>\n");
+	}
+	rc |= out(sink, ctx, "</svg>\n");
+	return rc ? -1 : 0;
+}
+
+int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+{
+	/* ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king; dark squares as ·, or
+	 * their numbers with --numbers. */
+	char grid[8][8][8];
+	for (int r = 0; r < 8; r++)
+		for (int c = 0; c < 8; c++)
+			snprintf(grid[r][c], sizeof grid[r][c], "%s", "  ");
+	for (int sq = 1; sq <= 32; sq++) {
+		int r, c, colour;
+		bool king;
+		diagram_square_xy(sq, o->flip, &r, &c);
+		if (pos_piece_at(p, sq, &colour, &king))
+			snprintf(grid[r][c], sizeof grid[r][c], "%s ",
+				 colour == PK_BLACK ? (king ? "\u26c3" : "\u26c2") : (king ? "\u26c1" : "\u26c0"));
+		else if (o->numbers)
+			snprintf(grid[r][c], sizeof grid[r][c], "%2d", sq);
+		else
+			snprintf(grid[r][c], sizeof grid[r][c], "%s", "\u00b7 ");
+	}
+	int rc = 0;
+	for (int r = 0; r < 8; r++) {
+		rc |= out(sink, ctx, "%d ", o->flip ? r + 1 : 8 - r);
+		for (int c = 0; c < 8; c++)
+			rc |= out(sink, ctx, " %s", grid[r][c]);
+		rc |= out(sink, ctx, "\n");
+	}
+	rc |= out(sink, ctx, "  ");
+	for (int c = 0; c < 8; c++)
+		rc |= out(sink, ctx, "  %c", o->flip ? 'h' - c : 'a' + c);
+	if (o->caption)
+		rc |= out(sink, ctx, "\n%s\n", o->caption);
+	else
+		rc |= out(sink, ctx, "\n%s to move\n", p->stm == PK_BLACK ? "Black" : "White");
+	return rc ? -1 : 0;
+}

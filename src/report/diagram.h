@@ -1,0 +1,45 @@
+/* Board diagrams: a position as SVG (men, kings, square numbers, arrows for moves, a
+ * caption), clean enough to print, or as a Unicode board for a terminal. The one
+ * drawing of a board that `diagram`, `report` and `stats --html` share. */
+#ifndef PK_DIAGRAM_H
+#define PK_DIAGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "rules/move.h"
+#include "rules/pos.h"
+
+/* Where output goes: 0, or -1 to stop. */
+typedef int (*pk_sink)(void *ctx, const char *buf, size_t len);
+
+enum { ARROW_PLAYED, ARROW_BEST, ARROW_PLAIN };
+
+typedef struct {
+	int kind;                    /* ARROW_*: red, green, blue */
+	int nsq;                     /* squares 1..32 along the move: from, then every landing */
+	int sq[PK_MAX_PATH + 1];
+} pk_arrow;
+
+typedef struct {
+	bool flip;                   /* White's side at the top */
+	bool numbers;                /* square numbers on the playing squares */
+	int size;                    /* pixels a square (0: 44) */
+	const char *caption;         /* under the board; NULL for none */
+	const char *title;           /* the SVG's <title> (read by screen readers); may be NULL */
+	pk_arrow arrows[4];
+	int narrows;
+} pk_diagram_opts;
+
+/* An arrow along a move (its start and every landing square). */
+void diagram_arrow(pk_arrow *a, const pk_move *m, int kind);
+/* Square (1..32) to the board's row and column from the top-left, as drawn. */
+void diagram_square_xy(int sq, bool flip, int *row, int *col);
+/* The SVG of p (a complete <svg> element, no XML declaration: it can be inlined in
+ * HTML or written as a file). 0, or -1 when the sink failed. */
+int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
+/* The board as Unicode text: eight lines of squares, the side to move and the caption. */
+int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
+/* Text with &, <, > and quotes escaped for XML and HTML. */
+int diagram_escape(const char *s, pk_sink sink, void *ctx);
+
+#endif
