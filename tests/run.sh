@@ -4,6 +4,8 @@
 # total. A test that dies without its summary counts as one failure.
 # usage: tests/run.sh BINDIR PDNKIT
 bindir=${1:-build/tests}
+case $bindir in /*) ;; *) bindir=$(pwd)/$bindir ;; esac
+export BINDIR="$bindir"
 PDNKIT=${2:-./pdnkit}
 case $PDNKIT in /*) ;; *) PDNKIT=$(pwd)/$PDNKIT ;; esac
 export PDNKIT

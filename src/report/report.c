@@ -318,9 +318,9 @@ int report_add(pk_report *r, const pk_bgame *b)
 
 int report_head(const char *title, pk_sink sink, void *ctx)
 {
-	int rc = out(sink, ctx, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-				"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-				"<meta name=\"generator\" content=\"pdnkit\">\n<title>");
+	int rc = out(sink, ctx, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+				"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+				"<meta name=\"generator\" content=\"pdnkit\"/>\n<title>");
 	rc |= ESC(title);
 	rc |= out(sink, ctx, "</title>\n<style>\n");
 	rc |= sink(ctx, report_css, strlen(report_css));
@@ -335,6 +335,7 @@ int report_foot(pk_sink sink, void *ctx)
 
 /* The stepper: a board and buttons for each game that has its positions. It only adds
  * to the page; without scripts the page reads the same. */
+/* Written without '<' or '&' so that the page stays well-formed XML. */
 static const char stepper_js[] =
 	"<script>\n"
 	"(function () {\n"
@@ -344,8 +345,8 @@ static const char stepper_js[] =
 	"  function el(name, attrs) { var e = document.createElementNS(NS, name);\n"
 	"    for (var a in attrs) e.setAttribute(a, attrs[a]); return e; }\n"
 	"  function draw(svg, s) {\n"
-	"    while (svg.lastChild && svg.lastChild.getAttribute('class') === 'pc') svg.removeChild(svg.lastChild);\n"
-	"    for (var i = 0; i < 32; i++) { var c = s.charAt(i); if (c === '.') continue;\n"
+	"    svg.querySelectorAll('.pc').forEach(function (e) { svg.removeChild(e); });\n"
+	"    for (var i = 0; 32 > i; i++) { var c = s.charAt(i); if (c === '.') continue;\n"
 	"      var p = xy(i + 1), g = el('g', { 'class': 'pc' });\n"
 	"      var dark = c === 'b' || c === 'B';\n"
 	"      g.appendChild(el('circle', { cx: p[1] * 30 + 15, cy: p[0] * 30 + 15, r: 11,\n"
@@ -356,7 +357,7 @@ static const char stepper_js[] =
 	"  document.querySelectorAll('.stepper').forEach(function (box) {\n"
 	"    var pos = JSON.parse(box.getAttribute('data-positions')), ply = 0;\n"
 	"    var svg = el('svg', { viewBox: '0 0 240 240', 'class': 'board', role: 'img' });\n"
-	"    for (var r = 0; r < 8; r++) for (var c = 0; c < 8; c++)\n"
+	"    for (var r = 0; 8 > r; r++) for (var c = 0; 8 > c; c++)\n"
 	"      svg.appendChild(el('rect', { x: c * 30, y: r * 30, width: 30, height: 30,\n"
 	"        fill: (r + c) % 2 ? '#7a9a6b' : '#f3ead7' }));\n"
 	"    var label = document.createElement('span');\n"
@@ -365,7 +366,7 @@ static const char stepper_js[] =
 	"      sec.querySelectorAll('.moves .m').forEach(function (m) {\n"
 	"        m.style.outline = +m.getAttribute('data-ply') === ply ? '2px solid #2e6fb7' : ''; }); }\n"
 	"    [['\\u00ab', function () { ply = 0; }], ['\\u2039', function () { if (ply > 0) ply--; }],\n"
-	"     ['\\u203a', function () { if (ply < pos.length - 1) ply++; }], ['\\u00bb', function () { ply = pos.length - 1; }]]\n"
+	"     ['\\u203a', function () { if (pos.length - 1 > ply) ply++; }], ['\\u00bb', function () { ply = pos.length - 1; }]]\n"
 	"      .forEach(function (b) { var x = document.createElement('button'); x.type = 'button';\n"
 	"        x.textContent = b[0]; x.addEventListener('click', function () { b[1](); show(); }); box.appendChild(x); });\n"
 	"    box.insertBefore(svg, box.firstChild); box.appendChild(label);\n"

@@ -1,0 +1,92 @@
+# diagram, report and stats --html from the command line: the report of the 1981
+# game 37 is well-formed, names every move, marks exactly the mistakes that annotate
+# --json reports and draws a diagram before each; and a real browser (Chromium,
+# headless) renders it without console errors, runs its script and paints a page that
+# is not blank.
+. "$TESTS_DIR/lib.sh"
+
+G37="$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"
+XML() { "$BINDIR/test_report" --check-xml "$1" >/dev/null; }
+
+# diagram
+run "$PDNKIT" diagram --fen "W:WK10,18,19:B14,K23" --numbers -o "$T_TMP/d.svg"
+expect_rc 0 "diagram of a FEN"
+XML "$T_TMP/d.svg" && pass || fail "the diagram is not well-formed XML"
+[ "$(grep -o '<g class="[a-z ]*" data-square' "$T_TMP/d.svg" | wc -l)" -eq 5 ] && pass || fail "the diagram does not hold the FEN's 5 pieces"
+grep -q 'class="white king" data-square="10"' "$T_TMP/d.svg" && grep -q 'class="black king" data-square="23"' "$T_TMP/d.svg" &&
+	pass || fail "kings not drawn as kings"
+run "$PDNKIT" diagram --moves "11-15 23-19 8-11 22-17" --format text
+expect_rc 0 "text diagram"
+expect_out_has "after 2... 22-17; Black to move" "the text diagram says the last move"
+run "$PDNKIT" diagram "$G37" --ply 15 --arrow 11-15
+expect_rc 0 "diagram of a game's ply"
+expect_out_has 'class="arrow plain"' "the arrow of --arrow"
+expect_out_has 'class="arrow played"' "the last move played"
+run "$PDNKIT" diagram "$G37" --game 2
+expect_rc 2 "a game the file does not have"
+expect_err_has "has 1 game: no game 2" "the missing game is said"
+run "$PDNKIT" diagram --fen "W:W33:B1"
+expect_rc 2 "a bad FEN"
+run "$PDNKIT" diagram --fen "B:W21:B1" --arrow 1-40
+expect_rc 2 "a bad arrow"
+expect_err_has "--arrow: '1-40' is neither a legal move here nor squares" "the bad arrow is named"
+
+# report of game 37, against annotate --json at the same settings
+run "$PDNKIT" report "$G37" --depth 10 --book none -o "$T_TMP/r.html"
+expect_rc 0 "report of game 37"
+expect_err_has "report: 1 games in" "the report's summary"
+XML "$T_TMP/r.html" && pass || fail "the report is not well-formed: $("$BINDIR/test_report" --check-xml "$T_TMP/r.html")"
+"$PDNKIT" annotate "$G37" --depth 10 --book none --json 2>/dev/null | head -1 |
+	grep -o '"ply":[0-9]*,"move":"[^"]*","side":"[a-z]*","best":[^}]*"class":"[a-z]*"' |
+	sed 's/"ply":\([0-9]*\),"move":"\([^"]*\)".*"class":"\([a-z]*\)"/\1 \2 \3/' >"$T_TMP/notes"
+[ "$(wc -l <"$T_TMP/notes")" -gt 80 ] && pass || fail "annotate --json gave $(wc -l <"$T_TMP/notes") moves"
+missing=0
+while read -r ply move cls; do
+	grep -q "data-ply=\"$ply\"[^>]*>$move" "$T_TMP/r.html" || { missing=$((missing + 1)); echo "missing ply $ply $move" >&2; }
+done <"$T_TMP/notes"
+[ $missing -eq 0 ] && pass || fail "$missing moves not named in the report"
+awk '$3 == "blunder" || $3 == "mistake" { print $1 }' "$T_TMP/notes" | sort -n >"$T_TMP/want"
+grep -o 'class="m \(blunder\|mistake\)" data-ply="[0-9]*"' "$T_TMP/r.html" | sed 's/.*data-ply="\([0-9]*\)"/\1/' | sort -n >"$T_TMP/got"
+[ -s "$T_TMP/want" ] && pass || fail "annotate reports no mistake in game 37 (the test needs one)"
+cmp -s "$T_TMP/want" "$T_TMP/got" && pass || fail "the report marks plies [$(tr '\n' ' ' <"$T_TMP/got")], annotate [$(tr '\n' ' ' <"$T_TMP/want")]"
+[ "$(grep -o '<figure id=' "$T_TMP/r.html" | wc -l)" -eq "$(wc -l <"$T_TMP/want")" ] && pass || fail "not one diagram per mistake"
+grep -q 'class="graph"' "$T_TMP/r.html" && pass || fail "no evaluation graph"
+grep -q '<script>' "$T_TMP/r.html" && pass || fail "no stepper script"
+run "$PDNKIT" report "$G37" --depth 10 --book none --no-script -o "$T_TMP/r2.html"
+grep -q '<script' "$T_TMP/r2.html" && fail "--no-script still writes a script" || pass
+grep -q 'http' "$T_TMP/r2.html" && grep -v 'xmlns="http://www.w3.org/2000/svg"' "$T_TMP/r2.html" | grep -q 'https\?://' &&
+	fail "the report refers to something online" || pass
+
+# stats --html, and the report of a stored game (annotated first, then read back)
+"$PDNKIT" import --db "$T_TMP/g.db" "$G37" >/dev/null 2>&1
+run "$PDNKIT" stats --db "$T_TMP/g.db" --html "$T_TMP/s.html"
+expect_rc 0 "stats --html"
+XML "$T_TMP/s.html" && pass || fail "the stats page is not well-formed"
+grep -q 'Tinsley' "$T_TMP/s.html" && pass || fail "the stats page lacks the players"
+run "$PDNKIT" report --db "$T_TMP/g.db" --depth 6 -o "$T_TMP/r3.html"
+expect_err_has "(1 annotated now, 0 read back)" "a stored game is annotated first"
+run "$PDNKIT" report --db "$T_TMP/g.db" --depth 6 -o "$T_TMP/r3.html"
+expect_err_has "(0 annotated now, 1 read back)" "then read back"
+run "$PDNKIT" report "$G37"
+expect_rc 2 "report without -o"
+
+# a real browser
+if command -v chromium >/dev/null 2>&1; then
+	B="chromium --headless --no-sandbox --disable-gpu --user-data-dir=$T_TMP/chromium"
+	timeout 120 $B --enable-logging=stderr --log-level=0 --window-size=1100,2400 \
+		--screenshot="$T_TMP/r.png" "file://$T_TMP/r.html" >/dev/null 2>"$T_TMP/console"
+	[ -s "$T_TMP/r.png" ] && pass || fail "chromium wrote no screenshot"
+	size=$(wc -c <"$T_TMP/r.png")
+	[ "$size" -gt 40000 ] && pass || fail "the screenshot is $size bytes: a blank page?"
+	grep -i 'CONSOLE' "$T_TMP/console" | grep -qi 'error\|uncaught' &&
+		fail "console errors: $(grep -i 'CONSOLE' "$T_TMP/console" | head -3)" || pass
+	timeout 120 $B --dump-dom "file://$T_TMP/r.html" 2>/dev/null >"$T_TMP/dom"
+	[ "$(grep -o '<button' "$T_TMP/dom" | wc -l)" -eq 4 ] && pass || fail "the stepper's script did not run (no buttons in the DOM)"
+	printf '<html><body><script>foo.bar();</script></body></html>' >"$T_TMP/bad.html"
+	timeout 120 $B --enable-logging=stderr --log-level=0 --dump-dom "file://$T_TMP/bad.html" >/dev/null 2>"$T_TMP/console2"
+	grep -i 'CONSOLE' "$T_TMP/console2" | grep -qi 'uncaught' && pass || fail "a console error is not seen (the check cannot fail)"
+else
+	echo "SKIP $T_NAME: the browser checks: chromium not installed (apt-get install chromium)"
+fi
+
+done_testing
