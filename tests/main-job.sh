@@ -39,3 +39,7 @@ step "annotate game 37 in the store at depth 12 (stored: a second run skips it),
 step "the opening book pdnkit grew itself (book/pdnkit.book, built in): its size, and its moves from the start"
 "$PDNKIT" book stats book/pdnkit.book || exit $?
 "$PDNKIT" book probe book/pdnkit.book || exit $?
+
+step "the report of game 37: one HTML page (evaluation graph, classed moves, a diagram before each mistake)"
+"$PDNKIT" report --event "Game #37" --depth 12 -o pdnkit-report.html || exit $?
+echo "open $(pwd)/pdnkit-report.html in a browser"

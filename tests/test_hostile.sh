@@ -28,6 +28,8 @@ annotate|--nodes 200 $FIX
 blunders|--db $DB
 tune|$FIX
 perft|2
+diagram|--fen B:W21:B1
+report|--depth 2 -o $T_TMP/r.html $FIX
 book build|-o $T_TMP/b.book $FIX
 book probe|$BOOK
 book dump|$BOOK
@@ -86,7 +88,7 @@ for db in /dev/null /dev/zero "$T_TMP/dir" /nonexistent/x.db; do
 	done
 done
 for out in /dev/full "$T_TMP/dir" /nonexistent/x.out; do
-	for cmd in "convert $FIX" "book build $FIX" "export --db $DB" "annotate --nodes 100 $FIX"; do
+	for cmd in "convert $FIX" "book build $FIX" "export --db $DB" "annotate --nodes 100 $FIX" "diagram" "report --depth 2 $FIX"; do
 		run "$PDNKIT" $cmd -o "$out"
 		expect_rc 3 "$cmd -o $out"
 		expect_err_has "'$out'" "$cmd -o $out names it"
