@@ -6,18 +6,93 @@
 #include "commands.h"
 #include "rules/fen.h"
 #include "rules/perft.h"
+#include "rules/variant.h"
 
 #define MAX_DEPTH 30
 
+/* perft --variant: the general generator of rules/variant.c. */
+static int variant_perft(const char *name, const char *fen, int depth, bool divide, bool json)
+{
+	const pk_variant *v = variant_by_name(name);
+	if (!v) {
+		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)", name);
+		return EXIT_USAGE;
+	}
+	if (!v->replayable) {
+		cli_error("--variant: %s is not implemented yet", v->name);
+		return EXIT_USAGE;
+	}
+	pk_vpos p;
+	if (fen) {
+		char err[200];
+		if (vfen_parse(v, fen, &p, err, sizeof err) < 0) {
+			cli_error("bad FEN for %s: %s", v->name, err);
+			return EXIT_USAGE;
+		}
+	} else {
+		vpos_start(v, &p);
+	}
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	double t0 = cli_now();
+	int n = vgen(&p, ml);
+	uint64_t total = 0, *counts = calloc((size_t)n + 1, sizeof *counts);
+	if (!counts) {
+		free(ml);
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	if (depth == 0)
+		total = 1;
+	for (int i = 0; i < n && depth > 0; i++) {
+		pk_vpos c;
+		vmake(&p, &ml->m[i], &c);
+		counts[i] = vperft(&c, depth - 1);
+		total += counts[i];
+	}
+	double secs = cli_now() - t0;
+	char fenbuf[600], mv[160];
+	vfen_format(&p, fenbuf, sizeof fenbuf);
+	if (json) {
+		printf("{\"variant\":\"%s\",\"gametype\":%d,\"fen\":", v->key, v->gametype);
+		json_string(stdout, fenbuf);
+		printf(",\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f", depth, (unsigned long long)total, secs);
+		if (divide) {
+			printf(",\"divide\":[");
+			for (int i = 0; i < n && depth > 0; i++) {
+				vmove_format(&ml->m[i], true, mv, sizeof mv);
+				printf("%s{\"move\":\"%s\",\"nodes\":%llu}", i ? "," : "", mv, (unsigned long long)counts[i]);
+			}
+			printf("]");
+		}
+		printf("}\n");
+	} else {
+		for (int i = 0; divide && depth > 0 && i < n; i++) {
+			vmove_format(&ml->m[i], true, mv, sizeof mv);
+			printf("%3d  %-12s  %llu\n", i, mv, (unsigned long long)counts[i]);
+		}
+		printf("perft(%d) = %llu  (%s, %.3f s, %.1f M nodes/s)\n", depth, (unsigned long long)total, v->name, secs,
+		       secs > 0 ? (double)total / secs / 1e6 : 0.0);
+	}
+	free(counts);
+	free(ml);
+	return EXIT_OK;
+}
+
 int cmd_perft(int argc, const char **argv)
 {
-	char *fen = NULL, *threads_arg = NULL;
+	char *fen = NULL, *threads_arg = NULL, *variant = NULL;
 	int divide = 0, unique = 0, json = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "start from this position instead of the initial one", "FEN" },
 		{ "divide", 'd', POPT_ARG_NONE, &divide, 0, "print the count under each root move, in generator order", NULL },
 		{ "unique", 'u', POPT_ARG_NONE, &unique, 0, "count moves of identical effect once (default: every capture path)", NULL },
 		{ "threads", 't', POPT_ARG_STRING, &threads_arg, 0, "share the work among N threads (0 = one per core)", "N" },
+		{ "variant", 'v', POPT_ARG_STRING, &variant, 0,
+		  "count with the general generator of this variant (name or PDN GameType: international, russian, 25, ...; one thread)", "NAME" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -42,6 +117,10 @@ int cmd_perft(int argc, const char **argv)
 		goto out;
 	if (threads == 0)
 		threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	if (variant) {
+		rc = variant_perft(variant, fen, (int)depth, divide, json);
+		goto out;
+	}
 
 	pk_pos pos;
 	if (fen) {
@@ -115,5 +194,6 @@ out:
 	poptFreeContext(ctx);
 	free(fen);
 	free(threads_arg);
+	free(variant);
 	return rc;
 }

@@ -1,0 +1,524 @@
+/* The variants' rules as data, and the general move generator: captures found by a
+ * depth-first search over landing squares, filtered by the variant's priorities, with
+ * sequences that capture the same pieces from the same start to the same end kept once. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rules/pos.h"
+#include "rules/variant.h"
+
+/* GameType, key, name, rows, cols, men rows, first, inverted, orthogonal, men capture
+ * back, flying, short landing, crowned in capture, men spare kings, removed at once,
+ * rule, replayable. */
+static const pk_variant variants[] = {
+	{ 20, "international", "International draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true },
+	{ 21, "english", "English draughts", 8, 8, 3, PK_BLACK, false, false, false, false, false, false, false, false, VRULE_FREE, true },
+	{ 22, "italian", "Italian draughts", 8, 8, 3, PK_WHITE, true, false, false, false, false, false, true, false, VRULE_ITALIAN, true },
+	{ 23, "pool", "American pool checkers", 8, 8, 3, PK_BLACK, false, false, true, true, false, false, false, false, VRULE_FREE, true },
+	{ 24, "spanish", "Spanish draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, true },
+	{ 25, "russian", "Russian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, true, false, false, VRULE_FREE, true },
+	{ 26, "brazilian", "Brazilian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true },
+	{ 27, "canadian", "Canadian draughts", 12, 12, 5, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true },
+	{ 28, "portuguese", "Portuguese draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, true },
+	{ 29, "czech", "Czech draughts", 8, 8, 3, PK_WHITE, false, false, false, true, false, false, false, false, VRULE_CZECH, true },
+	{ 30, "turkish", "Turkish draughts", 8, 8, 2, PK_WHITE, false, true, false, true, false, false, false, true, VRULE_MAX, true },
+	{ 31, "thai", "Thai draughts", 8, 8, 2, PK_BLACK, false, false, false, true, true, false, false, false, VRULE_FREE, true },
+	{ 40, "frisian", "Frisian draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false },
+};
+#define NVARIANTS (int)(sizeof variants / sizeof variants[0])
+
+/* Directions: the diagonals up-left, up-right, down-left, down-right, then up, down,
+ * left, right. "Up" is towards row 0, the way White moves. */
+static const int dr[8] = { -1, -1, 1, 1, -1, 1, 0, 0 };
+static const int dc[8] = { -1, 1, -1, 1, 0, 0, -1, 1 };
+static const int opposite[8] = { 3, 2, 1, 0, 5, 4, 7, 6 };
+
+typedef struct {
+	int n;
+	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
+	uint8_t nb[VAR_MAX_SQ + 1][8];      /* neighbour in each direction, 0 off the board */
+	int16_t at[12][12];                 /* square of a cell, 0 for none */
+} geometry;
+
+static geometry geo[NVARIANTS];
+static pthread_once_t geo_once = PTHREAD_ONCE_INIT;
+
+static bool playable(const pk_variant *v, int r, int c)
+{
+	if (v->orthogonal)
+		return true;
+	int parity = v->inverted ? v->rows % 2 : (v->rows - 1) % 2;   /* of the bottom-left cell */
+	return (r + c) % 2 == parity;
+}
+
+static void geo_init(void)
+{
+	for (int i = 0; i < NVARIANTS; i++) {
+		const pk_variant *v = &variants[i];
+		geometry *g = &geo[i];
+		memset(g, 0, sizeof *g);
+		for (int r = 0; r < v->rows; r++)
+			for (int c = 0; c < v->cols; c++)
+				if (playable(v, r, c)) {
+					int s = ++g->n;
+					g->row[s] = (uint8_t)r;
+					g->col[s] = (uint8_t)c;
+					g->at[r][c] = (int16_t)s;
+				}
+		for (int s = 1; s <= g->n; s++)
+			for (int d = 0; d < 8; d++) {
+				int r = g->row[s] + dr[d], c = g->col[s] + dc[d];
+				g->nb[s][d] = r >= 0 && r < v->rows && c >= 0 && c < v->cols ? (uint8_t)g->at[r][c] : 0;
+			}
+	}
+}
+
+static const geometry *geo_of(const pk_variant *v)
+{
+	pthread_once(&geo_once, geo_init);
+	return &geo[v - variants];
+}
+
+const pk_variant *variant_at(int i) { return i >= 0 && i < NVARIANTS ? &variants[i] : NULL; }
+
+const pk_variant *variant_by_gametype(int gametype)
+{
+	for (int i = 0; i < NVARIANTS; i++)
+		if (variants[i].gametype == gametype)
+			return &variants[i];
+	return NULL;
+}
+
+const pk_variant *variant_by_name(const char *name)
+{
+	char *end;
+	long t = strtol(name, &end, 10);
+	if (end != name && !*end)
+		return variant_by_gametype((int)t);
+	for (int i = 0; i < NVARIANTS; i++)
+		if (!strcasecmp(variants[i].key, name) || !strcasecmp(variants[i].name, name))
+			return &variants[i];
+	return NULL;
+}
+
+int variant_squares(const pk_variant *v) { return geo_of(v)->n; }
+
+void variant_square_rc(const pk_variant *v, int sq, int *row, int *col)
+{
+	const geometry *g = geo_of(v);
+	*row = g->row[sq];
+	*col = g->col[sq];
+}
+
+int variant_rc_square(const pk_variant *v, int row, int col)
+{
+	if (row < 0 || row >= v->rows || col < 0 || col >= v->cols)
+		return 0;
+	return geo_of(v)->at[row][col];
+}
+
+static int colour_of(int piece) { return piece == VP_WMAN || piece == VP_WKING ? PK_WHITE : PK_BLACK; }
+static bool is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
+
+void vpos_clear(const pk_variant *v, pk_vpos *p, int stm)
+{
+	memset(p, 0, sizeof *p);
+	p->v = v;
+	p->stm = stm;
+}
+
+void vpos_start(const pk_variant *v, pk_vpos *p)
+{
+	const geometry *g = geo_of(v);
+	vpos_clear(v, p, v->first);
+	/* Turkish men stand on the second and third rows, the others from the edge */
+	int skip = v->orthogonal ? 1 : 0;
+	for (int s = 1; s <= g->n; s++) {
+		int r = g->row[s];
+		if (r >= skip && r < skip + v->men_rows)
+			p->sq[s] = VP_BMAN;
+		else if (r >= v->rows - skip - v->men_rows && r < v->rows - skip)
+			p->sq[s] = VP_WMAN;
+	}
+}
+
+/* The row where a side's men crown. */
+static int crown_row(const pk_variant *v, int side) { return side == PK_WHITE ? 0 : v->rows - 1; }
+
+/* Directions a man of this side moves or captures in. */
+static int man_dirs(const pk_variant *v, int side, bool capture, int *dirs)
+{
+	int n = 0;
+	if (v->orthogonal) {
+		dirs[n++] = side == PK_WHITE ? 4 : 5;
+		dirs[n++] = 6;
+		dirs[n++] = 7;
+		return n;
+	}
+	if (capture && v->men_capture_back) {
+		for (int d = 0; d < 4; d++)
+			dirs[n++] = d;
+		return n;
+	}
+	dirs[n++] = side == PK_WHITE ? 0 : 2;
+	dirs[n++] = side == PK_WHITE ? 1 : 3;
+	return n;
+}
+
+static int king_dirs(const pk_variant *v, int *dirs)
+{
+	for (int d = 0; d < 4; d++)
+		dirs[d] = v->orthogonal ? d + 4 : d;
+	return 4;
+}
+
+/* ---- captures -------------------------------------------------------------------------- */
+
+typedef struct {
+	const pk_vpos *p;
+	const geometry *g;
+	int side, from;
+	bool captured[VAR_MAX_SQ + 1];
+	pk_vmove cur;
+	pk_vmovelist *out;
+	bool overflow;
+} capctx;
+
+static bool empty_for(const capctx *c, int s)
+{
+	/* the moving piece has left its square; with removal at once, captured pieces are gone */
+	if (s == c->from)
+		return true;
+	if (c->p->sq[s] != VP_EMPTY)
+		return c->p->v->remove_at_once && c->captured[s];
+	return true;
+}
+
+static bool capturable(const capctx *c, int s, bool by_king)
+{
+	int piece = c->p->sq[s];
+	if (piece == VP_EMPTY || s == c->from || c->captured[s] || colour_of(piece) == c->side)
+		return false;
+	if (!by_king && c->p->v->men_spare_kings && is_king(piece))
+		return false;
+	return true;
+}
+
+static void record(capctx *c)
+{
+	if (c->out->n >= VAR_MAX_MOVES) {
+		c->overflow = true;
+		return;
+	}
+	pk_vmove *m = &c->out->m[c->out->n++];
+	*m = c->cur;
+	m->from = (uint8_t)c->from;
+	m->to = c->cur.land[c->cur.nland - 1];
+}
+
+static void capture_from(capctx *c, int at, bool king, int last_dir)
+{
+	const pk_variant *v = c->p->v;
+	const geometry *g = c->g;
+	int dirs[8], nd = king ? king_dirs(v, dirs) : man_dirs(v, c->side, true, dirs);
+	bool more = false;
+	for (int i = 0; i < nd && c->cur.ncap < VAR_MAX_CAP; i++) {
+		int d = dirs[i];
+		if (king && v->remove_at_once && last_dir >= 0 && d == opposite[last_dir])
+			continue;             /* a Turkish king may not turn back */
+		int s = g->nb[at][d];
+		if (king && v->flying)
+			while (s && empty_for(c, s))
+				s = g->nb[s][d];
+		if (!s || !capturable(c, s, king))
+			continue;
+		int land = g->nb[s][d];
+		while (land && empty_for(c, land)) {
+			more = true;
+			c->captured[s] = true;
+			c->cur.cap[c->cur.ncap++] = (uint8_t)s;
+			c->cur.kings += is_king(c->p->sq[s]);
+			c->cur.land[c->cur.nland++] = (uint8_t)land;
+			bool k2 = king;
+			bool crowned_now = false;
+			if (!king && g->row[land] == crown_row(v, c->side) && v->crown_in_capture) {
+				k2 = true;
+				crowned_now = !c->cur.crowns;
+				c->cur.crowns = true;
+			}
+			capture_from(c, land, k2, d);
+			if (crowned_now)
+				c->cur.crowns = false;
+			c->cur.nland--;
+			c->cur.kings -= is_king(c->p->sq[s]);
+			c->cur.ncap--;
+			c->captured[s] = false;
+			if (!(king && v->flying) || v->short_landing)
+				break;
+			land = g->nb[land][d];
+		}
+	}
+	if (!more && c->cur.ncap > 0)
+		record(c);
+}
+
+/* The captured pieces as a set, for telling sequences apart. */
+static void cap_set(const pk_vmove *m, uint64_t set[2])
+{
+	set[0] = set[1] = 0;
+	for (int i = 0; i < m->ncap; i++)
+		set[m->cap[i] >> 6] |= 1ull << (m->cap[i] & 63);
+}
+
+/* The earliest position in the sequence at which a king is captured (Italian). */
+static int first_king(const pk_vpos *p, const pk_vmove *m)
+{
+	for (int i = 0; i < m->ncap; i++)
+		if (is_king(p->sq[m->cap[i]]))
+			return i;
+	return VAR_MAX_CAP;
+}
+
+static int filter(const pk_vpos *p, pk_vmovelist *ml)
+{
+	const pk_variant *v = p->v;
+	int n = ml->n;
+	if (n == 0)
+		return 0;
+	bool keep[VAR_MAX_MOVES];
+	for (int i = 0; i < n; i++)
+		keep[i] = true;
+	int best = 0, bestk = 0, bestfk = VAR_MAX_CAP;
+	bool any_king = false;
+	switch (v->rule) {
+	case VRULE_MAX:
+	case VRULE_SPANISH:
+	case VRULE_ITALIAN:
+		for (int i = 0; i < n; i++)
+			if (ml->m[i].ncap > best)
+				best = ml->m[i].ncap;
+		for (int i = 0; i < n; i++)
+			keep[i] = ml->m[i].ncap == best;
+		if (v->rule == VRULE_MAX)
+			break;
+		if (v->rule == VRULE_ITALIAN) {
+			for (int i = 0; i < n; i++)
+				any_king |= keep[i] && ml->m[i].by_king;
+			for (int i = 0; i < n; i++)
+				keep[i] = keep[i] && (ml->m[i].by_king || !any_king);
+		}
+		for (int i = 0; i < n; i++)
+			if (keep[i] && ml->m[i].kings > bestk)
+				bestk = ml->m[i].kings;
+		for (int i = 0; i < n; i++)
+			keep[i] = keep[i] && ml->m[i].kings == bestk;
+		if (v->rule == VRULE_ITALIAN) {
+			for (int i = 0; i < n; i++)
+				if (keep[i] && first_king(p, &ml->m[i]) < bestfk)
+					bestfk = first_king(p, &ml->m[i]);
+			for (int i = 0; i < n; i++)
+				keep[i] = keep[i] && (bestk == 0 || first_king(p, &ml->m[i]) == bestfk);
+		}
+		break;
+	case VRULE_CZECH:
+		for (int i = 0; i < n; i++)
+			any_king |= ml->m[i].by_king;
+		for (int i = 0; i < n; i++)
+			keep[i] = ml->m[i].by_king || !any_king;
+		break;
+	default:
+		break;
+	}
+	/* the same pieces from the same square to the same square: one move */
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		uint64_t a[2];
+		cap_set(&ml->m[i], a);
+		bool dup = false;
+		for (int j = 0; j < k && !dup; j++) {
+			uint64_t b[2];
+			cap_set(&ml->m[j], b);
+			dup = ml->m[j].from == ml->m[i].from && ml->m[j].to == ml->m[i].to && a[0] == b[0] && a[1] == b[1];
+		}
+		if (!dup)
+			ml->m[k++] = ml->m[i];
+	}
+	ml->n = k;
+	return k;
+}
+
+int vgen(const pk_vpos *p, pk_vmovelist *ml)
+{
+	const pk_variant *v = p->v;
+	const geometry *g = geo_of(v);
+	ml->n = 0;
+	capctx c = { .p = p, .g = g, .side = p->stm, .out = ml };
+	for (int s = 1; s <= g->n; s++) {
+		int piece = p->sq[s];
+		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
+			continue;
+		c.from = s;
+		memset(&c.cur, 0, sizeof c.cur);
+		c.cur.by_king = is_king(piece);
+		capture_from(&c, s, is_king(piece), -1);
+	}
+	if (ml->n)
+		return filter(p, ml);
+	/* quiet moves */
+	for (int s = 1; s <= g->n; s++) {
+		int piece = p->sq[s];
+		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
+			continue;
+		bool king = is_king(piece);
+		int dirs[8], nd = king ? king_dirs(v, dirs) : man_dirs(v, p->stm, false, dirs);
+		for (int i = 0; i < nd; i++) {
+			int t = g->nb[s][dirs[i]];
+			while (t && p->sq[t] == VP_EMPTY && ml->n < VAR_MAX_MOVES) {
+				pk_vmove *m = &ml->m[ml->n++];
+				memset(m, 0, sizeof *m);
+				m->from = (uint8_t)s;
+				m->to = (uint8_t)t;
+				m->nland = 1;
+				m->land[0] = (uint8_t)t;
+				m->by_king = king;
+				if (!(king && v->flying))
+					break;
+				t = g->nb[t][dirs[i]];
+			}
+		}
+	}
+	return ml->n;
+}
+
+void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out)
+{
+	*out = *p;
+	int piece = p->sq[m->from];
+	out->sq[m->from] = VP_EMPTY;
+	for (int i = 0; i < m->ncap; i++)
+		out->sq[m->cap[i]] = VP_EMPTY;
+	const geometry *g = geo_of(p->v);
+	if (!is_king(piece) && (m->crowns || g->row[m->to] == crown_row(p->v, p->stm)))
+		piece = p->stm == PK_WHITE ? VP_WKING : VP_BKING;
+	out->sq[m->to] = (uint8_t)piece;
+	out->stm = p->stm == PK_WHITE ? PK_BLACK : PK_WHITE;
+}
+
+uint64_t vperft(const pk_vpos *p, int depth)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return 0;
+	int n = vgen(p, ml);
+	uint64_t total = 0;
+	if (depth <= 1)
+		total = depth == 1 ? (uint64_t)n : 1;
+	else
+		for (int i = 0; i < n; i++) {
+			pk_vpos c;
+			vmake(p, &ml->m[i], &c);
+			total += vperft(&c, depth - 1);
+		}
+	free(ml);
+	return total;
+}
+
+int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size)
+{
+	if (m->ncap == 0)
+		return snprintf(buf, size, "%d-%d", m->from, m->to);
+	int k = snprintf(buf, size, "%d", m->from);
+	for (int i = 0; i < m->nland && (size_t)k < size; i++)
+		if (full || i == m->nland - 1)
+			k += snprintf(buf + k, size - (size_t)k, "x%d", m->land[i]);
+	return k;
+}
+
+int vfen_format(const pk_vpos *p, char *buf, size_t size)
+{
+	int n = variant_squares(p->v);
+	size_t k = (size_t)snprintf(buf, size, "%c", p->stm == PK_WHITE ? 'W' : 'B');
+	for (int side = 0; side < 2; side++) {
+		int colour = side == 0 ? PK_WHITE : PK_BLACK;
+		k += (size_t)snprintf(buf + k, size > k ? size - k : 0, ":%c", colour == PK_WHITE ? 'W' : 'B');
+		bool first = true;
+		for (int s = 1; s <= n; s++) {
+			int piece = p->sq[s];
+			if (piece == VP_EMPTY || colour_of(piece) != colour)
+				continue;
+			k += (size_t)snprintf(buf + k, size > k ? size - k : 0, "%s%s%d", first ? "" : ",",
+					      is_king(piece) ? "K" : "", s);
+			first = false;
+		}
+	}
+	return (int)k;
+}
+
+int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t errsize)
+{
+	int n = variant_squares(v);
+	while (isspace((unsigned char)*s) || *s == '"')
+		s++;
+	if (*s != 'W' && *s != 'B') {
+		snprintf(err, errsize, "the side to move must be W or B");
+		return -1;
+	}
+	vpos_clear(v, p, *s == 'W' ? PK_WHITE : PK_BLACK);
+	s++;
+	while (*s == ':') {
+		s++;
+		if (*s != 'W' && *s != 'B') {
+			snprintf(err, errsize, "a colour must be W or B, not '%c'", *s ? *s : '?');
+			return -1;
+		}
+		int colour = *s == 'W' ? PK_WHITE : PK_BLACK;
+		s++;
+		while (*s && *s != ':' && *s != '"' && !isspace((unsigned char)*s)) {
+			bool king = false;
+			if (*s == 'K') {
+				king = true;
+				s++;
+			}
+			char *end;
+			long a = strtol(s, &end, 10), b = a;
+			if (end == s) {
+				snprintf(err, errsize, "a square number is expected at '%.10s'", s);
+				return -1;
+			}
+			s = end;
+			if (*s == '-') {
+				b = strtol(s + 1, &end, 10);
+				if (end == s + 1) {
+					snprintf(err, errsize, "a range needs its last square");
+					return -1;
+				}
+				s = end;
+			}
+			if (a < 1 || b > n || a > b) {
+				snprintf(err, errsize, "square %ld is out of range 1..%d", a < 1 || a > n ? a : b, n);
+				return -1;
+			}
+			for (long q = a; q <= b; q++) {
+				if (p->sq[q] != VP_EMPTY) {
+					snprintf(err, errsize, "square %ld is given twice", q);
+					return -1;
+				}
+				p->sq[q] = (uint8_t)(colour == PK_WHITE ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN));
+			}
+			if (*s == ',')
+				s++;
+		}
+	}
+	while (*s == '"' || *s == '.' || isspace((unsigned char)*s))
+		s++;
+	if (*s) {
+		snprintf(err, errsize, "unexpected '%.10s'", s);
+		return -1;
+	}
+	return 0;
+}

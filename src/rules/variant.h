@@ -1,0 +1,89 @@
+/* Draughts variants by PDN GameType: their boards and rules as data, and one general
+ * move generator over a square array for all of them. English draughts keeps its own
+ * bitboard core (rules/gen.c, the fast one); this generator plays English too, and the
+ * tests hold the two to the same counts.
+ *
+ * Geometry: the board is rows x cols cells, row 0 at the top (Black's side), White at
+ * the bottom moving up. The playing squares are numbered 1..n row by row from the top
+ * left, as the numeric notation of International draughts numbers them. */
+#ifndef PK_VARIANT_H
+#define PK_VARIANT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define VAR_MAX_SQ 72            /* 12 x 12 / 2 (Canadian) */
+#define VAR_MAX_MOVES 512
+#define VAR_MAX_CAP 32           /* pieces one move can capture */
+
+enum { VRULE_FREE, VRULE_MAX, VRULE_SPANISH, VRULE_ITALIAN, VRULE_CZECH };
+
+typedef struct {
+	int gametype;                /* PDN GameType */
+	const char *key;             /* for --variant: "international" */
+	const char *name;            /* "International draughts" */
+	int rows, cols;
+	int men_rows;                /* rows of men each side starts with */
+	int first;                   /* PK_WHITE or PK_BLACK moves first */
+	bool inverted;               /* the bottom-left corner is not a playing square */
+	bool orthogonal;             /* Turkish: all 64 squares, moves along ranks and files */
+	bool men_capture_back;
+	bool flying;                 /* kings move and capture any distance */
+	bool short_landing;          /* a flying king lands on the square just behind (Thai) */
+	bool crown_in_capture;       /* a man crowned during a capture goes on as a king (Russian) */
+	bool men_spare_kings;        /* men cannot capture kings (Italian) */
+	bool remove_at_once;         /* captured pieces leave at once; kings may not turn back (Turkish) */
+	int rule;                    /* VRULE_*: which captures are allowed */
+	bool replayable;             /* its rules are implemented and proved */
+} pk_variant;
+
+/* Pieces on a square. */
+enum { VP_EMPTY, VP_WMAN, VP_WKING, VP_BMAN, VP_BKING };
+
+typedef struct {
+	const pk_variant *v;
+	uint8_t sq[VAR_MAX_SQ + 1];  /* 1..n */
+	int stm;                     /* PK_WHITE or PK_BLACK */
+} pk_vpos;
+
+typedef struct {
+	uint8_t from, to;
+	uint8_t nland;               /* landing squares of a capture, to included */
+	uint8_t land[VAR_MAX_CAP];
+	uint8_t ncap;                /* pieces captured, in capture order */
+	uint8_t cap[VAR_MAX_CAP];
+	uint8_t kings;               /* of them kings */
+	bool by_king, crowns;
+} pk_vmove;
+
+typedef struct {
+	int n;
+	pk_vmove m[VAR_MAX_MOVES];
+} pk_vmovelist;
+
+/* The table of variants; NULL when the GameType or name is unknown. */
+const pk_variant *variant_by_gametype(int gametype);
+const pk_variant *variant_by_name(const char *name);   /* key, name or GameType number */
+const pk_variant *variant_at(int i);                   /* 0.. until NULL */
+int variant_squares(const pk_variant *v);              /* playing squares */
+
+/* Square (1..n) to row and column, and back (0 when not a playing square). */
+void variant_square_rc(const pk_variant *v, int sq, int *row, int *col);
+int variant_rc_square(const pk_variant *v, int row, int col);
+
+void vpos_start(const pk_variant *v, pk_vpos *p);
+void vpos_clear(const pk_variant *v, pk_vpos *p, int stm);
+/* The legal moves (captures obligatory, with the variant's priorities; captures that
+ * differ only in the order of the same pieces are one move). */
+int vgen(const pk_vpos *p, pk_vmovelist *ml);
+void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
+uint64_t vperft(const pk_vpos *p, int depth);
+
+/* FEN with numeric squares: "W:W31-50:B1-20", K before a king, ranges allowed. 0, or -1
+ * with a message in err. */
+int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t errsize);
+int vfen_format(const pk_vpos *p, char *buf, size_t size);
+/* "32-28", "28x19" or with every landing square "26x17x8". */
+int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size);
+
+#endif
