@@ -164,7 +164,7 @@ int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *
 {
 	/* ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king; dark squares as ·, or
 	 * their numbers with --numbers. */
-	char grid[8][8][8];
+	char grid[8][8][16];
 	for (int r = 0; r < 8; r++)
 		for (int c = 0; c < 8; c++)
 			snprintf(grid[r][c], sizeof grid[r][c], "%s", "  ");

@@ -189,7 +189,7 @@ static int figure(const pk_bgame *b, const pk_tnote *t, pk_sink sink, void *ctx)
 	pk_move best;
 	if (t->best[0] && strcmp(t->best, t->move) != 0 && find_move(before, t->best, &best))
 		diagram_arrow(&d.arrows[d.narrows++], &best, ARROW_BEST);
-	char title[160];
+	char title[256];
 	int num = replay_move_number(&b->rp, t->ply);
 	snprintf(title, sizeof title, "Before %d%s %s: played %s (red), best %s (green)", num,
 		 t->side == PK_BLACK ? "." : "...", t->move, t->move, t->best);
