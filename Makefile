@@ -42,7 +42,7 @@ CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_AUX  := tests/naive.c
+TEST_AUX  := tests/naive.c tests/naive_variant.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
 .PHONY: all run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book

@@ -1,0 +1,275 @@
+/* A second, slow move generator for the variants, written apart from rules/variant.c to
+ * check it: a character board of rows x cols cells, the moving piece lifted off the
+ * board while it captures, captured pieces marked dead ('x') until the move ends, and
+ * every capture sequence kept as a list before the rules choose among them. Only the
+ * variant's flags are shared with the core (they are the rules as data). */
+#include <stdlib.h>
+#include <string.h>
+#include "naive_variant.h"
+#include "rules/pos.h"
+
+typedef struct {
+	char c[12][12];
+	int white_to_move;
+} nboard;
+
+typedef struct {
+	int fr, fc, tr, tc;
+	uint64_t set[3];             /* captured cells, by row * cols + col (up to 144) */
+	int ncap, kings, first_king;
+	int by_king, crowned;
+} nmove;
+
+typedef struct {
+	nmove *m;
+	int n, cap;
+} nlist;
+
+static int nplayable(const pk_variant *v, int r, int c)
+{
+	if (v->orthogonal)
+		return 1;
+	int bottom_left_dark = !v->inverted;
+	/* the bottom-left cell is (rows - 1, 0) */
+	int dark_parity = bottom_left_dark ? (v->rows - 1) & 1 : !((v->rows - 1) & 1);
+	return ((r + c) & 1) == dark_parity;
+}
+
+static void push(nlist *l, const nmove *m)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->m = realloc(l->m, sizeof *l->m * (size_t)l->cap);
+		if (!l->m)
+			abort();
+	}
+	l->m[l->n++] = *m;
+}
+
+static int mine(const nboard *b, char p) { return b->white_to_move ? (p == 'w' || p == 'W') : (p == 'b' || p == 'B'); }
+static int theirs(const nboard *b, char p) { return b->white_to_move ? (p == 'b' || p == 'B') : (p == 'w' || p == 'W'); }
+static int on(const pk_variant *v, int r, int c) { return r >= 0 && r < v->rows && c >= 0 && c < v->cols; }
+
+/* direction lists: diagonal, or rank and file */
+static const int DD[4][2] = { { -1, -1 }, { -1, 1 }, { 1, -1 }, { 1, 1 } };
+static const int OD[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+
+typedef struct {
+	const pk_variant *v;
+	nboard *b;
+	int fr, fc;
+	nlist *out;
+	nmove cur;
+} nsearch;
+
+static void ncapture(nsearch *s, int r, int c, int king, int ldr, int ldc)
+{
+	const pk_variant *v = s->v;
+	const int (*D)[2] = v->orthogonal ? OD : DD;
+	int fwd = s->b->white_to_move ? -1 : 1, found = 0;
+	for (int i = 0; i < 4; i++) {
+		int ddr = D[i][0], ddc = D[i][1];
+		if (!king) {
+			if (v->orthogonal && ddr == -fwd)
+				continue;                      /* Turkish men: not backwards */
+			if (!v->orthogonal && !v->men_capture_back && ddr != fwd)
+				continue;
+		}
+		if (king && v->remove_at_once && ldr == -ddr && ldc == -ddc && (ldr || ldc))
+			continue;
+		int rr = r + ddr, cc = c + ddc;
+		if (king && v->flying)
+			while (on(v, rr, cc) && s->b->c[rr][cc] == '.') {
+				rr += ddr;
+				cc += ddc;
+			}
+		if (!on(v, rr, cc) || !theirs(s->b, s->b->c[rr][cc]))
+			continue;
+		char victim = s->b->c[rr][cc];
+		if (!king && v->men_spare_kings && (victim == 'W' || victim == 'B'))
+			continue;
+		int lr = rr + ddr, lc = cc + ddc;
+		while (on(v, lr, lc) && s->b->c[lr][lc] == '.') {
+			found = 1;
+			nmove save = s->cur;
+			s->b->c[rr][cc] = v->remove_at_once ? '.' : 'x';
+			int idx = rr * v->cols + cc;
+			s->cur.set[idx >> 6] |= 1ull << (idx & 63);
+			if ((victim == 'W' || victim == 'B') && s->cur.first_king < 0)
+				s->cur.first_king = s->cur.ncap;
+			s->cur.kings += victim == 'W' || victim == 'B';
+			s->cur.ncap++;
+			s->cur.tr = lr;
+			s->cur.tc = lc;
+			int k2 = king;
+			int last = s->b->white_to_move ? 0 : v->rows - 1;
+			if (!king && v->crown_in_capture && lr == last) {
+				k2 = 1;
+				s->cur.crowned = 1;
+			}
+			ncapture(s, lr, lc, k2, ddr, ddc);
+			s->cur = save;
+			s->b->c[rr][cc] = victim;
+			if (!(king && v->flying) || v->short_landing)
+				break;
+			lr += ddr;
+			lc += ddc;
+		}
+	}
+	if (!found && s->cur.ncap)
+		push(s->out, &s->cur);
+}
+
+static int same(const nmove *a, const nmove *b)
+{
+	return a->fr == b->fr && a->fc == b->fc && a->tr == b->tr && a->tc == b->tc && a->set[0] == b->set[0] &&
+	       a->set[1] == b->set[1] && a->set[2] == b->set[2];
+}
+
+static void ngen(const pk_variant *v, nboard *b, nlist *l)
+{
+	l->n = 0;
+	for (int r = 0; r < v->rows; r++)
+		for (int c = 0; c < v->cols; c++) {
+			char p = b->c[r][c];
+			if (!mine(b, p))
+				continue;
+			int king = p == 'W' || p == 'B';
+			nsearch s = { v, b, r, c, l, { r, c, r, c, { 0, 0, 0 }, 0, 0, -1, king, 0 } };
+			b->c[r][c] = '.';          /* lifted while it captures */
+			ncapture(&s, r, c, king, 0, 0);
+			b->c[r][c] = p;
+		}
+	if (l->n) {
+		int keep[4096];
+		int n = l->n < 4096 ? l->n : 4096;
+		for (int i = 0; i < n; i++)
+			keep[i] = 1;
+		int mx = 0, anyk = 0, mk = 0, fk = 99;
+		if (v->rule == VRULE_MAX || v->rule == VRULE_SPANISH || v->rule == VRULE_ITALIAN) {
+			for (int i = 0; i < n; i++)
+				mx = l->m[i].ncap > mx ? l->m[i].ncap : mx;
+			for (int i = 0; i < n; i++)
+				keep[i] = l->m[i].ncap == mx;
+		}
+		if (v->rule == VRULE_ITALIAN) {
+			for (int i = 0; i < n; i++)
+				anyk |= keep[i] && l->m[i].by_king;
+			for (int i = 0; i < n; i++)
+				if (anyk && !l->m[i].by_king)
+					keep[i] = 0;
+		}
+		if (v->rule == VRULE_SPANISH || v->rule == VRULE_ITALIAN) {
+			for (int i = 0; i < n; i++)
+				if (keep[i] && l->m[i].kings > mk)
+					mk = l->m[i].kings;
+			for (int i = 0; i < n; i++)
+				if (l->m[i].kings != mk)
+					keep[i] = 0;
+		}
+		if (v->rule == VRULE_ITALIAN && mk > 0) {
+			for (int i = 0; i < n; i++)
+				if (keep[i] && l->m[i].first_king >= 0 && l->m[i].first_king < fk)
+					fk = l->m[i].first_king;
+			for (int i = 0; i < n; i++)
+				if (l->m[i].first_king != fk)
+					keep[i] = 0;
+		}
+		if (v->rule == VRULE_CZECH) {
+			for (int i = 0; i < n; i++)
+				anyk |= l->m[i].by_king;
+			for (int i = 0; i < n; i++)
+				if (anyk && !l->m[i].by_king)
+					keep[i] = 0;
+		}
+		int k = 0;
+		for (int i = 0; i < n; i++) {
+			if (!keep[i])
+				continue;
+			int dup = 0;
+			for (int j = 0; j < k && !dup; j++)
+				dup = same(&l->m[j], &l->m[i]);
+			if (!dup)
+				l->m[k++] = l->m[i];
+		}
+		l->n = k;
+		return;
+	}
+	const int (*D)[2] = v->orthogonal ? OD : DD;
+	int fwd = b->white_to_move ? -1 : 1;
+	for (int r = 0; r < v->rows; r++)
+		for (int c = 0; c < v->cols; c++) {
+			char p = b->c[r][c];
+			if (!mine(b, p))
+				continue;
+			int king = p == 'W' || p == 'B';
+			for (int i = 0; i < 4; i++) {
+				int ddr = D[i][0], ddc = D[i][1];
+				if (!king && (v->orthogonal ? ddr == -fwd : ddr != fwd))
+					continue;
+				int rr = r + ddr, cc = c + ddc;
+				while (on(v, rr, cc) && b->c[rr][cc] == '.') {
+					nmove m = { r, c, rr, cc, { 0, 0, 0 }, 0, 0, -1, king, 0 };
+					push(l, &m);
+					if (!(king && v->flying))
+						break;
+					rr += ddr;
+					cc += ddc;
+				}
+			}
+		}
+}
+
+static void nmake(const pk_variant *v, const nboard *b, const nmove *m, nboard *out)
+{
+	*out = *b;
+	char p = out->c[m->fr][m->fc];
+	out->c[m->fr][m->fc] = '.';
+	for (int r = 0; r < v->rows; r++)
+		for (int c = 0; c < v->cols; c++) {
+			int idx = r * v->cols + c;
+			if (m->set[idx >> 6] >> (idx & 63) & 1)
+				out->c[r][c] = '.';
+		}
+	int last = b->white_to_move ? 0 : v->rows - 1;
+	if ((p == 'w' || p == 'b') && (m->crowned || m->tr == last))
+		p = p == 'w' ? 'W' : 'B';
+	out->c[m->tr][m->tc] = p;
+	out->white_to_move = !b->white_to_move;
+}
+
+static uint64_t nperft(const pk_variant *v, nboard *b, int depth)
+{
+	if (depth == 0)
+		return 1;
+	nlist l = { 0 };
+	ngen(v, b, &l);
+	uint64_t t = 0;
+	if (depth == 1)
+		t = (uint64_t)l.n;
+	else
+		for (int i = 0; i < l.n; i++) {
+			nboard c;
+			nmake(v, b, &l.m[i], &c);
+			t += nperft(v, &c, depth - 1);
+		}
+	free(l.m);
+	return t;
+}
+
+uint64_t naive_variant_perft(const pk_vpos *p, int depth)
+{
+	const pk_variant *v = p->v;
+	nboard b;
+	memset(&b, ' ', sizeof b.c);
+	b.white_to_move = p->stm == PK_WHITE;
+	int sq = 0;
+	for (int r = 0; r < v->rows; r++)
+		for (int c = 0; c < v->cols; c++)
+			if (nplayable(v, r, c)) {
+				int piece = p->sq[++sq];
+				b.c[r][c] = piece == VP_WMAN ? 'w' : piece == VP_WKING ? 'W' : piece == VP_BMAN ? 'b'
+					  : piece == VP_BKING ? 'B' : '.';
+			}
+	return nperft(v, &b, depth);
+}

@@ -1,0 +1,163 @@
+/* The variants' general move generator, proved three ways:
+ * - published perft counts from the start: International draughts (Aart Bik, "BikDam:
+ *   international checkers", aartbik.blogspot.com, counts with duplicate captures
+ *   removed), Brazilian draughts (Rein Halbersma, "Perft for all recognized draughts
+ *   variants", damforum.nl / laatste.info, 2010, first derived on shashki.com);
+ * - English draughts against the bitboard core (rules/gen.c), which is itself held to
+ *   OEIS A133046;
+ * - every other variant against a second generator written apart (tests/naive_variant.c),
+ *   from the start and from positions with kings where the rules differ most. */
+#include <string.h>
+#include "check.h"
+#include "naive_variant.h"
+#include "rules/fen.h"
+#include "rules/perft.h"
+#include "rules/variant.h"
+
+static void published(const char *name, const uint64_t *want, int n)
+{
+	const pk_variant *v = variant_by_name(name);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	pk_vpos p;
+	vpos_start(v, &p);
+	for (int d = 1; d <= n; d++)
+		CHECK_REPORT(vperft(&p, d) == want[d - 1], "%s perft(%d) = %llu, published %llu", name, d,
+			     (unsigned long long)vperft(&p, d), (unsigned long long)want[d - 1]);
+}
+
+static void against_naive(const char *name, const char *fen, int depth)
+{
+	const pk_variant *v = variant_by_name(name);
+	CHECK(v != NULL);
+	if (!v)
+		return;
+	pk_vpos p;
+	char err[200];
+	if (fen) {
+		int ok = vfen_parse(v, fen, &p, err, sizeof err) == 0;
+		CHECK_REPORT(ok, "%s FEN %s: %s", name, fen, err);
+		if (!ok)
+			return;
+	} else {
+		vpos_start(v, &p);
+	}
+	for (int d = 1; d <= depth; d++) {
+		uint64_t a = vperft(&p, d), b = naive_variant_perft(&p, d);
+		CHECK_REPORT(a == b, "%s %s perft(%d): %llu, the second generator %llu", name, fen ? fen : "start", d,
+			     (unsigned long long)a, (unsigned long long)b);
+	}
+}
+
+static void english_against_core(void)
+{
+	const pk_variant *v = variant_by_name("english");
+	pk_vpos vp;
+	vpos_start(v, &vp);
+	pk_pos p;
+	pos_start(&p);
+	for (int d = 1; d <= 8; d++) {
+		uint64_t a = vperft(&vp, d), b = perft(&p, d, true);
+		CHECK_REPORT(a == b, "English perft(%d): general %llu, bitboard core %llu", d, (unsigned long long)a,
+			     (unsigned long long)b);
+	}
+	/* a position with kings and a double capture */
+	const char *fen = "W:WK10,18,19,27:B14,K23,6,7";
+	pk_fen_error fe;
+	CHECK(fen_parse(fen, strlen(fen), &p, &fe) == 0);
+	char err[200];
+	CHECK(vfen_parse(v, fen, &vp, err, sizeof err) == 0);
+	for (int d = 1; d <= 6; d++)
+		CHECK_U64(vperft(&vp, d), perft(&p, d, true));
+}
+
+static void specific_rules(void)
+{
+	char err[200];
+	pk_vpos p;
+	pk_vmovelist ml;
+	/* International: the majority capture is compulsory (3 pieces, not 1). */
+	const pk_variant *in = variant_by_name("international");
+	CHECK(vfen_parse(in, "W:W46:B41,31,22,32", &p, err, sizeof err) == 0);
+	CHECK_INT(vgen(&p, &ml), 1);
+	CHECK_INT(ml.m[0].ncap, 3);
+	/* Russian: free choice of captures, and a man crowned in the middle of a capture goes on
+	 * as a king. */
+	const pk_variant *ru = variant_by_name("russian");
+	CHECK(vfen_parse(ru, "W:W9:B6,11", &p, err, sizeof err) == 0);
+	int n = vgen(&p, &ml);
+	bool crowned_and_on = false;
+	for (int i = 0; i < n; i++)
+		crowned_and_on |= ml.m[i].crowns && ml.m[i].ncap == 2;
+	CHECK_REPORT(crowned_and_on, "Russian: a man crowned on 2 does not go on capturing as a king (%d moves)", n);
+	/* Brazilian (International rules): the same man reaches the crown row as a man, cannot
+	 * take the second piece, and is crowned at the end. */
+	const pk_variant *br = variant_by_name("brazilian");
+	CHECK(vfen_parse(br, "W:W9:B6,11", &p, err, sizeof err) == 0);
+	n = vgen(&p, &ml);
+	bool two = false;
+	for (int i = 0; i < n; i++)
+		two |= ml.m[i].ncap == 2;
+	CHECK_REPORT(!two, "Brazilian: a man went on capturing as a king after crossing the crown row");
+	/* Czech: when a king can capture it must, even if a man could take more. */
+	const pk_variant *cz = variant_by_name("czech");
+	CHECK(vfen_parse(cz, "W:WK32,21:B27,17,9", &p, err, sizeof err) == 0);
+	n = vgen(&p, &ml);
+	CHECK(n > 0);
+	for (int i = 0; i < n; i++)
+		CHECK_REPORT(ml.m[i].by_king, "Czech: a man captured while a king could");
+	/* Italian: a man may not capture a king. */
+	const pk_variant *it = variant_by_name("italian");
+	CHECK(it != NULL && it->men_spare_kings);
+	/* FEN round trip and errors */
+	const pk_variant *ca = variant_by_name("canadian");
+	vpos_start(ca, &p);
+	char buf[600];
+	vfen_format(&p, buf, sizeof buf);
+	pk_vpos q;
+	CHECK(vfen_parse(ca, buf, &q, err, sizeof err) == 0);
+	CHECK(memcmp(p.sq, q.sq, sizeof p.sq) == 0);
+	CHECK(vfen_parse(in, "W:W51:B1", &q, err, sizeof err) < 0);
+	CHECK(strstr(err, "out of range 1..50") != NULL);
+	CHECK(vfen_parse(in, "W:W1-20:B15", &q, err, sizeof err) < 0);
+	CHECK(vfen_parse(in, "X:W1:B2", &q, err, sizeof err) < 0);
+	CHECK_INT(variant_squares(in), 50);
+	CHECK_INT(variant_squares(ca), 72);
+	CHECK_INT(variant_squares(variant_by_name("turkish")), 64);
+	CHECK(variant_by_name("25") == ru && variant_by_name("Russian draughts") == ru && !variant_by_name("chess"));
+}
+
+int main(void)
+{
+	static const uint64_t international[] = { 9, 81, 658, 4265, 27117, 167140, 1049442 };
+	static const uint64_t brazilian[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };
+	published("international", international, 7);
+	published("brazilian", brazilian, 7);
+	english_against_core();
+	specific_rules();
+	/* every implemented variant against the second generator */
+	for (int i = 0; variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		if (!v->replayable)
+			continue;
+		against_naive(v->key, NULL, v->rows > 8 ? 5 : 6);
+	}
+	/* positions with kings, where flying, landing, crowning and priorities differ */
+	static const char *const eight[] = {
+		"W:WK29,K21,18,14:BK4,K8,11,19,26,23",
+		"B:W22,K24,17,13:BK5,10,15,K30",
+		"W:W10,K31,27:BK3,7,14,22,K19",
+		"B:WK1,K4,10,11,19:B26,K28,21,18,13",
+	};
+	static const char *const keys8[] = { "russian", "brazilian", "pool", "czech", "spanish", "italian",
+					     "portuguese", "thai", "english" };
+	for (size_t k = 0; k < sizeof keys8 / sizeof keys8[0]; k++)
+		for (size_t f = 0; f < sizeof eight / sizeof eight[0]; f++)
+			against_naive(keys8[k], eight[f], 4);
+	against_naive("international", "W:WK46,K5,28,33,37:B12,K19,22,24,K44,30,31", 4);
+	against_naive("canadian", "B:WK70,K3,40,41,52:BK10,25,K33,29,46,57", 4);
+	against_naive("turkish", "W:WK1,K60,20,27,35:B12,K37,22,44,K52,30,53", 4);
+	printf("test_variant: %d passed, %d failed\n", check_passed, check_failed);
+	return check_failed != 0;
+}
