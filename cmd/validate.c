@@ -14,6 +14,7 @@
 typedef struct {
 	long games, valid, with_errors, with_warnings, skipped, errors;
 	long judged, contradicted;     /* results checked by the endgame databases */
+	long variants;                 /* games of other variants, replayed under their rules */
 	int unreadable;
 } totals;
 
@@ -67,8 +68,9 @@ static void print_json(const char *file, const pk_game *g, const pk_replay *rp)
 	json_tag(g, "black", "Black");
 	json_tag(g, "white", "White");
 	printf(",\"result\":\"%s\",\"variant\":%d,\"replayed\":%s,\"plies\":%d,\"ok\":%s,\"findings\":[",
-	       result_string(rp->result), rp->variant, rp->supported ? "true" : "false", rp->nply,
-	       rp->supported && g->findings.errors == 0 ? "true" : "false");
+	       result_string(rp->result), rp->variant, rp->supported || rp->variant_replayed ? "true" : "false",
+	       rp->variant_replayed ? rp->variant_plies : rp->nply,
+	       (rp->supported || rp->variant_replayed) && g->findings.errors == 0 ? "true" : "false");
 	for (int i = 0; i < g->findings.n; i++) {
 		const pk_finding *f = &g->findings.v[i];
 		printf("%s{\"severity\":\"%s\",\"kind\":\"%s\",\"line\":%u,\"col\":%u,\"ply\":%d,\"move\":",
@@ -108,7 +110,9 @@ static int validate_game(const char *file, bool json, bool quiet, totals *t, pk_
 		}
 	}
 	t->games++;
-	if (!rp->supported)
+	if (rp->variant_replayed)
+		t->variants++;
+	if (!rp->supported && !rp->variant_replayed)
 		t->skipped++;
 	else if (g->findings.errors)
 		t->with_errors++;
@@ -189,8 +193,10 @@ int cmd_validate(int argc, const char **argv)
 	fflush(stdout);   /* findings before the summary, also through a pipe */
 	fprintf(stderr, "pdnkit validate: %ld game%s read: %ld valid, %ld with errors, %ld with warnings",
 		t.games, t.games == 1 ? "" : "s", t.valid, t.with_errors, t.with_warnings);
+	if (t.variants)
+		fprintf(stderr, ", %ld of other variants replayed under their rules", t.variants);
 	if (t.skipped)
-		fprintf(stderr, ", %ld not replayed (other variants)", t.skipped);
+		fprintf(stderr, ", %ld not replayed (variants pdnkit does not know)", t.skipped);
 	fprintf(stderr, "; %.3f s, %.0f games/s\n", secs, secs > 0 ? (double)t.games / secs : 0.0);
 	if (db)
 		fprintf(stderr, "pdnkit validate: %ld result%s checked against the endgame databases (up to %d pieces): %ld contradicted\n",

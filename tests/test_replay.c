@@ -131,17 +131,26 @@ static void test_warnings(void)
 
 static void test_variants(void)
 {
-	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 *"),
-		  "note variant-unsupported ply 0: variant 20 (International draughts) not supported yet; game not replayed");
-	CHECK(!rp.supported);
+	/* Other variants are replayed under their rules (pdn/vreplay.c), not as English. */
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 *"), "");
+	CHECK(!rp.supported && rp.variant_replayed && rp.variant_plies == 1 && rp.complete);
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 28-23 *"),
+		  "error illegal-move ply 2: 28-23: not legal here under the rules of International draughts (Black to move; "
+		  "legal: 16-21, 17-21, 17-22, 18-22, 18-23, 19-23, 19-24, 20-24, 20-25)");
+	CHECK(rp.variant_replayed && rp.variant_plies == 1 && !rp.complete);
+	CHECK_STR(replay("[GameType \"40\"]\n1. 32-28 *"),
+		  "note variant-unsupported ply 0: variant 40 (Frisian draughts) not supported yet; game not replayed");
+	CHECK(!rp.supported && !rp.variant_replayed);
 	CHECK_STR(replay("[GameType \"21,B,8,8,N1,0\"]\n1. 9-14 *"), "");
 	CHECK(rp.supported);
 	CHECK_STR(replay("1. c3-d4 f6-g5 *"),
-		  "note variant-unsupported ply 0: not English draughts: alphanumeric moves such as 'c3-d4' are not English "
-		  "draughts notation (and no GameType tag says which variant); not replayed");
+		  "note variant-detected ply 0: no GameType tag: replayed as Russian draughts (alphanumeric moves such as "
+		  "'c3-d4' are not English draughts notation, and its rules fit the moves best)");
+	CHECK(rp.variant == 25 && rp.variant_plies == 2);
 	CHECK_STR(replay("1. 32-28 19-23 *"),
-		  "note variant-unsupported ply 0: not English draughts: the first move 32-28 is an opening move of "
-		  "International draughts (10x10) (and no GameType tag says which variant); not replayed");
+		  "note variant-detected ply 0: no GameType tag: replayed as International draughts (the first move 32-28 is "
+		  "an opening move of International draughts (10x10), and its rules fit the moves best)");
+	CHECK(rp.variant == 20 && rp.variant_plies == 2);
 	/* A single square above 32 late in an English game is a typo, not a variant. */
 	CHECK_STR(replay("1. 9-14 23-18 2. 14x23 27x18 3. 5-9 26-23 4. 12-16 30-46 *"),
 		  "error illegal-move ply 8: 30-46 is not legal here (square 46 does not exist); did you mean 30-26 (one digit off)?");

@@ -6,7 +6,7 @@
 run "$PDNKIT" validate corpora/fixtures/diagnostics.pdn
 expect_rc 1 "a file with errors exits 1"
 [ "$OUT" = "$(cat "$TESTS_DIR/expected/diagnostics.txt")" ] && pass || fail "diagnostics output differs: $(echo "$OUT" | diff - "$TESTS_DIR/expected/diagnostics.txt")"
-expect_err_has "pdnkit validate: 8 games read: 4 valid, 3 with errors, 4 with warnings, 1 not replayed (other variants);" "summary"
+expect_err_has "pdnkit validate: 8 games read: 5 valid, 3 with errors, 4 with warnings, 1 of other variants replayed under their rules;" "summary"
 run "$PDNKIT" validate --quiet corpora/fixtures/diagnostics.pdn
 [ "$(echo "$OUT" | grep -c ': error: ')" -eq 3 ] && [ "$(echo "$OUT" | grep -vc ': error: ')" -eq 0 ] && pass || fail "--quiet prints errors only: [$OUT]"
 run "$PDNKIT" validate --max-errors 1 corpora/fixtures/diagnostics.pdn
@@ -26,7 +26,7 @@ line1=$(echo "$OUT" | head -1)
 expect_json='{"file":"corpora/fixtures/diagnostics.pdn","game":1,"line":1,"offset":0,"event":"squares reversed","date":null,"black":"A","white":"B","result":"*","variant":21,"replayed":true,"plies":2,"ok":false,"findings":[{"severity":"error","kind":"illegal-move","line":5,"col":19,"ply":3,"move":"13-9","message":"13-9 is not legal here (square 13 is empty); did you mean 9-13 (squares reversed)?","repeats":0,"suggest":["9-13"],"reasons":["squares reversed"]}]}'
 [ "$line1" = "$expect_json" ] && pass || fail "JSON of game 1: $line1"
 echo "$OUT" | sed -n 4p | grep -q '"ok":true,"findings":\[{"severity":"warning","kind":"ambiguous-move","line":27,"col":4,"ply":1,"move":"2x18"' && pass || fail "JSON of game 4"
-echo "$OUT" | sed -n 8p | grep -q '"variant":20,"replayed":false,"plies":0,"ok":false' && pass || fail "JSON of the International game"
+echo "$OUT" | sed -n 8p | grep -q '"variant":20,"replayed":true,"plies":2,"ok":true' && pass || fail "JSON of the International game"
 
 # Standard input and zstd-compressed input.
 run sh -c "cat corpora/fixtures/diagnostics.pdn | '$PDNKIT' validate -"
@@ -35,7 +35,7 @@ expect_out_has "-:5:19: error: game 1 (squares reversed)" "stdin is named '-'"
 "$PDNKIT" convert -o "$T_TMP/d.pdn.zst" corpora/fixtures/diagnostics.pdn 2>/dev/null
 [ "$(head -c 4 "$T_TMP/d.pdn.zst" | od -An -tx1 | tr -d ' ')" = "28b52ffd" ] && pass || fail "convert -o .zst writes zstd"
 run "$PDNKIT" validate "$T_TMP/d.pdn.zst"
-expect_err_has "8 games read: 4 valid, 3 with errors" "validate reads zstd"
+expect_err_has "8 games read: 5 valid, 3 with errors" "validate reads zstd"
 
 # A file that cannot be read: exit 3, the other files are still checked.
 run "$PDNKIT" validate "$T_TMP/missing.pdn" corpora/tinsley-long-1981-game37.pdn

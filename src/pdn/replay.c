@@ -9,6 +9,7 @@
 #include "rules/fen.h"
 #include "pdn/movenum.h"
 #include "pdn/replay_int.h"
+#include "pdn/vreplay.h"
 
 void replay_init(pk_replay *rp)
 {
@@ -385,6 +386,29 @@ static void recount(pk_findings *f)
 	}
 }
 
+/* A game of another variant: replayed under its rules for the findings. */
+static int replay_other(pk_game *g, pk_replay *rp, const pk_variant *v, const char *why)
+{
+	if (why)
+		findings_add(&g->findings, SEV_NOTE, "variant-detected", g->line, 1, 0,
+			     "no GameType tag: replayed as %s (%s, and its rules fit the moves best)", v->name, why);
+	pk_vreplay vr;
+	if (vreplay_game(g, v, false, &vr) < 0)
+		return -1;
+	rp->variant_replayed = true;
+	rp->variant_plies = vr.plies;
+	const char *res = game_tag(g, "Result");
+	rp->result = res ? result_parse(res) : RES_NONE;
+	for (int ei = 0; ei < g->nel; ei++)
+		if (g->els[ei].depth == 0 && g->els[ei].kind == EL_RESULT) {
+			rp->result = result_parse(game_str(g, g->els[ei].off));
+			rp->result_el = ei;
+		}
+	rp->complete = vr.complete;
+	recount(&g->findings);
+	return 0;
+}
+
 int replay_game(pk_game *g, pk_replay *rp)
 {
 	/* Replaying again (after a fix) starts from the reader's findings. */
@@ -394,6 +418,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 	}
 	rp->nply = 0;
 	rp->supported = true;
+	rp->variant_replayed = false;
+	rp->variant_plies = 0;
 	rp->complete = false;
 	rp->custom_start = false;
 	rp->result = RES_NONE;
@@ -410,6 +436,9 @@ int replay_game(pk_game *g, pk_replay *rp)
 	}
 	if (rp->variant != 21) {
 		rp->supported = false;
+		const pk_variant *v = rp->variant > 0 ? variant_by_gametype(rp->variant) : NULL;
+		if (v && v->replayable)
+			return replay_other(g, rp, v, NULL);
 		if (rp->variant < 0)
 			findings_add(&g->findings, SEV_NOTE, "variant-unsupported", 0, 0, 0,
 				     "GameType \"%s\" is not understood; game not replayed", game_tag(g, "GameType"));
@@ -427,6 +456,32 @@ int replay_game(pk_game *g, pk_replay *rp)
 			if (!rp->file_hint[0])
 				snprintf(rp->file_hint, sizeof rp->file_hint, "%s", why);
 			rp->supported = false;
+			/* the variant under whose rules the moves stay legal longest */
+			const pk_variant *best = NULL;
+			int best_plies = -1;
+			bool best_fits = false, alnum = strstr(why, "alphanumeric") != NULL;
+			for (int i = 0; variant_at(i); i++) {
+				const pk_variant *v = variant_at(i);
+				pk_vreplay vr;
+				if (v->gametype == 21 || !v->replayable)
+					continue;
+				if (vreplay_game(g, v, true, &vr) < 0)
+					return -1;
+				/* the notation the variant is written in breaks ties (Russian and
+				 * pool checkers replay alike until a man crowns in a capture) */
+				bool fits = v->alphanumeric == alnum;
+				if (vr.plies == 0 && vr.errors)
+					continue;    /* its FEN does not fit the board */
+				if (vr.plies > best_plies || (vr.plies == best_plies && fits && !best_fits)) {
+					best_fits = fits;
+					best = v;
+					best_plies = vr.plies;
+				}
+			}
+			if (best) {
+				rp->variant = best->gametype;
+				return replay_other(g, rp, best, why);
+			}
 			findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,
 				     "not English draughts: %s (and no GameType tag says which variant); not replayed", why);
 			return 0;

@@ -24,6 +24,10 @@ typedef struct {
 	bool custom_start;     /* from a FEN tag */
 	int variant;           /* GameType's first number; 21 when absent */
 	bool supported;        /* English draughts, replayed */
+	/* Another variant whose rules pdnkit knows: replayed by pdn/vreplay (findings and
+	 * plies), its positions not kept; variant is then its GameType. */
+	bool variant_replayed;
+	int variant_plies;
 	bool complete;         /* every main-line move replayed */
 	pk_ply *plies;
 	int nply, cap;

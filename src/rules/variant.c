@@ -12,21 +12,21 @@
 
 /* GameType, key, name, rows, cols, men rows, first, inverted, orthogonal, men capture
  * back, flying, short landing, crowned in capture, men spare kings, removed at once,
- * rule, replayable. */
+ * rule, alphanumeric notation (the FMJD GameType table), replayable. */
 static const pk_variant variants[] = {
-	{ 20, "international", "International draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true },
-	{ 21, "english", "English draughts", 8, 8, 3, PK_BLACK, false, false, false, false, false, false, false, false, VRULE_FREE, true },
-	{ 22, "italian", "Italian draughts", 8, 8, 3, PK_WHITE, true, false, false, false, false, false, true, false, VRULE_ITALIAN, true },
-	{ 23, "pool", "American pool checkers", 8, 8, 3, PK_BLACK, false, false, true, true, false, false, false, false, VRULE_FREE, true },
-	{ 24, "spanish", "Spanish draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, true },
-	{ 25, "russian", "Russian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, true, false, false, VRULE_FREE, true },
-	{ 26, "brazilian", "Brazilian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true },
-	{ 27, "canadian", "Canadian draughts", 12, 12, 5, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true },
-	{ 28, "portuguese", "Portuguese draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, true },
-	{ 29, "czech", "Czech draughts", 8, 8, 3, PK_WHITE, false, false, false, true, false, false, false, false, VRULE_CZECH, true },
-	{ 30, "turkish", "Turkish draughts", 8, 8, 2, PK_WHITE, false, true, false, true, false, false, false, true, VRULE_MAX, true },
-	{ 31, "thai", "Thai draughts", 8, 8, 2, PK_BLACK, false, false, false, true, true, false, false, false, VRULE_FREE, true },
-	{ 40, "frisian", "Frisian draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false },
+	{ 20, "international", "International draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, true },
+	{ 21, "english", "English draughts", 8, 8, 3, PK_BLACK, false, false, false, false, false, false, false, false, VRULE_FREE, false, true },
+	{ 22, "italian", "Italian draughts", 8, 8, 3, PK_WHITE, true, false, false, false, false, false, true, false, VRULE_ITALIAN, false, true },
+	{ 23, "pool", "American pool checkers", 8, 8, 3, PK_BLACK, false, false, true, true, false, false, false, false, VRULE_FREE, false, true },
+	{ 24, "spanish", "Spanish draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, false, true },
+	{ 25, "russian", "Russian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, true, false, false, VRULE_FREE, true, true },
+	{ 26, "brazilian", "Brazilian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true, true },
+	{ 27, "canadian", "Canadian draughts", 12, 12, 5, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, true },
+	{ 28, "portuguese", "Portuguese draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, false, true },
+	{ 29, "czech", "Czech draughts", 8, 8, 3, PK_WHITE, false, false, false, true, false, false, false, false, VRULE_CZECH, true, true },
+	{ 30, "turkish", "Turkish draughts", 8, 8, 2, PK_WHITE, false, true, false, true, false, false, false, true, VRULE_MAX, true, true },
+	{ 31, "thai", "Thai draughts", 8, 8, 2, PK_BLACK, false, false, false, true, true, false, false, false, VRULE_FREE, false, true },
+	{ 40, "frisian", "Frisian draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, false },
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -478,7 +478,7 @@ int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t
 		}
 		int colour = *s == 'W' ? PK_WHITE : PK_BLACK;
 		s++;
-		while (*s && *s != ':' && *s != '"' && !isspace((unsigned char)*s)) {
+		while (*s && *s != ':' && *s != '"' && *s != '.' && !isspace((unsigned char)*s)) {
 			bool king = false;
 			if (*s == 'K') {
 				king = true;

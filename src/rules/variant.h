@@ -34,6 +34,7 @@ typedef struct {
 	bool men_spare_kings;        /* men cannot capture kings (Italian) */
 	bool remove_at_once;         /* captured pieces leave at once; kings may not turn back (Turkish) */
 	int rule;                    /* VRULE_*: which captures are allowed */
+	bool alphanumeric;           /* PDN writes its moves "c3-d4" (the GameType's A notation) */
 	bool replayable;             /* its rules are implemented and proved */
 } pk_variant;
 
