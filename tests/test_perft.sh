@@ -31,4 +31,24 @@ expect_err_has "pdnkit perft: bad FEN at column 4: square 33 is out of range 1..
 run "$PDNKIT" perft 0
 expect_out_has "perft(0) = 1 " "depth 0 counts the root"
 
+# Other variants (rules/variant.c): published counts from the start (sources in
+# tests/test_variant.c), by name and by GameType.
+run "$PDNKIT" perft --variant international 6
+expect_out_has "perft(6) = 167140  (International draughts" "International perft(6)"
+run "$PDNKIT" perft --variant 26 --json 5
+expect_out_has '"variant":"brazilian","gametype":26,"fen":"W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12","depth":5,"nodes":7473' "Brazilian perft(5), JSON"
+run "$PDNKIT" perft --variant russian --divide 1 --fen "W:W9:B6,11"
+expect_out_has "9x2x16" "Russian: the man crowned on 2 captures on as a king"
+run "$PDNKIT" perft --variant english 8
+expect_out_has "perft(8) = 845931" "the general generator plays English too"
+run "$PDNKIT" perft --variant chess 3
+expect_rc 2 "an unknown variant"
+expect_err_has "'chess' is not a variant pdnkit knows" "the unknown variant is named"
+run "$PDNKIT" perft --variant frisian 3
+expect_rc 2 "a variant not implemented"
+expect_err_has "Frisian draughts is not implemented yet" "said so"
+run "$PDNKIT" perft --variant international --fen "W:W51:B1" 2
+expect_rc 2 "a FEN off the board"
+expect_err_has "square 51 is out of range 1..50" "the square is named"
+
 done_testing

@@ -66,6 +66,17 @@ expect_out_has "NUL bytes in the input (3 here)" "NUL bytes reported"
 expect_err_has "2 games read" "the game after the NULs is read"
 
 if have_corpora "validating the real collections"; then
+	# Other variants, replayed under their rules: every game of the World Championship
+	# 2003 (International), the USSR championship (Russian, alphanumeric, no GameType)
+	# and the succeed/ half of the PDN test corpus.
+	run "$PDNKIT" validate -q "$CORPORA/wk2003.pdn"
+	expect_err_has "23 games read: 23 valid, 0 with errors, 0 with warnings, 23 of other variants replayed" "wk2003.pdn"
+	run "$PDNKIT" validate "$CORPORA/ussr1947.pdn"
+	expect_err_has "153 games read: 153 valid, 0 with errors, 0 with warnings, 153 of other variants replayed" "ussr1947.pdn"
+	[ "$(echo "$OUT" | grep -c 'replayed as Russian draughts')" -eq 153 ] && pass || fail "ussr1947.pdn is not all taken for Russian"
+	run "$PDNKIT" validate -q "$CORPORA"/wiegerw-pdn-games/succeed/*
+	expect_err_has ", 0 with errors," "wiegerw succeed/: no errors"
+	expect_err_has "714 of other variants replayed under their rules" "wiegerw succeed/: the variant games"
 	# OCA 2.0: every game valid, no findings at all.
 	run "$PDNKIT" validate "$CORPORA/OCA_2.0.pdn"
 	expect_rc 0 "OCA 2.0"
