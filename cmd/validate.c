@@ -38,9 +38,12 @@ static void print_human(const char *file, const pk_game *g, const pk_replay *rp,
 			continue;
 		printf("%s:%u:%u: %s: game %d%s", file, f->line ? f->line : g->line, f->line ? f->col : 1,
 		       severity_name(f->severity), g->index, label);
-		if (f->ply > 0)
-			printf(", move %d (%s)", replay_move_number(rp, f->ply),
-			       replay_pos_before(rp, f->ply <= rp->nply + 1 ? f->ply : rp->nply + 1)->stm == PK_BLACK ? "Black" : "White");
+		if (f->ply > 0) {
+			/* another variant's replay keeps no positions: the side from the first mover */
+			int stm = rp->variant_replayed ? (rp->start.stm ^ ((f->ply - 1) & 1))
+						       : replay_pos_before(rp, f->ply <= rp->nply + 1 ? f->ply : rp->nply + 1)->stm;
+			printf(", move %d (%s)", replay_move_number(rp, f->ply), stm == PK_BLACK ? "Black" : "White");
+		}
 		printf(": %s", f->message);
 		if (f->repeats)
 			printf(" [and %d more like this in this game]", f->repeats);

@@ -65,6 +65,13 @@ run "$PDNKIT" validate "$T_TMP/nul.pdn"
 expect_out_has "NUL bytes in the input (3 here)" "NUL bytes reported"
 expect_err_has "2 games read" "the game after the NULs is read"
 
+# Other variants: the error names the variant, the move by the variant's numbering and
+# the side, and the legal moves; a Russian man crowned in a capture goes on as a king.
+run "$PDNKIT" validate corpora/fixtures/variants.pdn
+expect_rc 1 "a variant game with an error"
+expect_out_has "variants.pdn:3:40: error: game 1 (International, an illegal capture), move 3 (Black): 23x34: not legal here under the rules of International draughts (Black to move; legal: 9-14," "the variant's error"
+expect_err_has "2 games read: 1 valid, 1 with errors, 0 with warnings, 2 of other variants replayed" "both replayed"
+
 if have_corpora "validating the real collections"; then
 	# Other variants, replayed under their rules: every game of the World Championship
 	# 2003 (International), the USSR championship (Russian, alphanumeric, no GameType)

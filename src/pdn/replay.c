@@ -73,6 +73,8 @@ int replay_history(const pk_replay *rp, int p, uint64_t *keys)
 
 int replay_move_number(const pk_replay *rp, int p)
 {
+	if (rp->variant_replayed)      /* a move number opens with the variant's first side */
+		return (p - 1 + (rp->start.stm != rp->variant_first)) / 2 + 1;
 	return movenum_at(1, rp->start.stm, p - 1);
 }
 
@@ -397,6 +399,8 @@ static int replay_other(pk_game *g, pk_replay *rp, const pk_variant *v, const ch
 		return -1;
 	rp->variant_replayed = true;
 	rp->variant_plies = vr.plies;
+	rp->start.stm = vr.first;        /* sides count from the first mover */
+	rp->variant_first = v->first;
 	const char *res = game_tag(g, "Result");
 	rp->result = res ? result_parse(res) : RES_NONE;
 	for (int ei = 0; ei < g->nel; ei++)

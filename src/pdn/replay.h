@@ -28,6 +28,7 @@ typedef struct {
 	 * plies), its positions not kept; variant is then its GameType. */
 	bool variant_replayed;
 	int variant_plies;
+	int variant_first;     /* the side that opens each move number in that variant */
 	bool complete;         /* every main-line move replayed */
 	pk_ply *plies;
 	int nply, cap;

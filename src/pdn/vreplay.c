@@ -160,6 +160,7 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, pk_vreplay *out)
 	} else {
 		vpos_start(v, &p);
 	}
+	out->first = p.stm;
 	pk_vmovelist *ml = malloc(sizeof *ml);
 	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES);
 	if (!ml || !idx) {

@@ -13,6 +13,7 @@ typedef struct {
 	int plies;                   /* moves replayed */
 	bool complete;               /* every main-line move replayed */
 	int errors;                  /* error findings added */
+	int first;                   /* who moved first: PK_WHITE or PK_BLACK */
 } pk_vreplay;
 
 /* Replay g under v. quiet: no findings (for trying candidate variants). 0, or -1 when
