@@ -250,3 +250,18 @@ perft_line 12 1 unique 388617999
 perft_line 13 1 all 1766623630
 perft_line 13 2 all 1766623630
 perft_line 13 2 unique 1766564893
+
+echo "the other variants' general generator (rules/variant.c), from the start, one thread:"
+vperft_line() { # variant depth want
+	j=$("$PDNKIT" perft --json --variant "$1" "$2")
+	n=$(field "$j" nodes)
+	s=$(field "$j" seconds)
+	ok=$([ "$n" = "$3" ] && echo ok || echo "WRONG, want $3")
+	printf '  %-14s perft(%d) %13s nodes %7.2f s %8.1f M nodes/s  %s\n' "$1" "$2" "$n" "$s" \
+		"$(echo "$n $s" | awk '{ print $2 > 0 ? $1 / $2 / 1e6 : 0 }')" "$ok"
+	VLAST=$(echo "$n $s" | awk '{ print $2 > 0 ? $1 / $2 : 0 }')
+}
+vperft_line international 8 6483961
+vperft_line english 10 18391564
+printf '  English through the general generator against the bitboard core at depth 10: %.0fx slower\n' \
+	"$(echo "$one $VLAST" | awk '{ print $2 > 0 ? $1 / $2 : 0 }')"
