@@ -258,10 +258,10 @@ vperft_line() { # variant depth want
 	s=$(field "$j" seconds)
 	ok=$([ "$n" = "$3" ] && echo ok || echo "WRONG, want $3")
 	printf '  %-14s perft(%d) %13s nodes %7.2f s %8.1f M nodes/s  %s\n' "$1" "$2" "$n" "$s" \
-		"$(echo "$n $s" | awk '{ print $2 > 0 ? $1 / $2 / 1e6 : 0 }')" "$ok"
-	VLAST=$(echo "$n $s" | awk '{ print $2 > 0 ? $1 / $2 : 0 }')
+		"$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 / 1e6 : 0) }')" "$ok"
+	VLAST=$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')
 }
 vperft_line international 8 6483961
 vperft_line english 10 18391564
 printf '  English through the general generator against the bitboard core at depth 10: %.0fx slower\n' \
-	"$(echo "$one $VLAST" | awk '{ print $2 > 0 ? $1 / $2 : 0 }')"
+	"$(echo "$one $VLAST" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
