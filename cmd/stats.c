@@ -16,23 +16,11 @@ static void pct(FILE *f, long part, long whole)
 	fprintf(f, "%5.1f%%", whole ? 100.0 * (double)part / (double)whole : 0.0);
 }
 
-static void date_text(int32_t k, char *buf, size_t n)
-{
-	if (!k)
-		snprintf(buf, n, "?");
-	else if (k % 10000 == 0)
-		snprintf(buf, n, "%d", k / 10000);
-	else if (k % 100 == 0)
-		snprintf(buf, n, "%d-%02d", k / 10000, k / 100 % 100);
-	else
-		snprintf(buf, n, "%d-%02d-%02d", k / 10000, k / 100 % 100, k % 100);
-}
-
 static void print_human(const pk_summary *st, bool explorer)
 {
 	char a[16], b[16];
-	date_text(st->date_min, a, sizeof a);
-	date_text(st->date_max, b, sizeof b);
+	summary_date_text(st->date_min, a, sizeof a);
+	summary_date_text(st->date_max, b, sizeof b);
 	printf("games     %ld\nplayers   %ld\nevents    %ld\ndates     %s .. %s\n", st->games, st->players,
 	       st->events, a, b);
 	static const char *const names[] = { "1-0 (Black won)", "0-1 (White won)", "1/2-1/2", "* (unknown)" };

@@ -1,6 +1,5 @@
 /* Charts of a collection's summary as SVG (the results and the games per year), and
  * the HTML page of stats --html. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "report/charts.h"
@@ -9,17 +8,7 @@
 #define W 900
 #define H 560
 
-static int out(pk_sink sink, void *ctx, const char *fmt, ...)
-{
-	char tmp[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	return sink(ctx, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
+#define out sink_printf
 
 static int text(pk_sink sink, void *ctx, double x, double y, const char *anchor, int size, const char *fill, const char *s)
 {
@@ -118,18 +107,6 @@ int charts_svg(const pk_summary *st, pk_sink sink, void *ctx)
 	return rc ? -1 : 0;
 }
 
-static void date_text(int32_t k, char *buf, size_t n)
-{
-	if (!k)
-		snprintf(buf, n, "?");
-	else if (k % 10000 == 0)
-		snprintf(buf, n, "%d", k / 10000);
-	else if (k % 100 == 0)
-		snprintf(buf, n, "%d-%02d", k / 10000, k / 100 % 100);
-	else
-		snprintf(buf, n, "%d-%02d-%02d", k / 10000, k / 100 % 100, k % 100);
-}
-
 static double pct(long part, long whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
 /* A bar of a bucket's results: Black's wins, draws, White's wins. */
@@ -146,8 +123,8 @@ static int result_bar(const pk_bucket *b, pk_sink sink, void *ctx)
 int charts_html(const pk_summary *st, const char *title, pk_sink sink, void *ctx)
 {
 	char a[16], b[16];
-	date_text(st->date_min, a, sizeof a);
-	date_text(st->date_max, b, sizeof b);
+	summary_date_text(st->date_min, a, sizeof a);
+	summary_date_text(st->date_max, b, sizeof b);
 	int rc = report_head(title, sink, ctx);
 	rc |= out(sink, ctx, "<h1>");
 	rc |= diagram_escape(title, sink, ctx);

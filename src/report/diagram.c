@@ -6,10 +6,9 @@
 
 #define MARGIN 22                /* room for the file letters and rank numbers */
 
-/* Formatted output into a sink; -1 once the sink failed. */
-static int out(pk_sink sink, void *ctx, const char *fmt, ...)
+int sink_printf(pk_sink sink, void *ctx, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof buf, fmt, ap);
@@ -18,6 +17,8 @@ static int out(pk_sink sink, void *ctx, const char *fmt, ...)
 		return -1;
 	return sink(ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
+
+#define out sink_printf
 
 int diagram_escape(const char *s, pk_sink sink, void *ctx)
 {

@@ -39,6 +39,8 @@ void diagram_square_xy(int sq, bool flip, int *row, int *col);
 int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
 /* The board as Unicode text: eight lines of squares, the side to move and the caption. */
 int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
+/* printf into a sink (up to 2 KiB a call): 0, or -1 when the sink failed. */
+int sink_printf(pk_sink sink, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Text with &, <, > and quotes escaped for XML and HTML. */
 int diagram_escape(const char *s, pk_sink sink, void *ctx);
 

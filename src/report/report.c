@@ -1,6 +1,5 @@
 /* The HTML report: game sections are made as they come (in memory), then written after
  * the contents and the players' table, which need every game first. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +36,7 @@ static int buf_sink(void *ctx, const char *s, size_t len)
 	return 0;
 }
 
-static int out(pk_sink sink, void *ctx, const char *fmt, ...)
-{
-	char tmp[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -1;
-	return sink(ctx, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
+#define out sink_printf
 
 #define ESC(s) diagram_escape((s), sink, ctx)
 

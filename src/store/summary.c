@@ -191,3 +191,15 @@ int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, pk_summar
 	}
 	return 0;
 }
+
+void summary_date_text(int32_t k, char *buf, size_t n)
+{
+	if (!k)
+		snprintf(buf, n, "?");
+	else if (k % 10000 == 0)
+		snprintf(buf, n, "%d", k / 10000);
+	else if (k % 100 == 0)
+		snprintf(buf, n, "%d-%02d", k / 10000, k / 100 % 100);
+	else
+		snprintf(buf, n, "%d-%02d-%02d", k / 10000, k / 100 % 100, k % 100);
+}

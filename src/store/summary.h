@@ -40,5 +40,8 @@ typedef struct {
 /* The summary of the games matching f. With f->position_set, from is that position (for
  * naming the explorer's moves). 0, or -1 with store_error(). */
 int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, pk_summary *out);
+/* A date key (YYYYMMDD, 0 unknown, zero month or day unknown) as "1950-06-01", "1950-06",
+ * "1950" or "?". */
+void summary_date_text(int32_t key, char *buf, size_t size);
 
 #endif
