@@ -273,9 +273,7 @@ int cmd_annotate(int argc, const char **argv)
 		goto done;
 	int nfiles;
 	const char **files = cli_args(ctx, &nfiles);
-	bool use_db = fa.db || fa.player || fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_from ||
-		      fa.date_to || fa.opening || fa.position || fa.after || fa.invalid || fa.min_plies || fa.max_plies ||
-		      fa.limit || fa.order || merge;
+	bool use_db = filter_args_given(&fa) || merge;
 	if (use_db && nfiles) {
 		cli_error("give FILEs or --db with filters, not both");
 		rc = EXIT_USAGE;

@@ -222,3 +222,10 @@ void filter_args_free(filter_args *fa)
 		*all[i] = NULL;
 	}
 }
+
+bool filter_args_given(const filter_args *fa)
+{
+	return fa->db || fa->player || fa->black || fa->white || fa->event || fa->site || fa->result || fa->date_from ||
+	       fa->date_to || fa->opening || fa->position || fa->after || fa->invalid || fa->min_plies || fa->max_plies ||
+	       fa->limit || fa->order;
+}

@@ -24,6 +24,9 @@ struct poptOption *db_option(filter_args *fa);
 /* Turn the options into a filter; prints a usage error and returns EXIT_USAGE when an
  * option is wrong. */
 int filter_resolve(filter_args *fa, pk_filter *f);
+/* Whether any option of the table was given (--db or a filter): the games then come
+ * from the store. */
+bool filter_args_given(const filter_args *fa);
 void filter_args_free(filter_args *fa);
 
 /* --db, else $PDNKIT_DB, else pdnkit.db. */

@@ -90,9 +90,7 @@ int cmd_report(int argc, const char **argv)
 	rc = EXIT_USAGE;
 	int nfiles;
 	const char **files = cli_args(ctx, &nfiles);
-	bool use_db = fa.db || fa.player || fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_from ||
-		      fa.date_to || fa.opening || fa.position || fa.after || fa.invalid || fa.min_plies || fa.max_plies ||
-		      fa.limit || fa.order;
+	bool use_db = filter_args_given(&fa);
 	if (use_db == (nfiles > 0)) {
 		cli_error(nfiles ? "give FILEs or --db with filters, not both" : "no games: give PDN FILEs, or --db PATH (with filters)");
 		goto done;
