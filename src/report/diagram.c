@@ -104,9 +104,6 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 		int r, c;
 		diagram_square_xy(sq, o->flip, &r, &c);
 		double cx = MARGIN + c * s + s / 2.0, cy = MARGIN + r * s + s / 2.0;
-		if (o->numbers)
-			rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#e9f0e4\">%d</text>\n",
-				  MARGIN + c * s + 3, MARGIN + r * s + s / 4 + 2, s / 4, sq);
 		int colour;
 		bool king;
 		if (!pos_piece_at(p, sq, &colour, &king))
@@ -127,6 +124,15 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 				  rad * 0.5, rad * 0.16, rad * 0.5, rad * 0.22, rad * 0.35, rad * 0.12, rad * 0.65,
 				  dark ? "#e8c547" : "#b8860b");
 		rc |= out(sink, ctx, "</g>\n");
+	}
+	/* square numbers over the pieces, in the corner, with a halo of the square's colour */
+	for (int sq = 1; o->numbers && sq <= 32; sq++) {
+		int r, c;
+		diagram_square_xy(sq, o->flip, &r, &c);
+		rc |= out(sink, ctx,
+			  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#f4f7f1\" stroke=\"#5f7d52\" stroke-width=\"2\""
+			  " paint-order=\"stroke\">%d</text>\n",
+			  MARGIN + c * s + 2, MARGIN + r * s + s / 4, s / 4 > 9 ? s / 4 : 9, sq);
 	}
 	for (int i = 0; i < o->narrows && i < 4; i++) {
 		const pk_arrow *a = &o->arrows[i];
