@@ -75,11 +75,6 @@ static void on_error(void *ctx, const char *msg)
 	o->err = EXIT_RUNTIME;
 }
 
-static int sink(void *ctx, const char *buf, size_t len)
-{
-	return zout_write(ctx, buf, len);
-}
-
 typedef struct {
 	const pk_bgame *b;
 	int variations;
@@ -200,7 +195,7 @@ static void on_game(void *ctx, const pk_bgame *j)
 		if (o->pdn) {
 			wr_ctx w = { .b = j, .variations = o->variations };
 			pk_write_opts wo = { .width = 80, .verbatim_tags = true, .after_move = after_move, .ctx = &w };
-			if (pdn_write_game(&j->g, &j->rp, &wo, sink, o->pdn) < 0 && !o->err) {
+			if (pdn_write_game(&j->g, &j->rp, &wo, cli_sink_out, o->pdn) < 0 && !o->err) {
 				cli_error("cannot write the annotated PDN");
 				o->err = EXIT_RUNTIME;
 			}

@@ -34,12 +34,6 @@ static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *
 	return ferror(stdout) ? -1 : 0;
 }
 
-static int stdout_sink(void *ctx, const char *buf, size_t len)
-{
-	(void)ctx;
-	return fwrite(buf, 1, len, stdout) == len ? 0 : -1;
-}
-
 int book_dump(int argc, const char **argv)
 {
 	char *format = NULL;
@@ -70,7 +64,7 @@ int book_dump(int argc, const char **argv)
 	if (pdn) {
 		char event[600];
 		snprintf(event, sizeof event, "opening book %s", path);
-		rc = book_write_pdn(bk, event, stdout_sink, NULL);
+		rc = book_write_pdn(bk, event, cli_sink_file, stdout);
 	} else {
 		rc = book_walk(bk, dump_text_enter, NULL);
 	}

@@ -208,6 +208,10 @@ void cli_progress_total(unsigned long long bytes)
 	progress_file_start = cli_now();
 }
 
+int cli_sink_out(void *ctx, const char *buf, size_t len) { return zout_write(ctx, buf, len); }
+
+int cli_sink_file(void *ctx, const char *buf, size_t len) { return fwrite(buf, 1, len, ctx) == len ? 0 : -1; }
+
 const char *cli_out_name(const char *path)
 {
 	static _Thread_local char buf[1100];

@@ -38,6 +38,10 @@ int cli_no_args(poptContext ctx, const char *hint);
  * renamed). cli_write_file writes a buffer; cli_text_begin gives a stream to print a text
  * into, and cli_text_commit writes it to path. -1 after saying what failed. */
 int cli_write_file(const char *path, const void *buf, size_t len);
+/* Sinks for the core's writers (pdn_write, report, diagram, book dump): ctx is a pk_out
+ * (pdn/zio), or a FILE. */
+int cli_sink_out(void *ctx, const char *buf, size_t len);
+int cli_sink_file(void *ctx, const char *buf, size_t len);
 /* An output path as messages name it: "'out.pdn'", or "standard output" for "-". */
 const char *cli_out_name(const char *path);
 typedef struct {

@@ -11,8 +11,6 @@
 #include "rules/fen.h"
 #include "store/games.h"
 
-static int zsink(void *ctx, const char *buf, size_t len) { return zout_write(ctx, buf, len); }
-
 /* An arrow from text: a legal move of p as written ("11-15", "22x13"), drawn along its
  * whole path, else squares joined by '-' or 'x' ("9-14-23"), drawn as given. */
 static int parse_arrow(const char *text, const pk_pos *p, pk_arrow *a)
@@ -193,7 +191,7 @@ int cmd_diagram(int argc, const char **argv)
 		cli_error("cannot write %s: %s", cli_out_name(path), strerror(err));
 		goto done;
 	}
-	int w = text ? diagram_text(&p, &d, zsink, o) : diagram_svg(&p, &d, zsink, o);
+	int w = text ? diagram_text(&p, &d, cli_sink_out, o) : diagram_svg(&p, &d, cli_sink_out, o);
 	const char *msg = NULL;
 	int c = zout_close(o, &msg);
 	o = NULL;

@@ -17,11 +17,6 @@ typedef struct {
 	int err;     /* 1 database, 2 output */
 } ectx;
 
-static int sink(void *ctx, const char *buf, size_t len)
-{
-	return zout_write(ctx, buf, len);
-}
-
 static int export_row(void *vctx, const pk_row *r)
 {
 	ectx *c = vctx;
@@ -30,7 +25,7 @@ static int export_row(void *vctx, const pk_row *r)
 		return 1;
 	}
 	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
-	if (pdn_write_game(&c->g, &c->rp, &o, sink, c->out) < 0) {
+	if (pdn_write_game(&c->g, &c->rp, &o, cli_sink_out, c->out) < 0) {
 		c->err = 2;
 		return 1;
 	}

@@ -95,11 +95,6 @@ static int json_row(void *vctx, const pk_row *r)
 	return 0;
 }
 
-static int file_sink(void *ctx, const char *buf, size_t len)
-{
-	return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
-}
-
 static int pdn_row(void *vctx, const pk_row *r)
 {
 	qctx *c = vctx;
@@ -110,7 +105,7 @@ static int pdn_row(void *vctx, const pk_row *r)
 		return 1;
 	}
 	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
-	return pdn_write_game(&c->g, &c->rp, &o, file_sink, c->out) < 0;
+	return pdn_write_game(&c->g, &c->rp, &o, cli_sink_file, c->out) < 0;
 }
 
 static int dup_row(void *vctx, const char *kind, const int64_t *ids, int n, int plies)

@@ -56,8 +56,6 @@ static void on_progress(void *ctx, long done, long total, long pos)
 
 static bool in_book(void *ctx, const pk_pos *p, const pk_move *m) { return book_has_move(ctx, p, m); }
 
-static int zsink(void *ctx, const char *buf, size_t len) { return zout_write(ctx, buf, len); }
-
 int cmd_report(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
@@ -180,7 +178,7 @@ int cmd_report(int argc, const char **argv)
 		cli_error("cannot write %s: %s", cli_out_name(out_path), strerror(e));
 		goto done;
 	}
-	int w = report_write(c.r, ps, n, zsink, o);
+	int w = report_write(c.r, ps, n, cli_sink_out, o);
 	const char *msg = NULL;
 	int cl = zout_close(o, &msg);
 	o = NULL;

@@ -116,11 +116,6 @@ static void print_json(const pk_summary *st, bool explorer)
 }
 
 
-static int file_sink(void *ctx, const char *buf, size_t len)
-{
-	return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
-}
-
 /* The SVG chart (title NULL) or the HTML page, written whole or not at all. */
 static int write_page(const char *path, const pk_summary *st, const char *db)
 {
@@ -130,7 +125,7 @@ static int write_page(const char *path, const pk_summary *st, const char *db)
 		return -1;
 	char title[600];
 	snprintf(title, sizeof title, "Statistics of %s", db ? db : "");
-	if ((db ? charts_html(st, title, file_sink, f) : charts_svg(st, file_sink, f)) < 0) {
+	if ((db ? charts_html(st, title, cli_sink_file, f) : charts_svg(st, cli_sink_file, f)) < 0) {
 		fclose(f);
 		free(t.buf);
 		cli_error("out of memory");
