@@ -345,3 +345,28 @@ void cli_progress_done(void)
 	progress_shown = false;
 	progress_start = 0;
 }
+
+/* The game numbered `want` of file, replayed, into g and rp. */
+int cli_load_game(const char *file, long want, pk_game *g, pk_replay *rp)
+{
+	const char *files[1] = { file };
+	pk_source src = { .files = files, .nfiles = 1 };
+	pk_games *it = cli_games_open(&src);
+	if (!it)
+		return EXIT_RUNTIME;
+	bool unreadable = false;
+	pk_game *gg;
+	pk_replay *rr;
+	int rc = EXIT_USAGE;
+	long n = 0;
+	while (cli_next_game(it, &gg, &rr, &unreadable) == GAMES_GAME)
+		if (++n == want) {
+			games_take(it, g, rp);
+			rc = 0;
+			break;
+		}
+	if (rc && !unreadable)
+		cli_error("'%s' has %ld game%s: no game %ld", file, n, n == 1 ? "" : "s", want);
+	games_close(it);
+	return rc ? (unreadable ? EXIT_RUNTIME : EXIT_USAGE) : 0;
+}

@@ -83,5 +83,8 @@ pk_games *cli_games_open(const pk_source *src);
 /* games_next, saying what could not be read (the walk goes on: *unreadable is set):
  * GAMES_GAME, GAMES_END, or GAMES_FATAL (said, stop). */
 int cli_next_game(pk_games *it, pk_game **g, pk_replay **rp, bool *unreadable);
+/* The game numbered want (from 1) of file, replayed, into g and rp (initialised by the
+ * caller). 0, or EXIT_USAGE / EXIT_RUNTIME after saying what is wrong. */
+int cli_load_game(const char *file, long want, pk_game *g, pk_replay *rp);
 
 #endif

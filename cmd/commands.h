@@ -21,5 +21,7 @@ int cmd_book(int argc, const char **argv);
 int cmd_egdb(int argc, const char **argv);
 int cmd_diagram(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_play(int argc, const char **argv);
+int cmd_engine(int argc, const char **argv);
 
 #endif

@@ -44,31 +44,6 @@ static int parse_arrow(const char *text, const pk_pos *p, pk_arrow *a)
 	return a->nsq >= 2 ? 0 : -1;
 }
 
-/* The game numbered `want` of file, replayed, into g and rp. */
-static int load_game(const char *file, long want, pk_game *g, pk_replay *rp)
-{
-	const char *files[1] = { file };
-	pk_source src = { .files = files, .nfiles = 1 };
-	pk_games *it = cli_games_open(&src);
-	if (!it)
-		return EXIT_RUNTIME;
-	bool unreadable = false;
-	pk_game *gg;
-	pk_replay *rr;
-	int rc = EXIT_USAGE;
-	long n = 0;
-	while (cli_next_game(it, &gg, &rr, &unreadable) == GAMES_GAME)
-		if (++n == want) {
-			games_take(it, g, rp);
-			rc = 0;
-			break;
-		}
-	if (rc && !unreadable)
-		cli_error("'%s' has %ld game%s: no game %ld", file, n, n == 1 ? "" : "s", want);
-	games_close(it);
-	return rc ? (unreadable ? EXIT_RUNTIME : EXIT_USAGE) : 0;
-}
-
 int cmd_diagram(int argc, const char **argv)
 {
 	char *fen = NULL, *moves = NULL, *game_arg = NULL, *ply_arg = NULL, *arrow = NULL, *caption = NULL,
@@ -140,7 +115,7 @@ int cmd_diagram(int argc, const char **argv)
 				cli_error("--moves: %s", error);
 				goto done;
 			}
-		} else if ((rc = load_game(files[0], want, &g, &rp)) != 0) {
+		} else if ((rc = cli_load_game(files[0], want, &g, &rp)) != 0) {
 			goto done;
 		}
 		rc = EXIT_USAGE;

@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	{ "egdb", cmd_egdb, "endgame databases: build by retrograde analysis, probe, stats, verify" },
 	{ "diagram", cmd_diagram, "a board diagram of a position or a game's ply, as SVG or as text" },
 	{ "report", cmd_report, "annotated games as one HTML page: graphs, classed moves, diagrams of the mistakes" },
+	{ "play", cmd_play, "play a game against the engine in the terminal: levels, clock, hints, take-backs, PDN" },
+	{ "engine", cmd_engine, "the engine for other programs: the Hub protocol on standard input and output" },
 	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };

@@ -61,6 +61,11 @@ const char *result_string(int result);
 int result_parse(const char *s);
 /* The name of a PDN GameType ("Russian draughts" for 25), "unknown variant" when unknown. */
 const char *variant_name(int gametype);
+/* A move typed by a person in p ("11-15", "22x15", "22x15x24", "1115"): the distinct
+ * legal moves it can mean, up to max into out (several when a jump has more than one way
+ * on, which the caller asks about). 0 when it means none, with the reason and what was
+ * probably meant ("did you mean ...?") in why. */
+int replay_read_move(const pk_pos *p, const char *text, pk_move *out, int max, char *why, size_t size);
 /* The position before ply p (1-based): the start, or the position after ply p-1. */
 const pk_pos *replay_pos_before(const pk_replay *rp, int p);
 /* The keys of the positions before ply p's (the start, then the position after each

@@ -1,0 +1,620 @@
+/* pdnkit engine: the engine for other programs, speaking the Hub protocol (version 2,
+ * as draughts GUIs use it) on standard input and output, for English draughts: the
+ * position as a side letter and one letter a square (32 of them), moves as Hub writes
+ * them ("11-15", "22x15x18": from, to, then the pieces taken) or, with the notation
+ * parameter, as PDN does. */
+#include <ctype.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <unistd.h>
+#include "cli.h"
+#include "commands.h"
+#include "engine_opts.h"
+#include "analysis/play.h"
+#include "book/book.h"
+#include "rules/fen.h"
+
+#define MAX_ARGS 32
+
+typedef struct {
+	char *name[MAX_ARGS], *value[MAX_ARGS];
+	int n;
+} hub_line;
+
+/* Splits "cmd a=1 b="x y" flag" in place; returns the command, or NULL for a blank line. */
+static char *hub_parse(char *s, hub_line *l)
+{
+	l->n = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return NULL;
+	char *cmd = s;
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		*s++ = 0;
+	while (l->n < MAX_ARGS) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		l->name[l->n] = s;
+		while (*s && *s != '=' && !isspace((unsigned char)*s))
+			s++;
+		char *value = NULL;
+		if (*s == '=') {
+			*s++ = 0;
+			if (*s == '"') {
+				value = ++s;
+				while (*s && *s != '"')
+					s++;
+			} else {
+				value = s;
+				while (*s && !isspace((unsigned char)*s))
+					s++;
+			}
+		}
+		if (*s)
+			*s++ = 0;
+		l->value[l->n++] = value ? value : (char *)"";
+	}
+	return cmd;
+}
+
+static const char *hub_arg(const hub_line *l, const char *name)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->name[i], name))
+			return l->value[i];
+	return NULL;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void hub_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void hub_error(const char *fmt, ...)
+{
+	char buf[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	for (char *p = buf; *p; p++)
+		if (*p == '"')
+			*p = '\'';
+	say("error message=\"%s\"", buf);
+}
+
+/* ---- positions and moves in Hub's form ---- */
+
+/* "W" or "B", then 32 of w, b, W, B, e. */
+static int hub_pos(const char *s, pk_pos *p)
+{
+	if (strlen(s) != 33 || (s[0] != 'W' && s[0] != 'B'))
+		return -1;
+	pos_clear(p, s[0] == 'W' ? PK_WHITE : PK_BLACK);
+	int men[2] = { 0, 0 };
+	for (int sq = 1; sq <= 32; sq++) {
+		char ch = s[sq];
+		if (ch == 'e')
+			continue;
+		if (!strchr("wbWB", ch))
+			return -1;
+		int col = tolower((unsigned char)ch) == 'w' ? PK_WHITE : PK_BLACK;
+		if (++men[col] > 12)
+			return -1;
+		pos_put(p, sq, col, isupper((unsigned char)ch));
+	}
+	return 0;
+}
+
+static void hub_pos_text(const pk_pos *p, char out[34])
+{
+	out[0] = p->stm == PK_WHITE ? 'W' : 'B';
+	for (int sq = 1; sq <= 32; sq++) {
+		int col;
+		bool king;
+		char ch = 'e';
+		if (pos_piece_at(p, sq, &col, &king))
+			ch = col == PK_WHITE ? (king ? 'W' : 'w') : (king ? 'B' : 'b');
+		out[sq] = ch;
+	}
+	out[33] = 0;
+}
+
+static bool pdn_notation;   /* moves as PDN writes them, not as Hub does */
+
+/* A move in Hub's form: "from-to", or "fromxto" followed by "xN" for each piece taken. */
+static void hub_move_text(const pk_pos *p, const pk_move *m, char *buf, size_t size)
+{
+	if (pdn_notation) {
+		char mv[PK_MOVE_STRLEN];
+		pdn_move_string(p, m, false, mv);
+		snprintf(buf, size, "%s", mv);
+		return;
+	}
+	if (!move_is_capture(m)) {
+		snprintf(buf, size, "%d-%d", m->from + 1, move_to(m) + 1);
+		return;
+	}
+	size_t n = (size_t)snprintf(buf, size, "%dx%d", m->from + 1, move_to(m) + 1);
+	for (bb_t c = m->captured; c && n < size; c &= c - 1)
+		n += (size_t)snprintf(buf + n, size - n, "x%d", __builtin_ctzll((unsigned long long)c) + 1);
+}
+
+/* The legal move a Hub (or PDN) move names, or false. */
+static bool hub_read_move(const pk_pos *p, const char *text, pk_move *out)
+{
+	if (pdn_notation) {
+		pk_move m[2];
+		char why[200];
+		if (replay_read_move(p, text, m, 2, why, sizeof why) != 1)
+			return false;
+		*out = m[0];
+		return true;
+	}
+	int sq[16], n = 0;
+	const char *s = text;
+	while (n < 16) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < 1 || v > 32)
+			return false;
+		sq[n++] = (int)v;
+		if (!*end)
+			break;
+		if (*end != '-' && *end != 'x')
+			return false;
+		s = end + 1;
+	}
+	if (n < 2)
+		return false;
+	bb_t taken = 0;
+	for (int i = 2; i < n; i++)
+		taken |= bb_sq(sq[i] - 1);
+	pk_movelist ml;
+	gen_moves(p, &ml);
+	for (int i = 0; i < ml.n; i++) {
+		const pk_move *m = &ml.m[i];
+		if (m->from + 1 == sq[0] && move_to(m) + 1 == sq[1] && (n == 2 ? true : m->captured == taken)) {
+			if (n == 2 && move_is_capture(m)) {
+				/* "fromxto" alone: fine when only one capture has those ends. */
+				for (int k = i + 1; k < ml.n; k++)
+					if (ml.m[k].from == m->from && move_to(&ml.m[k]) == move_to(m) &&
+					    ml.m[k].captured != m->captured)
+						return false;
+			}
+			*out = *m;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- reading lines from standard input without stdio, so that waiting for input
+ * (select) never misses a line already read into a buffer ---- */
+
+static char inbuf[65536];
+static size_t inlen;
+static bool in_eof;
+
+/* The next whole line (without its newline) into out, when one is buffered. */
+static bool take_line(char *out, size_t size)
+{
+	char *nl = memchr(inbuf, '\n', inlen);
+	if (!nl && !(in_eof && inlen > 0) && inlen < sizeof inbuf)
+		return false;
+	size_t n = nl ? (size_t)(nl - inbuf) : inlen;
+	size_t k = n < size - 1 ? n : size - 1;
+	memcpy(out, inbuf, k);
+	out[k] = 0;
+	size_t used = nl ? n + 1 : n;
+	memmove(inbuf, inbuf + used, inlen - used);
+	inlen -= used;
+	return true;
+}
+
+/* Waits up to ms milliseconds (forever when ms < 0) for a line: 1, 0 for none yet, -1
+ * at the end of input. */
+static int next_line(char *out, size_t size, int ms)
+{
+	for (;;) {
+		if (take_line(out, size))
+			return 1;
+		if (in_eof)
+			return -1;
+		fd_set r;
+		FD_ZERO(&r);
+		FD_SET(STDIN_FILENO, &r);
+		struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+		int k = select(STDIN_FILENO + 1, &r, NULL, NULL, ms < 0 ? NULL : &tv);
+		if (k < 0)
+			continue;
+		if (k == 0)
+			return 0;
+		ssize_t got = read(STDIN_FILENO, inbuf + inlen, sizeof inbuf - inlen);
+		if (got <= 0)
+			in_eof = true;
+		else
+			inlen += (size_t)got;
+	}
+}
+
+/* ---- the session ---- */
+
+typedef struct {
+	engine_args ea;
+	pk_engine *e;
+	pk_book *bk;
+	bool use_book;
+	bool ready;
+	pk_play g;                 /* the position of "pos": its start, then the moves */
+	pk_limits lim;             /* from "level" */
+	double time_left, inc;     /* "level time=... inc=..." */
+	int moves_left;
+	bool timed, infinite;
+	volatile sig_atomic_t stop;
+	bool ponder_hit, quit;
+	/* the search's output */
+	const pk_pos *root;
+	/* lines read while searching that are not for the search */
+	char pending[8][512];
+	int npending;
+} hub;
+
+static void on_iteration(void *vctx, const pk_iteration *it)
+{
+	hub *h = vctx;
+	char pv[2048];
+	size_t len = 0;
+	pk_pos p = *h->root;
+	pv[0] = 0;
+	for (int i = 0; i < it->npv && len < sizeof pv - 64; i++) {
+		char mv[PK_MOVE_STRLEN];
+		hub_move_text(&p, &it->pv[i], mv, sizeof mv);
+		len += (size_t)snprintf(pv + len, sizeof pv - len, "%s%s", i ? " " : "", mv);
+		pk_pos q;
+		pos_make(&p, &it->pv[i], &q);
+		p = q;
+	}
+	double score = it->score / 100.0;
+	if (score_is_win(it->score))
+		score = (it->score > 0 ? 1 : -1) * (100.0 - score_plies(it->score) / 100.0);
+	double nps = it->seconds > 0 ? it->nodes / it->seconds / 1e6 : 0;
+	say("info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, score,
+	    (unsigned long long)it->nodes, it->seconds, nps, pv);
+}
+
+/* Reading the GUI while the engine searches: ping, stop, ponder-hit, quit. */
+static void watch_gui(void *ctx, const atomic_bool *done)
+{
+	hub *h = ctx;
+	char buf[512];
+	while (!atomic_load(done)) {
+		int k = next_line(buf, sizeof buf, 20);
+		if (k == 0)
+			continue;
+		if (k < 0) {
+			h->quit = true;
+			return;
+		}
+		char copy[512];
+		snprintf(copy, sizeof copy, "%s", buf);
+		hub_line l;
+		char *cmd = hub_parse(buf, &l);
+		if (!cmd)
+			continue;
+		if (!strcmp(cmd, "ping"))
+			say("pong");
+		else if (!strcmp(cmd, "stop"))
+			return;
+		else if (!strcmp(cmd, "ponder-hit")) {
+			h->ponder_hit = true;
+			return;
+		} else if (!strcmp(cmd, "quit")) {
+			h->quit = true;
+			return;
+		} else if (h->npending < 8)
+			snprintf(h->pending[h->npending++], sizeof h->pending[0], "%s", copy);
+	}
+}
+
+/* The time for this move under "level time=...". */
+static double time_budget(const hub *h)
+{
+	double left = h->time_left;
+	int moves = h->moves_left > 0 ? h->moves_left : 25;
+	double t = left / moves + h->inc * 0.8;
+	if (t > left * 0.4)
+		t = left * 0.4;
+	return t < 0.02 ? 0.02 : t;
+}
+
+static void go(hub *h, const char *mode)
+{
+	bool ponder = !strcmp(mode, "ponder"), analyze = !strcmp(mode, "analyze");
+	pk_pos root = h->g.pos;
+	h->root = &root;
+	pk_movelist ml;
+	if (gen_moves(&root, &ml) == 0) {
+		hub_error("the position has no legal move");
+		say("done");
+		return;
+	}
+	char mv[PK_MOVE_STRLEN], pm[PK_MOVE_STRLEN];
+	pk_move bm;
+	if (!ponder && !analyze && h->use_book && h->bk && book_choose(h->bk, &root, &bm)) {
+		hub_move_text(&root, &bm, mv, sizeof mv);
+		say("info depth=0 pv=\"%s\" book", mv);
+		say("done move=%s", mv);
+		return;
+	}
+	pk_limits lim = h->lim;
+	if (h->timed && !ponder)
+		lim.movetime = time_budget(h);
+	if (h->infinite || ponder)
+		memset(&lim, 0, sizeof lim);
+	pk_history hist = play_history(&h->g);
+	pk_result res;
+	h->stop = 0;
+	h->ponder_hit = false;
+	play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
+	if (ponder && h->ponder_hit && !h->quit) {
+		/* The expected move was played: now the search for real, on the clock. */
+		lim = h->lim;
+		if (h->timed)
+			lim.movetime = time_budget(h);
+		h->stop = 0;
+		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
+	}
+	hub_move_text(&root, &res.best, mv, sizeof mv);
+	if (res.last.npv >= 2 && move_equal(&res.last.pv[0], &res.best)) {
+		pk_pos q;
+		pos_make(&root, &res.best, &q);
+		hub_move_text(&q, &res.last.pv[1], pm, sizeof pm);
+		say("done move=%s ponder=%s", mv, pm);
+	} else
+		say("done move=%s", mv);
+}
+
+static void set_position(hub *h, const hub_line *l)
+{
+	const char *ps = hub_arg(l, "pos"), *fen = hub_arg(l, "fen"), *moves = hub_arg(l, "moves");
+	pk_pos p;
+	if (ps) {
+		if (hub_pos(ps, &p) < 0) {
+			hub_error("pos: '%s' is not a side letter and 32 squares of w, b, W, B, e", ps);
+			return;
+		}
+	} else if (fen) {
+		pk_fen_error err;
+		if (fen_parse(fen, strlen(fen), &p, &err) < 0) {
+			hub_error("pos fen: %s", err.msg);
+			return;
+		}
+	} else if (hub_arg(l, "start"))
+		pos_start(&p);
+	else {
+		hub_error("pos needs pos=..., fen=... or start");
+		return;
+	}
+	pk_play g = { .draw_moves = PLAY_DRAW_MOVES };
+	if (play_init(&g, &p, true) < 0) {
+		hub_error("out of memory");
+		return;
+	}
+	if (moves && *moves) {
+		char buf[8192];
+		snprintf(buf, sizeof buf, "%s", moves);
+		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+			pk_move m;
+			if (!hub_read_move(&g.pos, tok, &m)) {
+				hub_error("pos moves: %s is not a legal move here", tok);
+				play_free(&g);
+				return;
+			}
+			play_move(&g, &m);
+		}
+	}
+	play_free(&h->g);
+	h->g = g;
+}
+
+static void set_level(hub *h, const hub_line *l)
+{
+	const char *v;
+	memset(&h->lim, 0, sizeof h->lim);
+	h->timed = h->infinite = false;
+	h->moves_left = 0;
+	h->inc = 0;
+	if (hub_arg(l, "infinite"))
+		h->infinite = true;
+	if ((v = hub_arg(l, "depth")))
+		h->lim.depth = atoi(v) > 0 ? (atoi(v) < MAX_PLY - 8 ? atoi(v) : MAX_PLY - 8) : 1;
+	if ((v = hub_arg(l, "move-time")))
+		h->lim.movetime = atof(v) > 0 ? atof(v) : 0.01;
+	if ((v = hub_arg(l, "time"))) {
+		h->timed = true;
+		h->time_left = atof(v) > 0 ? atof(v) : 0.01;
+		if ((v = hub_arg(l, "moves")))
+			h->moves_left = atoi(v);
+		if ((v = hub_arg(l, "inc")))
+			h->inc = atof(v) > 0 ? atof(v) : 0;
+	}
+	if (!h->lim.depth && !h->lim.movetime && !h->timed && !h->infinite)
+		h->lim.movetime = level_seconds[3];
+}
+
+static int set_param(hub *h, const hub_line *l)
+{
+	const char *name = hub_arg(l, "name"), *value = hub_arg(l, "value");
+	if (!name || !value) {
+		hub_error("set-param needs name=... value=...");
+		return 0;
+	}
+	char **slot = NULL;
+	if (!strcmp(name, "variant")) {
+		if (strcmp(value, "english") != 0)
+			hub_error("variant %s: this engine plays English draughts only", value);
+		return 0;
+	} else if (!strcmp(name, "book")) {
+		h->use_book = !strcmp(value, "true");
+		return 0;
+	} else if (!strcmp(name, "notation")) {
+		pdn_notation = !strcmp(value, "pdn");
+		return 0;
+	} else if (!strcmp(name, "hash"))
+		slot = &h->ea.hash;
+	else if (!strcmp(name, "threads"))
+		slot = &h->ea.threads;
+	else if (!strcmp(name, "egdb"))
+		slot = &h->ea.egdb;
+	else
+		return 0;   /* unknown parameters are ignored, as the protocol asks */
+	if (h->ready) {
+		hub_error("%s can only be set before init", name);
+		return 0;
+	}
+	free(*slot);
+	*slot = strdup(value);
+	return 0;
+}
+
+static int init(hub *h)
+{
+	pk_limits lim;
+	if (h->ready)
+		return 0;
+	if (engine_args_resolve(&h->ea, &lim) != 0) {
+		hub_error("bad engine parameters");
+		return -1;
+	}
+	if (!(h->e = engine_from_args(&h->ea))) {
+		hub_error("the engine could not be set up (see standard error)");
+		return -1;
+	}
+	if (h->use_book && book_option(NULL, true, &h->bk) < 0)
+		h->bk = NULL;
+	h->ready = true;
+	return 0;
+}
+
+static void run_line(hub *h, char *line)
+{
+	hub_line l;
+	char *cmd = hub_parse(line, &l);
+	if (!cmd)
+		return;
+	if (!strcmp(cmd, "hub")) {
+		say("id name=pdnkit version=%s author=\"the pdnkit authors\"", PK_VERSION);
+		say("param name=variant value=english type=enum values=\"english\"");
+		say("param name=book value=%s type=bool", h->use_book ? "true" : "false");
+		say("param name=hash value=%s type=int min=1 max=65536", h->ea.hash ? h->ea.hash : "64");
+		say("param name=threads value=%s type=int min=1 max=64", h->ea.threads ? h->ea.threads : "1");
+		say("param name=egdb value=\"%s\" type=string", h->ea.egdb ? h->ea.egdb : "");
+		say("param name=notation value=%s type=enum values=\"hub pdn\"", pdn_notation ? "pdn" : "hub");
+		say("wait");
+	} else if (!strcmp(cmd, "set-param"))
+		set_param(h, &l);
+	else if (!strcmp(cmd, "init")) {
+		if (init(h) == 0)
+			say("ready");
+	} else if (!strcmp(cmd, "new-game")) {
+		if (h->e)
+			engine_new_game(h->e);
+		pk_pos p;
+		pos_start(&p);
+		play_init(&h->g, &p, false);
+	} else if (!strcmp(cmd, "pos"))
+		set_position(h, &l);
+	else if (!strcmp(cmd, "level"))
+		set_level(h, &l);
+	else if (!strcmp(cmd, "go")) {
+		if (!h->ready && init(h) < 0)
+			return;
+		const char *mode = l.n > 0 ? l.name[0] : "think";
+		go(h, mode);
+	} else if (!strcmp(cmd, "ping"))
+		say("pong");
+	else if (!strcmp(cmd, "quit"))
+		h->quit = true;
+	else if (!strcmp(cmd, "stop") || !strcmp(cmd, "ponder-hit"))
+		;   /* no search is running: nothing to stop */
+	else if (!strcmp(cmd, "fen")) {
+		/* An extension for scripts: the current position as FEN and in Hub's form. */
+		char fen[200], hp[34];
+		fen_format(&h->g.pos, fen, sizeof fen);
+		hub_pos_text(&h->g.pos, hp);
+		say("info fen=\"%s\" pos=%s", fen, hp);
+	}
+}
+
+int cmd_engine(int argc, const char **argv)
+{
+	hub h;
+	memset(&h, 0, sizeof h);
+	engine_args_init(&h.ea);
+	int pdn = 0, no_book = 0;
+	struct poptOption opts[] = {
+		{ "hash", 0, POPT_ARG_STRING, &h.ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
+		{ "threads", 0, POPT_ARG_STRING, &h.ea.threads, 0, "search threads (default 1)", "N" },
+		{ "egdb", 0, POPT_ARG_STRING, &h.ea.egdb, 0, "endgame databases from DIR, or 'none'", "DIR" },
+		{ "weights", 0, POPT_ARG_STRING, &h.ea.weights, 0, "evaluation weights from FILE", "FILE" },
+		{ "no-book", 0, POPT_ARG_NONE, &no_book, 0, "no opening book (also set-param name=book value=false)", NULL },
+		{ "pdn-moves", 0, POPT_ARG_NONE, &pdn, 0, "moves as PDN writes them (22x15x8: the landing squares), not as Hub does", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...]  (then Hub commands on standard input)");
+	int rc = cli_parse_options(ctx, opts);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (cli_no_args(ctx, NULL) < 0)
+		goto out;
+	pdn_notation = pdn;
+	h.use_book = !no_book;
+	pk_pos start;
+	pos_start(&start);
+	h.g.draw_moves = PLAY_DRAW_MOVES;
+	if (play_init(&h.g, &start, false) < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	h.lim.movetime = level_seconds[3];
+	signal(SIGINT, SIG_IGN);   /* a GUI's Ctrl-C is for the GUI */
+	char line[16384];
+	rc = EXIT_OK;
+	while (!h.quit) {
+		if (h.npending > 0) {
+			snprintf(line, sizeof line, "%s", h.pending[0]);
+			memmove(h.pending[0], h.pending[1], sizeof h.pending[0] * (size_t)(h.npending - 1));
+			h.npending--;
+		} else if (next_line(line, sizeof line, -1) < 0)
+			break;
+		run_line(&h, line);
+	}
+out:
+	if (h.e)
+		engine_free(h.e);
+	book_free(h.bk);
+	play_free(&h.g);
+	engine_args_free(&h.ea);
+	poptFreeContext(ctx);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/* pdnkit play: what the game loop (play.c) and the drawing (play_view.c) share. */
+#ifndef PK_PLAY_CMD_H
+#define PK_PLAY_CMD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "analysis/play.h"
+#include "book/book.h"
+
+#define MSG_LINES 3
+
+typedef struct {
+	pk_play g;
+	pk_engine *eng;
+	pk_book *bk;
+	pk_limits lim;              /* per move, when there is no game clock */
+	char level_text[48];        /* "level 3 (5 s a move)" */
+	bool engine_plays[2];       /* by PK_BLACK, PK_WHITE */
+	bool screen;                /* full-screen; else line mode */
+	bool numbers, flip, ponder, quiet;
+	bool clocked;
+	pk_clock clk;
+	char names[2][64];
+	char user[64];              /* the player's name */
+	/* the engine's last search, for the screen */
+	int depth, score;
+	double seconds;
+	uint64_t nodes;
+	char line[400];             /* its principal variation */
+	char last_move[PK_MOVE_STRLEN];
+	bool thinking;
+	/* the game's end, once announced */
+	bool over;
+	int result;                 /* RES_* */
+	char end_text[120];
+	char msg[MSG_LINES][240];   /* messages under the board (screen) */
+	int nmsg;
+	volatile sig_atomic_t stop;
+	const char *output;         /* --output: the game is saved there on leaving */
+} pctx;
+
+/* Says something: printed in line mode, kept under the board in full-screen mode. */
+void view_say(pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Draws the board and everything around it (full-screen), or the board as text. */
+void view_draw(pctx *c);
+/* The board as text on standard output (line mode, and the "board" command). */
+void view_board_text(pctx *c);
+/* Full-screen terminal: taking it and giving it back; reading one key (non-blocking up
+ * to ms milliseconds; -1 for none). */
+int view_screen_begin(void);
+void view_screen_end(void);
+int view_key(int ms);
+void view_keys_raw(bool raw);
+/* The prompt line, and reading one line of input (NULL at the end of input). */
+char *view_read_line(pctx *c, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,369 @@
+/* A game being played: moves, take-backs, claimed draws, PDN, the clock, and thinking on
+ * a thread of its own. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/play.h"
+#include "base/pool.h"
+#include "pdn/movenum.h"
+#include "rules/fen.h"
+
+static int grow(pk_play *g, int need)
+{
+	if (need <= g->cap)
+		return 0;
+	int cap = g->cap ? g->cap * 2 : 256;
+	while (cap < need)
+		cap *= 2;
+	pk_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
+	if (!m)
+		return -1;
+	g->moves = m;
+	uint64_t *k = realloc(g->keys, (size_t)(cap + 1) * sizeof *k);
+	if (!k)
+		return -1;
+	g->keys = k;
+	int *r = realloc(g->rev, (size_t)(cap + 1) * sizeof *r);
+	if (!r)
+		return -1;
+	g->rev = r;
+	g->cap = cap;
+	return 0;
+}
+
+int play_init(pk_play *g, const pk_pos *start, bool setup)
+{
+	int draw_moves = g->draw_moves > 0 ? g->draw_moves : PLAY_DRAW_MOVES;
+	play_free(g);
+	g->start = *start;
+	g->setup = setup;
+	g->pos = *start;
+	g->draw_moves = draw_moves;
+	if (grow(g, 1) < 0)
+		return -1;
+	g->keys[0] = start->key;
+	g->rev[0] = 0;
+	return 0;
+}
+
+void play_free(pk_play *g)
+{
+	free(g->moves);
+	free(g->keys);
+	free(g->rev);
+	int dm = g->draw_moves;
+	memset(g, 0, sizeof *g);
+	g->draw_moves = dm;
+}
+
+int play_move(pk_play *g, const pk_move *m)
+{
+	if (grow(g, g->nply + 1) < 0)
+		return -1;
+	bool reversible = move_is_reversible(&g->pos, m);
+	pk_pos q;
+	pos_make(&g->pos, m, &q);
+	g->moves[g->nply++] = *m;
+	g->pos = q;
+	g->keys[g->nply] = q.key;
+	g->rev[g->nply] = reversible ? g->rev[g->nply - 1] + 1 : 0;
+	return 0;
+}
+
+int play_takeback(pk_play *g, int n)
+{
+	if (n > g->nply)
+		n = g->nply;
+	if (n <= 0)
+		return 0;
+	g->nply -= n;
+	pk_pos p = g->start;
+	for (int i = 0; i < g->nply; i++) {
+		pk_pos q;
+		pos_make(&p, &g->moves[i], &q);
+		p = q;
+	}
+	g->pos = p;
+	return n;
+}
+
+int play_load(pk_play *g, const pk_replay *rp, int plies)
+{
+	if (!rp->supported || !rp->complete)
+		return -1;
+	if (plies < 0 || plies > rp->nply)
+		plies = rp->nply;
+	if (play_init(g, &rp->start, rp->custom_start) < 0)
+		return -1;
+	for (int i = 0; i < plies; i++)
+		if (play_move(g, &rp->plies[i].move) < 0)
+			return -1;
+	return 0;
+}
+
+int play_repetitions(const pk_play *g)
+{
+	int n = 1;
+	for (int i = g->nply - 2, back = 2; i >= 0 && back <= g->rev[g->nply]; i -= 2, back += 2)
+		if (g->keys[i] == g->keys[g->nply])
+			n++;
+	return n;
+}
+
+int play_status(const pk_play *g)
+{
+	if (gen_count(&g->pos) == 0)
+		return PLAY_NO_MOVE;
+	if (play_repetitions(g) >= 3)
+		return PLAY_REPETITION;
+	if (g->rev[g->nply] >= 2 * g->draw_moves)
+		return PLAY_MOVE_RULE;
+	return PLAY_ON;
+}
+
+int play_status_result(const pk_play *g, int status)
+{
+	switch (status) {
+	case PLAY_NO_MOVE:
+		return g->pos.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
+	case PLAY_REPETITION:
+	case PLAY_MOVE_RULE:
+		return RES_DRAW;
+	default:
+		return RES_NONE;
+	}
+}
+
+const char *play_status_text(const pk_play *g, int status)
+{
+	switch (status) {
+	case PLAY_NO_MOVE:
+		if (g->pos.side[g->pos.stm] == 0)
+			return g->pos.stm == PK_BLACK ? "Black has no pieces left: White wins"
+						      : "White has no pieces left: Black wins";
+		return g->pos.stm == PK_BLACK ? "Black has no legal move: White wins"
+					      : "White has no legal move: Black wins";
+	case PLAY_REPETITION:
+		return "draw by threefold repetition";
+	case PLAY_MOVE_RULE:
+		return "draw by the move-count rule (no capture and no man moved)";
+	default:
+		return "the game goes on";
+	}
+}
+
+pk_history play_history(const pk_play *g)
+{
+	pk_history h = { g->keys, g->nply, g->rev[g->nply] };
+	return h;
+}
+
+void play_move_text(const pk_play *g, int i, char buf[PK_MOVE_STRLEN])
+{
+	pk_pos p = g->start;
+	for (int k = 0; k < i; k++) {
+		pk_pos q;
+		pos_make(&p, &g->moves[k], &q);
+		p = q;
+	}
+	pdn_move_string(&p, &g->moves[i], false, buf);
+}
+
+/* A tag value with quotes and backslashes escaped. */
+static int put_tag(pk_sink sink, void *ctx, const char *name, const char *value)
+{
+	char buf[600];
+	size_t n = (size_t)snprintf(buf, sizeof buf, "[%s \"", name);
+	for (const char *s = value ? value : "?"; *s && n < sizeof buf - 8; s++) {
+		if (*s == '"' || *s == '\\')
+			buf[n++] = '\\';
+		buf[n++] = (*s == '\n' || *s == '\r') ? ' ' : *s;
+	}
+	n += (size_t)snprintf(buf + n, sizeof buf - n, "\"]\n");
+	return sink(ctx, buf, n);
+}
+
+int play_write_pdn(const pk_play *g, const pk_play_tags *t, pk_sink sink, void *ctx)
+{
+	const char *res = t->result == RES_NONE ? "*" : result_string(t->result);
+	if (put_tag(sink, ctx, "Event", t->event) || put_tag(sink, ctx, "Site", t->site) ||
+	    put_tag(sink, ctx, "Date", t->date) || put_tag(sink, ctx, "Black", t->black) ||
+	    put_tag(sink, ctx, "White", t->white) || put_tag(sink, ctx, "Result", res))
+		return -1;
+	if (t->time_control && put_tag(sink, ctx, "TimeControl", t->time_control))
+		return -1;
+	if (g->setup) {
+		char fen[200];
+		fen_format(&g->start, fen, sizeof fen);
+		if (put_tag(sink, ctx, "SetUp", "1") || put_tag(sink, ctx, "FEN", fen))
+			return -1;
+	}
+	/* The move text, wrapped before column 80. */
+	char line[128];
+	size_t len = 0;
+	pk_pos p = g->start;
+	for (int i = 0; i <= g->nply; i++) {
+		char tok[PK_MOVE_STRLEN + 400];
+		int k = 0;
+		if (i < g->nply) {
+			k = movenum_token(movenum_at(1, g->start.stm, i), p.stm, i == 0, tok, sizeof tok);
+			if (k)
+				tok[k++] = ' ';
+			pdn_move_string(&p, &g->moves[i], false, tok + k);
+			pk_pos q;
+			pos_make(&p, &g->moves[i], &q);
+			p = q;
+		} else if (t->termination) {
+			k = snprintf(tok, sizeof tok, "{%s} %s", t->termination, res);
+		} else {
+			k = snprintf(tok, sizeof tok, "%s", res);
+		}
+		size_t tl = strlen(tok);
+		if (len && len + 1 + tl > 79) {
+			line[len++] = '\n';
+			if (sink(ctx, line, len))
+				return -1;
+			len = 0;
+		}
+		if (tl >= sizeof line - 2) {    /* a long comment: on its own */
+			if ((len && sink(ctx, line, len)) || sink(ctx, tok, tl) || sink(ctx, "\n", 1))
+				return -1;
+			len = 0;
+			continue;
+		}
+		if (len)
+			line[len++] = ' ';
+		memcpy(line + len, tok, tl);
+		len += tl;
+	}
+	line[len++] = '\n';
+	line[len++] = '\n';
+	return sink(ctx, line, len);
+}
+
+/* ---- the clock ---- */
+
+/* One number with its unit: "5m", "2s", "1h", "30" (seconds). */
+static const char *clock_part(const char *s, double *out)
+{
+	char *end;
+	if (!(*s >= '0' && *s <= '9'))
+		return NULL;
+	double v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v < 0)
+		return NULL;
+	double unit = 1;
+	if (*end == 'h')
+		unit = 3600, end++;
+	else if (*end == 'm')
+		unit = 60, end++;
+	else if (*end == 's')
+		end++;
+	*out = v * unit;
+	return end;
+}
+
+int clock_parse(const char *text, double *base, double *inc)
+{
+	double b = 0, i = 0;
+	const char *s = clock_part(text, &b);
+	if (!s)
+		return -1;
+	if (*s == '+') {
+		s = clock_part(s + 1, &i);
+		if (!s)
+			return -1;
+	}
+	if (*s || b <= 0 || b > 1e6 || i > 3600)
+		return -1;
+	*base = b;
+	*inc = i;
+	return 0;
+}
+
+void clock_init(pk_clock *c, double base, double inc)
+{
+	c->base = base;
+	c->inc = inc;
+	c->left[0] = c->left[1] = base;
+}
+
+double clock_budget(const pk_clock *c, int side)
+{
+	double left = c->left[side];
+	double t = left / 25 + c->inc * 0.8;
+	double cap = left * 0.4;
+	if (t > cap)
+		t = cap;
+	return t < 0.02 ? 0.02 : t;
+}
+
+bool clock_charge(pk_clock *c, int side, double spent)
+{
+	c->left[side] -= spent;
+	if (c->left[side] <= 0) {
+		c->left[side] = 0;
+		return false;
+	}
+	c->left[side] += c->inc;
+	return true;
+}
+
+void clock_format(double s, char *buf, size_t size)
+{
+	if (s < 0)
+		s = 0;
+	long t = (long)(s * 10 + 0.5);
+	long h = t / 36000, m = t / 600 % 60, sec = t / 10 % 60, tenth = t % 10;
+	if (h)
+		snprintf(buf, size, "%ld:%02ld:%02ld", h, m, sec);
+	else
+		snprintf(buf, size, "%ld:%02ld.%ld", m, sec, tenth);
+}
+
+/* ---- thinking on a thread of its own ---- */
+
+typedef struct {
+	pk_engine *e;
+	const pk_pos *root;
+	const pk_history *h;
+	const pk_limits *lim;
+	volatile sig_atomic_t *stop;
+	pk_iteration_cb cb;
+	void *cbctx;
+	void (*watch)(void *wctx, const atomic_bool *done);
+	void *wctx;
+	pk_result *out;
+	atomic_int next;
+	atomic_bool done;
+	int rc;
+} think_job;
+
+/* The calling thread searches; the other watches. Without a second thread, the calling
+ * thread watches after the search. */
+static void think_thread(int i, void *arg)
+{
+	think_job *j = arg;
+	if (i == 0) {
+		j->rc = engine_search(j->e, j->root, j->h, j->lim, j->stop, j->cb, j->cbctx, j->out);
+		atomic_store(&j->done, true);
+	}
+	if (atomic_fetch_add(&j->next, 1) == 0) {
+		j->watch(j->wctx, &j->done);
+		if (!atomic_load(&j->done))
+			*j->stop = 1;
+	}
+}
+
+int play_think(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
+	       volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
+	       void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out)
+{
+	think_job j = { .e = e, .root = root, .h = h, .lim = lim, .stop = stop, .cb = cb, .cbctx = cbctx,
+			.watch = watch, .wctx = wctx, .out = out };
+	atomic_init(&j.next, 0);
+	atomic_init(&j.done, false);
+	pool_run(2, think_thread, &j);
+	return j.rc;
+}
