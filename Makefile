@@ -5,6 +5,7 @@
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make bench      performance figures
 #   make sanitize   run the tests under AddressSanitizer and UBSan
+#   make cb         libpdnkit-cb.so: the engine for CheckerBoard-style GUIs
 #   make install    PREFIX=/usr/local DESTDIR=
 
 VERSION   := 0.1.0
@@ -45,7 +46,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c tests/naive_variant.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book
+.PHONY: all cb run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book
 
 PROG      ?= pdnkit
 
@@ -107,9 +108,34 @@ $(BUILD)/%.o: %.c $(wildcard src/*/*.h cmd/*.h)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 
-tests: $(PROG) $(TEST_BIN)
+tests: $(PROG) $(TEST_BIN) $(CB_SO)
+
+# The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
+# compiled again as position-independent code.
+CB_SO     := $(BUILD)/libpdnkit-cb.so
+PIC_OBJ   := $(SRC:%.c=$(BUILD)/pic/%.o) $(GEN_C:$(BUILD)/gen/%.c=$(BUILD)/pic/gen/%.o)
+PIC_LIB   := $(BUILD)/libpdnkit-pic.a
+
+$(BUILD)/pic/%.o: %.c $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fno-lto -fPIC -c -o $@ $<
+
+$(BUILD)/pic/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fno-lto -fPIC -c -o $@ $<
+
+$(PIC_LIB): $(PIC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(CB_SO): cmd/cb/cb_engine.c cmd/cb/cb_api.h $(PIC_LIB)
+	$(CC) $(ALL_CFLAGS) -fno-lto -fPIC -shared -Wl,-soname,libpdnkit-cb.so -o $@ cmd/cb/cb_engine.c $(PIC_LIB) \
+		$(LDFLAGS) $(LDLIBS)
+
+cb: $(CB_SO)
+	cp $(CB_SO) libpdnkit-cb.so
 
 $(BUILD)/tests/gen_games: tests/gen_games.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -166,7 +192,7 @@ uninstall:
 	for f in $(notdir $(MAN)); do rm -f $(DESTDIR)$(PREFIX)/share/man/man*/$$f; done
 
 clean:
-	rm -rf $(BUILD) build-san build-fuzz pdnkit
+	rm -rf $(BUILD) build-san build-fuzz pdnkit libpdnkit-cb.so
 
 # Fuzzing the reader, replay and writer with libFuzzer under ASan and UBSan.
 # FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.

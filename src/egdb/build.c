@@ -406,7 +406,7 @@ static int write_slice(const char *dir, const rtable *t, const uint8_t *codes, c
 	}
 	egdb_encode_header(&h, bl, head);
 	if (!(f = fopen(tmp, "wb"))) {
-		snprintf(err, errsize, "%s: %s", tmp, strerror(errno));
+		snprintf(err, errsize, "%.400s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	bool ok = fwrite(head, 1, hsize, f) == hsize;
@@ -417,7 +417,7 @@ static int write_slice(const char *dir, const rtable *t, const uint8_t *codes, c
 		ok = false;
 	f = NULL;
 	if (!ok || rename(tmp, path) != 0) {
-		snprintf(err, errsize, "%s: %s", ok ? path : tmp, strerror(errno));
+		snprintf(err, errsize, "%.400s: %s", ok ? path : tmp, strerror(errno));
 		unlink(tmp);
 		goto out;
 	}

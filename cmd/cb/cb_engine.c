@@ -1,0 +1,283 @@
+/* libpdnkit-cb.so: the pdnkit engine behind the engine interface that CheckerBoard and
+ * compatible checkers GUIs load (getmove, enginecommand, islegal). Built by `make cb`
+ * from the same core as the pdnkit program. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cb_api.h"
+#include "analysis/play.h"
+#include "book/book.h"
+#include "engine/search.h"
+#include "rules/gen.h"
+
+#define HISTORY_MAX 1024
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pk_engine *engine;
+static size_t hash_mb = 64;
+static pk_book *book;
+static int use_book = 1;
+static bool book_tried;
+static pk_pos history[HISTORY_MAX];   /* the positions the GUI has shown us, oldest first */
+static int nhistory;
+
+static void sq_xy(int sq, int *x, int *y)
+{
+	int n = sq - 1;
+	*y = n / 4;
+	*x = 2 * (3 - n % 4) + *y % 2;
+}
+
+static void board_to_pos(int board[8][8], int color, pk_pos *p)
+{
+	pos_clear(p, color == CB_WHITE ? PK_WHITE : PK_BLACK);
+	for (int sq = 1; sq <= 32; sq++) {
+		int x, y;
+		sq_xy(sq, &x, &y);
+		int v = board[x][y];
+		if (v & (CB_WHITE | CB_BLACK))
+			pos_put(p, sq, v & CB_WHITE ? PK_WHITE : PK_BLACK, (v & CB_KING) != 0);
+	}
+}
+
+static int piece_code(const pk_pos *p, int sq)
+{
+	int col;
+	bool king;
+	if (!pos_piece_at(p, sq, &col, &king))
+		return CB_FREE;
+	return (col == PK_WHITE ? CB_WHITE : CB_BLACK) | (king ? CB_KING : CB_MAN);
+}
+
+static void pos_to_board(const pk_pos *p, int board[8][8])
+{
+	for (int x = 0; x < 8; x++)
+		for (int y = 0; y < 8; y++)
+			board[x][y] = CB_FREE;
+	for (int sq = 1; sq <= 32; sq++) {
+		int x, y;
+		sq_xy(sq, &x, &y);
+		board[x][y] = piece_code(p, sq);
+	}
+}
+
+static void describe(const pk_pos *before, const pk_move *m, struct CBmove *out)
+{
+	pk_pos after;
+	pos_make(before, m, &after);
+	memset(out, 0, sizeof *out);
+	out->oldpiece = piece_code(before, m->from + 1);
+	out->newpiece = piece_code(&after, move_to(m) + 1);
+	sq_xy(m->from + 1, &out->from.x, &out->from.y);
+	sq_xy(move_to(m) + 1, &out->to.x, &out->to.y);
+	for (int i = 0; i < m->nland && i + 1 < 12; i++)
+		sq_xy(m->land[i] + 1, &out->path[i + 1].x, &out->path[i + 1].y);
+	int k = 0;
+	for (bb_t c = m->captured; c && k < 12; c &= c - 1, k++) {
+		int sq = __builtin_ctzll((unsigned long long)c) + 1;
+		sq_xy(sq, &out->del[k].x, &out->del[k].y);
+		out->delpiece[k] = piece_code(before, sq);
+	}
+	out->jumps = k;
+}
+
+/* Whether b could follow a in a game without a capture or a man moved. */
+static bool reversible_step(const pk_pos *a, const pk_pos *b)
+{
+	for (int s = 0; s < 2; s++)
+		if ((a->side[s] & ~a->kings) != (b->side[s] & ~b->kings) ||
+		    __builtin_popcountll((unsigned long long)a->side[s]) != __builtin_popcountll((unsigned long long)b->side[s]))
+			return false;
+	return true;
+}
+
+static void remember(const pk_pos *p)
+{
+	if (nhistory > 0 && pos_equal(&history[nhistory - 1], p))
+		return;
+	if (nhistory == HISTORY_MAX) {
+		memmove(history, history + 1, sizeof history[0] * (HISTORY_MAX - 1));
+		nhistory--;
+	}
+	history[nhistory++] = *p;
+}
+
+static bool ensure_engine(void)
+{
+	if (!engine) {
+		engine = engine_new(hash_mb, NULL);
+		if (!engine)
+			return false;
+	}
+	if (!book_tried) {
+		char err[200];
+		book = book_default(err, sizeof err);
+		book_tried = true;
+	}
+	return true;
+}
+
+typedef struct {
+	int *playnow;
+	volatile sig_atomic_t *stop;
+} watch_ctx;
+
+static void watch_playnow(void *ctx, const atomic_bool *done)
+{
+	watch_ctx *w = ctx;
+	struct timespec ts = { 0, 10000000 };
+	while (!atomic_load(done)) {
+		if (w->playnow && *(volatile int *)w->playnow)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
+typedef struct {
+	char *str;
+	const pk_pos *root;
+} status_ctx;
+
+static void on_iteration(void *vctx, const pk_iteration *it)
+{
+	status_ctx *s = vctx;
+	char mv[PK_MOVE_STRLEN] = "";
+	if (it->npv > 0)
+		pdn_move_string(s->root, &it->pv[0], false, mv);
+	if (score_is_win(it->score))
+		snprintf(s->str, 1024, "pdnkit: depth %d  %s in %d  best %s  %.1f s  %llu nodes", it->depth,
+			 it->score > 0 ? "win" : "loss", score_plies(it->score), mv, it->seconds,
+			 (unsigned long long)it->nodes);
+	else
+		snprintf(s->str, 1024, "pdnkit: depth %d  score %+d  best %s  %.1f s  %llu nodes", it->depth, it->score,
+			 mv, it->seconds, (unsigned long long)it->nodes);
+}
+
+int getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow, int info, int moreinfo,
+	    struct CBmove *move)
+{
+	(void)moreinfo;
+	pthread_mutex_lock(&lock);
+	int ret = CB_UNKNOWN;
+	pk_pos root;
+	board_to_pos(board, color, &root);
+	if (info & CB_RESET_MOVES)
+		nhistory = 0;
+	if (!ensure_engine()) {
+		snprintf(str, 1024, "pdnkit: out of memory");
+		pthread_mutex_unlock(&lock);
+		return CB_UNKNOWN;
+	}
+	pk_movelist ml;
+	if (gen_moves(&root, &ml) == 0) {
+		snprintf(str, 1024, "pdnkit: no legal move");
+		pthread_mutex_unlock(&lock);
+		return CB_LOSS;
+	}
+	/* The game before this position, as far as it was reversible, for repetitions. */
+	uint64_t keys[HISTORY_MAX];
+	int nk = 0, rev = 0;
+	for (int i = 0; i < nhistory; i++)
+		keys[nk++] = history[i].key;
+	const pk_pos *last = &root;
+	for (int i = nhistory - 1; i >= 0 && reversible_step(&history[i], last); i--) {
+		rev++;
+		last = &history[i];
+	}
+	pk_history h = { keys, nk, rev };
+	pk_move best;
+	if (use_book && book && book_choose(book, &root, &best)) {
+		char mv[PK_MOVE_STRLEN];
+		pdn_move_string(&root, &best, false, mv);
+		snprintf(str, 1024, "pdnkit: %s from the book", mv);
+	} else {
+		pk_limits lim = { 0 };
+		double t = maxtime > 0 ? maxtime : 1;
+		lim.movetime = (info & CB_EXACT_TIME) ? t : t * 1.0;
+		pk_result res;
+		volatile sig_atomic_t stop = 0;
+		watch_ctx w = { playnow, &stop };
+		status_ctx s = { str, &root };
+		snprintf(str, 1024, "pdnkit: thinking");
+		play_think(engine, &root, &h, &lim, &stop, on_iteration, &s, watch_playnow, &w, &res);
+		best = res.has_move ? res.best : ml.m[0];
+		if (res.in_egdb)
+			ret = res.egdb.value == EGDB_WIN ? CB_WIN : res.egdb.value == EGDB_LOSS ? CB_LOSS : CB_DRAW;
+		else if (score_is_win(res.last.score))
+			ret = res.last.score > 0 ? CB_WIN : CB_LOSS;
+	}
+	describe(&root, &best, move);
+	pk_pos after;
+	pos_make(&root, &best, &after);
+	remember(&root);
+	remember(&after);
+	pos_to_board(&after, board);
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
+{
+	pk_pos p;
+	board_to_pos(board, color, &p);
+	pk_movelist ml;
+	gen_moves(&p, &ml);
+	int found = -1;
+	for (int i = 0; i < ml.n; i++)
+		if (ml.m[i].from + 1 == from && move_to(&ml.m[i]) + 1 == to) {
+			if (found >= 0 && !move_same_effect(&ml.m[found], &ml.m[i]))
+				return 0;   /* ambiguous: the GUI asks for the path */
+			found = found < 0 ? i : found;
+		}
+	if (found < 0)
+		return 0;
+	if (move)
+		describe(&p, &ml.m[found], move);
+	return 1;
+}
+
+int enginecommand(char command[256], char reply[1024])
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "%s", command);
+	reply[0] = 0;
+	int ok = 1;
+	pthread_mutex_lock(&lock);
+	unsigned long v;
+	if (!strcmp(cmd, "name"))
+		snprintf(reply, 1024, "pdnkit %s", PK_VERSION);
+	else if (!strcmp(cmd, "about"))
+		snprintf(reply, 1024, "pdnkit %s: iterative deepening alpha-beta with quiescence on captures, a "
+				      "transposition table and an opening book, for English draughts", PK_VERSION);
+	else if (!strcmp(cmd, "help"))
+		snprintf(reply, 1024, "see man pdnkit-engine");
+	else if (!strcmp(cmd, "get gametype"))
+		snprintf(reply, 1024, "21");
+	else if (!strcmp(cmd, "get protocolversion"))
+		snprintf(reply, 1024, "2");
+	else if (!strcmp(cmd, "get hashsize"))
+		snprintf(reply, 1024, "%zu", hash_mb);
+	else if (sscanf(cmd, "set hashsize %lu", &v) == 1 && v >= 1 && v <= 65536) {
+		if (v != hash_mb) {
+			hash_mb = v;
+			if (engine) {
+				engine_free(engine);
+				engine = NULL;
+			}
+		}
+		snprintf(reply, 1024, "%zu", hash_mb);
+	} else if (!strcmp(cmd, "get book"))
+		snprintf(reply, 1024, "%d", use_book);
+	else if (sscanf(cmd, "set book %lu", &v) == 1) {
+		use_book = v != 0;
+		snprintf(reply, 1024, "%d", use_book);
+	} else if (!strcmp(cmd, "get egdb_enable") || !strcmp(cmd, "get dbpath"))
+		snprintf(reply, 1024, "0");
+	else {
+		snprintf(reply, 1024, "?");
+		ok = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	return ok;
+}

@@ -1,0 +1,119 @@
+#!/bin/sh
+# pdnkit play driven as a person would: in line mode through whole games (a loss, a draw
+# by repetition claimed, take-backs, a save and load round trip, illegal moves explained,
+# a jump that asks which way), and full-screen in a terminal (tmux): the board after a move.
+. "$(dirname "$0")/lib.sh"
+P="$PDNKIT play --book none --egdb none --hash 8 -q"
+
+# A loss: Black's one capture, then White takes the last piece.
+printf '10x17\n' | $P --depth 4 --fen "B:W14,21:B10" -o "$T_TMP/loss.pdn" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "White plays 21x14" "the engine answers"
+expect_out_has "game over: Black has no pieces left: White wins (0-1)" "the end announced"
+run $PDNKIT validate "$T_TMP/loss.pdn"
+expect_rc 0 "the lost game is valid PDN"
+grep -q '^\[Result "0-1"\]' "$T_TMP/loss.pdn" && pass || fail "the lost game's result"
+grep -q '^1. 10x17 21x14 {Black has no pieces left: White wins} 0-1' "$T_TMP/loss.pdn" && pass ||
+	fail "the lost game's moves: $(cat "$T_TMP/loss.pdn")"
+
+# A draw by threefold repetition, claimed when the position comes the third time.
+printf '1-6\n32-27\n6-1\n27-32\n1-6\n32-27\n6-1\nsave %s\n27-32\nsave %s\n' "$T_TMP/rep7.pdn" "$T_TMP/rep.pdn" |
+	$P --side both --fen "W:WK1:BK32" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "game over: draw by threefold repetition (1/2-1/2)" "repetition claimed"
+[ "$(grep -c 'game over' "$T_TMP/out")" = 1 ] && pass || fail "claimed once, at the eighth ply: $OUT"
+grep -q '^\[Result "\*"\]' "$T_TMP/rep7.pdn" && pass || fail "an unfinished game is saved with *"
+run $PDNKIT validate "$T_TMP/rep7.pdn" "$T_TMP/rep.pdn"
+expect_rc 0 "the unfinished and the drawn game are valid PDN"
+grep -q '^\[Result "1/2-1/2"\]' "$T_TMP/rep.pdn" && pass || fail "the drawn game's result"
+# The move-count rule: 3 moves each without a capture or a man moved.
+printf '1-6\n32-27\n6-1\n27-32\n1-5\n32-28\n' | $P --side both --fen "W:WK1:BK32" --draw-moves 3 >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "game over: draw by the move-count rule" "the move-count rule"
+
+# Take-backs: to the player's previous move, then one ply; the engine waits after them.
+printf '11-15\nundo\nfen\n11-15\nundo 1\nfen\n' | $P --depth 2 >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "took back 2 plies: Black to move" "undo: back to the player's move"
+expect_out_has "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" "undo: the start again"
+expect_out_has "took back 1 ply: White to move (go: the engine moves)" "undo 1: the engine's move"
+[ "$(grep -c '^White plays' "$T_TMP/out")" = 2 ] && pass || fail "the engine did not move again after undo 1: $OUT"
+
+# Save and load: the same position and moves back.
+printf '11-15\n23-19\n8-11\n22-17\nfen\nsave %s\n' "$T_TMP/saved.pdn" | $P --side both >"$T_TMP/out1" 2>&1
+printf 'fen\nmoves\n' | $P --side both --load "$T_TMP/saved.pdn" >"$T_TMP/out2" 2>&1
+f1=$(grep '^B:\|^W:' "$T_TMP/out1")
+f2=$(grep '^B:\|^W:' "$T_TMP/out2")
+[ -n "$f1" ] && [ "$f1" = "$f2" ] && pass || fail "save and load: [$f1] then [$f2]"
+grep -q '^1. 11-15 23-19 2. 8-11 22-17 \*' "$T_TMP/out2" && pass || fail "loaded moves: $(cat "$T_TMP/out2")"
+run $PDNKIT validate "$T_TMP/saved.pdn"
+expect_rc 0 "the saved game is valid PDN"
+
+# Moves that are not legal: why, and what was meant.
+printf '11-51\n22-18\n11-15\n' | $P --side both >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "11-51 is not legal here (square 51 does not exist); did you mean 11-15" "a typo explained"
+expect_out_has "22-18 is not legal here (square 22 holds a White man and Black is to move)" "the wrong side's move explained"
+printf '12-16\n' | $P --side both --fen "B:W15:B11,12" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "capture is compulsory" "a capture that must be made"
+
+# A jump that can go on in two ways asks which.
+printf '9x18\n2\nfen\n' | $P --side both --fen "B:W14,22,23:B9" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "9x18 can go on in 2 ways" "asked which way"
+case $OUT in *"W:W22:B27"*|*"W:W23:B25"*) pass ;; *) fail "the chosen jump was not made: $OUT" ;; esac
+
+# The engine against itself to the end, and a ballot.
+printf '' | $P --side none --depth 2 --ballot 17 -o "$T_TMP/auto.pdn" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "game over:" "the engine's own game ends"
+run $PDNKIT validate "$T_TMP/auto.pdn"
+expect_rc 0 "the engine's own game is valid PDN"
+grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$T_TMP/auto.pdn" && pass || fail "the engine's game has a result"
+
+# Commands: hint, analyse for a time, levels, a clock.
+printf 'hint\nanalyse 0.3\nlevel 0\ntime 1m+1s\nboard\n' | $P --side both >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "hint: " "hint"
+expect_out_has "analysis: best " "analyse"
+expect_out_has "the engine plays at level 0 (0.5 s a move)" "level"
+expect_out_has "clock Black 1:00.0 White 1:00.0" "the clock shown"
+printf '11-15\n' | $P --time 2s+0 >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "White plays" "the engine moves on its clock"
+run $PDNKIT play --time 5x
+expect_rc 2 "a bad clock"
+expect_err_has "--time is BASE[+INC]" "a bad clock said"
+run $PDNKIT play --side red
+expect_rc 2 "a bad side"
+run $PDNKIT play --fen "B:W14" --ballot 3
+expect_rc 2 "two starts"
+run $PDNKIT play --load "$T_TMP/none.pdn"
+expect_rc 3 "a missing file to load"
+
+# Full screen in a terminal of 80x24: the board, the panel and the engine's move.
+if command -v tmux >/dev/null; then
+	s=pdnkit-play-$$
+	tmux -L "$s" new-session -d -x 80 -y 24 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 --numbers; sleep 5"
+	sleep 1
+	tmux -L "$s" send-keys -t "$s" "11-15" Enter
+	sleep 2
+	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/screen"
+	tmux -L "$s" send-keys -t "$s" "quit" Enter
+	sleep 0.5
+	tmux -L "$s" kill-server 2>/dev/null
+	OUT=$(cat "$T_TMP/screen")
+	expect_out_has "Iteration  3" "the engine's iteration on the screen"
+	expect_out_has "Score" "the score on the screen"
+	expect_out_has "1. 11-15" "the moves on the screen"
+	expect_out_has "White plays" "the engine's move said"
+	[ "$(wc -l <"$T_TMP/screen")" -le 24 ] && pass || fail "more than 24 lines"
+	awk 'length > 80 { bad = 1 } END { exit bad }' "$T_TMP/screen" && pass || fail "a line wider than 80 columns"
+	# Square 15 holds Black's man: the board row of 13..16 has a 'b'.
+	awk '{ line[NR] = $0 } /  13  .*  14  .*  15  .*  16/ { k = index($0, "15"); if (index(substr(line[NR - 1], k - 3, 6), "b")) found = 1 } END { exit !found }' \
+		"$T_TMP/screen" && pass || fail "the man on 15: $OUT"
+else
+	echo "SKIP $T_NAME: the full-screen checks: tmux not installed"
+fi
+done_testing
