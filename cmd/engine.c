@@ -587,6 +587,13 @@ int cmd_engine(int argc, const char **argv)
 	rc = EXIT_USAGE;
 	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
+	/* The options are checked now, not first at the GUI's init. */
+	pk_limits unused;
+	pk_weights w;
+	if (engine_args_resolve(&h.ea, &unused))
+		goto out;
+	if (engine_weights(&h.ea, &w) < 0)
+		goto out;
 	pdn_notation = pdn;
 	h.use_book = !no_book;
 	pk_pos start;

@@ -430,7 +430,7 @@ static int set_square(pctx *c, const char *args)
 	return 0;
 }
 
-static int ballot(pctx *c, const char *arg)
+static int ballot(pctx *c, const char *arg, bool option)
 {
 	pk_opening *op = NULL;
 	int n = match_ballots(&op);
@@ -445,9 +445,12 @@ static int ballot(pctx *c, const char *arg)
 		char *end;
 		k = strtol(arg, &end, 10);
 		if (*end || k < 1 || k > n) {
-			view_say(c, "ballot N: an opening from 1 to %d, or random", n);
+			if (option)
+				cli_error("--ballot is an opening from 1 to %d, or random, not '%s'", n, arg);
+			else
+				view_say(c, "ballot N: an opening from 1 to %d, or random", n);
 			free(op);
-			return 0;
+			return 1;
 		}
 	}
 	pk_pos start;
@@ -695,7 +698,7 @@ static int command(pctx *c, char *line, double spent, bool *paused)
 		*paused = true;
 		view_say(c, "%s to move", side_name(p.stm));
 	} else if (!strcmp(cmd, "ballot")) {
-		if (ballot(c, arg) < 0)
+		if (ballot(c, arg, false) < 0)
 			return -1;
 		*paused = false;
 	} else if (!strcmp(cmd, "level") || !strcmp(cmd, "movetime") || !strcmp(cmd, "time"))
@@ -860,6 +863,8 @@ int cmd_play(int argc, const char **argv)
 		seed = (unsigned)v;
 	}
 	srand(seed);
+	if (ballot_arg && strcmp(ballot_arg, "random") != 0 && cli_int(ballot_arg, 1, 1000, "--ballot", &v))
+		goto out;
 	pk_pos start;
 	pos_start(&start);
 	if (fen) {
@@ -910,8 +915,9 @@ int cmd_play(int argc, const char **argv)
 			goto out;
 		}
 		paused = true;
-	} else if (ballot_arg && ballot(&c, ballot_arg) < 0) {
+	} else if (ballot_arg && (rc = ballot(&c, ballot_arg, true)) != 0) {
 		view_screen_end();
+		rc = rc < 0 ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
 	if (!c.screen) {

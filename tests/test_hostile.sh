@@ -11,6 +11,9 @@ BOOK="$TESTS_DIR/../book/pdnkit.book"
 DB="$T_TMP/db.sqlite"
 "$PDNKIT" import --db "$DB" "$FIX" >/dev/null 2>&1 && pass || fail "the database to try the options on"
 "$PDNKIT" egdb build -q --dir "$T_TMP/eg" --pieces 2 >/dev/null 2>&1
+# Output options given "abc" or "-1" write files of those names: in a directory of the
+# test's own, never in the source tree.
+mkdir -p "$T_TMP/cwd" && cd "$T_TMP/cwd" || exit 1
 
 # command | the arguments that make it valid and quick
 cat >"$T_TMP/commands" <<EOF
@@ -39,6 +42,8 @@ egdb build|--dir $T_TMP/eg2 --pieces 2
 egdb probe|--dir $T_TMP/eg W:WK1:BK32
 egdb stats|--dir $T_TMP/eg
 egdb verify|--dir $T_TMP/eg
+play|--depth 1 --book none --egdb none
+engine|--egdb none --no-book
 EOF
 
 runs=0
