@@ -41,6 +41,7 @@ GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
+CB_SO     := $(BUILD)/libpdnkit-cb.so
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c tests/naive_variant.c
@@ -114,7 +115,6 @@ tests: $(PROG) $(TEST_BIN) $(CB_SO)
 
 # The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
 # compiled again as position-independent code.
-CB_SO     := $(BUILD)/libpdnkit-cb.so
 PIC_OBJ   := $(SRC:%.c=$(BUILD)/pic/%.o) $(GEN_C:$(BUILD)/gen/%.c=$(BUILD)/pic/gen/%.o)
 PIC_LIB   := $(BUILD)/libpdnkit-pic.a
 

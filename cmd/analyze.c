@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze.h"
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
@@ -24,7 +25,7 @@ typedef struct {
 	int line;          /* which of the --multipv lines, from 1; 0 when only one */
 } actx;
 
-static void score_text(int s, char *buf, size_t n)
+void analyze_score_text(int s, char *buf, size_t n)
 {
 	if (score_is_win(s))
 		snprintf(buf, n, "%s in %d", s > 0 ? "win" : "loss", score_plies(s));
@@ -65,7 +66,7 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 		printf("]}\n");
 	} else {
 		char s[32];
-		score_text(it->score, s, sizeof s);
+		analyze_score_text(it->score, s, sizeof s);
 		if (c->line)
 			printf("[%d] ", c->line);
 		printf("%3d %10s %12llu %9.0f k/s %8.2f s ", it->depth, s, (unsigned long long)it->nodes, nps / 1000,
@@ -80,13 +81,14 @@ int cmd_analyze(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
-	char *fen = NULL, *moves = NULL, *multipv_arg = NULL, *book_arg = NULL;
+	char *fen = NULL, *moves = NULL, *multipv_arg = NULL, *book_arg = NULL, *variant = NULL;
 	pk_book *bk = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position to analyse", "FEN" },
 		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"9-14 23-18 ...\"" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits and engine:", NULL },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "a position of another variant (name or PDN GameType: international, russian, 25, ...; its FEN with --fen)", "NAME" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "answer from this opening book when the position is in it ('default': the shipped book)", "FILE" },
 		{ "multipv", 0, POPT_ARG_STRING, &multipv_arg, 0, "show the K best moves, each with its line", "K" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per iteration, then the best move", NULL },
@@ -107,6 +109,17 @@ int cmd_analyze(int argc, const char **argv)
 	long multipv = 1;
 	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))
 		goto out;
+	if (variant && strcmp(variant, "english") != 0 && strcmp(variant, "21") != 0) {
+		if (moves || book_arg || multipv > 1 || ea.egdb || ea.weights || ea.features || ea.threads) {
+			cli_error("--variant takes --fen and the limits; not --moves, --book, --multipv, --egdb, --weights, --features or --threads");
+			goto out;
+		}
+		struct sigaction sv = { 0 };
+		sv.sa_handler = on_sigint;
+		sigaction(SIGINT, &sv, NULL);
+		rc = analyze_variant(variant, fen, &lim, ea.hash ? (size_t)atol(ea.hash) : 64, json, &stop_flag);
+		goto out;
+	}
 	actx c = { .json = json };
 	pk_history h;
 	bool given;
@@ -175,7 +188,7 @@ int cmd_analyze(int argc, const char **argv)
 		if (multipv > 1) {
 			char m1[PK_MOVE_STRLEN], s1[32];
 			move_format(&res.best, false, m1, sizeof m1);
-			score_text(res.last.score, s1, sizeof s1);
+			analyze_score_text(res.last.score, s1, sizeof s1);
 			if (json)
 				printf("{\"multipv\":%d,\"move\":\"%s\",\"score\":%d,\"depth\":%d}\n", k, m1,
 				       res.last.score, res.last.depth);
@@ -208,7 +221,7 @@ int cmd_analyze(int argc, const char **argv)
 			printf("no legal move: %s has lost\n", c.root.stm == PK_BLACK ? "Black" : "White");
 	} else {
 		move_format(&res.best, false, mv, sizeof mv);
-		score_text(res.last.score, s, sizeof s);
+		analyze_score_text(res.last.score, s, sizeof s);
 		if (json)
 			printf("{\"bestmove\":\"%s\",\"score\":%d,\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f%s}\n", mv,
 			       res.last.score, res.last.depth, (unsigned long long)res.last.nodes, res.last.seconds,
@@ -229,6 +242,7 @@ out:
 	free(fen);
 	free(moves);
 	free(multipv_arg);
+	free(variant);
 	engine_args_free(&ea);
 	return rc;
 }

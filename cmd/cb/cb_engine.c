@@ -281,3 +281,14 @@ int enginecommand(char command[256], char reply[1024])
 	pthread_mutex_unlock(&lock);
 	return ok;
 }
+
+/* The library unloaded (dlclose, or the program's end): its engine and book freed. */
+__attribute__((destructor)) static void cb_unload(void)
+{
+	if (engine)
+		engine_free(engine);
+	book_free(book);
+	engine = NULL;
+	book = NULL;
+	book_tried = false;
+}

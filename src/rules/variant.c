@@ -439,6 +439,34 @@ int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size)
 	return k;
 }
 
+int vsquare_name(const pk_variant *v, int sq, char *buf, size_t size)
+{
+	if (!v->alphanumeric)
+		return snprintf(buf, size, "%d", sq);
+	int r, c;
+	variant_square_rc(v, sq, &r, &c);
+	return snprintf(buf, size, "%c%d", 'a' + c, v->rows - r);
+}
+
+int vmove_text(const pk_variant *v, const pk_vmove *m, bool full, char *buf, size_t size)
+{
+	if (!v->alphanumeric)
+		return vmove_format(m, full, buf, size);
+	char a[8], b[8];
+	vsquare_name(v, m->from, a, sizeof a);
+	if (m->ncap == 0) {
+		vsquare_name(v, m->to, b, sizeof b);
+		return snprintf(buf, size, "%s-%s", a, b);
+	}
+	int k = snprintf(buf, size, "%s", a);
+	for (int i = 0; i < m->nland && (size_t)k < size; i++)
+		if (full || i == m->nland - 1) {
+			vsquare_name(v, m->land[i], b, sizeof b);
+			k += snprintf(buf + k, size - (size_t)k, ":%s", b);
+		}
+	return k;
+}
+
 int vfen_format(const pk_vpos *p, char *buf, size_t size)
 {
 	int n = variant_squares(p->v);

@@ -86,5 +86,10 @@ int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t
 int vfen_format(const pk_vpos *p, char *buf, size_t size);
 /* "32-28", "28x19" or with every landing square "26x17x8". */
 int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size);
+/* A square and a move as the variant's PDN writes them: numbers, or for the
+ * alphanumeric ones (Russian, Brazilian, Czech, Turkish) file and rank, "c3-d4",
+ * captures "c3:e5". */
+int vsquare_name(const pk_variant *v, int sq, char *buf, size_t size);
+int vmove_text(const pk_variant *v, const pk_vmove *m, bool full, char *buf, size_t size);
 
 #endif

@@ -1,0 +1,16 @@
+/* pdnkit analyze: what its two files share. */
+#ifndef PK_ANALYZE_CMD_H
+#define PK_ANALYZE_CMD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "engine/search.h"
+
+/* "win in 7", "+12". */
+void analyze_score_text(int s, char *buf, size_t n);
+/* analyze --variant NAME [--fen FEN]: an exit status. */
+int analyze_variant(const char *name, const char *fen, const pk_limits *lim, size_t hash_mb, bool json,
+		    volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,99 @@
+/* pdnkit analyze --variant: the search of the other variants (engine/vsearch), with the
+ * same output as English positions get. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "analyze.h"
+#include "cli.h"
+#include "engine/vsearch.h"
+#include "rules/pos.h"
+
+typedef struct {
+	bool json;
+	const pk_vpos *root;
+} vctx;
+
+static void pv_print(const pk_vpos *root, const pk_vmove *pv, int n, bool json)
+{
+	pk_vpos p = *root;
+	for (int i = 0; i < n; i++) {
+		char mv[64];
+		vmove_text(root->v, &pv[i], false, mv, sizeof mv);
+		printf(json ? "%s\"%s\"" : "%s%s", json ? (i ? "," : "") : " ", mv);
+		pk_vpos q;
+		vmake(&p, &pv[i], &q);
+		p = q;
+	}
+}
+
+static void on_iteration(void *vc, const pk_viteration *it)
+{
+	vctx *c = vc;
+	double nps = it->seconds > 0 ? (double)it->nodes / it->seconds : 0;
+	if (c->json) {
+		printf("{\"depth\":%d,\"score\":%d,\"nodes\":%llu,\"nps\":%.0f,\"seconds\":%.3f,\"pv\":[", it->depth, it->score,
+		       (unsigned long long)it->nodes, nps, it->seconds);
+		pv_print(c->root, it->pv, it->npv, true);
+		printf("]}\n");
+	} else {
+		char s[32];
+		analyze_score_text(it->score, s, sizeof s);
+		printf("%3d %10s %12llu %9.0f k/s %8.2f s ", it->depth, s, (unsigned long long)it->nodes, nps / 1000,
+		       it->seconds);
+		pv_print(c->root, it->pv, it->npv, false);
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+int analyze_variant(const char *name, const char *fen, const pk_limits *lim, size_t hash_mb, bool json,
+		    volatile sig_atomic_t *stop)
+{
+	const pk_variant *v = variant_by_name(name);
+	if (!v) {
+		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)",
+			  name);
+		return EXIT_USAGE;
+	}
+	if (!v->replayable) {
+		cli_error("--variant: %s is not implemented yet", v->name);
+		return EXIT_USAGE;
+	}
+	pk_vpos root;
+	if (fen) {
+		char err[200];
+		if (vfen_parse(v, fen, &root, err, sizeof err) < 0) {
+			cli_error("--fen: %s", err);
+			return EXIT_USAGE;
+		}
+	} else
+		vpos_start(v, &root);
+	pk_vengine *e = vengine_new(hash_mb);
+	if (!e) {
+		cli_error("cannot allocate a %zu MB transposition table", hash_mb);
+		return EXIT_RUNTIME;
+	}
+	vctx c = { json, &root };
+	pk_vresult res;
+	vengine_search(e, &root, NULL, 0, lim, stop, on_iteration, &c, &res);
+	char mv[64], s[32];
+	if (!res.has_move) {
+		if (json)
+			printf("{\"bestmove\":null,\"score\":%d,\"depth\":0}\n", -SCORE_WIN);
+		else
+			printf("no legal move: %s has lost\n", root.stm == PK_BLACK ? "Black" : "White");
+	} else {
+		vmove_text(v, &res.best, false, mv, sizeof mv);
+		analyze_score_text(res.last.score, s, sizeof s);
+		if (json)
+			printf("{\"variant\":\"%s\",\"bestmove\":\"%s\",\"score\":%d,\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f%s}\n",
+			       v->key, mv, res.last.score, res.last.depth, (unsigned long long)res.last.nodes,
+			       res.last.seconds, res.forced ? ",\"forced\":true" : "");
+		else if (res.forced)
+			printf("bestmove %s (forced: the only legal move)\n", mv);
+		else
+			printf("bestmove %s  score %s  depth %d%s\n", mv, s, res.last.depth, *stop ? "  (interrupted)" : "");
+	}
+	vengine_free(e);
+	return EXIT_OK;
+}

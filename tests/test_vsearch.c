@@ -1,0 +1,154 @@
+/* The engine of the other variants (engine/vsearch): from every variant's start it
+ * answers a legal move and the same one each run; on thousands of random small
+ * positions, every win it announces is confirmed by a plain minimax over the legal moves
+ * to the announced length, and every win in up to three plies that minimax finds, it
+ * finds; a stop flag ends a search without a limit. */
+#include <stdlib.h>
+#include "check.h"
+#include "engine/vsearch.h"
+#include "rules/pos.h"
+
+/* Can the side to move force the opponent to have no legal move within `plies`? */
+static bool wins_within(const pk_vpos *p, int plies)
+{
+	if (plies <= 0)
+		return false;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	int n = vgen(p, ml);
+	bool win = false;
+	for (int i = 0; i < n && !win; i++) {
+		pk_vpos q;
+		vmake(p, &ml->m[i], &q);
+		pk_vmovelist *rl = malloc(sizeof *rl);
+		int r = vgen(&q, rl);
+		bool all = true;
+		for (int k = 0; k < r && all; k++) {
+			pk_vpos o;
+			vmake(&q, &rl->m[k], &o);
+			all = wins_within(&o, plies - 2);
+		}
+		win = all;   /* r == 0: the opponent cannot move */
+		free(rl);
+	}
+	free(ml);
+	return win;
+}
+
+static bool legal(const pk_vpos *p, const pk_vmove *m)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	int n = vgen(p, ml);
+	bool ok = false;
+	for (int i = 0; i < n; i++)
+		ok = ok || (ml->m[i].from == m->from && ml->m[i].to == m->to && ml->m[i].ncap == m->ncap &&
+			    !memcmp(ml->m[i].cap, m->cap, m->ncap));
+	free(ml);
+	return ok;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* A random position of 2..4 pieces with men off their crowning rows. */
+static void random_pos(const pk_variant *v, pk_vpos *p)
+{
+	int n = variant_squares(v);
+	vpos_clear(v, p, rnd(2) ? PK_WHITE : PK_BLACK);
+	int pieces = 2 + (int)rnd(3);
+	for (int i = 0; i < pieces; i++) {
+		int s = 1 + (int)rnd((unsigned)n), r, c;
+		if (p->sq[s])
+			continue;
+		variant_square_rc(v, s, &r, &c);
+		bool white = i % 2 == 0;
+		bool king = rnd(3) == 0;
+		if (!king && ((white && r == 0) || (!white && r == v->rows - 1)))
+			king = true;
+		p->sq[s] = white ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN);
+	}
+}
+
+int main(void)
+{
+	pk_vengine *e = vengine_new(16);
+	CHECK(e != NULL);
+	int announced = 0, confirmed = 0, short_wins = 0, found = 0, positions = 0;
+	for (int i = 0; variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		if (!v->replayable)
+			continue;
+		pk_vpos start;
+		vpos_start(v, &start);
+		pk_limits lim = { .depth = 4 };
+		pk_vresult a, b;
+		vengine_new_game(e);
+		vengine_search(e, &start, NULL, 0, &lim, NULL, NULL, NULL, &a);
+		vengine_new_game(e);
+		vengine_search(e, &start, NULL, 0, &lim, NULL, NULL, NULL, &b);
+		CHECK_REPORT(a.has_move && legal(&start, &a.best), "%s: the move from the start is legal", v->key);
+		CHECK_REPORT(a.best.from == b.best.from && a.best.to == b.best.to && a.last.score == b.last.score,
+			     "%s: the same answer twice", v->key);
+		/* Random small positions. */
+		for (int k = 0; k < 300; k++) {
+			pk_vpos p;
+			random_pos(v, &p);
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			int n = vgen(&p, ml);
+			free(ml);
+			if (n == 0)
+				continue;
+			positions++;
+			pk_limits l6 = { .depth = 5 };
+			pk_vresult r;
+			vengine_new_game(e);
+			vengine_search(e, &p, NULL, 0, &l6, NULL, NULL, NULL, &r);
+			CHECK_REPORT(legal(&p, &r.best), "%s: a legal move", v->key);
+			bool claims = score_is_win(r.last.score) && r.last.score > 0 && !r.forced;
+			if (claims && score_plies(r.last.score) <= 7) {
+				announced++;
+				char fen[400];
+				vfen_format(&p, fen, sizeof fen);
+				bool ok = wins_within(&p, score_plies(r.last.score));
+				confirmed += ok;
+				CHECK_REPORT(ok, "%s %s: win in %d announced, not found by minimax", v->key, fen,
+					     score_plies(r.last.score));
+			}
+			if (wins_within(&p, 3)) {
+				short_wins++;
+				bool ok = r.forced || (score_is_win(r.last.score) && r.last.score > 0);
+				found += ok;
+				char fen[400];
+				vfen_format(&p, fen, sizeof fen);
+				CHECK_REPORT(ok, "%s %s: a win in 3 plies not found (score %d)", v->key, fen, r.last.score);
+			}
+		}
+	}
+	printf("%d positions: %d wins announced (%d confirmed), %d short wins (%d found)\n", positions, announced,
+	       confirmed, short_wins, found);
+	CHECK(announced > 50);
+	CHECK(short_wins > 50);
+
+	/* A stop flag ends a search without a limit. */
+	pk_vpos start;
+	vpos_start(variant_by_name("international"), &start);
+	volatile sig_atomic_t stop = 1;
+	pk_limits none = { 0 };
+	pk_vresult r;
+	vengine_search(e, &start, NULL, 0, &none, &stop, NULL, NULL, &r);
+	CHECK(r.has_move && legal(&start, &r.best));
+	/* No legal move: none is answered. */
+	pk_vpos empty;
+	vpos_clear(variant_by_name("russian"), &empty, PK_WHITE);
+	empty.sq[1] = VP_BMAN;
+	vengine_search(e, &empty, NULL, 0, &none, NULL, NULL, NULL, &r);
+	CHECK(!r.has_move);
+	vengine_free(e);
+	printf("test_vsearch: %d passed, %d failed\n", check_passed, check_failed);
+	return check_failed != 0;
+}
