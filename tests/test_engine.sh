@@ -154,4 +154,20 @@ if have_corpora "the problem sets and the 1981 match"; then
 	head -2 "$T_TMP/t.txt" | grep -q "Produced by: pdnkit tune tinsley.pdn -o" && pass || fail "weights file says how it was made"
 fi
 
+# analyze --variant: the other variants' engine from the command line.
+run $PDNKIT analyze --variant international --depth 3 --json
+expect_rc 0 "analyze --variant international"
+expect_out_has '{"variant":"international","bestmove":"' "a best move in JSON"
+run $PDNKIT analyze --variant russian --depth 4
+expect_rc 0 "analyze --variant russian"
+case $OUT in *"bestmove "[a-h][1-8]-[a-h][1-8]*) pass ;; *) fail "Russian moves are written c3-d4: $OUT" ;; esac
+run $PDNKIT analyze --variant russian --fen "W:W29,30:B4" --depth 10
+expect_out_has "score win in" "two men against one: the win is found"
+run $PDNKIT analyze --variant frisian
+expect_rc 2 "a variant not implemented"
+expect_err_has "Frisian draughts is not implemented yet" "said so"
+run $PDNKIT analyze --variant 20 --moves "11-15"
+expect_rc 2 "--moves with --variant"
+run $PDNKIT analyze --variant international --fen "W:W51"
+expect_rc 2 "a FEN of the wrong board"
 done_testing
