@@ -265,3 +265,11 @@ vperft_line international 8 6483961
 vperft_line english 10 18391564
 printf '  English through the general generator against the bitboard core at depth 10: %.0fx slower\n' \
 	"$(echo "$one $VLAST" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
+echo "the other variants' engine (engine/vsearch), from the start, 5 s, one thread:"
+for v in international russian brazilian italian turkish canadian; do
+	j=$("$PDNKIT" analyze --json --variant "$v" --movetime "${BENCH_VSEARCH_TIME:-5}" | grep '"nps"' | tail -1)
+	printf '  %-14s depth %3s  %10s nodes/s\n' "$v" "$(field "$j" depth)" "$(field "$j" nps)"
+done
+if [ -f "$CORPORA/wk2003.pdn" ]; then
+	echo "  validate wk2003.pdn: $("$PDNKIT" validate "$CORPORA/wk2003.pdn" 2>&1 | tail -1 | sed 's/^pdnkit validate: //')"
+fi
