@@ -49,25 +49,10 @@ static void on_iteration(void *vc, const pk_viteration *it)
 int analyze_variant(const char *name, const char *fen, const pk_limits *lim, size_t hash_mb, bool json,
 		    volatile sig_atomic_t *stop)
 {
-	const pk_variant *v = variant_by_name(name);
-	if (!v) {
-		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)",
-			  name);
-		return EXIT_USAGE;
-	}
-	if (!v->replayable) {
-		cli_error("--variant: %s is not implemented yet", v->name);
-		return EXIT_USAGE;
-	}
+	const pk_variant *v;
 	pk_vpos root;
-	if (fen) {
-		char err[200];
-		if (vfen_parse(v, fen, &root, err, sizeof err) < 0) {
-			cli_error("--fen: %s", err);
-			return EXIT_USAGE;
-		}
-	} else
-		vpos_start(v, &root);
+	if (cli_variant_position(name, fen, &v, &root) < 0)
+		return EXIT_USAGE;
 	pk_vengine *e = vengine_new(hash_mb);
 	if (!e) {
 		cli_error("cannot allocate a %zu MB transposition table", hash_mb);

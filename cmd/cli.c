@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "rules/variant.h"
 #include "pdn/zio.h"
 #include "store/games.h"
 
@@ -369,4 +370,27 @@ int cli_load_game(const char *file, long want, pk_game *g, pk_replay *rp)
 		cli_error("'%s' has %ld game%s: no game %ld", file, n, n == 1 ? "" : "s", want);
 	games_close(it);
 	return rc ? (unreadable ? EXIT_RUNTIME : EXIT_USAGE) : 0;
+}
+
+int cli_variant_position(const char *name, const char *fen, const pk_variant **v, pk_vpos *p)
+{
+	*v = variant_by_name(name);
+	if (!*v) {
+		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)", name);
+		return -1;
+	}
+	if (!(*v)->replayable) {
+		cli_error("--variant: %s is not implemented yet", (*v)->name);
+		return -1;
+	}
+	if (!fen) {
+		vpos_start(*v, p);
+		return 0;
+	}
+	char err[200];
+	if (vfen_parse(*v, fen, p, err, sizeof err) < 0) {
+		cli_error("bad FEN for %s: %s", (*v)->name, err);
+		return -1;
+	}
+	return 0;
 }

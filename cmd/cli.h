@@ -86,5 +86,9 @@ int cli_next_game(pk_games *it, pk_game **g, pk_replay **rp, bool *unreadable);
 /* The game numbered want (from 1) of file, replayed, into g and rp (initialised by the
  * caller). 0, or EXIT_USAGE / EXIT_RUNTIME after saying what is wrong. */
 int cli_load_game(const char *file, long want, pk_game *g, pk_replay *rp);
+/* The variant named by --variant and its start, or the position of fen in it: 0, or -1
+ * after saying what is wrong (unknown, not implemented, a bad FEN). */
+#include "rules/variant.h"
+int cli_variant_position(const char *name, const char *fen, const pk_variant **v, pk_vpos *p);
 
 #endif

@@ -13,25 +13,10 @@
 /* perft --variant: the general generator of rules/variant.c. */
 static int variant_perft(const char *name, const char *fen, int depth, bool divide, bool json)
 {
-	const pk_variant *v = variant_by_name(name);
-	if (!v) {
-		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)", name);
-		return EXIT_USAGE;
-	}
-	if (!v->replayable) {
-		cli_error("--variant: %s is not implemented yet", v->name);
-		return EXIT_USAGE;
-	}
+	const pk_variant *v;
 	pk_vpos p;
-	if (fen) {
-		char err[200];
-		if (vfen_parse(v, fen, &p, err, sizeof err) < 0) {
-			cli_error("bad FEN for %s: %s", v->name, err);
-			return EXIT_USAGE;
-		}
-	} else {
-		vpos_start(v, &p);
-	}
+	if (cli_variant_position(name, fen, &v, &p) < 0)
+		return EXIT_USAGE;
 	pk_vmovelist *ml = malloc(sizeof *ml);
 	if (!ml) {
 		cli_error("out of memory");
