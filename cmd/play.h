@@ -54,4 +54,39 @@ void view_keys_raw(bool raw);
 /* The prompt line, and reading one line of input (NULL at the end of input). */
 char *view_read_line(pctx *c, char *buf, size_t size);
 
+/* What play.c and play_commands.c share. */
+typedef struct {
+	pctx *c;
+	const pk_pos *root;
+	bool print;         /* line mode: one line per iteration (analyse) */
+} pc_itctx;
+typedef struct {
+	pctx *c;
+	char *buf;
+	size_t size;
+	bool got;
+} pc_line_watch;
+extern pk_move pc_expected;      /* the reply the engine expects after its move */
+extern bool pc_have_expected;
+void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size);
+void pc_on_iteration(void *vctx, const pk_iteration *it);
+/* Watchers beside a search: a key, nothing (a timed search), a line of input. */
+void pc_watch_key(void *ctx, const atomic_bool *done);
+void pc_watch_none(void *ctx, const atomic_bool *done);
+void pc_watch_line(void *ctx, const atomic_bool *done);
+pk_limits pc_move_limits(const pctx *c);
+void pc_announce(pctx *c, int result, const char *text);
+void pc_check_end(pctx *c);
+int pc_engine_move(pctx *c);
+int pc_human_move(pctx *c, const char *text, double spent);
+void pc_new_game(pctx *c, const pk_pos *start, bool setup);
+int pc_save_game(pctx *c, const char *path);
+int pc_load_game(pctx *c, const char *path, long n);
+void pc_describe_level(pctx *c);
+/* A new game from a three-move opening ("random" or its number): 0, 1 for a bad number
+ * (said: as an option's error when option is set), -1 when out of memory. */
+int pc_ballot(pctx *c, const char *arg, bool option);
+/* One line typed: a command or a move. 1 to leave, 0 to go on, -1 on a failure. */
+int pc_command(pctx *c, char *line, double spent, bool *paused);
+
 #endif
