@@ -26,8 +26,6 @@ static void on_sigint(int sig)
 		the_game->stop = 1;
 }
 
-static const char *side_name(int s) { return s == PK_BLACK ? "Black" : "White"; }
-
 /* ---- what the engine says while it searches ---- */
 
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size)
@@ -134,7 +132,7 @@ static int make_move(pctx *c, const pk_move *m, double spent)
 	}
 	if (c->clocked && !clock_charge(&c->clk, side, spent)) {
 		char t[80];
-		snprintf(t, sizeof t, "%s lost on time", side_name(side));
+		snprintf(t, sizeof t, "%s lost on time", pc_side_name(side));
 		pc_announce(c, side == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS, t);
 		return 0;
 	}
@@ -160,7 +158,7 @@ int pc_engine_move(pctx *c)
 		snprintf(c->line, sizeof c->line, "(book)");
 		c->depth = 0;
 		c->seconds = 0;
-		view_say(c, "%s plays %s (from the book)", side_name(root.stm), mv);
+		view_say(c, "%s plays %s (from the book)", pc_side_name(root.stm), mv);
 	} else {
 		pk_limits lim = pc_move_limits(c);
 		pk_history h = play_history(&c->g);
@@ -193,7 +191,7 @@ int pc_engine_move(pctx *c)
 			snprintf(s, sizeof s, "%s in %d", c->score > 0 ? "win" : "loss", score_plies(c->score));
 		else
 			snprintf(s, sizeof s, "%+d", c->score);
-		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", side_name(root.stm), mv,
+		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(root.stm), mv,
 			 c->seconds, s, c->depth, c->line);
 	}
 	if (make_move(c, &m, cli_now() - t0) < 0)
@@ -438,7 +436,7 @@ int cmd_play(int argc, const char **argv)
 	}
 	if (!c.screen) {
 		printf("pdnkit play: you have %s; the engine plays at %s. Type a move, or help.\n",
-		       you == 2 ? "both sides" : you == -1 ? "no side" : side_name(you), c.level_text);
+		       you == 2 ? "both sides" : you == -1 ? "no side" : pc_side_name(you), c.level_text);
 		view_board_text(&c);
 	}
 	rc = EXIT_OK;
@@ -453,7 +451,7 @@ int cmd_play(int argc, const char **argv)
 			/* In full screen a key during the engine's own game stops it. */
 			if (auto_play && c.screen && c.stop) {
 				c.engine_plays[c.g.pos.stm] = false;
-				view_say(&c, "stopped: you have %s", side_name(c.g.pos.stm));
+				view_say(&c, "stopped: you have %s", pc_side_name(c.g.pos.stm));
 			}
 			continue;
 		}

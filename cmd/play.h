@@ -54,7 +54,8 @@ void view_keys_raw(bool raw);
 /* The prompt line, and reading one line of input (NULL at the end of input). */
 char *view_read_line(pctx *c, char *buf, size_t size);
 
-/* What play.c and play_commands.c share. */
+/* What play.c, play_commands.c and play_view.c share. */
+static inline const char *pc_side_name(int side) { return side == PK_BLACK ? "Black" : "White"; }
 typedef struct {
 	pctx *c;
 	const pk_pos *root;

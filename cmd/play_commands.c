@@ -12,8 +12,6 @@
 #include "analysis/match.h"
 #include "rules/fen.h"
 
-static const char *side_name(int s) { return s == PK_BLACK ? "Black" : "White"; }
-
 /* ---- commands ---- */
 
 static void say_help(pctx *c)
@@ -379,7 +377,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		snprintf(c->names[s], sizeof c->names[s], "pdnkit");
 		snprintf(c->names[!s], sizeof c->names[!s], "%s", c->user);
 		*paused = false;
-		view_say(c, "you now play %s", side_name(!s));
+		view_say(c, "you now play %s", pc_side_name(!s));
 	} else if (!strcmp(cmd, "go")) {
 		if (c->over) {
 			view_say(c, "the game is over (%s)", c->end_text);
@@ -414,7 +412,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		*paused = true;
 		pc_have_expected = false;
 		view_say(c, k ? "took back %d pl%s: %s to move%s" : "nothing to take back", k, k == 1 ? "y" : "ies",
-			 side_name(c->g.pos.stm), c->engine_plays[c->g.pos.stm] ? " (go: the engine moves)" : "");
+			 pc_side_name(c->g.pos.stm), c->engine_plays[c->g.pos.stm] ? " (go: the engine moves)" : "");
 	} else if (!strcmp(cmd, "hint"))
 		hint(c);
 	else if (!strcmp(cmd, "analyse") || !strcmp(cmd, "analyze"))
@@ -433,7 +431,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 			}
 			setup_position(c, &p);
 			*paused = true;
-			view_say(c, "set up: %s to move%s", side_name(p.stm),
+			view_say(c, "set up: %s to move%s", pc_side_name(p.stm),
 				 c->engine_plays[p.stm] ? " (go: the engine moves)" : "");
 		}
 	} else if (!strcmp(cmd, "set")) {
@@ -444,7 +442,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		p.stm = !p.stm;
 		setup_position(c, &p);
 		*paused = true;
-		view_say(c, "%s to move", side_name(p.stm));
+		view_say(c, "%s to move", pc_side_name(p.stm));
 	} else if (!strcmp(cmd, "ballot")) {
 		if (pc_ballot(c, arg, false) < 0)
 			return -1;
@@ -477,7 +475,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		if (!c->over) {
 			int s = c->g.pos.stm;
 			char t[64];
-			snprintf(t, sizeof t, "%s resigned", side_name(s));
+			snprintf(t, sizeof t, "%s resigned", pc_side_name(s));
 			pc_announce(c, s == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS, t);
 		}
 	} else

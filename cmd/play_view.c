@@ -54,8 +54,6 @@ static int square_at(bool flip, int r, int k)
 	return 0;
 }
 
-static const char *side_name(int stm) { return stm == PK_BLACK ? "Black" : "White"; }
-
 void view_board_text(pctx *c)
 {
 	const pk_pos *p = &c->g.pos;
@@ -76,7 +74,7 @@ void view_board_text(pctx *c)
 		else
 			printf("   %s\n", row);
 	}
-	printf("   %s to move", side_name(p->stm));
+	printf("   %s to move", pc_side_name(p->stm));
 	if (c->clocked) {
 		char b[24], w[24];
 		clock_format(c->clk.left[PK_BLACK], b, sizeof b);
@@ -169,7 +167,7 @@ void view_draw(pctx *c)
 		char clk[24] = "";
 		if (c->clocked)
 			clock_format(c->clk.left[side], clk, sizeof clk);
-		snprintf(t, sizeof t, "%s %-5s %-15.15s %s", p->stm == side && !c->over ? ">" : " ", side_name(side),
+		snprintf(t, sizeof t, "%s %-5s %-15.15s %s", p->stm == side && !c->over ? ">" : " ", pc_side_name(side),
 			 c->names[side], clk);
 		at(&s, 3 + side, PANEL, PANEL_W, t);
 	}
@@ -291,7 +289,7 @@ char *view_read_line(pctx *c, char *buf, size_t size)
 		printf("\033[23;2H\033[K%s%s> ", you ? "your move, " : "", "or a command (help)");
 		fflush(stdout);
 	} else if (isatty(STDIN_FILENO)) {
-		printf("%s> ", side_name(c->g.pos.stm));
+		printf("%s> ", pc_side_name(c->g.pos.stm));
 		fflush(stdout);
 	}
 	if (!fgets(buf, (int)size, stdin))
