@@ -120,7 +120,6 @@ static bool ensure_engine(void)
 
 typedef struct {
 	int *playnow;
-	volatile sig_atomic_t *stop;
 } watch_ctx;
 
 static void watch_playnow(void *ctx, const atomic_bool *done)
@@ -193,11 +192,12 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 		snprintf(str, 1024, "pdnkit: %s from the book", mv);
 	} else {
 		pk_limits lim = { 0 };
-		double t = maxtime > 0 ? maxtime : 1;
-		lim.movetime = (info & CB_EXACT_TIME) ? t : t * 1.0;
+		/* maxtime as a limit whether CB_EXACT_TIME is set or not: the search begins no
+		 * iteration it is unlikely to finish, so it keeps within an average too. */
+		lim.movetime = maxtime > 0 ? maxtime : 1;
 		pk_result res;
 		volatile sig_atomic_t stop = 0;
-		watch_ctx w = { playnow, &stop };
+		watch_ctx w = { playnow };
 		status_ctx s = { str, &root };
 		snprintf(str, 1024, "pdnkit: thinking");
 		play_think(engine, &root, &h, &lim, &stop, on_iteration, &s, watch_playnow, &w, &res);
