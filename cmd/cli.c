@@ -394,3 +394,27 @@ int cli_variant_position(const char *name, const char *fen, const pk_variant **v
 	}
 	return 0;
 }
+
+/* Copy at most w characters of s (UTF-8 aware), marking a cut with '~'. */
+void cli_cell(FILE *f, const char *s, int w, bool last)
+{
+	if (!s || !*s)
+		s = "-";
+	int chars = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+		if (w > 0 && chars == w - 1 && p[len]) {
+			fputc('~', f);
+			chars++;
+			break;
+		}
+		for (int i = 0; i < len && p[i]; i++)
+			fputc(p[i], f);
+		p += len;
+		chars++;
+	}
+	if (!last)
+		for (; chars < w; chars++)
+			fputc(' ', f);
+}

@@ -63,6 +63,9 @@ double cli_now(void);
 
 /* JSON string literal, escaped, quotes included. */
 void json_string(FILE *f, const char *s);
+/* A table cell: s (or "-") in w characters, UTF-8 aware, a cut marked with '~'; padded
+ * unless last. */
+void cli_cell(FILE *f, const char *s, int w, bool last);
 
 /* Whether stderr is a terminal (progress is shown only there). */
 bool cli_stderr_is_tty(void);

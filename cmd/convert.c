@@ -67,6 +67,44 @@ static void sb_json(strbuf *b, const char *s)
 	sb_put(b, "\"", 1);
 }
 
+/* The rest of a game of another variant: its start, moves with every landing square
+ * (in its notation) and their ordinals into vgen()'s list. */
+static int write_variant_json(const pk_replay *rp, sink_ctx *s, strbuf *b)
+{
+	const pk_vreplay *vr = &rp->vr;
+	const pk_variant *v = vr->start.v;
+	char buf[VAR_FEN_STRLEN + 64];
+	vfen_format(&vr->start, buf, sizeof buf);
+	sb_str(b, "},\"start\":");
+	sb_json(b, buf);
+	snprintf(buf, sizeof buf, ",\"gametype\":%d,\"replayed\":true,\"complete\":%s,\"result\":\"%s\",\"moves\":[",
+		 v->gametype, rp->complete ? "true" : "false", result_string(rp->result));
+	sb_str(b, buf);
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return -1;
+	pk_vpos p = vr->start;
+	for (int i = 0; i < vr->plies; i++) {
+		if (vr->ord[i] >= vgen(&p, ml))
+			break;
+		char mv[200];
+		vmove_text(v, &ml->m[vr->ord[i]], true, mv, sizeof mv);
+		sb_str(b, i ? "," : "");
+		sb_json(b, mv);
+		pk_vpos next;
+		vmake(&p, &ml->m[vr->ord[i]], &next);
+		p = next;
+	}
+	free(ml);
+	sb_str(b, "],\"ordinals\":[");
+	for (int i = 0; i < vr->plies; i++) {
+		snprintf(buf, sizeof buf, "%s%d", i ? "," : "", vr->ord[i]);
+		sb_str(b, buf);
+	}
+	sb_str(b, "]}\n");
+	return zout_write(s->out, b->p, b->n);
+}
+
 static int write_json(const char *file, const pk_game *g, const pk_replay *rp, sink_ctx *s, strbuf *b)
 {
 	char buf[PK_FEN_STRLEN + 32];
@@ -82,6 +120,8 @@ static int write_json(const char *file, const pk_game *g, const pk_replay *rp, s
 		sb_str(b, ":");
 		sb_json(b, game_str(g, g->tags[i].value));
 	}
+	if (rp->variant_replayed)
+		return write_variant_json(rp, s, b);
 	fen_format(&rp->start, buf, sizeof buf);
 	sb_str(b, "},\"start\":");
 	sb_json(b, buf);

@@ -13,6 +13,8 @@ struct poptOption *filter_options(filter_args *fa)
 	static struct poptOption t[24];
 	struct poptOption opts[] = {
 		{ "db", 0, POPT_ARG_STRING, &fa->db, 0, "database file (default: $PDNKIT_DB or pdnkit.db)", "PATH" },
+		{ "variant", 0, POPT_ARG_STRING, &fa->variant, 0, "games of this variant (name or GameType: international, 25...); "
+		  "--opening, --position and --after are then in its rules and notation", "NAME" },
 		{ "player", 'p', POPT_ARG_STRING, &fa->player, 0, "games where NAME played either colour (substring, any case)", "NAME" },
 		{ "black", 0, POPT_ARG_STRING, &fa->black, 0, "games where NAME had Black", "NAME" },
 		{ "white", 0, POPT_ARG_STRING, &fa->white, 0, "games where NAME had White", "NAME" },
@@ -98,21 +100,38 @@ static int parse_date(const char *s, bool end, int32_t *key)
 	return 0;
 }
 
-int parse_moves_arg(const char *option, const char *text, uint8_t *buf, int cap, int *n, pk_pos *final)
+int parse_moves_arg(const char *option, const char *text, const pk_variant *v, uint8_t *buf, int cap, int *n,
+		    filter_pos *final)
 {
 	pk_game g;
 	pk_replay rp;
 	game_init(&g);
 	replay_init(&rp);
 	const char *error;
-	int rc = replay_moves_text(text, &g, &rp, &error);
+	int rc = replay_moves_text_as(text, v ? v->gametype : 21, &g, &rp, &error);
+	memset(final, 0, sizeof *final);
+	final->v = v;
 	if (rc < 0)
 		cli_error("--%s: %s", option, error);
-	else if ((*n = store_encode_moves(&rp, buf, cap)) < 0) {
+	else if ((*n = v ? store_encode_ordinals(rp.vr.ord, rp.vr.plies, buf, cap) : store_encode_moves(&rp, buf, cap)) < 0) {
 		cli_error("--%s: too many moves", option);
 		rc = -1;
+	} else if (v) {
+		final->key = rp.vr.key[rp.vr.plies];
+		final->vpos = rp.vr.start;
+		for (int i = 0; i < rp.vr.plies; i++) {
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			if (!ml)
+				break;
+			vgen(&final->vpos, ml);
+			pk_vpos next;
+			vmake(&final->vpos, &ml->m[rp.vr.ord[i]], &next);
+			final->vpos = next;
+			free(ml);
+		}
 	} else {
-		*final = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
+		final->pos = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
+		final->key = final->pos.key;
 	}
 	game_free(&g);
 	replay_free(&rp);
@@ -130,12 +149,25 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 	f->invalid = fa->invalid;
 	f->desc = fa->desc;
 	f->order = fa->order;
+	fa->v = NULL;
+	if (fa->variant) {
+		const pk_variant *var = variant_by_name(fa->variant);
+		if (!var || !var->replayable) {
+			cli_error("--variant: '%s' is not a variant pdnkit knows (see pdnkit perft --variant list)", fa->variant);
+			return EXIT_USAGE;
+		}
+		f->gametype = var->gametype;
+		fa->v = var->gametype == 21 ? NULL : var;
+	}
 	if (fa->result) {
+		/* "1-0" is the first mover's win: Black's in English draughts, White's in
+		 * most other variants */
+		bool white_first = fa->v && fa->v->first == PK_WHITE;
 		int res = result_parse(fa->result);
 		if (!strcasecmp(fa->result, "black"))
-			res = RES_BLACK_WINS;
+			res = white_first ? RES_WHITE_WINS : RES_BLACK_WINS;
 		else if (!strcasecmp(fa->result, "white"))
-			res = RES_WHITE_WINS;
+			res = white_first ? RES_BLACK_WINS : RES_WHITE_WINS;
 		else if (!strcasecmp(fa->result, "draw"))
 			res = RES_DRAW;
 		if (res == RES_NONE) {
@@ -175,10 +207,10 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 		cli_error("--order must be id, date, event, black, white, plies, result or ply, not '%s'", fa->order);
 		return EXIT_USAGE;
 	}
-	pk_pos final;
+	filter_pos final;
 	if (fa->opening) {
 		int n;
-		if (parse_moves_arg("opening", fa->opening, fa->opening_buf, sizeof fa->opening_buf, &n, &final) < 0)
+		if (parse_moves_arg("opening", fa->opening, fa->v, fa->opening_buf, sizeof fa->opening_buf, &n, &final) < 0)
 			return EXIT_USAGE;
 		f->opening_set = true;
 		f->opening = fa->opening_buf;
@@ -188,22 +220,38 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 		cli_error("--position and --after cannot be combined");
 		return EXIT_USAGE;
 	}
+	fa->at_set = false;
 	if (fa->position) {
-		pk_fen_error fe;
-		if (fen_parse(fa->position, strlen(fa->position), &final, &fe) < 0) {
-			cli_error("--position: bad FEN at column %zu: %s", fe.offset + 1, fe.msg);
-			return EXIT_USAGE;
+		memset(&fa->at, 0, sizeof fa->at);
+		fa->at.v = fa->v;
+		if (fa->v) {
+			char err[200];
+			if (vfen_parse(fa->v, fa->position, &fa->at.vpos, err, sizeof err) < 0) {
+				cli_error("--position: not a position of %s: %s", fa->v->name, err);
+				return EXIT_USAGE;
+			}
+			fa->at.key = vpos_key(&fa->at.vpos);
+		} else {
+			pk_fen_error fe;
+			if (fen_parse(fa->position, strlen(fa->position), &fa->at.pos, &fe) < 0) {
+				cli_error("--position: bad FEN at column %zu: %s%s", fe.offset + 1, fe.msg,
+					  fa->variant ? "" : " (for another variant, give --variant)");
+				return EXIT_USAGE;
+			}
+			fa->at.key = fa->at.pos.key;
 		}
-		f->position_set = true;
-		f->position_key = final.key;
+		fa->at_set = true;
 	}
 	if (fa->after) {
 		uint8_t tmp[1024];
 		int n;
-		if (parse_moves_arg("after", fa->after, tmp, sizeof tmp, &n, &final) < 0)
+		if (parse_moves_arg("after", fa->after, fa->v, tmp, sizeof tmp, &n, &fa->at) < 0)
 			return EXIT_USAGE;
+		fa->at_set = true;
+	}
+	if (fa->at_set) {
 		f->position_set = true;
-		f->position_key = final.key;
+		f->position_key = fa->at.key;
 	}
 	if (fa->order && !strcmp(fa->order, "ply") && !f->position_set) {
 		cli_error("--order ply needs --position or --after");
@@ -214,7 +262,7 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 
 void filter_args_free(filter_args *fa)
 {
-	char **all[] = { &fa->db, &fa->player, &fa->black, &fa->white, &fa->event, &fa->site, &fa->result,
+	char **all[] = { &fa->db, &fa->variant, &fa->player, &fa->black, &fa->white, &fa->event, &fa->site, &fa->result,
 			 &fa->date_from, &fa->date_to, &fa->opening, &fa->position, &fa->after, &fa->order,
 			 &fa->limit, &fa->min_plies, &fa->max_plies };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -225,7 +273,7 @@ void filter_args_free(filter_args *fa)
 
 bool filter_args_given(const filter_args *fa)
 {
-	return fa->db || fa->player || fa->black || fa->white || fa->event || fa->site || fa->result || fa->date_from ||
+	return fa->db || fa->variant || fa->player || fa->black || fa->white || fa->event || fa->site || fa->result || fa->date_from ||
 	       fa->date_to || fa->opening || fa->position || fa->after || fa->invalid || fa->min_plies || fa->max_plies ||
 	       fa->limit || fa->order;
 }

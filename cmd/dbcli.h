@@ -4,16 +4,31 @@
 #define PK_DBCLI_H
 
 #include <popt.h>
+#include "rules/variant.h"
 #include "store/store.h"
+
+/* A position a filter names (--position or --after): of English draughts (v NULL, in
+ * pos) or of another variant (in vpos); key is what the store indexes it by. */
+typedef struct {
+	const pk_variant *v;
+	pk_pos pos;
+	pk_vpos vpos;
+	uint64_t key;
+} filter_pos;
 
 typedef struct {
 	char *db;
+	char *variant;
 	char *player, *black, *white, *event, *site, *result;
 	char *date_from, *date_to, *opening, *position, *after;
 	char *order, *limit, *min_plies, *max_plies;
 	int invalid, desc;
 	uint8_t opening_buf[1024];
 	char result_buf[16];
+	/* set by filter_resolve */
+	const pk_variant *v;       /* --variant, NULL for English draughts or none */
+	bool at_set;               /* --position or --after, in at */
+	filter_pos at;
 } filter_args;
 
 /* The popt table of the filter options, bound to fa (include with POPT_ARG_INCLUDE_TABLE). */
@@ -34,9 +49,10 @@ const char *db_path(const filter_args *fa);
 /* Open the database, printing the reason on failure; create only for import. */
 pk_store *db_open(const filter_args *fa, bool create);
 
-/* Moves from the initial position ("9-14 23-18 ..."), replayed: ordinals into buf and the
- * final position. Prints a usage error naming the option and returns -1 when they do not
- * replay. */
-int parse_moves_arg(const char *option, const char *text, uint8_t *buf, int cap, int *n, pk_pos *final);
+/* Moves from the initial position ("9-14 23-18 ..."), replayed under English draughts
+ * (v NULL) or v: ordinals into buf and the final position. Prints a usage error naming
+ * the option and returns -1 when they do not replay. */
+int parse_moves_arg(const char *option, const char *text, const pk_variant *v, uint8_t *buf, int cap, int *n,
+		    filter_pos *final);
 
 #endif

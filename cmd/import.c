@@ -19,7 +19,7 @@ static void on_signal(int sig)
 }
 
 typedef struct {
-	long files, games, stored, duplicates, invalid, skipped;
+	long files, games, stored, duplicates, invalid, skipped, variants;
 	long judged, contradicted;
 } import_totals;
 
@@ -134,8 +134,10 @@ int cmd_import(int argc, const char **argv)
 			t.duplicates++;
 		else {
 			t.stored++;
-			t.invalid += rp->supported && g->findings.errors > 0;
-			t.skipped += !rp->supported;
+			bool replayed = rp->supported || rp->variant_replayed;
+			t.invalid += replayed && g->findings.errors > 0;
+			t.skipped += !replayed;
+			t.variants += rp->variant_replayed;
 		}
 		cli_games_progress("import", it, t.games);
 	}
@@ -159,14 +161,16 @@ int cmd_import(int argc, const char **argv)
 		printf("{\"db\":");
 		json_string(stdout, db_path(&fa));
 		printf(",\"files\":%ld,\"games\":%ld,\"stored\":%ld,\"duplicates\":%ld,\"invalid\":%ld,"
-		       "\"not_replayed\":%ld,\"interrupted\":%s,\"seconds\":%.3f}\n",
-		       t.files, t.games, t.stored, t.duplicates, t.invalid, t.skipped,
+		       "\"not_replayed\":%ld,\"other_variants\":%ld,\"interrupted\":%s,\"seconds\":%.3f}\n",
+		       t.files, t.games, t.stored, t.duplicates, t.invalid, t.skipped, t.variants,
 		       interrupted ? "true" : "false", secs);
 	}
 	fprintf(stderr, "pdnkit import: %ld games read, %ld stored, %ld duplicates skipped, %ld invalid (stored, flagged)",
 		t.games, t.stored, t.duplicates, t.invalid);
+	if (t.variants)
+		fprintf(stderr, ", %ld of other variants (replayed under their rules)", t.variants);
 	if (t.skipped)
-		fprintf(stderr, ", %ld of other variants (stored, not replayed)", t.skipped);
+		fprintf(stderr, ", %ld of variants pdnkit cannot replay (stored, not replayed)", t.skipped);
 	fprintf(stderr, "; %.2f s, %.0f games/s, into %s\n", secs, secs > 0 ? (double)t.games / secs : 0.0, db_path(&fa));
 	if (edb)
 		fprintf(stderr, "pdnkit import: %ld results checked against the endgame databases: %ld contradicted (stored as findings 'result-egdb')\n",

@@ -19,30 +19,6 @@ typedef struct {
 	int err;
 } qctx;
 
-/* Copy at most w characters of s (UTF-8 aware), marking a cut with '~'. */
-static void cell(FILE *f, const char *s, int w, bool last)
-{
-	if (!s || !*s)
-		s = "-";
-	int chars = 0;
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
-		if (w > 0 && chars == w - 1 && p[len]) {
-			fputc('~', f);
-			chars++;
-			break;
-		}
-		for (int i = 0; i < len && p[i]; i++)
-			fputc(p[i], f);
-		p += len;
-		chars++;
-	}
-	if (!last)
-		for (; chars < w; chars++)
-			fputc(' ', f);
-}
-
 static int table_row(void *vctx, const pk_row *r)
 {
 	qctx *c = vctx;
@@ -51,17 +27,17 @@ static int table_row(void *vctx, const pk_row *r)
 			"plies", c->position ? "ply  " : "", "event");
 	}
 	fprintf(c->out, "%-7lld ", (long long)r->id);
-	cell(c->out, r->date, 10, false);
+	cli_cell(c->out, r->date, 10, false);
 	fputc(' ', c->out);
-	cell(c->out, r->black, 22, false);
+	cli_cell(c->out, r->black, 22, false);
 	fputc(' ', c->out);
-	cell(c->out, r->white, 22, false);
+	cli_cell(c->out, r->white, 22, false);
 	fprintf(c->out, " %-7s %5d  ", r->result, r->plies);
 	if (c->position)
 		fprintf(c->out, "%-4d ", r->ply);
 	int used = 7 + 1 + 10 + 1 + 22 + 1 + 22 + 1 + 7 + 1 + 5 + 2 + (c->position ? 5 : 0);
 	int rest = c->width > 0 ? c->width - used : 0;
-	cell(c->out, r->event, rest > 4 ? rest : (c->width > 0 ? 4 : 0), true);
+	cli_cell(c->out, r->event, rest > 4 ? rest : (c->width > 0 ? 4 : 0), true);
 	fputc('\n', c->out);
 	return 0;
 }
@@ -88,7 +64,7 @@ static int json_row(void *vctx, const pk_row *r)
 	json_field(c->out, "white", r->white);
 	json_field(c->out, "result", r->result);
 	static const char *const status[] = { "valid", "warnings", "errors", "not-replayed" };
-	fprintf(c->out, ",\"plies\":%d,\"status\":\"%s\"", r->plies, status[r->status & 3]);
+	fprintf(c->out, ",\"plies\":%d,\"status\":\"%s\",\"gametype\":%d", r->plies, status[r->status & 3], r->gametype);
 	if (c->position)
 		fprintf(c->out, ",\"ply\":%d", r->ply);
 	fputs("}\n", c->out);

@@ -23,15 +23,27 @@ static void print_human(const pk_summary *st, bool explorer)
 	summary_date_text(st->date_max, b, sizeof b);
 	printf("games     %ld\nplayers   %ld\nevents    %ld\ndates     %s .. %s\n", st->games, st->players,
 	       st->events, a, b);
-	static const char *const names[] = { "1-0 (Black won)", "0-1 (White won)", "1/2-1/2", "* (unknown)" };
+	if (st->nvariants > 1 || (st->nvariants == 1 && st->variants[0].gametype != 21)) {
+		printf("\nvariants\n");
+		for (int i = 0; i < st->nvariants; i++) {
+			printf("  %-3d %-24s %7ld  ", st->variants[i].gametype, variant_name(st->variants[i].gametype),
+			       st->variants[i].games);
+			pct(stdout, st->variants[i].games, st->games);
+			putchar('\n');
+		}
+	}
 	printf("\nresults\n");
 	for (int i = 0; i < 4; i++) {
-		printf("  %-16s %7ld  ", names[i], st->res[i]);
+		printf("  %-16s %7ld  ", summary_result_label(st, i), st->res[i]);
 		pct(stdout, st->res[i], st->games);
 		putchar('\n');
 	}
 	if (st->nopenings) {
-		printf("\nopenings (first three moves)        games   1-0    0-1    draw   Black's score\n");
+		char title[120];
+		snprintf(title, sizeof title, "openings%s%s (first three moves)", st->v ? " of " : "",
+			 st->v ? st->v->name : "");
+		printf("\n%-36s games   1-0    0-1    draw   %s score\n", title,
+		       st->v && st->v->first == PK_WHITE ? "White's" : "Black's");
 		for (int i = 0; i < st->nopenings; i++) {
 			const pk_bucket *o = &st->openings[i];
 			printf("  %-32s %6ld  ", o->text, o->games);
@@ -48,7 +60,9 @@ static void print_human(const pk_summary *st, bool explorer)
 	if (st->nplayers) {
 		printf("\nplayers with most games             games   score (of decided games)\n");
 		for (int i = 0; i < st->nplayers; i++) {
-			printf("  %-32.32s %6ld  ", st->players_top[i].name, st->players_top[i].games);
+			printf("  ");
+			cli_cell(stdout, st->players_top[i].name, 32, false);
+			printf(" %6ld  ", st->players_top[i].games);
 			if (st->players_top[i].decided)
 				pct(stdout, (long)(st->players_top[i].points * 2), st->players_top[i].decided * 2);
 			else
@@ -57,8 +71,11 @@ static void print_human(const pk_summary *st, bool explorer)
 		}
 	}
 	if (explorer) {
-		char fen[PK_FEN_STRLEN];
-		fen_format(&st->from, fen, sizeof fen);
+		char fen[VAR_FEN_STRLEN];
+		if (st->v)
+			vfen_format(&st->vfrom, fen, sizeof fen);
+		else
+			fen_format(&st->from, fen, sizeof fen);
 		printf("\nmoves played from %s\n", fen);
 		printf("  %-12s %6s   1-0    0-1    draw\n", "move", "games");
 		for (int i = 0; i < st->nexplore; i++) {
@@ -88,6 +105,10 @@ static void print_json(const pk_summary *st, bool explorer)
 		json_string(stdout, o->text);
 		printf(",\"games\":%ld,\"1-0\":%ld,\"0-1\":%ld,\"1/2-1/2\":%ld}", o->games, o->bw, o->ww, o->draws);
 	}
+	printf("],\"variants\":[");
+	for (int i = 0; i < st->nvariants; i++)
+		printf("%s{\"gametype\":%d,\"name\":\"%s\",\"games\":%ld}", i ? "," : "", st->variants[i].gametype,
+		       variant_name(st->variants[i].gametype), st->variants[i].games);
 	printf("],\"players\":[");
 	for (int i = 0; i < st->nplayers; i++) {
 		printf("%s{\"name\":", i ? "," : "");
@@ -164,17 +185,8 @@ int cmd_stats(int argc, const char **argv)
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
-	pk_pos from;                 /* the explorer's position, for naming its moves */
-	pos_start(&from);
-	if (fa.position) {
-		pk_fen_error fe;
-		fen_parse(fa.position, strlen(fa.position), &from, &fe);
-	} else if (fa.after) {
-		uint8_t tmp[1024];
-		int n;
-		parse_moves_arg("after", fa.after, tmp, sizeof tmp, &n, &from);
-	}
-	if (store_summary(s, &f, &from, st) < 0) {
+	if (store_summary(s, &f, fa.at_set && !fa.at.v ? &fa.at.pos : NULL, fa.at_set && fa.at.v ? &fa.at.vpos : NULL,
+			  st) < 0) {
 		cli_error("%s", store_error(s));
 		goto out;
 	}

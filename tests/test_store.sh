@@ -13,14 +13,14 @@ run "$PDNKIT" import "$F"
 expect_rc 0 "import fixture"
 expect_err_has "pdnkit import: 4 games read, 4 stored, 0 duplicates skipped, 0 invalid (stored, flagged);" "import summary"
 run "$PDNKIT" import --json "$F"
-expect_out_has '"files":1,"games":4,"stored":0,"duplicates":4,"invalid":0,"not_replayed":0,"interrupted":false' "re-import adds nothing"
+expect_out_has '"files":1,"games":4,"stored":0,"duplicates":4,"invalid":0,"not_replayed":0,"other_variants":0,"interrupted":false' "re-import adds nothing"
 
 run "$PDNKIT" query --format count
 expect_out "4" "count"
 run "$PDNKIT" query --player able --format count
 expect_out "2" "--player is a case-insensitive substring"
 run "$PDNKIT" query --black able --white fox --format json
-expect_out '{"id":4,"event":"Other order, same position","site":null,"date":"1953.03.03","round":null,"black":"Able, A.","white":"Fox, F.","result":"1-0","plies":8,"status":"valid"}' "json row"
+expect_out '{"id":4,"event":"Other order, same position","site":null,"date":"1953.03.03","round":null,"black":"Able, A.","white":"Fox, F.","result":"1-0","plies":8,"status":"valid","gametype":21}' "json row"
 run "$PDNKIT" query --date-from 1951 --date-to 1952-12 --format count
 expect_out "2" "date range"
 run "$PDNKIT" query --result draw --format count

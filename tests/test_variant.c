@@ -7,6 +7,7 @@
  *   OEIS A133046;
  * - every other variant against a second generator written apart (tests/naive_variant.c),
  *   from the start and from positions with kings where the rules differ most. */
+#include <stdlib.h>
 #include <string.h>
 #include "check.h"
 #include "naive_variant.h"
@@ -128,8 +129,58 @@ static void specific_rules(void)
 	CHECK(variant_by_name("25") == ru && variant_by_name("Russian draughts") == ru && !variant_by_name("chess"));
 }
 
+/* vpos_key: the store indexes the positions of variant games by it, so its values are
+ * part of the database format (pinned here: a change needs a new schema version). */
+static void keys(void)
+{
+	const pk_variant *in = variant_by_name("international"), *ru = variant_by_name("russian");
+	const pk_variant *en = variant_by_name("english"), *pool = variant_by_name("pool");
+	pk_vpos a, b;
+	vpos_start(in, &a);
+	CHECK_U64(vpos_key(&a), 0x9d188e203621a767ULL);
+	vpos_start(ru, &a);
+	CHECK_U64(vpos_key(&a), 0xa87f5036eaef7651ULL);
+	/* the same men on the same squares in two variants: two keys */
+	vpos_start(en, &a);
+	vpos_start(pool, &b);
+	CHECK(memcmp(a.sq, b.sq, sizeof a.sq) == 0 && a.stm == b.stm);
+	CHECK(vpos_key(&a) != vpos_key(&b));
+	/* the side to move counts */
+	b = a;
+	b.stm = b.stm == PK_WHITE ? PK_BLACK : PK_WHITE;
+	CHECK(vpos_key(&a) != vpos_key(&b));
+	/* one position by two move orders: one key (Russian c3-d4 f6-g5 g3-f4 and
+	 * g3-f4 f6-g5 c3-d4) */
+	const char *orders[2][3] = { { "c3", "f6", "g3" }, { "g3", "f6", "c3" } };
+	const char *to[2][3] = { { "d4", "g5", "f4" }, { "f4", "g5", "d4" } };
+	uint64_t k[2];
+	for (int o = 0; o < 2; o++) {
+		vpos_start(ru, &a);
+		for (int i = 0; i < 3; i++) {
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			int n = vgen(&a, ml), found = -1;
+			for (int m = 0; m < n; m++) {
+				char from[8], dest[8];
+				vsquare_name(ru, ml->m[m].from, from, sizeof from);
+				vsquare_name(ru, ml->m[m].to, dest, sizeof dest);
+				if (!strcmp(from, orders[o][i]) && !strcmp(dest, to[o][i]))
+					found = m;
+			}
+			CHECK(found >= 0);
+			if (found >= 0) {
+				vmake(&a, &ml->m[found], &b);
+				a = b;
+			}
+			free(ml);
+		}
+		k[o] = vpos_key(&a);
+	}
+	CHECK(k[0] == k[1]);
+}
+
 int main(void)
 {
+	keys();
 	static const uint64_t international[] = { 9, 81, 658, 4265, 27117, 167140, 1049442 };
 	static const uint64_t brazilian[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };
 	published("international", international, 7);

@@ -36,38 +36,6 @@ struct pk_vengine {
 	int pvlen[VMAX_PLY];
 };
 
-static uint64_t zob[VAR_MAX_SQ + 1][5], zob_white;
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static void zob_init(void)
-{
-	if (zob_white)
-		return;
-	uint64_t s = 0x5eedf00dULL;
-	for (int i = 0; i <= VAR_MAX_SQ; i++)
-		for (int k = 0; k < 5; k++)
-			zob[i][k] = splitmix(&s);
-	zob_white = splitmix(&s);
-}
-
-uint64_t vpos_key(const pk_vpos *p)
-{
-	zob_init();
-	uint64_t k = p->stm == PK_WHITE ? zob_white : 0;
-	int n = variant_squares(p->v);
-	for (int s = 1; s <= n; s++)
-		if (p->sq[s])
-			k ^= zob[s][p->sq[s]];
-	return k;
-}
-
 void vweights_for(const pk_variant *v, pk_vweights *w)
 {
 	w->man = 100;
@@ -260,7 +228,6 @@ static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int bet
 
 pk_vengine *vengine_new(size_t hash_mb)
 {
-	zob_init();
 	pk_vengine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;

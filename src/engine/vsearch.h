@@ -52,7 +52,5 @@ void vengine_new_game(pk_vengine *e);
 int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int nkeys, const pk_limits *lim,
 		   volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *ctx,
 		   pk_vresult *out);
-/* A hash of the position (pieces and side to move). */
-uint64_t vpos_key(const pk_vpos *p);
 
 #endif

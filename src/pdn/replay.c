@@ -24,6 +24,7 @@ void replay_new_file(pk_replay *rp)
 void replay_free(pk_replay *rp)
 {
 	free(rp->plies);
+	vreplay_free(&rp->vr);
 	memset(rp, 0, sizeof *rp);
 }
 
@@ -394,9 +395,10 @@ static int replay_other(pk_game *g, pk_replay *rp, const pk_variant *v, const ch
 	if (why)
 		findings_add(&g->findings, SEV_NOTE, "variant-detected", g->line, 1, 0,
 			     "no GameType tag: replayed as %s (%s, and its rules fit the moves best)", v->name, why);
-	pk_vreplay vr;
-	if (vreplay_game(g, v, false, &vr) < 0)
+	vreplay_free(&rp->vr);
+	if (vreplay_game(g, v, false, true, &rp->vr) < 0)
 		return -1;
+	const pk_vreplay vr = rp->vr;
 	rp->variant_replayed = true;
 	rp->variant_plies = vr.plies;
 	rp->start.stm = vr.first;        /* sides count from the first mover */
@@ -469,7 +471,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 				pk_vreplay vr;
 				if (v->gametype == 21 || !v->replayable)
 					continue;
-				if (vreplay_game(g, v, true, &vr) < 0)
+				if (vreplay_game(g, v, true, false, &vr) < 0)
 					return -1;
 				/* the notation the variant is written in breaks ties (Russian and
 				 * pool checkers replay alike until a man crowns in a capture) */
@@ -696,18 +698,28 @@ int replay_game(pk_game *g, pk_replay *rp)
 
 int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **error)
 {
+	return replay_moves_text_as(text, 21, g, rp, error);
+}
+
+int replay_moves_text_as(const char *text, int gametype, pk_game *g, pk_replay *rp, const char **error)
+{
 	size_t len = strlen(text);
-	char *pdn = malloc(len + 8);
+	char *pdn = malloc(len + 40);
 	*error = "out of memory";
 	if (!pdn)
 		return -1;
-	snprintf(pdn, len + 8, "%s *", text);
+	int tags = gametype != 21;
+	if (tags)
+		snprintf(pdn, len + 40, "[GameType \"%d\"]\n%s *", gametype, text);
+	else
+		snprintf(pdn, len + 40, "%s *", text);
 	pk_reader *r = pdn_open_mem(pdn, strlen(pdn));
 	int rc = -1;
 	*error = "cannot read the moves";
 	if (r && pdn_read(r, g) == 1 && replay_game(g, rp) == 0) {
-		if (g->ntags) {
-			*error = "expected moves such as \"9-14 23-18\"";
+		if (g->ntags != tags || (tags && !rp->variant_replayed)) {
+			*error = tags ? "expected moves such as \"32-28 19-23\" (and a variant pdnkit replays)" :
+					"expected moves such as \"9-14 23-18\"";
 		} else {
 			rc = 0;
 			*error = NULL;

@@ -5,6 +5,7 @@
 
 #include "rules/gen.h"
 #include "pdn/pdn.h"
+#include "pdn/vreplay.h"
 
 enum { RES_NONE, RES_BLACK_WINS, RES_WHITE_WINS, RES_DRAW, RES_UNKNOWN };
 
@@ -24,9 +25,10 @@ typedef struct {
 	bool custom_start;     /* from a FEN tag */
 	int variant;           /* GameType's first number; 21 when absent */
 	bool supported;        /* English draughts, replayed */
-	/* Another variant whose rules pdnkit knows: replayed by pdn/vreplay (findings and
-	 * plies), its positions not kept; variant is then its GameType. */
+	/* Another variant whose rules pdnkit knows: replayed by pdn/vreplay, its ordinals
+	 * and position keys in vr; variant is then its GameType. */
 	bool variant_replayed;
+	pk_vreplay vr;
 	int variant_plies;
 	int variant_first;     /* the side that opens each move number in that variant */
 	bool complete;         /* every main-line move replayed */
@@ -54,6 +56,9 @@ int replay_game(pk_game *g, pk_replay *rp);
  * option's value gives them. Returns 0 with the replay in g and rp and *error NULL, or
  * -1 with *error pointing at the reason (the first error finding, or a fixed text). */
 int replay_moves_text(const char *text, pk_game *g, pk_replay *rp, const char **error);
+/* The same under another variant's rules (a PDN GameType; 21 is English draughts):
+ * the moves are then in rp->vr. */
+int replay_moves_text_as(const char *text, int gametype, pk_game *g, pk_replay *rp, const char **error);
 
 /* "1-0", "0-1", "1/2-1/2", "*" for a RES_* value. */
 const char *result_string(int result);

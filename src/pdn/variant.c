@@ -11,6 +11,7 @@ const char *variant_name(int v)
 {
 	switch (v) {
 	case 20: return "International draughts";
+	case 21: return "English draughts";
 	case 22: return "Italian draughts";
 	case 23: return "American pool checkers";
 	case 24: return "Spanish draughts";

@@ -143,7 +143,33 @@ static int look_ahead(const pk_game *g, const pk_variant *v, pk_vpos p, int i, i
 	return plies;
 }
 
-int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, pk_vreplay *out)
+void vreplay_free(pk_vreplay *r)
+{
+	free(r->ord);
+	free(r->key);
+	r->ord = NULL;
+	r->key = NULL;
+	r->cap = 0;
+}
+
+/* Room for ply n's ordinal and the key after it. */
+static int keep_room(pk_vreplay *r, int n)
+{
+	if (n < r->cap)
+		return 0;
+	int cap = r->cap ? r->cap * 2 : 128;
+	int *o = realloc(r->ord, sizeof *o * (size_t)cap);
+	if (o)
+		r->ord = o;
+	uint64_t *k = o ? realloc(r->key, sizeof *k * (size_t)(cap + 1)) : NULL;
+	if (!k)
+		return -1;
+	r->key = k;
+	r->cap = cap;
+	return 0;
+}
+
+int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vreplay *out)
 {
 	memset(out, 0, sizeof *out);
 	pk_vpos p;
@@ -157,10 +183,20 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, pk_vreplay *out)
 			out->errors++;
 			return 0;
 		}
+		pk_vpos initial;
+		vpos_start(v, &initial);
+		/* a FEN of the initial position (as every game of some collections has) is no
+		 * set-up: such games share openings with those without one */
+		out->custom_start = initial.stm != p.stm || memcmp(initial.sq, p.sq, sizeof p.sq) != 0;
 	} else {
 		vpos_start(v, &p);
 	}
 	out->first = p.stm;
+	out->start = p;
+	if (keep && keep_room(out, 0) < 0)
+		return -1;
+	if (keep)
+		out->key[0] = vpos_key(&p);
 	pk_vmovelist *ml = malloc(sizeof *ml);
 	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES);
 	if (!ml || !idx) {
@@ -189,7 +225,7 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, pk_vreplay *out)
 				legal[0] = 0;
 				for (int k = 0; k < nm && used + 16 < sizeof legal; k++) {
 					char mv[160];
-					vmove_format(&ml->m[k], false, mv, sizeof mv);
+					vmove_text(v, &ml->m[k], false, mv, sizeof mv);
 					used += (size_t)snprintf(legal + used, sizeof legal - used, "%s%s", k ? ", " : "", mv);
 				}
 				findings_add(&g->findings, SEV_ERROR, n < 0 ? "bad-move" : "illegal-move", e->line, e->col,
@@ -226,6 +262,15 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, pk_vreplay *out)
 		pk_vpos next;
 		vmake(&p, &ml->m[pick], &next);
 		p = next;
+		if (keep) {
+			if (keep_room(out, out->plies + 1) < 0) {
+				free(ml);
+				free(idx);
+				return -1;
+			}
+			out->ord[out->plies] = pick;
+			out->key[out->plies + 1] = vpos_key(&p);
+		}
 		out->plies++;
 	}
 	free(ml);

@@ -1,8 +1,9 @@
 /* Replaying a game of another variant (rules/variant.c): each main-line move, written
  * with numeric squares ("32-28", "28x17x8") or alphanumeric ones ("c3-d4", "d4:b6"),
  * matched to exactly one legal move under that variant's rules. Findings go to the
- * game, as for English draughts (pdn/replay.c), but the positions are not kept: the
- * store, the engine and the books work on English draughts only. */
+ * game, as for English draughts (pdn/replay.c). Kept on request: each move as its index
+ * in vgen()'s list (the store's move ordinals) and each position's key (its position
+ * index). */
 #ifndef PK_VREPLAY_H
 #define PK_VREPLAY_H
 
@@ -14,10 +15,18 @@ typedef struct {
 	bool complete;               /* every main-line move replayed */
 	int errors;                  /* error findings added */
 	int first;                   /* who moved first: PK_WHITE or PK_BLACK */
+	pk_vpos start;               /* the start (the FEN tag's, or the variant's) */
+	bool custom_start;
+	/* with keep: ord[i] the index of ply i+1 in vgen()'s list of the position before it,
+	 * key[0] the start's vpos_key and key[i] the key after ply i (plies + 1 of them) */
+	int *ord;
+	uint64_t *key;
+	int cap;
 } pk_vreplay;
 
-/* Replay g under v. quiet: no findings (for trying candidate variants). 0, or -1 when
- * out of memory. */
-int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, pk_vreplay *out);
+/* Replay g under v. quiet: no findings (for trying candidate variants); keep: record
+ * the ordinals and keys (free them with vreplay_free). 0, or -1 when out of memory. */
+int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vreplay *out);
+void vreplay_free(pk_vreplay *r);
 
 #endif

@@ -133,15 +133,15 @@ int charts_html(const pk_summary *st, const char *title, pk_sink sink, void *ctx
 	rc |= out(sink, ctx, "<div class=\"charts\">\n");
 	rc |= charts_svg(st, sink, ctx);
 	rc |= out(sink, ctx, "</div>\n");
-	static const char *const names[] = { "1-0 (Black won)", "0-1 (White won)", "1/2-1/2", "* (unknown)" };
 	rc |= out(sink, ctx, "<h3>Results</h3>\n<table><tr><th>result</th><th>games</th><th>share</th></tr>\n");
 	for (int i = 0; i < 4; i++)
-		rc |= out(sink, ctx, "<tr><td>%s</td><td>%ld</td><td>%.1f%%</td></tr>\n", names[i], st->res[i],
+		rc |= out(sink, ctx, "<tr><td>%s</td><td>%ld</td><td>%.1f%%</td></tr>\n", summary_result_label(st, i), st->res[i],
 			  pct(st->res[i], st->games));
 	rc |= out(sink, ctx, "</table>\n");
 	if (st->nopenings) {
 		rc |= out(sink, ctx, "<h3>Openings (the first three moves)</h3>\n<table><tr><th>moves</th><th>games</th>"
-				     "<th>1-0</th><th>0-1</th><th>draws</th><th>Black's score</th><th>results</th></tr>\n");
+				     "<th>1-0</th><th>0-1</th><th>draws</th><th>%s score</th><th>results</th></tr>\n",
+			  st->v && st->v->first == PK_WHITE ? "White's" : "Black's");
 		for (int i = 0; i < st->nopenings; i++) {
 			const pk_bucket *o = &st->openings[i];
 			rc |= out(sink, ctx, "<tr><td>");
@@ -172,7 +172,16 @@ int charts_html(const pk_summary *st, const char *title, pk_sink sink, void *ctx
 	if (st->explored) {
 		pk_diagram_opts d = { .size = 34, .caption = "the explorer's position" };
 		rc |= out(sink, ctx, "<h3>Moves played from this position</h3>\n<div class=\"charts\">");
-		rc |= diagram_svg(&st->from, &d, sink, ctx);
+		if (st->v) {
+			/* diagrams are drawn for English draughts only: the position as FEN */
+			char fen[VAR_FEN_STRLEN];
+			vfen_format(&st->vfrom, fen, sizeof fen);
+			rc |= out(sink, ctx, "<p>%s: ", st->v->name);
+			rc |= diagram_escape(fen, sink, ctx);
+			rc |= out(sink, ctx, "</p>");
+		} else {
+			rc |= diagram_svg(&st->from, &d, sink, ctx);
+		}
 		rc |= out(sink, ctx, "</div>\n<table><tr><th>move</th><th>games</th><th>1-0</th><th>0-1</th><th>draws</th>"
 				     "<th>results</th></tr>\n");
 		for (int i = 0; i < st->nexplore; i++) {

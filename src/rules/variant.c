@@ -46,6 +46,17 @@ typedef struct {
 static geometry geo[NVARIANTS];
 static pthread_once_t geo_once = PTHREAD_ONCE_INIT;
 
+/* Zobrist keys: [square][piece], the side to move, and one per variant. */
+static uint64_t zob[VAR_MAX_SQ + 1][5], zob_white, zob_variant[NVARIANTS];
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 static bool playable(const pk_variant *v, int r, int c)
 {
 	if (v->orthogonal)
@@ -56,6 +67,15 @@ static bool playable(const pk_variant *v, int r, int c)
 
 static void geo_init(void)
 {
+	uint64_t seed = 0x5eedf00dULL;
+	for (int i = 0; i <= VAR_MAX_SQ; i++)
+		for (int k = 0; k < 5; k++)
+			zob[i][k] = splitmix(&seed);
+	zob_white = splitmix(&seed);
+	for (int i = 0; i < NVARIANTS; i++) {
+		uint64_t t = (uint64_t)variants[i].gametype * 0x100000001b3ULL;
+		zob_variant[i] = splitmix(&t);
+	}
 	for (int i = 0; i < NVARIANTS; i++) {
 		const pk_variant *v = &variants[i];
 		geometry *g = &geo[i];
@@ -407,6 +427,16 @@ void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out)
 		piece = p->stm == PK_WHITE ? VP_WKING : VP_BKING;
 	out->sq[m->to] = (uint8_t)piece;
 	out->stm = p->stm == PK_WHITE ? PK_BLACK : PK_WHITE;
+}
+
+uint64_t vpos_key(const pk_vpos *p)
+{
+	const geometry *g = geo_of(p->v);
+	uint64_t k = zob_variant[p->v - variants] ^ (p->stm == PK_WHITE ? zob_white : 0);
+	for (int s = 1; s <= g->n; s++)
+		if (p->sq[s])
+			k ^= zob[s][p->sq[s]];
+	return k;
 }
 
 uint64_t vperft(const pk_vpos *p, int depth)

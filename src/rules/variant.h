@@ -79,10 +79,15 @@ void vpos_clear(const pk_variant *v, pk_vpos *p, int stm);
 int vgen(const pk_vpos *p, pk_vmovelist *ml);
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
 uint64_t vperft(const pk_vpos *p, int depth);
+/* A Zobrist key of the position: pieces, side to move and variant (positions of two
+ * variants never share a key by design). Part of the store's format: the store indexes
+ * the positions of variant games by it, so the keys must never change. */
+uint64_t vpos_key(const pk_vpos *p);
 
 /* FEN with numeric squares: "W:W31-50:B1-20", K before a king, ranges allowed. 0, or -1
  * with a message in err. */
 int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t errsize);
+#define VAR_FEN_STRLEN 400        /* room for any position's FEN */
 int vfen_format(const pk_vpos *p, char *buf, size_t size);
 /* "32-28", "28x19" or with every landing square "26x17x8". */
 int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size);

@@ -198,21 +198,29 @@ static bool in_roster_order(const char *name, int k)
 
 int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outcome)
 {
-	uint8_t *moves = malloc((size_t)rp->nply * 3 + 1);
+	/* A game of another variant keeps its ordinals into vgen()'s lists and its
+	 * positions' vpos_key; its fingerprint is made as for a game not replayed (from its
+	 * move text), so that imports before and after variants were stored agree. */
+	const pk_vreplay *vr = rp->variant_replayed ? &rp->vr : NULL;
+	int plies = vr ? vr->plies : rp->nply;
+	uint8_t *moves = malloc((size_t)plies * 3 + 1);
 	if (!moves)
 		return snprintf(s->err, sizeof s->err, "out of memory"), -1;
-	int nmoves = store_encode_moves(rp, moves, rp->nply * 3 + 1);
-	char start[PK_FEN_STRLEN];
+	int nmoves = vr ? store_encode_ordinals(vr->ord, plies, moves, plies * 3 + 1) :
+			  store_encode_moves(rp, moves, plies * 3 + 1);
+	char start[PK_FEN_STRLEN], vstart[VAR_FEN_STRLEN];
 	bool custom = rp->custom_start;
 	if (custom)
 		fen_format(&rp->start, start, sizeof start);
+	if (vr && vr->custom_start)
+		vfen_format(&vr->start, vstart, sizeof vstart);
 	char *movetext = plain_game(g, rp) ? NULL : movetext_of(g, rp);
 
 	const char *event = game_tag(g, "Event"), *site = game_tag(g, "Site"), *date = game_tag(g, "Date");
 	const char *round = game_tag(g, "Round"), *black = game_tag(g, "Black"), *white = game_tag(g, "White");
 	uint64_t fp = FNV64_INIT;
 	fp = fnv_str(fp, custom ? start : NULL);
-	fp = fnv(fp, moves, (size_t)nmoves);
+	fp = fnv(fp, moves, vr ? 0 : (size_t)nmoves);
 	fp = fnv(fp, "\x1F", 1);
 	fp = fnv_str(fp, rp->supported ? NULL : movetext);
 	fp = fnv_str(fp, black);
@@ -239,7 +247,7 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	store_name_key(black ? black : "", bkey, sizeof bkey);
 	store_name_key(white ? white : "", wkey, sizeof wkey);
 	int32_t dkey = store_date_key(date);
-	int status = !rp->supported ? STATUS_NOT_REPLAYED : g->findings.errors ? STATUS_ERRORS :
+	int status = !rp->supported && !vr ? STATUS_NOT_REPLAYED : g->findings.errors ? STATUS_ERRORS :
 		     g->findings.warnings ? STATUS_WARNINGS : STATUS_VALID;
 	sqlite3_stmt *st = s->ins_game;
 	sqlite3_bind_int64(st, 1, s->source);
@@ -259,8 +267,8 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	else
 		sqlite3_bind_null(st, 13);
 	sqlite3_bind_int(st, 14, rp->variant);
-	bind_text_or_null(st, 15, custom ? start : NULL);
-	sqlite3_bind_int(st, 16, rp->nply);
+	bind_text_or_null(st, 15, custom ? start : vr && vr->custom_start ? vstart : NULL);
+	sqlite3_bind_int(st, 16, plies);
 	sqlite3_bind_blob(st, 17, moves, nmoves, SQLITE_TRANSIENT);
 	bind_text_or_null(st, 18, movetext);
 	sqlite3_bind_int(st, 19, status);
@@ -313,9 +321,13 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 			goto out;
 		}
 	}
-	if (!s->positions && rp->supported)
+	if (!s->positions && (rp->supported || vr))
 		s->unindexed++;
-	if (s->positions && rp->supported) {
+	if (s->positions && vr) {
+		for (int i = 0; i <= plies; i++)
+			if (add_position(s, vr->key[i], id, i) < 0)
+				goto out;
+	} else if (s->positions && rp->supported) {
 		if (add_position(s, rp->start.key, id, 0) < 0)
 			goto out;
 		for (int i = 0; i < rp->nply; i++)

@@ -91,25 +91,41 @@ void store_name_key(const char *name, char *out, size_t size)
 		n += (size_t)snprintf(out + n, size - n, "%s%s", i ? " " : "", words[i]);
 }
 
+static int put_ordinal(int o, uint8_t *buf, int n, int cap)
+{
+	if (o < 255) {
+		if (n + 1 > cap)
+			return -1;
+		buf[n++] = (uint8_t)o;
+	} else {
+		if (n + 3 > cap)
+			return -1;
+		buf[n++] = 255;
+		buf[n++] = (uint8_t)(o & 0xFF);
+		buf[n++] = (uint8_t)(o >> 8);
+	}
+	return n;
+}
+
+int store_encode_ordinals(const int *ord, int count, uint8_t *buf, int cap)
+{
+	int n = 0;
+	for (int i = 0; i < count && n >= 0; i++) {
+		assert(ord[i] >= 0 && ord[i] < 65536);
+		n = put_ordinal(ord[i], buf, n, cap);
+	}
+	return n;
+}
+
 int store_encode_moves(const pk_replay *rp, uint8_t *buf, int cap)
 {
 	int n = 0;
-	for (int i = 0; i < rp->nply; i++) {
+	for (int i = 0; i < rp->nply && n >= 0; i++) {
 		int o = rp->plies[i].ordinal;
 		assert(o < rp->plies[i].nlegal && o < 65536);
 		if (o < 0)
 			break;   /* a set-up: the ordinals stop here (the move text keeps the rest) */
-		if (o < 255) {
-			if (n + 1 > cap)
-				return -1;
-			buf[n++] = (uint8_t)o;
-		} else {
-			if (n + 3 > cap)
-				return -1;
-			buf[n++] = 255;
-			buf[n++] = (uint8_t)(o & 0xFF);
-			buf[n++] = (uint8_t)(o >> 8);
-		}
+		n = put_ordinal(o, buf, n, cap);
 	}
 	return n;
 }

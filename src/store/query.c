@@ -133,6 +133,11 @@ static void build_where(const pk_filter *f, where *w, uint8_t *succ)
 		w_int(w, f->shard_n);
 		w_int(w, f->shard_k - 1);
 	}
+	if (f->gametype > 0 || f->opening_set) {
+		/* ordinals index the move lists of one variant's rules */
+		w_add(w, "g.gametype = ?");
+		w_int(w, f->gametype > 0 ? f->gametype : 21);
+	}
 	if (f->opening_set) {
 		/* Blobs compare byte by byte: the games starting with these ordinals are
 		 * those >= the prefix and < its successor. */
@@ -412,8 +417,8 @@ int store_duplicates(pk_store *s, int min_plies,
 	sqlite3_stmt *st;
 	/* Same start and moves under different headers. */
 	if (st_prepare(s, &st,
-		    "SELECT group_concat(id), plies FROM (SELECT id, start, moves, plies FROM game"
-		    " WHERE status < 3 AND plies > 0 ORDER BY id) GROUP BY coalesce(start, ''), moves"
+		    "SELECT group_concat(id), plies FROM (SELECT id, gametype, start, moves, plies FROM game"
+		    " WHERE status < 3 AND plies > 0 ORDER BY id) GROUP BY gametype, coalesce(start, ''), moves"
 		    " HAVING count(*) > 1 ORDER BY min(id)") < 0)
 		return -1;
 	int rc;
@@ -435,11 +440,12 @@ int store_duplicates(pk_store *s, int min_plies,
 
 	/* Games whose moves begin a longer game's (same start). */
 	sqlite3_stmt *all, *longer;
-	if (st_prepare(s, &all, "SELECT id, coalesce(start, ''), moves, plies FROM game WHERE status < 3 AND plies >= ? ORDER BY id") < 0)
+	if (st_prepare(s, &all, "SELECT id, coalesce(start, ''), moves, plies, gametype FROM game WHERE status < 3 AND plies >= ?"
+			       " ORDER BY id") < 0)
 		return -1;
 	if (st_prepare(s, &longer,
 		    "SELECT id, plies FROM game WHERE coalesce(start, '') = ? AND moves > ? AND moves < ? AND plies > ?"
-		    " AND status < 3 ORDER BY id") < 0) {
+		    " AND status < 3 AND gametype = ? ORDER BY id") < 0) {
 		sqlite3_finalize(all);
 		return -1;
 	}
@@ -463,6 +469,7 @@ int store_duplicates(pk_store *s, int min_plies,
 		sqlite3_bind_blob(longer, 2, m, n, SQLITE_TRANSIENT);
 		sqlite3_bind_blob(longer, 3, succ, k, SQLITE_TRANSIENT);
 		sqlite3_bind_int(longer, 4, plies);
+		sqlite3_bind_int(longer, 5, sqlite3_column_int(all, 4));
 		while (sqlite3_step(longer) == SQLITE_ROW) {
 			int64_t pair[2] = { id, sqlite3_column_int64(longer, 0) };
 			if (cb(ctx, "prefix", pair, 2, plies)) {

@@ -37,8 +37,9 @@ void store_abort_import(pk_store *s);
 typedef struct {
 	const char *player, *black, *white, *event, *site, *result;
 	int32_t date_from, date_to;       /* YYYYMMDD; unknown month or day as 00 */
+	int gametype;                     /* only games of this variant (PDN GameType; 0: any) */
 	bool opening_set;                 /* games from the initial position that begin with: */
-	const uint8_t *opening;           /* these ordinals */
+	const uint8_t *opening;           /* these ordinals (of English draughts unless gametype) */
 	int opening_len;
 	bool position_set;                /* games reaching the position with this key */
 	uint64_t position_key;
@@ -143,6 +144,7 @@ int store_check(pk_store *s, char *msg, size_t size);
 /* Encoding of move ordinals: one byte each; 255 escapes an ordinal of 255 or more,
  * written in the two bytes after it (little-endian). Returns bytes written. */
 int store_encode_moves(const pk_replay *rp, uint8_t *buf, int cap);
+int store_encode_ordinals(const int *ord, int n, uint8_t *buf, int cap);
 int store_decode_moves(const uint8_t *buf, int len, int *ordinals, int cap);
 
 /* Date as written to a sortable key YYYYMMDD (unknown parts 00), 0 if no year. */

@@ -42,26 +42,61 @@ static int on_result(void *v, int n, const char *const *c)
 
 static int hexval(char c) { return c >= 'A' ? c - 'A' + 10 : c - '0'; }
 
+/* A move of the summary's variant as text. */
+static void move_name(const pk_summary *st, const pk_movelist *ml, const pk_vmovelist *vml, int o, char *out,
+		      size_t size)
+{
+	if (st->v)
+		vmove_text(st->v, &vml->m[o], false, out, size);
+	else
+		move_format(&ml->m[o], false, out, size);
+}
+
 /* The moves of ordinals (hex of the stored blob) from the initial position, as text. */
-static void ordinals_text(const char *hex, int plies, char *out, size_t size)
+static void ordinals_text(const pk_summary *st, const char *hex, int plies, char *out, size_t size)
 {
 	pk_pos p;
-	pos_start(&p);
+	pk_vpos vp;
+	pk_movelist ml;
+	pk_vmovelist *vml = st->v ? malloc(sizeof *vml) : NULL;
+	if (st->v && !vml)
+		return;
+	if (st->v)
+		vpos_start(st->v, &vp);
+	else
+		pos_start(&p);
 	size_t n = 0;
 	out[0] = 0;
 	for (int i = 0; i < plies && hex[2 * i] && hex[2 * i + 1]; i++) {
 		int o = hexval(hex[2 * i]) * 16 + hexval(hex[2 * i + 1]);
-		pk_movelist ml;
-		gen_moves(&p, &ml);
-		if (o >= ml.n)
+		if (o >= (st->v ? vgen(&vp, vml) : gen_moves(&p, &ml)))
 			break;
-		char mv[PK_MOVE_STRLEN];
-		move_format(&ml.m[o], false, mv, sizeof mv);
+		char mv[160];
+		move_name(st, &ml, vml, o, mv, sizeof mv);
 		n += (size_t)snprintf(out + n, size > n ? size - n : 0, "%s%s", i ? " " : "", mv);
-		pk_pos q;
-		pos_make(&p, &ml.m[o], &q);
-		p = q;
+		if (st->v) {
+			pk_vpos q;
+			vmake(&vp, &vml->m[o], &q);
+			vp = q;
+		} else {
+			pk_pos q;
+			pos_make(&p, &ml.m[o], &q);
+			p = q;
+		}
 	}
+	free(vml);
+}
+
+static int on_variant(void *v, int n, const char *const *c)
+{
+	pk_summary *st = v;
+	(void)n;
+	if (st->nvariants < (int)(sizeof st->variants / sizeof st->variants[0])) {
+		st->variants[st->nvariants].gametype = (int)num(c[0]);
+		st->variants[st->nvariants].games = num(c[1]);
+		st->nvariants++;
+	}
+	return 0;
 }
 
 static int on_opening(void *v, int n, const char *const *c)
@@ -71,7 +106,7 @@ static int on_opening(void *v, int n, const char *const *c)
 	if (st->nopenings >= SUMMARY_TOP || !c[0])
 		return 0;
 	pk_bucket *b = &st->openings[st->nopenings++];
-	ordinals_text(c[0], 3, b->text, sizeof b->text);
+	ordinals_text(st, c[0], 3, b->text, sizeof b->text);
 	b->games = num(c[1]);
 	b->bw = num(c[2]);
 	b->ww = num(c[3]);
@@ -150,46 +185,88 @@ static int cmp_bucket(const void *a, const void *b)
 	return x->games != y->games ? (y->games > x->games ? 1 : -1) : strcmp(x->text, y->text);
 }
 
-int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, pk_summary *st)
+int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, const pk_vpos *vfrom, pk_summary *st)
 {
 	memset(st, 0, sizeof *st);
+	int gametype = f->gametype > 0 ? f->gametype : 21;
+	st->v = gametype != 21 ? variant_by_gametype(gametype) : NULL;
+	/* A player's points: "1-0" is a win for the side that moves first, Black in English
+	 * draughts and White in the variants listed here. */
+	char white_first[200] = "0";
+	size_t wn = 1;
+	for (int i = 0; variant_at(i); i++)
+		if (variant_at(i)->first == PK_WHITE)
+			wn += (size_t)snprintf(white_first + wn, sizeof white_first - wn, ",%d", variant_at(i)->gametype);
+	char players[1400];
+	snprintf(players, sizeof players,
+		 "SELECT max(name), count(*), sum(points), count(points) FROM ("
+		 " SELECT g.black name, g.black_key k, CASE g.result WHEN '1/2-1/2' THEN 0.5"
+		 " WHEN '1-0' THEN g.gametype NOT IN (%s) WHEN '0-1' THEN g.gametype IN (%s) END points"
+		 " FROM game g %%W AND g.black_key IS NOT NULL AND g.black_key != ''"
+		 " UNION ALL SELECT g.white, g.white_key, CASE g.result WHEN '1/2-1/2' THEN 0.5"
+		 " WHEN '0-1' THEN g.gametype NOT IN (%s) WHEN '1-0' THEN g.gametype IN (%s) END"
+		 " FROM game g %%W AND g.white_key IS NOT NULL AND g.white_key != '')"
+		 " GROUP BY k ORDER BY 2 DESC, 1 LIMIT 10", white_first, white_first, white_first, white_first);
+	char openings[400];
+	snprintf(openings, sizeof openings,
+		 "SELECT hex(substr(g.moves, 1, 3)) o, count(*), sum(g.result = '1-0'), sum(g.result = '0-1'),"
+		 " sum(g.result = '1/2-1/2') FROM game g %%W AND g.start IS NULL AND g.plies >= 3 AND g.gametype = %d"
+		 " AND instr(hex(substr(g.moves, 1, 3)), 'FF') = 0 GROUP BY o ORDER BY 2 DESC, o LIMIT 10", gametype);
 	if (store_select(s, "SELECT count(*), count(DISTINCT g.event), min(g.date_key), max(g.date_key) FROM game g %W",
 			 f, on_totals, st) < 0 ||
 	    store_select(s, "SELECT count(*) FROM (SELECT g.black_key FROM game g %W AND g.black_key IS NOT NULL"
 			    " UNION SELECT g.white_key FROM game g %W AND g.white_key IS NOT NULL)", f, on_count,
 			 &st->players) < 0 ||
 	    store_select(s, "SELECT g.result, count(*) FROM game g %W GROUP BY g.result", f, on_result, st) < 0 ||
-	    store_select(s, "SELECT hex(substr(g.moves, 1, 3)) o, count(*), sum(g.result = '1-0'), sum(g.result = '0-1'),"
-			    " sum(g.result = '1/2-1/2') FROM game g %W AND g.start IS NULL AND g.plies >= 3"
-			    " AND instr(hex(substr(g.moves, 1, 3)), 'FF') = 0 GROUP BY o ORDER BY 2 DESC, o LIMIT 10",
-			 f, on_opening, st) < 0 ||
-	    store_select(s, "SELECT max(name), count(*), sum(points), count(points) FROM ("
-			    " SELECT g.black name, g.black_key k, CASE g.result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5"
-			    " WHEN '0-1' THEN 0.0 END points FROM game g %W AND g.black_key IS NOT NULL AND g.black_key != ''"
-			    " UNION ALL SELECT g.white, g.white_key, CASE g.result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5"
-			    " WHEN '1-0' THEN 0.0 END FROM game g %W AND g.white_key IS NOT NULL AND g.white_key != '')"
-			    " GROUP BY k ORDER BY 2 DESC, 1 LIMIT 10", f, on_player, st) < 0 ||
+	    store_select(s, "SELECT g.gametype, count(*) FROM game g %W GROUP BY g.gametype ORDER BY 2 DESC, 1", f,
+			 on_variant, st) < 0 ||
+	    (!(st->v && !st->v->replayable) && store_select(s, openings, f, on_opening, st) < 0) ||
+	    store_select(s, players, f, on_player, st) < 0 ||
 	    store_select(s, "SELECT g.date_key / 10000 y, count(*) FROM game g %W AND g.date_key IS NOT NULL GROUP BY y",
 			 f, on_year, st) < 0)
 		return -1;
-	if (f->position_set && from) {
+	if (f->position_set && (st->v ? vfrom != NULL : from != NULL)) {
 		st->explored = true;
-		st->from = *from;
+		if (st->v)
+			st->vfrom = *vfrom;
+		else
+			st->from = *from;
 		if (store_select(s, "SELECT hex(g.moves), p.ply, g.result FROM game g %W AND g.start IS NULL", f,
 				 on_explore, st) < 0)
 			return -1;
 		pk_movelist ml;
-		gen_moves(&st->from, &ml);
+		pk_vmovelist *vml = st->v ? malloc(sizeof *vml) : NULL;
+		if (st->v && !vml)
+			return -1;
+		int nlegal = st->v ? vgen(&st->vfrom, vml) : gen_moves(&st->from, &ml);
 		for (int i = 0; i < st->nexplore; i++) {
 			pk_bucket *e = &st->explore[i];
-			if (st->ex_ord[i] < ml.n)
-				move_format(&ml.m[st->ex_ord[i]], false, e->text, sizeof e->text);
+			if (st->ex_ord[i] < nlegal)
+				move_name(st, &ml, vml, st->ex_ord[i], e->text, sizeof e->text);
 			else
 				snprintf(e->text, sizeof e->text, "#%d", st->ex_ord[i]);
 		}
+		free(vml);
 		qsort(st->explore, (size_t)st->nexplore, sizeof st->explore[0], cmp_bucket);
 	}
 	return 0;
+}
+
+const char *summary_result_label(const pk_summary *st, int i)
+{
+	int first = PK_BLACK;
+	if (st->nvariants > 1) {
+		first = -1;
+	} else if (st->nvariants == 1) {
+		const pk_variant *v = variant_by_gametype(st->variants[0].gametype);
+		first = v ? v->first : -1;
+	}
+	static const char *const names[3][4] = {
+		{ "1-0 (Black won)", "0-1 (White won)", "1/2-1/2", "* (unknown)" },
+		{ "1-0 (White won)", "0-1 (Black won)", "1/2-1/2", "* (unknown)" },
+		{ "1-0 (first won)", "0-1 (second won)", "1/2-1/2", "* (unknown)" },
+	};
+	return names[first == PK_BLACK ? 0 : first == PK_WHITE ? 1 : 2][i & 3];
 }
 
 void summary_date_text(int32_t k, char *buf, size_t n)

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "rules/gen.h"
+#include "rules/variant.h"
 #include "store/store.h"
 
 #define SUMMARY_TOP 10
@@ -34,12 +35,25 @@ typedef struct {
 	long explore_ended;  /* games that ended in the position */
 	int years[600];      /* games per year from 1500 */
 	int ymin, ymax;
-	pk_pos from;         /* the explorer's position */
+	pk_pos from;         /* the explorer's position (English draughts) */
+	const pk_variant *v; /* the variant of the openings and the explorer, NULL for English */
+	pk_vpos vfrom;       /* the explorer's position of that variant */
+	struct {
+		int gametype;
+		long games;
+	} variants[32];      /* games per variant (PDN GameType), the most first */
+	int nvariants;
 } pk_summary;
 
-/* The summary of the games matching f. With f->position_set, from is that position (for
- * naming the explorer's moves). 0, or -1 with store_error(). */
-int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, pk_summary *out);
+/* The summary of the games matching f. Openings and the explorer are those of one
+ * variant: f->gametype's, else English draughts. With f->position_set, from (English) or
+ * vfrom (f->gametype's variant) is that position, for naming the explorer's moves. 0, or
+ * -1 with store_error(). */
+int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, const pk_vpos *vfrom, pk_summary *out);
+/* The label of result i (0 "1-0", 1 "0-1", 2 draws, 3 unknown): "1-0 (Black won)" in
+ * English draughts, "1-0 (White won)" where White moves first, "1-0 (first won)" for
+ * games of several variants. */
+const char *summary_result_label(const pk_summary *st, int i);
 /* A date key (YYYYMMDD, 0 unknown, zero month or day unknown) as "1950-06-01", "1950-06",
  * "1950" or "?". */
 void summary_date_text(int32_t key, char *buf, size_t size);
