@@ -37,7 +37,7 @@ LDLIBS    += $(PKG_LIBS) -lpthread -lm
 BUILD     ?= build
 SRC       := $(wildcard src/*/*.c)
 CMD       := $(wildcard cmd/*.c)
-GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
@@ -68,6 +68,19 @@ $(BUILD)/gen/weights_data.c: book/weights.txt
 	   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
 $(BUILD)/gen/weights_data.o: $(BUILD)/gen/weights_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The fitted weights of the variant engines: book/weights-*.txt, built in as text.
+VWEIGHTS  := $(sort $(wildcard book/weights-*.txt))
+$(BUILD)/gen/vweights_data.c: $(VWEIGHTS) Makefile
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/weights-*.txt by the Makefile. */'; \
+	   echo 'const char *const vweights_texts[] = {'; \
+	   for f in $(VWEIGHTS); do \
+	     echo '""'; sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $$f; echo ','; \
+	   done; echo '0 };'; } > $@
+
+$(BUILD)/gen/vweights_data.o: $(BUILD)/gen/vweights_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The style of the HTML pages: book/report.css, built in as text.

@@ -6,11 +6,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "engine/search.h"
+#include "engine_opts.h"
 
 /* "win in 7", "+12". */
 void analyze_score_text(int s, char *buf, size_t n);
 /* analyze --variant NAME [--fen FEN]: an exit status. */
-int analyze_variant(const char *name, const char *fen, const pk_limits *lim, size_t hash_mb, bool json,
+int analyze_variant(const char *name, const char *fen, const pk_limits *lim, const engine_args *ea, bool json,
 		    volatile sig_atomic_t *stop);
 
 #endif

@@ -1,10 +1,12 @@
 /* pdnkit analyze --variant: the search of the other variants (engine/vsearch), with the
  * same output as English positions get. */
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "analyze.h"
 #include "cli.h"
+#include "engine_opts.h"
 #include "engine/vsearch.h"
 #include "rules/pos.h"
 
@@ -46,18 +48,23 @@ static void on_iteration(void *vc, const pk_viteration *it)
 	fflush(stdout);
 }
 
-int analyze_variant(const char *name, const char *fen, const pk_limits *lim, size_t hash_mb, bool json,
+int analyze_variant(const char *name, const char *fen, const pk_limits *lim, const engine_args *ea, bool json,
 		    volatile sig_atomic_t *stop)
 {
 	const pk_variant *v;
 	pk_vpos root;
+	pk_vweights w;
 	if (cli_variant_position(name, fen, &v, &root) < 0)
 		return EXIT_USAGE;
+	if (engine_vweights(ea, v, &w) < 0)
+		return EXIT_RUNTIME;
+	size_t hash_mb = ea->hash ? (size_t)atol(ea->hash) : 64;
 	pk_vengine *e = vengine_new(hash_mb);
 	if (!e) {
 		cli_error("cannot allocate a %zu MB transposition table", hash_mb);
 		return EXIT_RUNTIME;
 	}
+	vengine_set_weights(e, &w);
 	vctx c = { json, &root };
 	pk_vresult res;
 	vengine_search(e, &root, NULL, 0, lim, stop, on_iteration, &c, &res);

@@ -372,17 +372,24 @@ int cli_load_game(const char *file, long want, pk_game *g, pk_replay *rp)
 	return rc ? (unreadable ? EXIT_RUNTIME : EXIT_USAGE) : 0;
 }
 
+const pk_variant *cli_variant(const char *name)
+{
+	const pk_variant *v = variant_by_name(name);
+	if (!v) {
+		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)", name);
+		return NULL;
+	}
+	if (!v->replayable) {
+		cli_error("--variant: %s is not implemented yet", v->name);
+		return NULL;
+	}
+	return v;
+}
+
 int cli_variant_position(const char *name, const char *fen, const pk_variant **v, pk_vpos *p)
 {
-	*v = variant_by_name(name);
-	if (!*v) {
-		cli_error("--variant: '%s' is not a variant pdnkit knows (a name such as international, or a PDN GameType)", name);
+	if (!(*v = cli_variant(name)))
 		return -1;
-	}
-	if (!(*v)->replayable) {
-		cli_error("--variant: %s is not implemented yet", (*v)->name);
-		return -1;
-	}
 	if (!fen) {
 		vpos_start(*v, p);
 		return 0;

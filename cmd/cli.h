@@ -6,6 +6,7 @@
 #include <popt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include "rules/variant.h"
 
 enum {
 	EXIT_OK = 0,        /* all good */
@@ -89,9 +90,11 @@ int cli_next_game(pk_games *it, pk_game **g, pk_replay **rp, bool *unreadable);
 /* The game numbered want (from 1) of file, replayed, into g and rp (initialised by the
  * caller). 0, or EXIT_USAGE / EXIT_RUNTIME after saying what is wrong. */
 int cli_load_game(const char *file, long want, pk_game *g, pk_replay *rp);
-/* The variant named by --variant and its start, or the position of fen in it: 0, or -1
- * after saying what is wrong (unknown, not implemented, a bad FEN). */
-#include "rules/variant.h"
+/* The variant named by --variant (a name or a GameType), implemented; NULL after
+ * saying what is wrong. */
+const pk_variant *cli_variant(const char *name);
+/* That variant and its start, or the position of fen in it: 0, or -1 after saying what
+ * is wrong (unknown, not implemented, a bad FEN). */
 int cli_variant_position(const char *name, const char *fen, const pk_variant **v, pk_vpos *p);
 
 #endif

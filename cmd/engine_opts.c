@@ -85,6 +85,20 @@ int engine_threads(const engine_args *ea)
 	return ea->threads ? atoi(ea->threads) : 1;
 }
 
+/* The file of --weights into text; -1 after saying why not. */
+static int read_weights(const char *path, char *text, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		cli_error("cannot open weights '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	size_t n = fread(text, 1, size - 1, f);
+	fclose(f);
+	text[n] = 0;
+	return 0;
+}
+
 int engine_weights(const engine_args *ea, pk_weights *w)
 {
 	*w = *eval_tuned_weights();
@@ -94,20 +108,40 @@ int engine_weights(const engine_args *ea, pk_weights *w)
 		*w = eval_default_weights;
 		return 0;
 	}
-	FILE *f = fopen(ea->weights, "r");
-	if (!f) {
-		cli_error("cannot open weights '%s': %s", ea->weights, strerror(errno));
-		return -1;
-	}
 	char text[8192];
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = 0;
+	if (read_weights(ea->weights, text, sizeof text) < 0)
+		return -1;
 	char err[160];
 	if (weights_parse(text, w, err, sizeof err) < 0) {
 		cli_error("weights '%s': %s", ea->weights, err);
 		return -1;
 	}
+	return 0;
+}
+
+int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
+{
+	vweights_for(v, w);
+	if (!ea->weights)
+		return 0;
+	if (!strcmp(ea->weights, "untuned")) {
+		vweights_hand_set(v, w);
+		return 0;
+	}
+	char text[8192], err[160];
+	int gametype;
+	if (read_weights(ea->weights, text, sizeof text) < 0)
+		return -1;
+	if (vweights_parse(text, w, &gametype, err, sizeof err) < 0) {
+		cli_error("weights '%s': %s", ea->weights, err);
+		return -1;
+	}
+	if (gametype != v->gametype) {
+		cli_error("weights '%s' are not for %s (GameType %d): their gametype line says %d", ea->weights, v->name,
+			  v->gametype, gametype);
+		return -1;
+	}
+	w->tuned = false;
 	return 0;
 }
 

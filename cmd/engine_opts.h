@@ -4,6 +4,7 @@
 
 #include <popt.h>
 #include "engine/search.h"
+#include "engine/vsearch.h"
 
 struct pk_egdb;
 typedef struct {
@@ -27,6 +28,9 @@ int engine_egdb(engine_args *ea, struct pk_egdb **db);
 /* The weights named by --weights (a file of "name value" lines, or "untuned" for the
  * hand-set ones), else the built-in tuned weights. Prints the reason on failure. */
 int engine_weights(const engine_args *ea, pk_weights *w);
+/* The same for the variant engine playing v: the file must name v's GameType;
+ * "untuned" gives the hand-set weights, none the built-in ones (vweights_for). */
+int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w);
 /* The search features: the defaults changed by --features; 0 or -1 (reported). */
 int engine_features(const engine_args *ea, pk_features *f);
 void engine_args_free(engine_args *ea);

@@ -15,7 +15,7 @@
 #include "store/games.h"
 
 /* Parse "--depth 6 --no-lmr" into a player. */
-static int parse_player(const char *what, const char *spec, pk_player *pl)
+static int parse_player(const char *what, const char *spec, const pk_variant *v, pk_player *pl)
 {
 	engine_args ea;
 	engine_args_init(&ea);
@@ -36,11 +36,10 @@ static int parse_player(const char *what, const char *spec, pk_player *pl)
 	int status = 0;
 	if (engine_args_from_string(what, spec, extra, &ea) < 0)
 		status = -1;
-	else if (engine_args_resolve(&ea, &pl->lim) || engine_weights(&ea, &pl->w) < 0)
+	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
 		status = -1;
-	else if (book_option(book, false, &pl->bk) < 0)
+	else if (!v && book_option(book, false, &pl->bk) < 0)
 		status = -1;
-	free(book);
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;
 	/* the older switches, kept beside --features */
@@ -62,8 +61,20 @@ static int parse_player(const char *what, const char *spec, pk_player *pl)
 		pl->f.aspiration = 0;
 	if (tt_buckets)
 		pl->f.tt_ways = 2;
-	if (status == 0 && engine_egdb(&ea, &pl->egdb) < 0)
+	if (v) {
+		/* the variant engine: limits, hash and weights; the rest is English draughts' */
+		if (book || ea.egdb || ea.features || ea.threads || no_lmr || strong_lmr || lmr || tt_buckets ||
+		    no_killers || no_history || no_aspiration) {
+			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash "
+				  "and --weights only", what);
+			status = -1;
+		} else if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
+			status = -1;
+		}
+	} else if (status == 0 && engine_egdb(&ea, &pl->egdb) < 0) {
 		status = -1;
+	}
+	free(book);
 	ea.db = NULL;                   /* the player's now */
 	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
 	pl->threads = engine_threads(&ea);
@@ -72,7 +83,7 @@ static int parse_player(const char *what, const char *spec, pk_player *pl)
 }
 
 /* Openings from a PDN file: each game's FEN (or the start) plus its moves. */
-static int openings_from_file(const char *path, pk_opening **out)
+static int openings_from_file(const char *path, const pk_variant *var, pk_opening **out)
 {
 	const char *files[] = { path };
 	pk_source src = { .files = files, .nfiles = 1 };
@@ -93,7 +104,7 @@ static int openings_from_file(const char *path, pk_opening **out)
 			v = NULL;
 			break;
 		}
-		if (!rp->supported || g->findings.errors)
+		if (g->findings.errors || (var ? rp->variant != var->gametype : !rp->supported))
 			continue;
 		if (n == cap) {
 			pk_opening *nv = realloc(v, sizeof *v * (size_t)(cap *= 2));
@@ -105,7 +116,7 @@ static int openings_from_file(const char *path, pk_opening **out)
 			}
 			v = nv;
 		}
-		n += match_opening_of(rp, &v[n]);
+		n += var ? match_vopening_of(var, rp, &v[n]) : match_opening_of(rp, &v[n]);
 	}
 	games_close(it);
 	*out = v;
@@ -132,12 +143,15 @@ static void tag(FILE *f, const char *name, const char *value)
 
 int cmd_match(int argc, const char **argv)
 {
-	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL;
+	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "a", 0, POPT_ARG_STRING, &a, 0, "engine A's options, e.g. \"--depth 8\"", "OPTIONS" },
 		{ "b", 0, POPT_ARG_STRING, &b, 0, "engine B's options, e.g. \"--depth 8 --no-lmr\"", "OPTIONS" },
-		{ "openings", 0, POPT_ARG_STRING, &openings, 0, "openings from a PDN file (default: every three-move ballot)", "FILE" },
+		{ "openings", 0, POPT_ARG_STRING, &openings, 0,
+		  "openings from a PDN file (default: every three-move ballot; with --variant, every first move and reply)", "FILE" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play this variant with the variant engine (default: English)",
+		  "NAME|GAMETYPE" },
 		{ "games", 'g', POPT_ARG_STRING, &games_arg, 0, "play at most N games (default: every opening, both colours)", "N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the games as PDN here", "FILE" },
@@ -152,16 +166,22 @@ int cmd_match(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
+	if (variant && !(m.variant = cli_variant(variant)))
+		goto out;
+	if (m.variant && m.variant->gametype == 21)
+		m.variant = NULL;               /* English: its own engine */
 	m.pl[0].spec = a ? a : "--depth 6";
 	m.pl[1].spec = b ? b : "--depth 6";
-	if (parse_player("--a", m.pl[0].spec, &m.pl[0]) < 0 || parse_player("--b", m.pl[1].spec, &m.pl[1]) < 0)
+	if (parse_player("--a", m.pl[0].spec, m.variant, &m.pl[0]) < 0 ||
+	    parse_player("--b", m.pl[1].spec, m.variant, &m.pl[1]) < 0)
 		goto out;
 	long ngames = 0, nconc = sysconf(_SC_NPROCESSORS_ONLN);
 	if (games_arg && cli_int(games_arg, 1, 10000000, "--games", &ngames))
 		goto out;
 	if (conc && cli_int(conc, 1, 256, "--concurrency", &nconc))
 		goto out;
-	m.nop = openings ? openings_from_file(openings, &op) : match_ballots(&op);
+	m.nop = openings ? openings_from_file(openings, m.variant, &op)
+			 : m.variant ? match_vopenings(m.variant, &op) : match_ballots(&op);
 	m.op = op;
 	if (m.nop <= 0) {
 		if (m.nop == 0)
@@ -182,13 +202,24 @@ int cmd_match(int argc, const char **argv)
 	match_score(&m, &sc);
 	long w = sc.wins, d = sc.draws, l = sc.losses, n = w + d + l;
 	double s = sc.score;
-	if (json)
-		printf("{\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,\"elo\":%.1f,"
-		       "\"elo_low\":%.1f,\"elo_high\":%.1f,\"seconds\":%.1f}\n", n, w, d, l, s, sc.elo, sc.elo_low,
-		       sc.elo_high, secs);
+	if (json) {
+		/* an infinite Elo (a score of 0 or 1) is no JSON number: null */
+		char elo[3][16];
+		double e[3] = { sc.elo, sc.elo_low, sc.elo_high };
+		for (int i = 0; i < 3; i++)
+			if (isfinite(e[i]))
+				snprintf(elo[i], sizeof elo[i], "%.1f", e[i] + 0.0);   /* no "-0.0" */
+			else
+				strcpy(elo[i], "null");
+		printf("{");
+		if (m.variant)
+			printf("\"variant\":\"%s\",", m.variant->key);
+		printf("\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,\"elo\":%s,"
+		       "\"elo_low\":%s,\"elo_high\":%s,\"seconds\":%.1f}\n", n, w, d, l, s, elo[0], elo[1], elo[2], secs);
+	}
 	else
-		printf("A: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
-		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.pl[0].spec, m.pl[1].spec, n, w, d, l, 100 * s, sc.elo,
+		printf("%s%sA: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
+		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.variant ? m.variant->name : "", m.variant ? "\n" : "", m.pl[0].spec, m.pl[1].spec, n, w, d, l, 100 * s, sc.elo,
 		       sc.elo_low, sc.elo_high, secs);
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
@@ -210,9 +241,17 @@ int cmd_match(int argc, const char **argv)
 			tag(f, "Result", result_string(g->result));
 			tag(f, "Opening", o->text);
 			tag(f, "Termination", g->reason);
-			char fen[PK_FEN_STRLEN];
-			fen_format(&o->start, fen, sizeof fen);
-			fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, o->start.stm == PK_WHITE ? "1... " : "",
+			char fen[VAR_FEN_STRLEN];
+			bool second = false;    /* the second mover moves first: "1... " */
+			if (m.variant) {
+				fprintf(f, "[GameType \"%d\"]\n", m.variant->gametype);
+				vfen_format(&o->vstart, fen, sizeof fen);
+				second = o->vstart.stm != m.variant->first;
+			} else {
+				fen_format(&o->start, fen, sizeof fen);
+				second = o->start.stm == PK_WHITE;
+			}
+			fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
 				g->movetext ? g->movetext : "", result_string(g->result));
 		}
 		if (cli_text_commit(&txt, out) < 0) {
@@ -235,5 +274,6 @@ out:
 	free(games_arg);
 	free(conc);
 	free(out);
+	free(variant);
 	return rc;
 }

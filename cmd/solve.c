@@ -5,7 +5,25 @@
 #include "cli.h"
 #include "commands.h"
 #include "engine_opts.h"
+#include "engine/vsearch.h"
 #include "store/games.h"
+
+/* The variant engine's judgement of a set-up position of another variant: its score
+ * from the side to move's view, the best move as text, the depth. */
+static int vsolve(pk_vengine **ve, size_t hash_mb, const pk_vpos *p, const pk_limits *lim, char *mv, size_t size,
+		  int *depth)
+{
+	if (!*ve && !(*ve = vengine_new(hash_mb)))
+		return -SCORE_WIN - 1;
+	vengine_new_game(*ve);
+	pk_vresult r;
+	vengine_search(*ve, p, NULL, 0, lim, NULL, NULL, NULL, &r);
+	*depth = r.last.depth;
+	if (!r.has_move)
+		return -SCORE_WIN;
+	vmove_text(p->v, &r.best, false, mv, size);
+	return r.last.score;
+}
 
 int cmd_solve(int argc, const char **argv)
 {
@@ -25,6 +43,7 @@ int cmd_solve(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
 	int rc = cli_parse_options(ctx, opts);
 	pk_engine *e = NULL;
+	pk_vengine *ve = NULL;
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -42,6 +61,7 @@ int cmd_solve(int argc, const char **argv)
 	pk_limits lim;
 	if (engine_args_resolve(&ea, &lim))
 		goto out;
+	size_t hash_mb = ea.hash ? (size_t)atol(ea.hash) : 64;
 	e = engine_from_args(&ea);
 	if (!e) {
 		rc = EXIT_RUNTIME;
@@ -72,19 +92,43 @@ int cmd_solve(int argc, const char **argv)
 		const pk_replay *rp = rpp;
 		const char *file = games_file(it);
 		int want = result_parse(game_tag(g, "Result"));
-		if (!rp->supported || !rp->custom_start ||
-		    (want != RES_BLACK_WINS && want != RES_WHITE_WINS && want != RES_DRAW)) {
+		/* another variant's set-up position, replayed under its rules */
+		const pk_variant *v = rp->variant != 21 && rp->vr.custom_start ? variant_by_gametype(rp->variant) : NULL;
+		if (!(rp->supported && rp->custom_start) && !v) {
 			skipped++;
 			continue;
 		}
-		/* The problem is the set-up position, before any solution moves. */
+		if (want != RES_BLACK_WINS && want != RES_WHITE_WINS && want != RES_DRAW) {
+			skipped++;
+			continue;
+		}
+		/* The problem is the set-up position, before any solution moves. A result is
+		 * written from the first mover's side ("1-0": Black in English draughts, White
+		 * in the others), as RES_BLACK_WINS. */
 		const pk_pos *p = &rp->start;
-		engine_new_game(e);
 		pk_result res;
-		engine_search(e, p, NULL, &lim, NULL, NULL, NULL, &res);
-		int s = res.has_move ? res.last.score : -SCORE_WIN;
-		int judged = s > margin ? (p->stm == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS) :
-			     s < -margin ? (p->stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
+		memset(&res, 0, sizeof res);
+		char mv[PK_MOVE_STRLEN + 64] = "-";
+		int s, depth, first = PK_BLACK, stm = p->stm;
+		if (v) {
+			first = v->first;
+			stm = rp->vr.start.stm;
+			s = vsolve(&ve, hash_mb, &rp->vr.start, &lim, mv, sizeof mv, &depth);
+			if (s < -SCORE_WIN) {
+				cli_error("cannot allocate a %zu MB transposition table", hash_mb);
+				rc = EXIT_RUNTIME;
+				break;
+			}
+		} else {
+			engine_new_game(e);
+			engine_search(e, p, NULL, &lim, NULL, NULL, NULL, &res);
+			s = res.has_move ? res.last.score : -SCORE_WIN;
+			depth = res.last.depth;
+			if (res.has_move)
+				move_format(&res.best, false, mv, sizeof mv);
+		}
+		int judged = s > margin ? (stm == first ? RES_BLACK_WINS : RES_WHITE_WINS) :
+			     s < -margin ? (stm == first ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
 		if (res.in_egdb) {
 			/* The database's value is exact: it judges, not the score. */
 			judged = res.egdb.value == EGDB_DRAW ? RES_DRAW :
@@ -95,20 +139,20 @@ int cmd_solve(int argc, const char **argv)
 		bool ok = judged == want;
 		correct += ok;
 		const char *name = game_tag(g, "Event");
-		char mv[PK_MOVE_STRLEN] = "-";
-		if (res.has_move)
-			move_format(&res.best, false, mv, sizeof mv);
 		if (json) {
 			printf("{\"file\":");
 			json_string(stdout, file);
-			printf(",\"game\":%d,\"event\":", g->index);
+			printf(",\"game\":%d,", g->index);
+			if (v)
+				printf("\"variant\":\"%s\",", v->key);
+			printf("\"event\":");
 			json_string(stdout, name ? name : "");
 			printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"egdb\":%s,\"correct\":%s}\n",
-			       result_string(want), result_string(judged), s, res.last.depth, mv, res.in_egdb ? "true" : "false",
+			       result_string(want), result_string(judged), s, depth, mv, res.in_egdb ? "true" : "false",
 			       ok ? "true" : "false");
 		} else if (!ok && !quiet) {
 			printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", file, g->index,
-			       name ? name : "?", result_string(want), result_string(judged), s, res.last.depth, mv);
+			       name ? name : "?", result_string(want), result_string(judged), s, depth, mv);
 		}
 		cli_progress("solve", positions, 0);
 	}
@@ -125,6 +169,7 @@ int cmd_solve(int argc, const char **argv)
 		rc = EXIT_OK;
 out:
 	engine_free(e);
+	vengine_free(ve);
 	poptFreeContext(ctx);
 	engine_args_free(&ea);
 	free(margin_arg);

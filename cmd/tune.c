@@ -1,5 +1,6 @@
 /* pdnkit tune: fit the evaluation weights to game results by logistic regression over
  * the quiet positions of a collection, and report the fit on held-out games. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +24,19 @@ static void show_epoch(void *ctx, long epoch, double loss)
 int cmd_tune(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
-	char *out = NULL, *epochs_arg = NULL;
+	char *out = NULL, *epochs_arg = NULL, *variant_arg = NULL, *folds_arg = NULL, *ridge_arg = NULL;
 	int use_db = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
 		{ "from-db", 0, POPT_ARG_NONE, &use_db, 0, "take the games from the database instead of FILEs", NULL },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the fitted weights here", "WEIGHTS" },
 		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes of gradient descent (default 400)", "N" },
+		{ "folds", 0, POPT_ARG_STRING, &folds_arg, 0,
+		  "also cross-validate: each of N folds of games held out in turn (2-50)", "N" },
+		{ "ridge", 0, POPT_ARG_STRING, &ridge_arg, 0,
+		  "penalty on moving the weights from the engine's (default 0); 'auto' chooses it by --folds", "L|auto" },
+		{ "variant", 0, POPT_ARG_STRING, &variant_arg, 0,
+		  "fit the weights of this variant's engine to its games (default: English)", "NAME|GAMETYPE" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -49,6 +56,29 @@ int cmd_tune(int argc, const char **argv)
 	long epochs = 400;
 	if (epochs_arg && cli_int(epochs_arg, 1, 100000, "--epochs", &epochs))
 		goto out;
+	const pk_variant *v = NULL;
+	if (variant_arg && !(v = cli_variant(variant_arg)))
+		goto out;
+	pk_tune_opts to = { .epochs = epochs };
+	long folds = 0;
+	if (folds_arg && cli_int(folds_arg, 2, 50, "--folds", &folds))
+		goto out;
+	to.folds = (int)folds;
+	if (ridge_arg && !strcmp(ridge_arg, "auto")) {
+		if (!folds) {
+			cli_error("--ridge auto chooses by cross-validation: give --folds too");
+			goto out;
+		}
+		to.ridge = -1;
+	} else if (ridge_arg) {
+		char *end;
+		errno = 0;
+		to.ridge = strtod(ridge_arg, &end);
+		if (end == ridge_arg || *end || errno || !(to.ridge >= 0 && to.ridge <= 1)) {
+			cli_error("--ridge: '%s' is not a number from 0 to 1, or 'auto'", ridge_arg);
+			goto out;
+		}
+	}
 	rc = EXIT_RUNTIME;
 	pk_store *st = NULL;
 	if (use_db && !(st = db_open(&fa, false)))
@@ -62,7 +92,7 @@ int cmd_tune(int argc, const char **argv)
 		goto out;
 	}
 	int got = GAMES_FATAL;
-	if (!(d = tune_data_new()))
+	if (!(d = tune_data_new(v)))
 		goto walk_done;
 	pk_game *g;
 	pk_replay *rp;
@@ -88,7 +118,9 @@ walk_done:
 	pk_tune_result tr;
 	progress_ctx pc = { epochs };
 	double t0 = cli_now();
-	if (tune_fit(d, epochs, show_epoch, &pc, &tr) < 0) {
+	if (folds)
+		fprintf(stderr, "pdnkit tune: cross-validating over %ld folds...\n", folds);
+	if (tune_fit(d, &to, show_epoch, &pc, &tr) < 0) {
 		cli_error("too few positions to fit (%zu)", tr.train);
 		goto out;
 	}
@@ -99,27 +131,48 @@ walk_done:
 	double after_train = tr.after_train, after_held = tr.after_held;
 	printf("positions: %zu for fitting, %zu held out (every tenth game), from %ld games; scale K = %.3f\n",
 	       train, tr.heldout, tr.games, K);
-	printf("log loss   before     after\n  fitting  %.5f   %.5f\n  held out %.5f   %.5f\n", before_train,
-	       after_train, before_held, after_held);
+	if (tr.ncv) {
+		printf("cross-validated over %ld folds: mean held-out log loss\n  %-8s %9s %9s\n", folds, "ridge", "before",
+		       "after");
+		for (int i = 0; i < tr.ncv; i++)
+			printf("  %-8g %9.5f %9.5f%s\n", tr.cv[i].ridge, tr.cv[i].before, tr.cv[i].after,
+			       tr.ncv > 1 && tr.cv[i].ridge == tr.ridge ? "   (chosen)" : "");
+	}
+	printf("log loss   before     after%s\n  fitting  %.5f   %.5f\n  held out %.5f   %.5f\n",
+	       tr.ridge > 0 ? "  (ridge)" : "", before_train, after_train, before_held, after_held);
 	printf("\n%-12s %8s %8s\n", "weight", "before", "after");
-	for (int k = 0; k < W_NUM; k++)
-		printf("%-12s %8d %8d%s\n", eval_weight_names[k], tr.start[k], tr.fitted[k],
-		       tune_is_fitted(k) ? "" : "   (kept: endgame technique)");
+	for (int k = 0; k < tr.nw; k++)
+		printf("%-12s %8d %8d%s\n", tr.names[k], tr.start[k], tr.fitted[k],
+		       tr.kept[k] ? "   (kept: endgame technique)" : "");
 	if (out) {
 		cli_text txt;
 		FILE *f = cli_text_begin(&txt);
 		if (!f)
 			goto out;
-		fprintf(f, "# pdnkit evaluation weights (hundredths of a man; a man is 100).\n"
-			   "# Produced by: pdnkit tune");
+		fprintf(f, "# pdnkit evaluation weights%s%s (hundredths of a man; a man is 100).\n"
+			   "# Produced by: pdnkit tune", v ? " for " : "", v ? v->name : "");
+		if (v)
+			fprintf(f, " --variant %s", v->key);
+		if (use_db)
+			fprintf(f, " --from-db");
+		if (folds)
+			fprintf(f, " --folds %ld", folds);
+		if (ridge_arg)
+			fprintf(f, " --ridge %s", ridge_arg);
 		for (int i = 0; i < nfiles; i++) {
 			const char *base = strrchr(files[i], '/');
 			fprintf(f, " %s", base ? base + 1 : files[i]);
 		}
 		fprintf(f, " -o %s\n# %zu quiet positions of %ld games; held-out log loss %.5f -> %.5f (scale %.3f); %ld epochs.\n",
 			out, tr.train + tr.heldout, tr.games, before_held, after_held, K, epochs);
-		for (int k = 0; k < W_NUM; k++)
-			fprintf(f, "%-12s %d\n", eval_weight_names[k], tr.fitted[k]);
+		for (int i = 0; i < tr.ncv; i++)
+			if (tr.cv[i].ridge == tr.ridge)
+				fprintf(f, "# %ld-fold cross-validated log loss %.5f -> %.5f with ridge %g.\n", folds,
+					tr.cv[i].before, tr.cv[i].after, tr.ridge);
+		if (v)
+			fprintf(f, "%-12s %d\n", "gametype", v->gametype);
+		for (int k = 0; k < tr.nw; k++)
+			fprintf(f, "%-12s %d\n", tr.names[k], tr.fitted[k]);
 		if (cli_text_commit(&txt, out) < 0)
 			goto out;
 	}
@@ -131,5 +184,8 @@ out:
 	filter_args_free(&fa);
 	free(out);
 	free(epochs_arg);
+	free(variant_arg);
+	free(folds_arg);
+	free(ridge_arg);
 	return rc;
 }

@@ -170,4 +170,93 @@ run $PDNKIT analyze --variant 20 --moves "11-15"
 expect_rc 2 "--moves with --variant"
 run $PDNKIT analyze --variant international --fen "W:W51"
 expect_rc 2 "a FEN of the wrong board"
+
+# --weights for the variant engine: 'untuned', a file naming its GameType, and errors.
+run $PDNKIT analyze --variant international --depth 3 --weights untuned
+expect_rc 0 "--variant --weights untuned"
+printf 'gametype 25\nking 250\nmobility 3\n' > "$T_TMP/vw.txt"
+run $PDNKIT analyze --variant russian --depth 3 --weights "$T_TMP/vw.txt"
+expect_rc 0 "variant weights file"
+run $PDNKIT analyze --variant international --depth 3 --weights "$T_TMP/vw.txt"
+expect_rc 3 "weights of another variant"
+expect_err_has "are not for International draughts (GameType 20): their gametype line says 25" "wrong variant explained"
+printf 'gametype 25\ntempo 3\n' > "$T_TMP/vw2.txt"
+run $PDNKIT analyze --variant russian --depth 3 --weights "$T_TMP/vw2.txt"
+expect_rc 3 "an English weight in a variant file"
+expect_err_has "line 2: unknown weight 'tempo'" "unknown weight named"
+
+# match --variant: the variant engines play every first move and reply with both
+# colours; the deeper one wins; the games are valid PDN of that variant.
+run $PDNKIT match --variant russian --a "--depth 4" --b "--depth 1" --games 12 -o "$T_TMP/vm.pdn" --json
+expect_rc 0 "match --variant russian"
+expect_out_has '{"variant":"russian","games":12,' "12 Russian games"
+w=$(echo "$OUT" | sed -E 's/.*"wins":([0-9]+).*/\1/'); l=$(echo "$OUT" | sed -E 's/.*"losses":([0-9]+).*/\1/')
+[ "$w" -gt "$((l + 6))" ] && pass || fail "depth 4 beats depth 1 clearly: $OUT"
+expect_out_has '"elo":null' "an infinite Elo is JSON null" 
+[ "$(grep -c '^\[GameType "25"\]' "$T_TMP/vm.pdn")" -eq 12 ] && pass || fail "each game says its GameType"
+run $PDNKIT validate "$T_TMP/vm.pdn"
+expect_err_has "12 games read: 12 valid, 0 with errors, 0 with warnings, 12 of other variants replayed" "the games replay under Russian rules"
+grep -q '^1\. [a-h][1-8][-:][a-h][1-8] [a-h][1-8]' "$T_TMP/vm.pdn" && pass || fail "Russian notation, numbered from White's move"
+run $PDNKIT match --variant international --a "--depth 2" --b "--depth 2" --json
+expect_rc 0 "a whole International match"
+expect_out_has '"games":162,' "9 first moves x 9 replies x 2 colours"
+run $PDNKIT match --variant russian --openings "$T_TMP/vm.pdn" --a "--depth 2" --b "--depth 2 --weights untuned" --concurrency 1 --json
+expect_rc 0 "openings from a file of variant games"
+expect_out_has '"games":24,' "each of its 12 games opens two"
+run $PDNKIT match --variant international --a "--depth 2 --book x.book" --games 2
+expect_rc 2 "English-only engine options refused"
+expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash and --weights only" "said which"
+run $PDNKIT match --variant frisian --games 2
+expect_rc 2 "match of a variant not implemented"
+
+# solve: set-up positions of other variants, judged by the variant engine; "1-0" is the
+# first mover's win (White's, in these).
+cat > "$T_TMP/vp.pdn" <<'EOF'
+[Event "Russian: two men against one"]
+[GameType "25"]
+[SetUp "1"]
+[FEN "W:W29,30:B4"]
+[Result "1-0"]
+*
+
+[Event "International: a king against a man that must walk into it"]
+[GameType "20"]
+[FEN "W:WK46:B5"]
+[Result "1-0"]
+*
+
+[Event "International: two kings"]
+[GameType "20"]
+[FEN "W:WK1:BK50"]
+[Result "1/2-1/2"]
+*
+
+[Event "International: Black to move wins"]
+[GameType "20"]
+[FEN "B:W46:B5,6,7"]
+[Result "0-1"]
+*
+EOF
+run $PDNKIT solve --depth 8 --json "$T_TMP/vp.pdn"
+expect_rc 0 "solve variant positions"
+expect_out_has '"positions":4,"correct":4,' "all four judged right"
+expect_out_has '"variant":"russian","event":"Russian: two men against one","expected":"1-0","judged":"1-0"' "Russian named"
+echo "$OUT" | grep '"game":1,' | grep -q '"bestmove":"[a-h][1-8]-[a-h][1-8]"' && pass || fail "Russian best move in its notation"
+
+# tune --variant: the variant engine's weights fitted to its games, cross-validated.
+if have_corpora "Russian games of 1947"; then
+	run "$PDNKIT" tune --variant russian --epochs 40 --folds 3 --ridge auto -o "$T_TMP/ru.txt" "$CORPORA/ussr1947.pdn"
+	expect_rc 0 "tune --variant russian"
+	expect_out_has "from 153 games" "every decided or drawn game of the file"
+	expect_out_has "cross-validated over 3 folds" "the folds reported"
+	[ "$(echo "$OUT" | grep -c '(chosen)')" -eq 1 ] && pass || fail "one ridge chosen: $OUT"
+	grep -q '^gametype *25$' "$T_TMP/ru.txt" && pass || fail "the file names its variant"
+	run $PDNKIT analyze --variant russian --depth 3 --weights "$T_TMP/ru.txt"
+	expect_rc 0 "fitted variant weights load"
+	run "$PDNKIT" tune --variant russian "$CORPORA/wk2003.pdn"
+	expect_rc 3 "no Russian game in an International file"
+	expect_err_has "too few positions to fit (0)" "said so"
+	run "$PDNKIT" tune --variant russian --ridge auto "$CORPORA/ussr1947.pdn"
+	expect_rc 2 "--ridge auto needs --folds"
+fi
 done_testing

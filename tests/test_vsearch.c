@@ -2,8 +2,11 @@
  * answers a legal move and the same one each run; on thousands of random small
  * positions, every win it announces is confirmed by a plain minimax over the legal moves
  * to the announced length, and every win in up to three plies that minimax finds, it
- * finds; a stop flag ends a search without a limit. */
+ * finds; a stop flag ends a search without a limit. The evaluation is the weighted sum
+ * of the terms tuning fits (vfeatures), and the built-in weight files all parse. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 #include "engine/vsearch.h"
 #include "rules/pos.h"
@@ -148,6 +151,55 @@ int main(void)
 	empty.sq[1] = VP_BMAN;
 	vengine_search(e, &empty, NULL, 0, &none, NULL, NULL, NULL, &r);
 	CHECK(!r.has_move);
+
+	/* veval is 100 per man plus the weights times vfeatures' terms, within the
+	 * rounding of the advance (scaled to 8 rows), on random middle-game positions. */
+	int same = 0, tried = 0;
+	for (int i = 0; variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		if (!v->replayable)
+			continue;
+		pk_vweights w;
+		vweights_hand_set(v, &w);
+		for (int k = 0; k < 200; k++) {
+			pk_vpos p;
+			vpos_start(v, &p);
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			for (int ply = 0, n; ply < 6 + k % 30 && (n = vgen(&p, ml)) > 0; ply++) {
+				pk_vpos q;
+				vmake(&p, &ml->m[rnd((unsigned)n)], &q);
+				p = q;
+			}
+			free(ml);
+			int men;
+			double f[VW_NUM], sum;
+			vfeatures(&p, &men, f);
+			sum = 100.0 * men;
+			for (int t = 0; t < VW_NUM; t++)
+				sum += w.w[t] * f[t];
+			tried++;
+			same += fabs(veval(&p, &w) - sum) < 1 + w.w[VW_ADVANCE];
+		}
+	}
+	CHECK_REPORT(same == tried, "veval = the weighted terms in %d of %d positions", same, tried);
+	/* The built-in fitted weights: each file parses and names a variant. */
+	extern const char *const vweights_texts[];
+	int files = 0;
+	for (int i = 0; vweights_texts[i]; i++) {
+		pk_vweights w = { 0 };
+		int gt = 0;
+		char err[160] = "";
+		CHECK_REPORT(vweights_parse(vweights_texts[i], &w, &gt, err, sizeof err) == 0, "weight file %d: %s", i, err);
+		const pk_variant *v = variant_by_gametype(gt);
+		CHECK_REPORT(v && v->replayable, "weight file %d names GameType %d", i, gt);
+		pk_vweights built;
+		if (v) {
+			vweights_for(v, &built);
+			CHECK_REPORT(built.tuned && !memcmp(built.w, w.w, sizeof w.w), "%s uses its fitted weights", v->key);
+		}
+		files++;
+	}
+	CHECK(files >= 1);
 	vengine_free(e);
 	printf("test_vsearch: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed != 0;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis/match.h"
+#include "analysis/match_int.h"
 #include "base/pool.h"
 #include "pdn/movenum.h"
 #include "rules/fen.h"
@@ -56,8 +56,7 @@ bool match_opening_of(const pk_replay *rp, pk_opening *o)
 	return gen_moves(&o->start, &ml) > 0;
 }
 
-/* Appends text to a growing buffer; false when out of memory. */
-static bool append(char **text, size_t *len, size_t *cap, const char *s)
+bool match_append(char **text, size_t *len, size_t *cap, const char *s)
 {
 	size_t n = strlen(s);
 	if (*len + n + 1 > *cap) {
@@ -85,7 +84,7 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 	int rev = 0;
 	size_t cap = 0, len = 0;
 	char *text = NULL;
-	bool ok = append(&text, &len, &cap, "");
+	bool ok = match_append(&text, &len, &cap, "");
 	engine_new_game(eng[0]);
 	engine_new_game(eng[1]);
 	g->result = RES_DRAW;
@@ -124,7 +123,7 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 			tok[k++] = ' ';
 		}
 		move_format(&r.best, false, tok + k, sizeof tok - (size_t)k);
-		ok = append(&text, &len, &cap, tok);
+		ok = match_append(&text, &len, &cap, tok);
 		bool reversible = move_is_reversible(&p, &r.best);
 		keys[nkeys++] = p.key;
 		pk_pos q;
@@ -154,10 +153,39 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 	g->movetext = text;
 }
 
+/* The variant engines' games. */
+static void vworker(pk_match *m)
+{
+	pk_vengine *eng[2] = { NULL, NULL };
+	for (int i = 0; i < 2; i++) {
+		if (!(eng[i] = vengine_new(m->pl[i].hash))) {
+			m->failed = 1;
+			goto out;
+		}
+		vengine_set_weights(eng[i], &m->pl[i].vw);
+	}
+	for (;;) {
+		int gi = atomic_fetch_add(&m->next, 1);
+		if (gi >= m->ngames)
+			break;
+		match_vplay(m, &m->games[gi], eng);
+		int done = atomic_fetch_add(&m->done, 1) + 1;
+		if (m->progress)
+			m->progress(m->ctx, done);
+	}
+out:
+	vengine_free(eng[0]);
+	vengine_free(eng[1]);
+}
+
 static void worker(int id, void *arg)
 {
 	(void)id;
 	pk_match *m = arg;
+	if (m->variant) {
+		vworker(m);
+		return;
+	}
 	pk_engine *eng[2] = { NULL, NULL };
 	for (int i = 0; i < 2; i++) {
 		if (!(eng[i] = engine_new(m->pl[i].hash, &m->pl[i].w))) {
@@ -218,10 +246,13 @@ static double elo_of(double x)
 void match_score(const pk_match *m, pk_match_score *out)
 {
 	long w = 0, d = 0, l = 0;
+	/* a result as PDN writes it: "1-0" (RES_BLACK_WINS) is the first mover's win */
+	bool white_first = m->variant && m->variant->first == PK_WHITE;
 	for (int i = 0; i < m->ngames; i++) {
 		int res = m->games[i].result;
-		int a_won = m->games[i].a_black ? res == RES_BLACK_WINS : res == RES_WHITE_WINS;
-		int a_lost = m->games[i].a_black ? res == RES_WHITE_WINS : res == RES_BLACK_WINS;
+		bool a_first = white_first ? !m->games[i].a_black : m->games[i].a_black;
+		int a_won = a_first ? res == RES_BLACK_WINS : res == RES_WHITE_WINS;
+		int a_lost = a_first ? res == RES_WHITE_WINS : res == RES_BLACK_WINS;
 		w += a_won;
 		l += a_lost;
 		d += !a_won && !a_lost;

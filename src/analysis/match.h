@@ -1,6 +1,7 @@
 /* The match referee: two engine settings play every opening with both colours, under the
  * rules of a finished game (no legal move loses; threefold repetition and 50 moves
- * without a capture or a man moved draw; a move limit), on N threads; the score and the
+ * without a capture or a man moved draw; a move limit), on N threads, in English
+ * draughts or, with the variant engine, any other variant; the score and the
  * Elo difference with its 95% interval (pdnkit match). */
 #ifndef PK_MATCH_H
 #define PK_MATCH_H
@@ -8,11 +9,13 @@
 #include <stdatomic.h>
 #include "book/book.h"
 #include "engine/search.h"
+#include "engine/vsearch.h"
 
 #define MATCH_MAX_PLIES 400
 
 typedef struct {
 	pk_pos start;
+	pk_vpos vstart;             /* the start, in a match of another variant */
 	char text[160];             /* the opening moves, or the FEN it starts from */
 	int nply;
 	uint64_t keys[8];           /* the positions before start, for repetitions */
@@ -27,10 +30,11 @@ typedef struct {
 	pk_weights w;
 	pk_book *bk;                /* plays from it while the position is in it (may be NULL) */
 	pk_egdb *egdb;              /* endgame databases the search probes (may be NULL) */
+	pk_vweights vw;             /* the weights, in a match of another variant */
 } pk_player;
 
 typedef struct {
-	int a_black;                /* player A has Black */
+	int a_black;                /* player A has Black, or in a variant the first mover's colour */
 	int opening;
 	int result;                 /* RES_* */
 	int plies;
@@ -39,6 +43,7 @@ typedef struct {
 } pk_match_game;
 
 typedef struct {
+	const pk_variant *variant;  /* NULL: English draughts; else the variant engine plays */
 	pk_player pl[2];            /* A and B */
 	const pk_opening *op;
 	int nop;
@@ -59,6 +64,12 @@ int match_ballots(pk_opening **out);
 /* The opening a replayed game gives (its start and first 8 plies); false when its end
  * position has no legal move. */
 bool match_opening_of(const pk_replay *rp, pk_opening *o);
+
+/* The same for another variant: every legal sequence of two plies from its start (the
+ * first move and the reply), and a replayed game's first 8 plies (false when it is not
+ * a game of v or its position has no legal move). */
+int match_vopenings(const pk_variant *v, pk_opening **out);
+bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o);
 
 /* Plays m->ngames games (m->games allocated by the call) on `concurrency` threads.
  * 0, or -1 when out of memory. */

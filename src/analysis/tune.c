@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/tune.h"
+#include "engine/vsearch.h"
 #include "rules/gen.h"
 
 /* Terms fitted to results. The endgame technique terms (king_corner, drive) are
@@ -10,9 +11,10 @@
 bool tune_is_fitted(int k) { return k != W_KING_CORNER && k != W_DRIVE; }
 
 typedef struct {
-	int16_t f[W_NUM];
+	float f[TUNE_MAX_W];
+	uint32_t game;      /* its game's number in the collection */
 	int16_t men;
-	uint8_t result;     /* Black's score: 0, 1 (draw), 2 */
+	uint8_t result;     /* the first mover's score: 0, 1 (draw), 2 */
 	uint8_t heldout;
 } sample;
 
@@ -20,14 +22,43 @@ struct pk_tune_data {
 	sample *v;
 	size_t n, cap;
 	long games;
+	const pk_variant *variant;   /* NULL: English draughts */
+	int nw;
+	double start[TUNE_MAX_W];
+	bool fitted[TUNE_MAX_W];
+	const char *const *names;
 };
 typedef pk_tune_data dataset;
+
+/* The first mover's score of a finished game: 2 win, 1 draw, 0 loss; -1 otherwise. */
+static int first_score(int result)
+{
+	return result == RES_BLACK_WINS ? 2 : result == RES_WHITE_WINS ? 0 : result == RES_DRAW ? 1 : -1;
+}
+
+static sample *new_sample(dataset *d, int res)
+{
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 1 << 14;
+		sample *v = realloc(d->v, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		d->v = v;
+		d->cap = cap;
+	}
+	sample *s = &d->v[d->n++];
+	memset(s, 0, sizeof *s);
+	s->result = (uint8_t)res;
+	s->game = (uint32_t)d->games;
+	s->heldout = d->games % 10 == 0;   /* every tenth game is held out */
+	return s;
+}
 
 static int add_game(dataset *d, const pk_replay *rp, int skip_plies)
 {
 	if (!rp->supported || !rp->complete || rp->nply < skip_plies + 2)
 		return 0;
-	int res = rp->result == RES_BLACK_WINS ? 2 : rp->result == RES_WHITE_WINS ? 0 : rp->result == RES_DRAW ? 1 : -1;
+	int res = first_score(rp->result);
 	if (res < 0)
 		return 0;
 	d->games++;
@@ -35,41 +66,88 @@ static int add_game(dataset *d, const pk_replay *rp, int skip_plies)
 		const pk_pos *p = &rp->plies[i].after;
 		if (gen_has_capture(p))
 			continue;   /* only quiet positions: a capture pending is no position to judge */
-		if (d->n == d->cap) {
-			d->cap = d->cap ? d->cap * 2 : 1 << 16;
-			sample *v = realloc(d->v, d->cap * sizeof *v);
-			if (!v)
-				return -1;
-			d->v = v;
-		}
-		sample *s = &d->v[d->n++];
+		sample *s = new_sample(d, res);
+		if (!s)
+			return -1;
 		int men, f[W_NUM];
 		eval_features(p, &men, f);
 		for (int k = 0; k < W_NUM; k++)
-			s->f[k] = (int16_t)f[k];
+			s->f[k] = (float)f[k];
 		s->men = (int16_t)men;
-		s->result = (uint8_t)res;
-		s->heldout = d->games % 10 == 0;   /* every tenth game is held out */
 	}
 	return 0;
+}
+
+/* The same for a game of d->variant, replayed with its ordinals kept. The features are
+ * taken from the first mover's view, as the result is. */
+static int add_vgame(dataset *d, const pk_replay *rp, int skip_plies)
+{
+	const pk_vreplay *vr = &rp->vr;
+	if (rp->variant != d->variant->gametype || !vr->ord || !vr->complete || vr->plies < skip_plies + 2)
+		return 0;
+	int res = first_score(rp->result);
+	if (res < 0)
+		return 0;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return -1;
+	d->games++;
+	pk_vpos p = vr->start;
+	int status = 0;
+	for (int i = 0; i < vr->plies; i++) {
+		int n = vgen(&p, ml);
+		if (vr->ord[i] < 0 || vr->ord[i] >= n)
+			break;
+		pk_vpos q;
+		vmake(&p, &ml->m[vr->ord[i]], &q);
+		p = q;
+		if (i + 1 < skip_plies || (vgen(&p, ml) > 0 && ml->m[0].ncap > 0))
+			continue;
+		sample *s = new_sample(d, res);
+		if (!s) {
+			status = -1;
+			break;
+		}
+		int men;
+		double f[VW_NUM];
+		pk_vpos view = p;
+		view.stm = vr->first;           /* the first mover's view */
+		vfeatures(&view, &men, f);
+		for (int k = 0; k < VW_NUM; k++)
+			s->f[k] = (float)f[k];
+		s->men = (int16_t)men;
+	}
+	free(ml);
+	return status;
 }
 
 static double black_eval(const sample *s, const double *w)
 {
 	double v = 100.0 * s->men;
-	for (int k = 0; k < W_NUM; k++)
+	for (int k = 0; k < TUNE_MAX_W; k++)   /* the unused ones are 0 */
 		v += s->f[k] * w[k];
 	return v;
 }
 
+/* Which samples a pass uses: folds 0, the fixed split (every tenth game held out);
+ * else the games numbered fold modulo folds are held out. */
+typedef struct {
+	int folds, fold;
+} split;
+
+static bool held_out(const sample *s, split sp)
+{
+	return sp.folds ? (int)(s->game % (uint32_t)sp.folds) == sp.fold : s->heldout;
+}
+
 /* Mean log loss of sigmoid(K * eval / 100) against the result, on one part. */
-static double loss(const dataset *d, const double *w, double K, int heldout)
+static double loss(const dataset *d, const double *w, double K, split sp, bool heldout)
 {
 	double sum = 0;
 	size_t n = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		const sample *s = &d->v[i];
-		if (s->heldout != heldout)
+		if (held_out(s, sp) != heldout)
 			continue;
 		double p = 1.0 / (1.0 + exp(-K * black_eval(s, w) / 100.0));
 		double y = s->result / 2.0;
@@ -80,63 +158,47 @@ static double loss(const dataset *d, const double *w, double K, int heldout)
 	return n ? sum / (double)n : 0;
 }
 
-
-pk_tune_data *tune_data_new(void) { return calloc(1, sizeof(pk_tune_data)); }
-
-void tune_data_free(pk_tune_data *d)
+/* The scale K that best fits w on the training part, by golden-section search. */
+static double fit_scale(const dataset *d, const double *w, split sp)
 {
-	if (d)
-		free(d->v);
-	free(d);
-}
-
-int tune_add_game(pk_tune_data *d, const pk_replay *rp) { return add_game(d, rp, 8); }
-
-int tune_fit(const pk_tune_data *dp, long epochs, void (*progress)(void *ctx, long epoch, double loss),
-	     void *ctx, pk_tune_result *out)
-{
-	const dataset d = *dp;
-	size_t train = 0;
-	for (size_t i = 0; i < d.n; i++)
-		train += !d.v[i].heldout;
-	memset(out, 0, sizeof *out);
-	out->train = train;
-	if (train < 1000)
-		return -1;
-
-	double w[W_NUM], start[W_NUM];
-	for (int k = 0; k < W_NUM; k++)
-		w[k] = start[k] = eval_default_weights.w[k];
-	/* The scale K that best fits the starting weights, by golden-section search. */
 	double lo = 0.1, hi = 3.0;
 	for (int it = 0; it < 40; it++) {
 		double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618;
-		if (loss(&d, w, a, 0) < loss(&d, w, b, 0))
+		if (loss(d, w, a, sp, false) < loss(d, w, b, sp, false))
 			hi = b;
 		else
 			lo = a;
 	}
-	double K = (lo + hi) / 2;
-	double before_train = loss(&d, w, K, 0), before_held = loss(&d, w, K, 1);
+	return (lo + hi) / 2;
+}
 
-	/* Adam over the whole training part. */
-	double m[W_NUM] = { 0 }, v[W_NUM] = { 0 }, grad[W_NUM];
+/* Adam over the training part from w (in place), the log loss plus ridge times the
+ * squared distance of the fitted weights from the start (in hundredths). */
+static void adam(const dataset *d, double *w, double K, split sp, long epochs, double ridge,
+		 void (*progress)(void *ctx, long epoch, double loss), void *ctx)
+{
+	double m[TUNE_MAX_W] = { 0 }, v[TUNE_MAX_W] = { 0 }, grad[TUNE_MAX_W];
 	const double lr = 1.0, b1 = 0.9, b2 = 0.999;
+	size_t train = 0;
+	for (size_t i = 0; i < d->n; i++)
+		train += !held_out(&d->v[i], sp);
+	if (!train)
+		return;
 	for (long ep = 1; ep <= epochs; ep++) {
 		memset(grad, 0, sizeof grad);
-		for (size_t i = 0; i < d.n; i++) {
-			const sample *s = &d.v[i];
-			if (s->heldout)
+		for (size_t i = 0; i < d->n; i++) {
+			const sample *s = &d->v[i];
+			if (held_out(s, sp))
 				continue;
 			double p = 1.0 / (1.0 + exp(-K * black_eval(s, w) / 100.0));
 			double e = (p - s->result / 2.0) * K / 100.0;
-			for (int k = 0; k < W_NUM; k++)
+			for (int k = 0; k < d->nw; k++)
 				grad[k] += e * s->f[k];
 		}
-		for (int k = 0; k < W_NUM; k++) {
-			if (!tune_is_fitted(k))
+		for (int k = 0; k < d->nw; k++) {
+			if (!d->fitted[k])
 				continue;
-			double gk = grad[k] / (double)train;
+			double gk = grad[k] / (double)train + 2 * ridge * (w[k] - d->start[k]);
 			m[k] = b1 * m[k] + (1 - b1) * gk;
 			v[k] = b2 * v[k] + (1 - b2) * gk * gk;
 			double mh = m[k] / (1 - pow(b1, (double)ep)), vh = v[k] / (1 - pow(b2, (double)ep));
@@ -147,22 +209,120 @@ int tune_fit(const pk_tune_data *dp, long epochs, void (*progress)(void *ctx, lo
 				w[k] = -500;
 		}
 		if (ep % 50 == 0 && progress)
-			progress(ctx, ep, loss(&d, w, K, 0));
+			progress(ctx, ep, loss(d, w, K, sp, false));
 	}
-	double wi[W_NUM];
-	for (int k = 0; k < W_NUM; k++)
-		wi[k] = lround(w[k]);
-	double after_train = loss(&d, wi, K, 0), after_held = loss(&d, wi, K, 1);
-	out->heldout = d.n - train;
-	out->games = d.games;
+	for (int k = 0; k < d->nw; k++)
+		w[k] = lround(w[k]);
+}
+
+pk_tune_data *tune_data_new(const pk_variant *v)
+{
+	pk_tune_data *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	if (v && v->gametype != 21) {
+		pk_vweights w;
+		vweights_hand_set(v, &w);
+		d->variant = v;
+		d->nw = VW_NUM;
+		d->names = vweight_names;
+		for (int k = 0; k < VW_NUM; k++) {
+			d->start[k] = w.w[k];
+			d->fitted[k] = true;
+		}
+	} else {
+		d->nw = W_NUM;
+		d->names = eval_weight_names;
+		for (int k = 0; k < W_NUM; k++) {
+			d->start[k] = eval_default_weights.w[k];
+			d->fitted[k] = tune_is_fitted(k);
+		}
+	}
+	return d;
+}
+
+void tune_data_free(pk_tune_data *d)
+{
+	if (d)
+		free(d->v);
+	free(d);
+}
+
+int tune_add_game(pk_tune_data *d, const pk_replay *rp)
+{
+	return d->variant ? add_vgame(d, rp, 8) : add_game(d, rp, 8);
+}
+
+/* Mean held-out loss over `folds` folds, of the start weights and of the fitted ones. */
+static void cross_validate(const dataset *d, long epochs, int folds, double ridge, double *before, double *after)
+{
+	*before = *after = 0;
+	for (int f = 0; f < folds; f++) {
+		split sp = { folds, f };
+		double w[TUNE_MAX_W] = { 0 };
+		for (int k = 0; k < d->nw; k++)
+			w[k] = d->start[k];
+		double K = fit_scale(d, w, sp);
+		*before += loss(d, w, K, sp, true) / folds;
+		adam(d, w, K, sp, epochs, ridge, NULL, NULL);
+		*after += loss(d, w, K, sp, true) / folds;
+	}
+}
+
+static const double ridge_grid[] = { 0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3 };
+
+int tune_fit(const pk_tune_data *d, const pk_tune_opts *o, void (*progress)(void *ctx, long epoch, double loss),
+	     void *ctx, pk_tune_result *out)
+{
+	split fixed = { 0, 0 };
+	size_t train = 0;
+	for (size_t i = 0; i < d->n; i++)
+		train += !d->v[i].heldout;
+	memset(out, 0, sizeof *out);
+	out->train = train;
+	out->heldout = d->n - train;
+	out->games = d->games;
+	out->nw = d->nw;
+	out->names = d->names;
+	if (train < 1000)
+		return -1;
+	out->ridge = o->ridge;
+	if (o->folds > 1) {
+		/* The ridge that fits held-out games best, each fold in turn held out. */
+		int ng = o->ridge < 0 ? (int)(sizeof ridge_grid / sizeof *ridge_grid) : 1;
+		double best = INFINITY;
+		for (int i = 0; i < ng; i++) {
+			double r = o->ridge < 0 ? ridge_grid[i] : o->ridge, before, after;
+			cross_validate(d, o->epochs, o->folds, r, &before, &after);
+			if (i < TUNE_MAX_RIDGES) {
+				out->cv[i].ridge = r;
+				out->cv[i].before = before;
+				out->cv[i].after = after;
+				out->ncv = i + 1;
+			}
+			if (after < best) {
+				best = after;
+				out->ridge = r;
+			}
+		}
+	} else if (o->ridge < 0) {
+		out->ridge = 0;   /* choosing needs folds */
+	}
+
+	double w[TUNE_MAX_W] = { 0 };
+	for (int k = 0; k < d->nw; k++)
+		w[k] = d->start[k];
+	double K = fit_scale(d, w, fixed);
 	out->K = K;
-	out->before_train = before_train;
-	out->before_held = before_held;
-	out->after_train = after_train;
-	out->after_held = after_held;
-	for (int k = 0; k < W_NUM; k++) {
-		out->start[k] = (int)start[k];
-		out->fitted[k] = (int)wi[k];
+	out->before_train = loss(d, w, K, fixed, false);
+	out->before_held = loss(d, w, K, fixed, true);
+	adam(d, w, K, fixed, o->epochs, out->ridge, progress, ctx);
+	out->after_train = loss(d, w, K, fixed, false);
+	out->after_held = loss(d, w, K, fixed, true);
+	for (int k = 0; k < d->nw; k++) {
+		out->kept[k] = !d->fitted[k];
+		out->start[k] = (int)d->start[k];
+		out->fitted[k] = (int)w[k];
 	}
 	return 0;
 }

@@ -147,6 +147,11 @@ int eval(const pk_pos *p, const pk_weights *w)
 
 int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize)
 {
+	return weights_parse_named(text, eval_weight_names, W_NUM, w->w, err, errsize);
+}
+
+int weights_parse_named(const char *text, const char *const *names, int n_names, int *w, char *err, size_t errsize)
+{
 	int line = 0;
 	for (const char *p = text; *p;) {
 		line++;
@@ -169,9 +174,9 @@ int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize)
 			return -1;
 		}
 		int k = 0;
-		while (k < W_NUM && strcmp(eval_weight_names[k], name) != 0)
+		while (k < n_names && strcmp(names[k], name) != 0)
 			k++;
-		if (k == W_NUM) {
+		if (k == n_names) {
 			snprintf(err, errsize, "line %d: unknown weight '%s'", line, name);
 			return -1;
 		}
@@ -179,7 +184,7 @@ int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize)
 			snprintf(err, errsize, "line %d: %s = %ld is out of range", line, name, v);
 			return -1;
 		}
-		w->w[k] = (int)v;
+		w[k] = (int)v;
 	}
 	return 0;
 }

@@ -39,6 +39,8 @@ int eval(const pk_pos *p, const pk_weights *w);
  * and of `pdnkit tune -o`. Names not given keep their value in w. Returns 0, or -1 with
  * the line and the reason in err. */
 int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize);
+/* The same over any list of names: w[k] for the line naming names[k]. */
+int weights_parse_named(const char *text, const char *const *names, int n_names, int *w, char *err, size_t errsize);
 
 /* Feature counts from Black's view (Black's minus White's), weight by weight, and the
  * material part separately: eval = material + sum(features[i] * w[i]) (side to move

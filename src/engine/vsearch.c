@@ -1,7 +1,9 @@
 /* The engine for the other variants: alpha-beta over rules/variant.c's positions. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "engine/eval.h"
 #include "engine/vsearch.h"
 #include "rules/pos.h"
 
@@ -24,6 +26,8 @@ struct pk_vengine {
 	/* the current search */
 	const pk_variant *v;
 	pk_vweights w;
+	pk_vweights set_w;                     /* vengine_set_weights() */
+	bool own_weights;
 	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
 	uint64_t nodes, node_limit;
 	double t0, deadline;
@@ -36,16 +40,6 @@ struct pk_vengine {
 	int pvlen[VMAX_PLY];
 };
 
-void vweights_for(const pk_variant *v, pk_vweights *w)
-{
-	w->man = 100;
-	w->king = v->flying ? 300 : 160;
-	w->advance = v->flying ? 3 : 4;
-	w->centre = 4;
-	w->mobility = 2;
-	w->back_rank = v->flying ? 3 : 6;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -53,61 +47,161 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Material and position from White's view, without mobility. */
-static int eval_static(const pk_vpos *p, const pk_vweights *w, const uint8_t *row, const uint8_t *col)
+const char *const vweight_names[VW_NUM] = { "king", "advance", "centre", "mobility", "back_rank" };
+
+/* By kind: flying kings are worth more, and short-king games reward the back row. */
+void vweights_hand_set(const pk_variant *v, pk_vweights *w)
+{
+	memset(w, 0, sizeof *w);
+	w->w[VW_KING] = v->flying ? 300 : 160;
+	w->w[VW_ADVANCE] = v->flying ? 3 : 4;
+	w->w[VW_CENTRE] = 4;
+	w->w[VW_MOBILITY] = 2;
+	w->w[VW_BACK_RANK] = v->flying ? 3 : 6;
+}
+
+int vweights_parse(const char *text, pk_vweights *w, int *gametype, char *err, size_t errsize)
+{
+	static const char *const names[VW_NUM + 1] = { "gametype", "king", "advance", "centre", "mobility", "back_rank" };
+	int vals[VW_NUM + 1];
+	vals[0] = 0;
+	memcpy(vals + 1, w->w, sizeof w->w);
+	if (weights_parse_named(text, names, VW_NUM + 1, vals, err, errsize) < 0)
+		return -1;
+	*gametype = vals[0];
+	memcpy(w->w, vals + 1, sizeof w->w);
+	return 0;
+}
+
+/* book/weights-*.txt as text (the Makefile builds them in), parsed once. */
+extern const char *const vweights_texts[];
+#define MAX_FITTED 8
+static struct {
+	int gametype;
+	pk_vweights w;
+} fitted[MAX_FITTED];
+static int nfitted;
+static pthread_once_t fitted_once = PTHREAD_ONCE_INIT;
+
+static void read_fitted(void)
+{
+	for (int i = 0; vweights_texts[i] && nfitted < MAX_FITTED; i++) {
+		pk_vweights w = { 0 };
+		int gt;
+		char err[160];
+		if (vweights_parse(vweights_texts[i], &w, &gt, err, sizeof err) < 0)
+			continue;   /* a broken file is caught by the tests */
+		const pk_variant *v = variant_by_gametype(gt);
+		if (!v)
+			continue;
+		pk_vweights base;
+		vweights_hand_set(v, &base);
+		if (vweights_parse(vweights_texts[i], &base, &gt, err, sizeof err) < 0)
+			continue;
+		base.tuned = true;
+		fitted[nfitted].gametype = gt;
+		fitted[nfitted++].w = base;
+	}
+}
+
+void vweights_for(const pk_variant *v, pk_vweights *w)
+{
+	pthread_once(&fitted_once, read_fitted);
+	for (int i = 0; i < nfitted; i++)
+		if (fitted[i].gametype == v->gametype) {
+			*w = fitted[i].w;
+			return;
+		}
+	vweights_hand_set(v, w);
+}
+
+/* Sums over the board from White's view: men, kings, rows advanced by the men, men on
+ * their own back row and on the central columns. */
+typedef struct {
+	int men, kings, advance, back, centre;
+} vterms;
+
+static void terms(const pk_vpos *p, const uint8_t *row, const uint8_t *col, vterms *t)
 {
 	const pk_variant *v = p->v;
-	int n = variant_squares(v), s = 0;
+	int n = variant_squares(v);
 	int last = v->rows - 1, mid_lo = v->cols / 2 - 2, mid_hi = v->cols / 2 + 1;
+	memset(t, 0, sizeof *t);
 	for (int q = 1; q <= n; q++) {
 		int pc = p->sq[q];
 		if (!pc)
 			continue;
-		int r = row[q], c = col[q], t = 0;
-		switch (pc) {
-		case VP_WMAN:
-		case VP_BMAN: {
-			bool white = pc == VP_WMAN;
-			int adv = white ? last - r : r;   /* rows from its own back row */
-			t = w->man + w->advance * adv * 7 / last;
-			if (adv == 0)
-				t += w->back_rank;
-			if (c >= mid_lo && c <= mid_hi)
-				t += w->centre;
-			s += white ? t : -t;
-			break;
+		if (pc == VP_WKING || pc == VP_BKING) {
+			t->kings += pc == VP_WKING ? 1 : -1;
+			continue;
 		}
-		case VP_WKING:
-			s += w->king;
-			break;
-		case VP_BKING:
-			s -= w->king;
-			break;
-		}
+		bool white = pc == VP_WMAN;
+		int sign = white ? 1 : -1, r = row[q], c = col[q];
+		int adv = white ? last - r : r;   /* rows from its own back row */
+		t->men += sign;
+		t->advance += sign * adv;
+		if (adv == 0)
+			t->back += sign;
+		if (c >= mid_lo && c <= mid_hi)
+			t->centre += sign;
 	}
-	return s;
+}
+
+/* Material and position from White's view, without mobility. */
+static int eval_static(const pk_vpos *p, const pk_vweights *w, const uint8_t *row, const uint8_t *col)
+{
+	vterms t;
+	terms(p, row, col, &t);
+	int last = p->v->rows - 1;
+	return 100 * t.men + w->w[VW_KING] * t.kings + w->w[VW_ADVANCE] * t.advance * 7 / last +
+	       w->w[VW_BACK_RANK] * t.back + w->w[VW_CENTRE] * t.centre;
+}
+
+static void board_rc(const pk_variant *v, uint8_t *row, uint8_t *col)
+{
+	int n = variant_squares(v);
+	for (int q = 1; q <= n; q++) {
+		int r, c;
+		variant_square_rc(v, q, &r, &c);
+		row[q] = (uint8_t)r;
+		col[q] = (uint8_t)c;
+	}
+}
+
+/* Legal moves of the side to move less those of the other side. */
+static int mobility(const pk_vpos *p)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return 0;
+	pk_vpos o = *p;
+	o.stm = !p->stm;
+	int mine = vgen(p, ml), theirs = vgen(&o, ml);
+	free(ml);
+	return mine - theirs;
 }
 
 int veval(const pk_vpos *p, const pk_vweights *w)
 {
 	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
-	int n = variant_squares(p->v);
-	for (int q = 1; q <= n; q++) {
-		int r, c;
-		variant_square_rc(p->v, q, &r, &c);
-		row[q] = (uint8_t)r;
-		col[q] = (uint8_t)c;
-	}
+	board_rc(p->v, row, col);
 	int s = eval_static(p, w, row, col);
-	pk_vmovelist *ml = malloc(sizeof *ml);
-	if (ml) {
-		pk_vpos o = *p;
-		o.stm = !p->stm;
-		int mine = vgen(p, ml), theirs = vgen(&o, ml);
-		s += (p->stm == PK_WHITE ? 1 : -1) * w->mobility * (mine - theirs);
-		free(ml);
-	}
-	return p->stm == PK_WHITE ? s : -s;
+	return (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mobility(p);
+}
+
+void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
+{
+	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
+	board_rc(p->v, row, col);
+	vterms t;
+	terms(p, row, col, &t);
+	int sign = p->stm == PK_WHITE ? 1 : -1;
+	*men = sign * t.men;
+	f[VW_KING] = sign * t.kings;
+	f[VW_ADVANCE] = sign * t.advance * 7.0 / (p->v->rows - 1);
+	f[VW_BACK_RANK] = sign * t.back;
+	f[VW_CENTRE] = sign * t.centre;
+	f[VW_MOBILITY] = mobility(p);
 }
 
 static bool out_of_time(pk_vengine *e)
@@ -169,7 +263,7 @@ static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int bet
 		pk_vpos o = *p;
 		o.stm = !p->stm;
 		int theirs = vgen(&o, &e->ml[ply + 1]);
-		return (p->stm == PK_WHITE ? s : -s) + e->w.mobility * (n - theirs);
+		return (p->stm == PK_WHITE ? s : -s) + e->w.w[VW_MOBILITY] * (n - theirs);
 	}
 	vtt_entry *t = &e->tt[key & e->tt_mask];
 	bool hit = t->key == key;
@@ -257,6 +351,13 @@ void vengine_free(pk_vengine *e)
 	free(e);
 }
 
+void vengine_set_weights(pk_vengine *e, const pk_vweights *w)
+{
+	e->own_weights = w != NULL;
+	if (w)
+		e->set_w = *w;
+}
+
 void vengine_new_game(pk_vengine *e)
 {
 	memset(e->tt, 0, (e->tt_mask + 1) * sizeof *e->tt);
@@ -269,14 +370,11 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 {
 	memset(out, 0, sizeof *out);
 	e->v = root->v;
-	vweights_for(root->v, &e->w);
-	int n = variant_squares(root->v);
-	for (int q = 1; q <= n; q++) {
-		int r, c;
-		variant_square_rc(root->v, q, &r, &c);
-		e->row[q] = (uint8_t)r;
-		e->col[q] = (uint8_t)c;
-	}
+	if (e->own_weights)
+		e->w = e->set_w;
+	else
+		vweights_for(root->v, &e->w);
+	board_rc(root->v, e->row, e->col);
 	if (nkeys > VGAME_MAX)
 		keys += nkeys - VGAME_MAX, nkeys = VGAME_MAX;
 	for (int i = 0; i < nkeys; i++)

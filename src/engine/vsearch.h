@@ -1,8 +1,9 @@
 /* The engine for the other variants (rules/variant.h): iterative deepening alpha-beta
  * (principal variation search) with captures searched past the horizon, a transposition
  * table, history ordering and repetitions, over an evaluation of material, advancement,
- * the centre and mobility whose weights depend on the variant's kind (flying kings or
- * not, board size). English draughts has its own, stronger engine (engine/search.h). */
+ * the centre and mobility whose weights are fitted to games (International, Russian)
+ * or set by the variant's kind (flying kings or not, board size). English draughts
+ * has its own, stronger engine (engine/search.h). */
 #ifndef PK_VSEARCH_H
 #define PK_VSEARCH_H
 
@@ -14,18 +15,37 @@
 
 #define VPV_MAX 64
 
+/* The evaluation's terms; a man is 100. */
+enum {
+	VW_KING,                /* a king */
+	VW_ADVANCE,             /* a man, for each row advanced, scaled to an 8-row board */
+	VW_CENTRE,              /* a man on the central columns */
+	VW_MOBILITY,            /* each legal move more than the opponent */
+	VW_BACK_RANK,           /* a man still guarding its own back row */
+	VW_NUM
+};
+extern const char *const vweight_names[VW_NUM];
+
 typedef struct {
-	int man, king;          /* material */
-	int advance;            /* a man, for each row advanced, scaled to an 8-row board */
-	int centre;             /* a man on the central columns */
-	int mobility;           /* each legal move more than the opponent */
-	int back_rank;          /* a man still guarding its own back row */
+	int w[VW_NUM];
+	bool tuned;             /* fitted to the variant's games (pdnkit tune --variant) */
 } pk_vweights;
 
-/* The weights the evaluation uses for v: hand-set by kind, not fitted to games. */
+/* The weights the evaluation uses for v: fitted to games for International and Russian
+ * draughts, hand-set by kind (flying kings or not) for the others. */
 void vweights_for(const pk_variant *v, pk_vweights *w);
-/* The static evaluation of p, from the side to move's view, in hundredths of a man. */
+/* The hand-set ones, by kind: where tuning starts. */
+void vweights_hand_set(const pk_variant *v, pk_vweights *w);
+/* Weights as text (book/weights-*.txt, pdnkit tune --variant -o): "name value" lines,
+ * the line "gametype N" naming the variant; names not given keep their value in w.
+ * 0, or -1 with the line and the reason in err. */
+int vweights_parse(const char *text, pk_vweights *w, int *gametype, char *err, size_t errsize);
+/* The static evaluation of p, from the side to move's view, in hundredths of a man:
+ * 100 * men + the sum of w[k] * f[k] over vfeatures(). */
 int veval(const pk_vpos *p, const pk_vweights *w);
+/* The terms of p from the side to move's view: the material in men and what each
+ * weight multiplies (the advance already scaled to an 8-row board). */
+void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM]);
 
 typedef struct {
 	int depth;
@@ -45,6 +65,8 @@ typedef struct {
 typedef struct pk_vengine pk_vengine;
 
 pk_vengine *vengine_new(size_t hash_mb);
+/* Search with w instead of vweights_for() of the position's variant (NULL: back to those). */
+void vengine_set_weights(pk_vengine *e, const pk_vweights *w);
 void vengine_free(pk_vengine *e);
 void vengine_new_game(pk_vengine *e);
 /* Searches root under lim (depth, nodes, movetime; 0 each: no limit, stop by *stop).

@@ -1,0 +1,158 @@
+/* The match referee for the other variants: the variant engines play from every
+ * two-ply opening, under the same rules of a finished game as English draughts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/match_int.h"
+#include "pdn/movenum.h"
+#include "rules/gen.h"
+
+int match_vopenings(const pk_variant *v, pk_opening **out)
+{
+	pk_vmovelist *m1 = malloc(sizeof *m1), *m2 = malloc(sizeof *m2);
+	int n = 0, cap = 0;
+	pk_opening *list = NULL;
+	if (!m1 || !m2)
+		goto fail;
+	pk_vpos s;
+	vpos_start(v, &s);
+	vgen(&s, m1);
+	for (int a = 0; a < m1->n; a++) {
+		pk_vpos p1;
+		vmake(&s, &m1->m[a], &p1);
+		vgen(&p1, m2);
+		for (int b = 0; b < m2->n; b++) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				pk_opening *nl = realloc(list, sizeof *nl * (size_t)cap);
+				if (!nl)
+					goto fail;
+				list = nl;
+			}
+			pk_opening *o = &list[n++];
+			memset(o, 0, sizeof *o);
+			vmake(&p1, &m2->m[b], &o->vstart);
+			char x[64], y[64];
+			vmove_text(v, &m1->m[a], false, x, sizeof x);
+			vmove_text(v, &m2->m[b], false, y, sizeof y);
+			snprintf(o->text, sizeof o->text, "1. %s %s", x, y);
+			o->nply = 2;
+			o->keys[0] = vpos_key(&s);
+			o->keys[1] = vpos_key(&p1);
+		}
+	}
+	free(m1);
+	free(m2);
+	*out = list;
+	return n;
+fail:
+	free(m1);
+	free(m2);
+	free(list);
+	return -1;
+}
+
+bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o)
+{
+	const pk_vreplay *vr = &rp->vr;
+	if (rp->variant != v->gametype || !vr->ord || !vr->key)
+		return false;
+	memset(o, 0, sizeof *o);
+	o->nply = vr->plies > 8 ? 8 : vr->plies;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return false;
+	pk_vpos p = vr->start;
+	for (int i = 0; i < o->nply; i++) {
+		o->keys[i] = vr->key[i];
+		vgen(&p, ml);
+		pk_vpos q;
+		vmake(&p, &ml->m[vr->ord[i]], &q);
+		p = q;
+	}
+	o->vstart = p;
+	vfen_format(&vr->start, o->text, sizeof o->text);
+	bool ok = vgen(&p, ml) > 0;
+	free(ml);
+	return ok;
+}
+
+void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
+{
+	const pk_opening *o = &m->op[g->opening];
+	const pk_variant *v = m->variant;
+	int first = v->first;
+	int idx_of[2];                          /* the player of each colour */
+	idx_of[PK_BLACK] = g->a_black ? 0 : 1;
+	idx_of[PK_WHITE] = !idx_of[PK_BLACK];
+	uint64_t keys[MATCH_MAX_PLIES + 16];
+	int nkeys = 0;
+	for (int i = 0; i < o->nply; i++)
+		keys[nkeys++] = o->keys[i];
+	pk_vpos p = o->vstart;
+	int rev = 0;
+	size_t cap = 0, len = 0;
+	char *text = NULL;
+	bool ok = match_append(&text, &len, &cap, "");
+	vengine_new_game(eng[0]);
+	vengine_new_game(eng[1]);
+	g->result = RES_DRAW;
+	g->reason = "move limit";
+	int ply;
+	double saved[2] = { 0, 0 };
+	for (ply = 0; ply < MATCH_MAX_PLIES && ok; ply++) {
+		int who = idx_of[p.stm];
+		pk_limits lim = m->pl[who].lim;
+		if (lim.movetime > 0)
+			lim.movetime += saved[who];
+		pk_vresult r;
+		vengine_search(eng[who], &p, keys, nkeys, &lim, NULL, NULL, NULL, &r);
+		if (m->pl[who].lim.movetime > 0)
+			saved[who] = r.forced ? lim.movetime : 0;
+		if (!r.has_move) {
+			/* "1-0" is the first mover's win */
+			g->result = p.stm == first ? RES_WHITE_WINS : RES_BLACK_WINS;
+			g->reason = "no legal move";
+			break;
+		}
+		/* the number before the first mover's moves: movenum counts the first mover as
+		 * English draughts' Black */
+		int rel = p.stm == first ? PK_BLACK : PK_WHITE, rel0 = o->vstart.stm == first ? PK_BLACK : PK_WHITE;
+		char tok[96];
+		int k = len ? snprintf(tok, sizeof tok, " ") : 0;
+		int nl = movenum_token(movenum_at(1, rel0, ply), rel, false, tok + k, sizeof tok - (size_t)k);
+		if (nl) {
+			k += nl;
+			tok[k++] = ' ';
+		}
+		vmove_text(v, &r.best, false, tok + k, sizeof tok - (size_t)k);
+		ok = match_append(&text, &len, &cap, tok);
+		bool reversible = r.best.ncap == 0 && (p.sq[r.best.from] == VP_WKING || p.sq[r.best.from] == VP_BKING);
+		keys[nkeys++] = vpos_key(&p);
+		pk_vpos q;
+		vmake(&p, &r.best, &q);
+		p = q;
+		rev = reversible ? rev + 1 : 0;
+		if (rev >= DRAW_PLIES) {
+			g->reason = "50 moves without a capture or a man moved";
+			ply++;
+			break;
+		}
+		uint64_t key = vpos_key(&p);
+		int reps = 0;
+		for (int j = nkeys - 2; j >= 0 && nkeys - j <= rev + 1; j -= 2)
+			reps += keys[j] == key;
+		if (reps >= 2) {
+			g->reason = "threefold repetition";
+			ply++;
+			break;
+		}
+	}
+	if (!ok) {
+		free(text);
+		text = NULL;
+		m->failed = 1;
+	}
+	g->plies = ply;
+	g->movetext = text;
+}
