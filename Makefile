@@ -72,13 +72,18 @@ $(BUILD)/gen/weights_data.o: $(BUILD)/gen/weights_data.c
 
 # The fitted weights of the variant engines: book/weights-*.txt, built in as text.
 VWEIGHTS  := $(sort $(wildcard book/weights-*.txt))
-$(BUILD)/gen/vweights_data.c: $(VWEIGHTS) Makefile
+# Remade every run and replaced only when it differs, so that a file removed counts too.
+$(BUILD)/gen/vweights_data.c: FORCE
 	@mkdir -p $(dir $@)
 	@{ echo '/* Generated from book/weights-*.txt by the Makefile. */'; \
 	   echo 'const char *const vweights_texts[] = {'; \
 	   for f in $(VWEIGHTS); do \
 	     echo '""'; sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $$f; echo ','; \
-	   done; echo '0 };'; } > $@
+	   done; echo '0 };'; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+.PHONY: FORCE
+FORCE:
 
 $(BUILD)/gen/vweights_data.o: $(BUILD)/gen/vweights_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<

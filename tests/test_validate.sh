@@ -143,4 +143,31 @@ run "$PDNKIT" validate "$T_TMP/cut.pdn.zst"
 expect_rc 3 "a truncated zstd file"
 expect_err_has "truncated zstd data: the file ends inside a frame" "the truncation is named"
 
+# GameType's full form: read, checked against the variant of its number; a form that
+# cannot be read or says another board or first mover is a warning, the game is still
+# replayed under its type's rules.
+cat > "$T_TMP/gt.pdn" <<'EOF'
+[Event "a"]
+[GameType "20,W,10,10,N2,0"]
+1. 32-28 19-23 *
+
+[Event "b"]
+[GameType "25,B,10,10,A1,0"]
+1. c3-d4 f6-g5 *
+
+[Event "c"]
+[GameType "20,W,10"]
+1. 32-28 19-23 *
+
+[Event "d"]
+[GameType "21,B,8,8,N1,0"]
+1. 11-15 23-19 *
+EOF
+run "$PDNKIT" validate "$T_TMP/gt.pdn"
+expect_rc 0 "GameType full forms"
+expect_err_has "4 games read: 4 valid, 0 with errors, 2 with warnings, 3 of other variants replayed" "all replayed; two warned"
+expect_out_has 'gt.pdn:6:1: warning: game 2 (b): GameType "25,B,10,10,A1,0" says Black moves first on a 10x10 board, but Russian draughts has White move first on 8x8' "a contradicting form named"
+expect_out_has 'GameType "20,W,10": its full form is six fields' "a short form named"
+[ "$(echo "$OUT" | grep -c 'game 1 \|game 4 ')" -eq 0 ] && pass || fail "consistent forms pass quietly: $OUT"
+
 done_testing

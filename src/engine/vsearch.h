@@ -1,8 +1,8 @@
 /* The engine for the other variants (rules/variant.h): iterative deepening alpha-beta
  * (principal variation search) with captures searched past the horizon, a transposition
  * table, history ordering and repetitions, over an evaluation of material, advancement,
- * the centre and mobility whose weights are fitted to games (International, Russian)
- * or set by the variant's kind (flying kings or not, board size). English draughts
+ * the centre and mobility whose weights are set by the variant's kind (flying kings or
+ * not, board size) unless a fitted file is built in (vweights_for). English draughts
  * has its own, stronger engine (engine/search.h). */
 #ifndef PK_VSEARCH_H
 #define PK_VSEARCH_H
@@ -31,8 +31,9 @@ typedef struct {
 	bool tuned;             /* fitted to the variant's games (pdnkit tune --variant) */
 } pk_vweights;
 
-/* The weights the evaluation uses for v: fitted to games for International and Russian
- * draughts, hand-set by kind (flying kings or not) for the others. */
+/* The weights the evaluation uses for v: those fitted to its games where book/weights-*.txt
+ * has a file for it (none at present: fits to the collections at hand did not play
+ * better), else hand-set by kind (flying kings or not). */
 void vweights_for(const pk_variant *v, pk_vweights *w);
 /* The hand-set ones, by kind: where tuning starts. */
 void vweights_hand_set(const pk_variant *v, pk_vweights *w);

@@ -439,6 +439,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 		while (isspace((unsigned char)*gt))
 			gt++;
 		rp->variant = isdigit((unsigned char)*gt) ? atoi(gt) : -1;
+		if (rp->variant > 0)
+			rp_check_gametype_form(g, rp->variant);
 	}
 	if (rp->variant != 21) {
 		rp->supported = false;

@@ -27,4 +27,10 @@ void rp_append_suggestions(pk_finding *f);
  * a description in why, or NULL when the game looks English. */
 const char *rp_other_variant(const pk_game *g, bool full, char why[WHY_SIZE]);
 
+/* GameType's full form ("20,W,10,10,N2,0": the type, the colour that moves first, the
+ * board's width and height, the notation with its corner, the invert flag) checked
+ * against the variant of the type: a warning when it cannot be read or says another
+ * board or first mover. The notation is not enforced: both forms are read anyway. */
+void rp_check_gametype_form(pk_game *g, int gametype);
+
 #endif

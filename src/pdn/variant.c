@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 #include "pdn/replay_int.h"
+#include "rules/pos.h"
+#include "rules/variant.h"
 
 const char *variant_name(int v)
 {
@@ -99,3 +101,35 @@ const char *rp_other_variant(const pk_game *g, bool full, char why[WHY_SIZE])
 	return NULL;
 }
 
+
+void rp_check_gametype_form(pk_game *g, int gametype)
+{
+	const pk_tag *t = NULL;
+	for (int i = 0; i < g->ntags && !t; i++)
+		if (!strcasecmp(game_str(g, g->tags[i].name), "GameType"))
+			t = &g->tags[i];
+	const char *text = t ? game_str(g, t->value) : NULL;
+	if (!text || !strchr(text, ','))
+		return;   /* the number alone */
+	char colour = 0, letter = 0, extra;
+	int type, width, height, corner, invert;
+	int n = sscanf(text, " %d , %c , %d , %d , %c%d , %d %c", &type, &colour, &width, &height, &letter, &corner, &invert,
+		       &extra);
+	if (n != 7 || (colour != 'W' && colour != 'B') || !strchr("ANS", letter) || letter == 0 || width < 1 ||
+	    height < 1 || (invert != 0 && invert != 1)) {
+		findings_add_once(&g->findings, SEV_WARNING, "gametype-form", t->line, t->col, 0,
+				  "GameType \"%s\": its full form is six fields, e.g. \"20,W,10,10,N2,0\" (type, the colour "
+				  "that moves first, board width and height, notation A, N or S with a corner 0-3, invert 0 or 1); "
+				  "only the type was read", text);
+		return;
+	}
+	const pk_variant *v = variant_by_gametype(gametype);
+	if (!v)
+		return;
+	int first = colour == 'W' ? PK_WHITE : PK_BLACK;
+	if (first != v->first || width != v->cols || height != v->rows)
+		findings_add_once(&g->findings, SEV_WARNING, "gametype-form", t->line, t->col, 0,
+				  "GameType \"%s\" says %s moves first on a %dx%d board, but %s has %s move first on %dx%d; "
+				  "replayed under the rules of %s", text, first == PK_WHITE ? "White" : "Black", width, height,
+				  v->name, v->first == PK_WHITE ? "White" : "Black", v->cols, v->rows, v->name);
+}
