@@ -56,6 +56,30 @@ bool match_opening_of(const pk_replay *rp, pk_opening *o)
 	return gen_moves(&o->start, &ml) > 0;
 }
 
+const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev)
+{
+	if (rev >= DRAW_PLIES)
+		return "50 moves without a capture or a man moved";
+	int reps = 0;
+	for (int j = nkeys - 2; j >= 0 && nkeys - j <= rev + 1; j -= 2)
+		reps += keys[j] == key;
+	return reps >= 2 ? "threefold repetition" : NULL;
+}
+
+bool match_append_move(char **text, size_t *len, size_t *cap, int number, int stm, const char *move)
+{
+	/* "N. " before Black's moves; the writer puts "1... " before a White start */
+	char tok[128];
+	int k = *len ? snprintf(tok, sizeof tok, " ") : 0;
+	int nl = movenum_token(number, stm, false, tok + k, sizeof tok - (size_t)k);
+	if (nl) {
+		k += nl;
+		tok[k++] = ' ';
+	}
+	snprintf(tok + k, sizeof tok - (size_t)k, "%s", move);
+	return match_append(text, len, cap, tok);
+}
+
 bool match_append(char **text, size_t *len, size_t *cap, const char *s)
 {
 	size_t n = strlen(s);
@@ -114,35 +138,20 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 			g->reason = "no legal move";
 			break;
 		}
-		/* "N. " before Black's moves; the writer puts "1... " before a White start */
-		char tok[PK_MOVE_STRLEN + 32];
-		int k = len ? snprintf(tok, sizeof tok, " ") : 0;
-		int nl = movenum_token(movenum_at(1, o->start.stm, ply), p.stm, false, tok + k, sizeof tok - (size_t)k);
-		if (nl) {
-			k += nl;
-			tok[k++] = ' ';
-		}
-		move_format(&r.best, false, tok + k, sizeof tok - (size_t)k);
-		ok = match_append(&text, &len, &cap, tok);
+		char mv[PK_MOVE_STRLEN];
+		move_format(&r.best, false, mv, sizeof mv);
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, mv);
 		bool reversible = move_is_reversible(&p, &r.best);
 		keys[nkeys++] = p.key;
 		pk_pos q;
 		pos_make(&p, &r.best, &q);
 		p = q;
 		rev = reversible ? rev + 1 : 0;
-		if (rev >= DRAW_PLIES) {
-			g->reason = "50 moves without a capture or a man moved";
+		if ((g->reason = match_drawn(keys, nkeys, p.key, rev)) != NULL) {
 			ply++;
 			break;
 		}
-		int reps = 0;
-		for (int j = nkeys - 2; j >= 0 && nkeys - j <= rev + 1; j -= 2)
-			reps += keys[j] == p.key;
-		if (reps >= 2) {
-			g->reason = "threefold repetition";
-			ply++;
-			break;
-		}
+		g->reason = "move limit";
 	}
 	if (!ok) {
 		free(text);

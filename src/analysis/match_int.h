@@ -6,6 +6,13 @@
 
 /* Appends s to a growing buffer; false when out of memory. */
 bool match_append(char **text, size_t *len, size_t *cap, const char *s);
+/* Appends a move to a game's text, "N. " before it when stm is Black (the first mover;
+ * a variant's first mover passes PK_BLACK). */
+bool match_append_move(char **text, size_t *len, size_t *cap, int number, int stm, const char *move);
+/* Why the game is drawn after a move: 50 moves each without a capture or a man moved
+ * (rev such plies), or the third occurrence of key among keys (the positions before,
+ * the last one the mover's); NULL when it goes on. */
+const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev);
 /* One game of m->variant between the two variant engines. */
 void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2]);
 

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "analysis/match_int.h"
 #include "pdn/movenum.h"
-#include "rules/gen.h"
 
 int match_vopenings(const pk_variant *v, pk_opening **out)
 {
@@ -118,35 +117,20 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 		/* the number before the first mover's moves: movenum counts the first mover as
 		 * English draughts' Black */
 		int rel = p.stm == first ? PK_BLACK : PK_WHITE, rel0 = o->vstart.stm == first ? PK_BLACK : PK_WHITE;
-		char tok[96];
-		int k = len ? snprintf(tok, sizeof tok, " ") : 0;
-		int nl = movenum_token(movenum_at(1, rel0, ply), rel, false, tok + k, sizeof tok - (size_t)k);
-		if (nl) {
-			k += nl;
-			tok[k++] = ' ';
-		}
-		vmove_text(v, &r.best, false, tok + k, sizeof tok - (size_t)k);
-		ok = match_append(&text, &len, &cap, tok);
+		char mv[96];
+		vmove_text(v, &r.best, false, mv, sizeof mv);
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, mv);
 		bool reversible = r.best.ncap == 0 && (p.sq[r.best.from] == VP_WKING || p.sq[r.best.from] == VP_BKING);
 		keys[nkeys++] = vpos_key(&p);
 		pk_vpos q;
 		vmake(&p, &r.best, &q);
 		p = q;
 		rev = reversible ? rev + 1 : 0;
-		if (rev >= DRAW_PLIES) {
-			g->reason = "50 moves without a capture or a man moved";
+		if ((g->reason = match_drawn(keys, nkeys, vpos_key(&p), rev)) != NULL) {
 			ply++;
 			break;
 		}
-		uint64_t key = vpos_key(&p);
-		int reps = 0;
-		for (int j = nkeys - 2; j >= 0 && nkeys - j <= rev + 1; j -= 2)
-			reps += keys[j] == key;
-		if (reps >= 2) {
-			g->reason = "threefold repetition";
-			ply++;
-			break;
-		}
+		g->reason = "move limit";
 	}
 	if (!ok) {
 		free(text);
