@@ -121,7 +121,7 @@ static int add_vgame(dataset *d, const pk_replay *rp, int skip_plies)
 	return status;
 }
 
-static double black_eval(const sample *s, const double *w)
+static double first_eval(const sample *s, const double *w)
 {
 	double v = 100.0 * s->men;
 	for (int k = 0; k < TUNE_MAX_W; k++)   /* the unused ones are 0 */
@@ -149,7 +149,7 @@ static double loss(const dataset *d, const double *w, double K, split sp, bool h
 		const sample *s = &d->v[i];
 		if (held_out(s, sp) != heldout)
 			continue;
-		double p = 1.0 / (1.0 + exp(-K * black_eval(s, w) / 100.0));
+		double p = 1.0 / (1.0 + exp(-K * first_eval(s, w) / 100.0));
 		double y = s->result / 2.0;
 		p = p < 1e-9 ? 1e-9 : p > 1 - 1e-9 ? 1 - 1e-9 : p;
 		sum -= y * log(p) + (1 - y) * log(1 - p);
@@ -190,7 +190,7 @@ static void adam(const dataset *d, double *w, double K, split sp, long epochs, d
 			const sample *s = &d->v[i];
 			if (held_out(s, sp))
 				continue;
-			double p = 1.0 / (1.0 + exp(-K * black_eval(s, w) / 100.0));
+			double p = 1.0 / (1.0 + exp(-K * first_eval(s, w) / 100.0));
 			double e = (p - s->result / 2.0) * K / 100.0;
 			for (int k = 0; k < d->nw; k++)
 				grad[k] += e * s->f[k];
