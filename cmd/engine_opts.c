@@ -136,6 +136,10 @@ int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
 		cli_error("weights '%s': %s", ea->weights, err);
 		return -1;
 	}
+	if (gametype == 0) {
+		cli_error("weights '%s' have no 'gametype %d' line to say they are %s's", ea->weights, v->gametype, v->name);
+		return -1;
+	}
 	if (gametype != v->gametype) {
 		cli_error("weights '%s' are not for %s (GameType %d): their gametype line says %d", ea->weights, v->name,
 			  v->gametype, gametype);

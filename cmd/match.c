@@ -217,10 +217,13 @@ int cmd_match(int argc, const char **argv)
 		printf("\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,\"elo\":%s,"
 		       "\"elo_low\":%s,\"elo_high\":%s,\"seconds\":%.1f}\n", n, w, d, l, s, elo[0], elo[1], elo[2], secs);
 	}
-	else
-		printf("%s%sA: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
-		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.variant ? m.variant->name : "", m.variant ? "\n" : "", m.pl[0].spec, m.pl[1].spec, n, w, d, l, 100 * s, sc.elo,
+	else {
+		if (m.variant)
+			printf("%s\n", m.variant->name);
+		printf("A: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
+		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.pl[0].spec, m.pl[1].spec, n, w, d, l, 100 * s, sc.elo,
 		       sc.elo_low, sc.elo_high, secs);
+	}
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
 	if (out) {

@@ -34,7 +34,7 @@ typedef struct {
 } pk_player;
 
 typedef struct {
-	int a_black;                /* player A has Black, or in a variant the first mover's colour */
+	int a_black;                /* player A has Black (in every variant) */
 	int opening;
 	int result;                 /* RES_* */
 	int plies;

@@ -62,7 +62,8 @@ void vweights_hand_set(const pk_variant *v, pk_vweights *w)
 
 int vweights_parse(const char *text, pk_vweights *w, int *gametype, char *err, size_t errsize)
 {
-	static const char *const names[VW_NUM + 1] = { "gametype", "king", "advance", "centre", "mobility", "back_rank" };
+	const char *names[VW_NUM + 1] = { "gametype" };
+	memcpy(names + 1, vweight_names, sizeof vweight_names);
 	int vals[VW_NUM + 1];
 	vals[0] = 0;
 	memcpy(vals + 1, w->w, sizeof w->w);
