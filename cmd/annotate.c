@@ -119,7 +119,7 @@ static const char *tag_or(const pk_game *g, const char *name)
 
 static void print_json(const pk_bgame *j)
 {
-	const pk_tnote *d = j->decisive >= 0 && j->decisive < j->rp.nply ? &j->notes[j->decisive] : NULL;
+	const pk_tnote *d = j->decisive >= 0 && j->decisive < bgame_plies(j) ? &j->notes[j->decisive] : NULL;
 	printf("{\"game\":%lld,", (long long)j->id);
 	if (j->file) {
 		printf("\"file\":");
@@ -132,9 +132,11 @@ static void print_json(const pk_bgame *j)
 	json_string(stdout, tag_or(&j->g, "Black"));
 	printf(",\"white\":");
 	json_string(stdout, tag_or(&j->g, "White"));
+	if (j->rp.variant_replayed)
+		printf(",\"gametype\":%d", j->rp.variant);
 	printf(",\"result\":\"%s\",\"moves\":[", result_string(j->rp.result));
 	bool first = true;
-	for (int i = 0; i < j->rp.nply; i++) {
+	for (int i = 0; i < bgame_plies(j); i++) {
 		if (j->notes[i].cls == CLASS_NONE)
 			continue;
 		if (!first)
@@ -160,23 +162,23 @@ static void print_json(const pk_bgame *j)
 
 static void print_text(FILE *f, const pk_bgame *j)
 {
-	const pk_tnote *d = j->decisive >= 0 && j->decisive < j->rp.nply ? &j->notes[j->decisive] : NULL;
+	const pk_tnote *d = j->decisive >= 0 && j->decisive < bgame_plies(j) ? &j->notes[j->decisive] : NULL;
 	fprintf(f, "%s%lld: %s - %s, %s, %s\n", j->file ? "game " : "game #", (long long)j->id, tag_or(&j->g, "Black"),
 		tag_or(&j->g, "White"), tag_or(&j->g, "Event"), result_string(j->rp.result));
 	for (int k = 0; k < 2; k++)
 		fprintf(f, "  %-5s %3d moves, average loss %5.1f, %d blunders, %d mistakes, %d inaccuracies, %d only moves\n",
 			side_name(k), j->side[k].moves, tally_average(&j->side[k]), j->side[k].count[CLASS_BLUNDER],
 			j->side[k].count[CLASS_MISTAKE], j->side[k].count[CLASS_INACCURACY], j->side[k].count[CLASS_ONLY]);
-	for (int i = 0; i < j->rp.nply; i++) {
+	for (int i = 0; i < bgame_plies(j); i++) {
 		const pk_tnote *t = &j->notes[i];
 		if (t->cls != CLASS_BLUNDER && t->cls != CLASS_MISTAKE)
 			continue;
 		fprintf(f, "  %d%s %s%s  best %s  loss %d%s\n", replay_move_number(&j->rp, t->ply),
-			t->side == PK_BLACK ? "." : "...", t->move, t->cls == CLASS_BLUNDER ? "??" : "?", t->best, t->loss,
+			t->side == bgame_first(j) ? "." : "...", t->move, t->cls == CLASS_BLUNDER ? "??" : "?", t->best, t->loss,
 			d == t ? "  (decisive)" : "");
 	}
 	if (d && d->cls != CLASS_BLUNDER && d->cls != CLASS_MISTAKE)
-		fprintf(f, "  decisive: %d%s %s\n", replay_move_number(&j->rp, d->ply), d->side == PK_BLACK ? "." : "...",
+		fprintf(f, "  decisive: %d%s %s\n", replay_move_number(&j->rp, d->ply), d->side == bgame_first(j) ? "." : "...",
 			d->move);
 }
 
@@ -184,9 +186,9 @@ static void on_game(void *ctx, const pk_bgame *j)
 {
 	out *o = ctx;
 	clear_progress(o);
-	if (j->file && j->rp.supported && !j->rp.complete)
+	if (j->file && bgame_annotatable(j) && !j->rp.complete)
 		cli_warning("%s: game %d stops at an error after %d plies (see pdnkit validate); "
-			    "the moves before it are annotated", j->file, j->g.index, j->rp.nply);
+			    "the moves before it are annotated", j->file, j->g.index, bgame_plies(j));
 	if (j->ok) {
 		if (o->json)
 			print_json(j);
@@ -423,7 +425,7 @@ int cmd_annotate(int argc, const char **argv)
 	if (n->skipped)
 		fprintf(stderr, ", %ld skipped (done before with these settings)", n->skipped);
 	if (n->unsupported)
-		fprintf(stderr, ", %ld not English draughts (not annotated)", n->unsupported);
+		fprintf(stderr, ", %ld not replayed (not annotated; see pdnkit validate)", n->unsupported);
 	fprintf(stderr, "; %ld positions in %.1f s (%.1f positions/s)\n", n->positions, secs,
 		secs > 0 ? (double)n->positions / secs : 0);
 	if (stop_flag) {

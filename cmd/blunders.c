@@ -41,12 +41,33 @@ static void pdn_tag(const char *name, const char *value)
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
-/* Numbered moves of a line starting at move number n with side to move `side`. */
-static void print_line(const char *line, int number, int side)
+/* Numbered moves of a line starting at move number n; opens: its first move opens the
+ * number (Black's in English draughts, the first mover's in the other variants). */
+static void print_line(const char *line, int number, bool opens)
 {
 	char buf[4096];
-	movenum_line(line, number, side, ' ', buf, sizeof buf);
+	movenum_line_as(line, number, opens, ' ', buf, sizeof buf);
 	fputs(buf, stdout);
+}
+
+/* The position before ply of the loaded game, as FEN, and who is to move there; 0, or
+ * -1 when the game does not replay that far. */
+static int position_before(const pk_replay *rp, int ply, char *fen, size_t size, int *stm)
+{
+	if (rp->variant_replayed) {
+		pk_vpos p;
+		if (ply > rp->vr.plies || vreplay_pos_before(&rp->vr, ply, &p, NULL) < 0)
+			return -1;
+		vfen_format(&p, fen, size);
+		*stm = p.stm;
+		return 0;
+	}
+	if (ply > rp->nply)
+		return -1;
+	const pk_pos *before = replay_pos_before(rp, ply);
+	fen_format(before, fen, size);
+	*stm = before->stm;
+	return 0;
 }
 
 static int row(void *ctx, const pk_blunder *bl)
@@ -59,24 +80,28 @@ static int row(void *ctx, const pk_blunder *bl)
 	filter_init(&one);
 	one.id = id;
 	b->loaded = 0;
-	if (store_query(b->s, &one, load_one, b) < 0 || !b->loaded || ply < 1 || ply > b->rp.nply) {
+	char fen[VAR_FEN_STRLEN > PK_FEN_STRLEN ? VAR_FEN_STRLEN : PK_FEN_STRLEN];
+	int stm = PK_BLACK;
+	if (store_query(b->s, &one, load_one, b) < 0 || !b->loaded || ply < 1 ||
+	    position_before(&b->rp, ply, fen, sizeof fen, &stm) < 0) {
 		cli_error("game %lld: cannot replay it to ply %d%s%s", id, ply, b->loaded ? "" : ": ",
 			  b->loaded ? "" : store_error(b->s));
 		b->err = EXIT_RUNTIME;
 		return 1;
 	}
 	int number = replay_move_number(&b->rp, ply);
-	const pk_pos *before = replay_pos_before(&b->rp, ply);
-	bool black = before->stm == PK_BLACK;
+	bool black = stm == PK_BLACK;
+	bool opens = stm == (b->rp.variant_replayed ? b->rp.variant_first : PK_BLACK);
 	int sb = bl->score_best, sp = bl->score_played, loss = bl->loss;
 	char depth[16] = "null";
 	if (bl->depth >= 0)
 		snprintf(depth, sizeof depth, "%d", bl->depth);
 	b->rows++;
 	if (b->format == FMT_JSON) {
-		char fen[PK_FEN_STRLEN];
-		fen_format(before, fen, sizeof fen);
-		printf("{\"game\":%lld,\"event\":", id);
+		printf("{\"game\":%lld,", id);
+		if (b->rp.variant_replayed)
+			printf("\"gametype\":%d,", b->rp.variant);
+		printf("\"event\":");
 		json_string(stdout, nz(bl->event));
 		printf(",\"black\":");
 		json_string(stdout, nz(bl->black));
@@ -95,13 +120,16 @@ static int row(void *ctx, const pk_blunder *bl)
 		json_string(stdout, nz(bl->pv));
 		printf("}\n");
 	} else if (b->format == FMT_PDN) {
-		char fen[PK_FEN_STRLEN];
-		fen_format(before, fen, sizeof fen);
 		pdn_tag("Event", bl->event);
 		pdn_tag("Date", bl->date);
 		pdn_tag("Black", bl->black);
 		pdn_tag("White", bl->white);
 		pdn_tag("Result", "*");
+		if (b->rp.variant_replayed) {
+			char gt[16];
+			snprintf(gt, sizeof gt, "%d", b->rp.variant);
+			pdn_tag("GameType", gt);
+		}
 		pdn_tag("SetUp", "1");
 		pdn_tag("FEN", fen);
 		printf("\n{Game %lld, move %d (%s): %s played, scored %+.2f, a loss of %.2f; the engine's line at depth %s, "
@@ -113,13 +141,13 @@ static int row(void *ctx, const pk_blunder *bl)
 		char first[PK_MOVE_STRLEN];
 		snprintf(first, sizeof first, "%.*s", sp1 ? (int)(sp1 - line) : (int)strlen(line), line);
 		/* A set-up game is numbered from 1 (its comment gives the game's move number). */
-		print_line(first, 1, before->stm);
+		print_line(first, 1, opens);
 		printf(" (");
-		print_line(nz(bl->move), 1, before->stm);
+		print_line(nz(bl->move), 1, opens);
 		printf(" $4)");
 		if (sp1) {
 			putchar(' ');
-			print_line(sp1 + 1, before->stm == PK_WHITE ? 2 : 1, before->stm ^ 1);
+			print_line(sp1 + 1, opens ? 1 : 2, !opens);
 		}
 		printf(" *\n\n");
 	} else {
@@ -127,7 +155,7 @@ static int row(void *ctx, const pk_blunder *bl)
 			printf("%6s  %7s  %-9s  %-10s %7s  %-10s %7s  %s\n", "loss", "game", "move", "played", "score", "best", "score",
 			       "players, event");
 		char mv[32];
-		snprintf(mv, sizeof mv, "%d%s", number, black ? "." : "...");
+		snprintf(mv, sizeof mv, "%d%s", number, opens ? "." : "...");
 		printf("%6d  %7lld  %-9s  %-10s %+7.2f  %-10s %+7.2f  %s - %s, %s\n", loss, id, mv, nz(bl->move), sp / 100.0,
 		       nz(bl->best), sb / 100.0, nz(bl->black), nz(bl->white), nz(bl->event));
 	}

@@ -104,6 +104,55 @@ grep -q "3 games annotated" "$T_TMP/int" && pass || fail "the short games finish
 run "$PDNKIT" annotate --db "$DB2" --depth 18 --quiet --black test
 expect_err_has "0 games annotated, 3 skipped" "resumed without redoing the finished games"
 
+# Games of other variants: annotated by their engine, in their notation.
+cat >"$T_TMP/intl.pdn" <<'EOF'
+[Event "International"]
+[White "w"]
+[Black "b"]
+[GameType "20"]
+[Result "*"]
+
+1. 32-28 17-22 2. 28x17 12x21 3. 31-26 {a comment} 7-12 4. 26x17 12x21 *
+EOF
+run "$PDNKIT" annotate "$T_TMP/intl.pdn" --depth 4 --json
+expect_rc 0 "annotate an International game"
+expect_out_has '"gametype":20' "its GameType"
+expect_out_has '{"ply":1,"move":"32-28","side":"white","best":"' "White moves first, numeric squares"
+expect_out_has '{"ply":3,"move":"28x17","side":"white","best":null,' "a forced capture is not searched"
+expect_out_has '{"ply":4,"move":"12x21","side":"black","best":"' "a choice of captures is searched"
+"$PDNKIT" annotate "$T_TMP/intl.pdn" --depth 4 --variations all -o "$T_TMP/intl-a.pdn" >/dev/null 2>&1
+grep -q '1\. 32-28 {\[%eval [-0-9.]*\] \[%depth 4\]} 1\.\.\. 17-22' "$T_TMP/intl-a.pdn" && pass ||
+	fail "Black's reply after a comment is numbered 1...: $(cat "$T_TMP/intl-a.pdn")"
+grep -q '{a comment}' "$T_TMP/intl-a.pdn" && pass || fail "the game's own comment kept"
+run "$PDNKIT" validate "$T_TMP/intl-a.pdn"
+expect_err_has "1 valid, 0 with errors, 0 with warnings, 1 of other variants" "the annotated game validates as International"
+"$PDNKIT" convert --format json "$T_TMP/intl.pdn" 2>/dev/null | sed -E 's/.*"moves":(\[[^]]*\]).*/\1/' >"$T_TMP/vm1"
+"$PDNKIT" convert --format json "$T_TMP/intl-a.pdn" 2>/dev/null | sed -E 's/.*"moves":(\[[^]]*\]).*/\1/' >"$T_TMP/vm2"
+cmp -s "$T_TMP/vm1" "$T_TMP/vm2" && grep -q '26x17' "$T_TMP/vm1" && pass || fail "annotated International game replays to other moves"
+if have_corpora "Russian blunders"; then
+	# Game 94 of the 1947 championship: 31... b6-c5 loses at once (c3-b2 holds); found
+	# through the store, by the position before it, and shown as a set-up in Russian.
+	VDB="$T_TMP/ru.db"
+	"$PDNKIT" import --db "$VDB" "$CORPORA/ussr1947.pdn" >/dev/null 2>&1
+	run "$PDNKIT" annotate --db "$VDB" --variant russian --position 'B:W12,13,23,K28:B9,22' --depth 4 --json
+	expect_rc 0 "annotate a stored Russian game"
+	expect_out_has '{"ply":62,"move":"b6-c5","side":"black","best":"c3-b2",' "the losing move and the saving one"
+	echo "$OUT" | grep -o '{"ply":62[^}]*}' | grep -q '"class":"blunder"' && pass || fail "b6-c5 is a blunder: $OUT"
+	run "$PDNKIT" blunders --db "$VDB" --min-loss 1000 --format pdn
+	expect_rc 0 "blunders of Russian games"
+	expect_out_has '[GameType "25"]' "the set-up names its variant"
+	expect_out_has '[FEN "B:W12,13,23,K28:B9,22"]' "the position before the move, in the variant's FEN"
+	expect_out_has '1... c3-b2 (1... b6-c5 $4)' "Black's move numbered 1... (White opens Russian numbers)"
+	echo "$OUT" >"$T_TMP/ru-bl.pdn"
+	run "$PDNKIT" validate "$T_TMP/ru-bl.pdn"
+	expect_err_has "0 with errors" "the set-up validates as Russian"
+	run "$PDNKIT" blunders --db "$VDB" --min-loss 1000 --format json
+	expect_out_has '"game":94,"gametype":25,' "JSON names the GameType"
+	# the report draws English boards: other variants are left out, and not searched
+	run "$PDNKIT" report --depth 2 -o "$T_TMP/ru.html" "$CORPORA/ussr1947.pdn"
+	expect_err_has "0 annotated now, 0 read back, 153 of other variants left out" "the report leaves Russian games out"
+fi
+
 # Usage errors.
 run "$PDNKIT" annotate
 expect_rc 2 "nothing to annotate"

@@ -152,6 +152,55 @@ int main(void)
 	vengine_search(e, &empty, NULL, 0, &none, NULL, NULL, NULL, &r);
 	CHECK(!r.has_move);
 
+	/* Root moves left out (vengine_exclude): with every move but one left out, that one
+	 * is the answer, and the best of those answers scores as the search of all moves. */
+	int excl = 0, excl_same = 0;
+	for (int i = 0; variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		if (!v->replayable)
+			continue;
+		for (int k = 0; k < 40; k++) {
+			pk_vpos p;
+			random_pos(v, &p);
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			int n = vgen(&p, ml);
+			if (n < 2) {
+				free(ml);
+				continue;
+			}
+			pk_limits l3 = { .depth = 3 };
+			pk_vresult all, one;
+			vengine_new_game(e);
+			vengine_search(e, &p, NULL, 0, &l3, NULL, NULL, NULL, &all);
+			int best = -SCORE_WIN - 1;
+			bool answered = true;
+			for (int m = 0; m < n; m++) {
+				pk_vmove others[VAR_MAX_MOVES];
+				int no = 0;
+				for (int j = 0; j < n; j++)
+					if (j != m)
+						others[no++] = ml->m[j];
+				vengine_new_game(e);
+				vengine_exclude(e, others, no);
+				vengine_search(e, &p, NULL, 0, &l3, NULL, NULL, NULL, &one);
+				answered = answered && one.has_move && vmove_same(&one.best, &ml->m[m]);
+				if (one.last.score > best)
+					best = one.last.score;
+			}
+			excl++;
+			excl_same += best == all.last.score;
+			CHECK_REPORT(answered, "%s: the move left in is the answer", v->key);
+			/* every move left out: no move */
+			vengine_exclude(e, ml->m, n);
+			vengine_search(e, &p, NULL, 0, &l3, NULL, NULL, NULL, &one);
+			CHECK_REPORT(!one.has_move, "%s: every move left out", v->key);
+			free(ml);
+		}
+	}
+	printf("%d positions with moves left out: %d score as the whole search\n", excl, excl_same);
+	CHECK(excl > 300);
+	CHECK_INT(excl_same, excl);
+
 	/* veval is 100 per man plus the weights times vfeatures' terms, within the
 	 * rounding of the advance (scaled to 8 rows), on random middle-game positions. */
 	int same = 0, tried = 0;

@@ -7,6 +7,7 @@
 
 #include "pdn/replay.h"
 #include "engine/search.h"
+#include "engine/vsearch.h"
 
 enum { CLASS_GOOD, CLASS_INACCURACY, CLASS_MISTAKE, CLASS_BLUNDER, CLASS_ONLY, CLASS_FORCED, CLASS_BOOK,
        CLASS_NONE /* a /FEN/ set-up: nothing to score */ };
@@ -64,6 +65,19 @@ typedef struct {
  * search thread and a depth or node limit). 0; 1 when stopped (the notes after the stop
  * are CLASS_NONE); -1 when out of memory. */
 int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes);
+
+/* A move of another variant's game and the engine's line there (vannotate_game). */
+typedef struct {
+	pk_vmove played, best;
+	pk_vmove pv[NOTE_PV];
+	int npv;
+} pk_vnote;
+
+/* annotate_game for a game of another variant, replayed and kept (pdn/vreplay.h): the
+ * same notes (their English moves left empty), the variant's moves in vnotes (vr->plies
+ * of each). The book and the endgame databases of o are English draughts' and are not
+ * consulted. 0; 1 when stopped; -1 when out of memory. */
+int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *o, pk_note *notes, pk_vnote *vnotes);
 
 /* Classify a loss; only when the played move is the best and every other loses. */
 int annotate_classify(const pk_thresholds *th, int loss);

@@ -23,6 +23,7 @@ typedef struct {
 struct pk_batch {
 	pk_batch_opts o;
 	pk_engine *eng[MAX_THREADS];
+	pk_vengine *veng[MAX_THREADS];   /* for games of other variants, made when one comes */
 	pk_bgame *jobs;              /* the chunk, in input order */
 	int njobs;
 	int *order;                  /* the chunk's jobs, longest first */
@@ -76,6 +77,50 @@ static void to_text(const pk_replay *rp, const pk_note *n, pk_tnote *t)
 	}
 }
 
+/* A variant game's note as text (moves as its PDN writes them). */
+static void vto_text(const pk_vreplay *vr, const pk_note *n, const pk_vnote *vn, pk_tnote *t)
+{
+	memset(t, 0, sizeof *t);
+	t->ply = n->ply;
+	t->side = n->side;
+	t->cls = n->cls;
+	if (n->cls == CLASS_NONE)
+		return;
+	const pk_variant *v = vr->start.v;
+	vmove_text(v, &vn->played, false, t->move, sizeof t->move);
+	if (n->cls == CLASS_FORCED || n->cls == CLASS_BOOK)
+		return;
+	t->scored = true;
+	vmove_text(v, &vn->best, false, t->best, sizeof t->best);
+	t->score_best = n->score_best;
+	t->score_played = n->score_played;
+	t->loss = n->loss;
+	t->depth = n->depth;
+	size_t k = 0;
+	for (int i = 0; i < vn->npv; i++) {
+		char mv[PK_MOVE_STRLEN];
+		vmove_text(v, &vn->pv[i], false, mv, sizeof mv);
+		if (k + strlen(mv) + 2 > sizeof t->pv)
+			break;
+		k += (size_t)snprintf(t->pv + k, sizeof t->pv - k, "%s%s", k ? " " : "", mv);
+	}
+}
+
+int bgame_plies(const pk_bgame *b)
+{
+	return b->rp.variant_replayed ? b->rp.vr.plies : b->rp.nply;
+}
+
+bool bgame_annotatable(const pk_bgame *b)
+{
+	return b->rp.supported || (b->rp.variant_replayed && b->rp.vr.ord);
+}
+
+int bgame_first(const pk_bgame *b)
+{
+	return b->rp.variant_replayed ? b->rp.variant_first : PK_BLACK;
+}
+
 typedef struct {
 	pk_batch *b;
 	int wid;
@@ -96,23 +141,45 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 	pk_annotate_opts o = b->o.ao;
 	o.on_move = on_move;
 	o.ctx = &w;
-	pk_note *notes = calloc((size_t)j->rp.nply + 1, sizeof *notes);
-	j->notes = calloc((size_t)j->rp.nply + 1, sizeof *j->notes);
-	if (!notes || !j->notes) {
+	int plies = bgame_plies(j);
+	bool variant = j->rp.variant_replayed;
+	pk_note *notes = calloc((size_t)plies + 1, sizeof *notes);
+	pk_vnote *vnotes = variant ? calloc((size_t)plies + 1, sizeof *vnotes) : NULL;
+	j->notes = calloc((size_t)plies + 1, sizeof *j->notes);
+	if (variant && !b->veng[wid] && !(b->veng[wid] = vengine_new(b->o.hash)))
+		vnotes = (free(vnotes), NULL);
+	if (!notes || !j->notes || (variant && !vnotes)) {
 		atomic_store(&b->oom, true);
 		free(notes);
+		free(vnotes);
 		return;
 	}
-	int rc = annotate_game(b->eng[wid], &j->rp, &o, notes);
+	int rc = variant ? vannotate_game(b->veng[wid], &j->rp.vr, &o, notes, vnotes)
+			 : annotate_game(b->eng[wid], &j->rp, &o, notes);
 	if (rc < 0)
 		atomic_store(&b->oom, true);
 	if (rc == 0) {
-		for (int i = 0; i < j->rp.nply; i++)
-			to_text(&j->rp, &notes[i], &j->notes[i]);
-		j->decisive = annotate_decisive(notes, j->rp.nply, j->rp.result, &b->o.ao.th);
+		for (int i = 0; i < plies; i++)
+			if (variant)
+				vto_text(&j->rp.vr, &notes[i], &vnotes[i], &j->notes[i]);
+			else
+				to_text(&j->rp, &notes[i], &j->notes[i]);
+		/* results count from the first mover ("1-0": the first mover won); the notes
+		 * name the sides by colour */
+		int result = j->rp.result;
+		if (bgame_first(j) == PK_WHITE && (result == RES_BLACK_WINS || result == RES_WHITE_WINS))
+			result = result == RES_BLACK_WINS ? RES_WHITE_WINS : RES_BLACK_WINS;
+		j->decisive = annotate_decisive(notes, plies, result, &b->o.ao.th);
 		j->ok = true;
 	}
 	free(notes);
+	free(vnotes);
+}
+
+/* A game the batch annotates: English draughts, or another variant unless english_only. */
+static bool wanted(const pk_batch *b, const pk_bgame *j)
+{
+	return bgame_annotatable(j) && (j->rp.supported || !b->o.english_only);
 }
 
 static void worker(int wid, void *ctx)
@@ -123,7 +190,7 @@ static void worker(int wid, void *ctx)
 		if (k >= b->njobs || stopped(b))
 			break;
 		pk_bgame *j = &b->jobs[b->order[k]];
-		if (j->done_before || !j->rp.supported || j->ok)
+		if (j->done_before || !wanted(b, j) || j->ok)
 			continue;
 		annotate_job(b, wid, j);
 	}
@@ -135,7 +202,7 @@ static void run_chunk(pk_batch *b)
 {
 	int todo = 0;
 	for (int i = 0; i < b->njobs; i++)
-		todo += !b->jobs[i].done_before && b->jobs[i].rp.supported;
+		todo += !b->jobs[i].done_before && wanted(b, &b->jobs[i]);
 	int nw = b->o.threads < todo ? b->o.threads : todo;
 	if (nw < 1)
 		nw = 1;
@@ -147,7 +214,7 @@ static void run_chunk(pk_batch *b)
 		b->order[i] = i;
 	for (int i = 1; i < b->njobs; i++) {       /* insertion sort: chunks are small */
 		int v = b->order[i], k = i;
-		while (k > 0 && b->jobs[b->order[k - 1]].rp.nply < b->jobs[v].rp.nply) {
+		while (k > 0 && bgame_plies(&b->jobs[b->order[k - 1]]) < bgame_plies(&b->jobs[v])) {
 			b->order[k] = b->order[k - 1];
 			k--;
 		}
@@ -192,7 +259,7 @@ static void tally_text(pk_tally *t, const pk_tnote *n)
 
 static int tally(pk_batch *b, pk_bgame *j)
 {
-	for (int i = 0; i < j->rp.nply; i++)
+	for (int i = 0; i < bgame_plies(j); i++)
 		if (j->notes[i].cls != CLASS_NONE) {
 			tally_text(&j->side[j->notes[i].side], &j->notes[i]);
 			tally_text(&b->n.all, &j->notes[i]);
@@ -219,7 +286,7 @@ static const char *side_name(int side) { return side == PK_BLACK ? "black" : "wh
 static int load_row(void *ctx, const pk_annot_row *r)
 {
 	pk_bgame *j = ctx;
-	if (r->ply < 1 || r->ply > j->rp.nply)
+	if (r->ply < 1 || r->ply > bgame_plies(j))
 		return 0;
 	pk_tnote *t = &j->notes[r->ply - 1];
 	t->ply = r->ply;
@@ -243,9 +310,9 @@ static int load_row(void *ctx, const pk_annot_row *r)
 
 static int load_stored(pk_batch *b, pk_bgame *j)
 {
-	if (!(j->notes = calloc((size_t)j->rp.nply + 1, sizeof *j->notes)))
+	if (!(j->notes = calloc((size_t)bgame_plies(j) + 1, sizeof *j->notes)))
 		return -1;
-	for (int i = 0; i < j->rp.nply; i++)
+	for (int i = 0; i < bgame_plies(j); i++)
 		j->notes[i] = (pk_tnote){ .ply = i + 1, .cls = CLASS_NONE };
 	int decisive;
 	if (store_load_annotation(b->o.store, j->id, b->o.run, load_row, j, &decisive) < 0)
@@ -257,11 +324,11 @@ static int load_stored(pk_batch *b, pk_bgame *j)
 
 static int save(pk_batch *b, pk_bgame *j)
 {
-	pk_annot_row *rows = calloc((size_t)j->rp.nply + 1, sizeof *rows);
+	pk_annot_row *rows = calloc((size_t)bgame_plies(j) + 1, sizeof *rows);
 	if (!rows)
 		return -1;
 	int n = 0;
-	for (int i = 0; i < j->rp.nply; i++) {
+	for (int i = 0; i < bgame_plies(j); i++) {
 		const pk_tnote *t = &j->notes[i];
 		if (t->cls == CLASS_NONE)
 			continue;
@@ -270,7 +337,7 @@ static int save(pk_batch *b, pk_bgame *j)
 					   .score_best = t->score_best, .score_played = t->score_played,
 					   .loss = t->loss, .depth = t->depth };
 	}
-	assert(j->decisive < j->rp.nply);
+	assert(j->decisive < bgame_plies(j));
 	int decisive = j->decisive >= 0 ? j->notes[j->decisive].ply : 0;
 	int rc = store_save_annotation(b->o.store, j->id, b->o.run, rows, n, decisive);
 	free(rows);
@@ -289,7 +356,7 @@ static void flush_chunk(pk_batch *b)
 {
 	for (int i = 0; i < b->njobs; i++) {
 		pk_bgame *j = &b->jobs[i];
-		if (!j->rp.supported) {
+		if (!wanted(b, j)) {
 			j->status = BATCH_UNSUPPORTED;
 		} else if (j->done_before && !b->o.read_back) {
 			j->status = BATCH_SKIPPED;
@@ -406,7 +473,7 @@ int batch_run(pk_batch *b, const pk_source *src)
 		j->decisive = -1;
 		j->id = src->store ? games_id(it) : j->g.index;
 		j->file = src->store ? NULL : games_file(it);
-		if (b->o.store && j->rp.supported) {
+		if (b->o.store && wanted(b, j)) {
 			bool done;
 			if (store_is_annotated(b->o.store, j->id, b->o.run, &done) < 0) {
 				store_failed(b);
@@ -454,8 +521,10 @@ void batch_free(pk_batch *b)
 {
 	if (!b)
 		return;
-	for (int i = 0; i < MAX_THREADS; i++)
+	for (int i = 0; i < MAX_THREADS; i++) {
 		engine_free(b->eng[i]);
+		vengine_free(b->veng[i]);
+	}
 	for (int i = 0; i < b->nplayers; i++)
 		free(b->players[i].name);
 	free(b->players);
@@ -484,10 +553,10 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 			 egdb_has_distances(a->egdb, egdb_pieces(a->egdb)) ? "d" : "");
 }
 
-int batch_eval_text(const pk_tnote *t, char *buf, size_t size)
+int batch_eval_text(const pk_tnote *t, int first, char *buf, size_t size)
 {
-	/* the position after the move, from Black's view, in men */
-	int s = t->side == PK_BLACK ? t->score_played : -t->score_played;
+	/* the position after the move, from the first mover's view, in men */
+	int s = t->side == first ? t->score_played : -t->score_played;
 	if (score_is_win(s)) {
 		int plies = score_plies(s) - 1;
 		return snprintf(buf, size, "#%s%d", s > 0 ? "" : "-", plies);
@@ -503,7 +572,7 @@ static const char *egdb_word(int e)
 
 const char *batch_comment(const pk_bgame *j, int ply, int variations, char *buf, size_t size)
 {
-	if (!j->notes || ply < 1 || ply > j->rp.nply || size < 64)
+	if (!j->notes || ply < 1 || ply > bgame_plies(j) || size < 64)
 		return NULL;
 	const pk_tnote *t = &j->notes[ply - 1];
 	if (!t->scored)
@@ -513,7 +582,7 @@ const char *batch_comment(const pk_bgame *j, int ply, int variations, char *buf,
 	if (nag)
 		k += (size_t)snprintf(buf + k, size - k, "$%d\n", nag);
 	char ev[32];
-	batch_eval_text(t, ev, sizeof ev);
+	batch_eval_text(t, bgame_first(j), ev, sizeof ev);
 	k += (size_t)snprintf(buf + k, size - k, "{[%%eval %s] [%%depth %d]%s}", ev, t->depth,
 			      t->egdb ? egdb_word(t->egdb) : "");
 	bool var = (variations >= 1 && (t->cls == CLASS_MISTAKE || t->cls == CLASS_BLUNDER)) ||
@@ -522,7 +591,7 @@ const char *batch_comment(const pk_bgame *j, int ply, int variations, char *buf,
 		/* The best line, numbered like the main line. */
 		int number = replay_move_number(&j->rp, ply);
 		k += (size_t)snprintf(buf + k, size - k, "\n(\n");
-		k += movenum_line(t->pv, number, t->side, '\n', buf + k, size - k - 8);
+		k += movenum_line_as(t->pv, number, t->side == bgame_first(j), '\n', buf + k, size - k - 8);
 		snprintf(buf + k, size - k, "\n)");
 	}
 	return buf;

@@ -26,17 +26,17 @@ enum {
 	BATCH_ANNOTATED,     /* searched now (and saved, with a store) */
 	BATCH_REUSED,        /* read back from an earlier run with the same settings */
 	BATCH_SKIPPED,       /* done before, not read back (nothing wanted it) */
-	BATCH_UNSUPPORTED,   /* not a variant the engine plays */
+	BATCH_UNSUPPORTED,   /* not replayed (or, with english_only, not English draughts) */
 	BATCH_FAILED,        /* not finished: out of memory, or stopped */
 };
 
 typedef struct {
 	pk_game g;
-	pk_replay rp;
+	pk_replay rp;                /* English draughts, or another variant's replay in rp.vr */
 	int64_t id;                  /* the store's id, or the game's number in its file */
 	const char *file;            /* NULL for the store */
 	int status;                  /* BATCH_* */
-	pk_tnote *notes;             /* rp.nply notes when ANNOTATED or REUSED */
+	pk_tnote *notes;             /* bgame_plies() notes when ANNOTATED or REUSED */
 	int decisive;                /* index into notes of the decisive mistake, or -1 */
 	pk_tally side[2];            /* per side (PK_BLACK, PK_WHITE) */
 	bool done_before, ok;
@@ -51,6 +51,7 @@ typedef struct {
 	pk_store *store;             /* save and resume here (NULL: files, nothing saved) */
 	int64_t run;                 /* with store: the run of these settings */
 	bool read_back;              /* with store: read back games done before (else skip them) */
+	bool english_only;           /* games of other variants are left unannotated */
 	int shard_k, shard_n;        /* files: only every n-th game from the k-th (the store filters itself) */
 	const volatile sig_atomic_t *stop;
 	/* Each game in input order, once it is done (on the calling thread). */
@@ -61,6 +62,14 @@ typedef struct {
 	void (*on_progress)(void *ctx, long games_done, long games_total, long positions);
 	void *ctx;
 } pk_batch_opts;
+
+/* The plies of a game (English, or another variant's); whether the batch can annotate
+ * it (replayed, under rules pdnkit knows); the side whose moves open a move number and
+ * from whose view results and [%eval] are written (Black in English draughts, the
+ * variant's first mover in the others). */
+int bgame_plies(const pk_bgame *b);
+bool bgame_annotatable(const pk_bgame *b);
+int bgame_first(const pk_bgame *b);
 
 typedef struct {
 	long annotated, reused, skipped, unsupported, failed, unreadable;
@@ -96,7 +105,8 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
  * inaccuracies) the best line numbered like the main line. NULL when the move has
  * nothing to say. */
 const char *batch_comment(const pk_bgame *b, int ply, int variations, char *buf, size_t size);
-/* [%eval] text of a note: the score after the move from Black's view, in men, or #n. */
-int batch_eval_text(const pk_tnote *t, char *buf, size_t size);
+/* [%eval] text of a note: the score after the move from the view of first (the side
+ * bgame_first() names), in men, or #n. */
+int batch_eval_text(const pk_tnote *t, int first, char *buf, size_t size);
 
 #endif

@@ -38,6 +38,8 @@ struct pk_vengine {
 	pk_vmove pv[VMAX_PLY][VMAX_PLY];
 	pk_vmovelist *ml;                      /* one list a ply, and one more */
 	int pvlen[VMAX_PLY];
+	pk_vmove exclude[VAR_MAX_MOVES];       /* root moves left out of the next search */
+	int nexclude;
 };
 
 static double now(void)
@@ -241,6 +243,20 @@ static void order(pk_vengine *e, pk_vmovelist *ml, const vtt_entry *t)
 	}
 }
 
+/* The root's list without the moves vengine_exclude() named. */
+static int leave_out(const pk_vengine *e, pk_vmovelist *ml)
+{
+	int k = 0;
+	for (int i = 0; i < ml->n; i++) {
+		bool out = false;
+		for (int j = 0; j < e->nexclude && !out; j++)
+			out = vmove_same(&ml->m[i], &e->exclude[j]);
+		if (!out)
+			ml->m[k++] = ml->m[i];
+	}
+	return ml->n = k;
+}
+
 static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int beta, int ply, uint64_t key)
 {
 	e->pvlen[ply] = 0;
@@ -257,6 +273,9 @@ static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int bet
 	int n = vgen(p, ml);
 	if (n == 0)
 		return -SCORE_WIN + ply;
+	int forced = n == 1;             /* the position's moves, not those left in */
+	if (ply == 0 && e->nexclude)
+		n = leave_out(e, ml);
 	bool captures = ml->m[0].ncap > 0;
 	if ((depth <= 0 && !captures) || ply >= VMAX_PLY - 2) {
 		/* The horizon: a quiet position is evaluated (captures go on). */
@@ -276,7 +295,7 @@ static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int bet
 	order(e, ml, hit ? t : NULL);
 	int best = -VINF, a0 = alpha;
 	pk_vmove bm = ml->m[0];
-	int next_depth = n == 1 || captures ? depth : depth - 1;   /* forced moves and captures are free */
+	int next_depth = forced || captures ? depth : depth - 1;   /* forced moves and captures are free */
 	if (depth <= 0)
 		next_depth = 0;
 	for (int i = 0; i < n; i++) {
@@ -312,6 +331,8 @@ static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int bet
 	}
 	if (e->stopped)
 		return 0;
+	if (ply == 0 && e->nexclude)
+		return best;             /* a score of some moves only: not the position's */
 	t->key = key;
 	t->score = (int16_t)best;
 	t->depth = (int8_t)(depth > 120 ? 120 : depth);
@@ -389,13 +410,16 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 	e->stopped = false;
 	pk_vmovelist *ml = &e->ml[0];
 	int nm = vgen(root, ml);
+	if (nm && e->nexclude)
+		nm = leave_out(e, ml);
 	if (nm == 0) {
+		e->nexclude = 0;
 		out->last.score = -SCORE_WIN;
 		return 0;
 	}
 	out->has_move = true;
 	out->best = ml->m[0];
-	if (nm == 1) {
+	if (nm == 1 && !e->nexclude) {
 		out->forced = true;
 		out->last.pv[0] = ml->m[0];
 		out->last.npv = 1;
@@ -429,5 +453,14 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 	}
 	out->last.nodes = e->nodes;
 	out->last.seconds = now() - e->t0;
+	e->nexclude = 0;
 	return 0;
+}
+
+void vengine_exclude(pk_vengine *e, const pk_vmove *m, int n)
+{
+	if (n > VAR_MAX_MOVES)
+		n = VAR_MAX_MOVES;
+	memcpy(e->exclude, m, sizeof *m * (size_t)n);
+	e->nexclude = n;
 }

@@ -76,4 +76,8 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 		   volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *ctx,
 		   pk_vresult *out);
 
+/* Leave the moves m[0..n-1] out of the root of the next vengine_search (only): the
+ * score of the moves left, e.g. of the move played when every other is named. */
+void vengine_exclude(pk_vengine *e, const pk_vmove *m, int n);
+
 #endif

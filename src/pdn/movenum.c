@@ -6,7 +6,12 @@
 
 int movenum_token(int number, int stm, bool first, char *buf, size_t size)
 {
-	if (stm == PK_BLACK)
+	return movenum_token_as(number, stm == PK_BLACK, first, buf, size);
+}
+
+int movenum_token_as(int number, bool opens, bool first, char *buf, size_t size)
+{
+	if (opens)
 		return snprintf(buf, size, "%d.", number);
 	if (first)
 		return snprintf(buf, size, "%d...", number);
@@ -17,6 +22,11 @@ int movenum_token(int number, int stm, bool first, char *buf, size_t size)
 
 size_t movenum_line(const char *moves, int number, int stm, char sep, char *buf, size_t size)
 {
+	return movenum_line_as(moves, number, stm == PK_BLACK, sep, buf, size);
+}
+
+size_t movenum_line_as(const char *moves, int number, bool opens, char sep, char *buf, size_t size)
+{
 	size_t k = 0;
 	if (!size)
 		return 0;
@@ -26,7 +36,7 @@ size_t movenum_line(const char *moves, int number, int stm, char sep, char *buf,
 		const char *sp = strchr(p, ' ');
 		int n = sp ? (int)(sp - p) : (int)strlen(p);
 		char num[24], group[128];
-		movenum_token(number, stm, first, num, sizeof num);
+		movenum_token_as(number, opens, first, num, sizeof num);
 		/* separator, number, separator, move: all of it or nothing (no move cut) */
 		int g = snprintf(group, sizeof group, "%s%s%s%.*s", first ? "" : (char[]){ sep, 0 }, num,
 				 num[0] ? (char[]){ sep, 0 } : "", n, p);
@@ -34,9 +44,9 @@ size_t movenum_line(const char *moves, int number, int stm, char sep, char *buf,
 			break;
 		memcpy(buf + k, group, (size_t)g + 1);
 		k += (size_t)g;
-		if (stm == PK_WHITE)
+		if (!opens)
 			number++;
-		stm ^= 1;
+		opens = !opens;
 		first = false;
 		p += n;
 		while (*p == ' ')

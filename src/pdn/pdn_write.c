@@ -143,9 +143,35 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 	/* Move text. */
 	int ply = 0;                 /* plies written so far */
 	bool number_due = true;      /* after a comment, variation or the start, White's move gets "N..." */
+	/* Another variant's game is written as read, with what after_move says after each
+	 * move; a move of the side that does not open the number gets "N..." after it. */
+	const pk_vreplay *vr = rp->variant_replayed && rp->vr.el ? &rp->vr : NULL;
+	bool vnumber_due = false, after_number = false;
 	for (int i = 0; i < g->nel; i++) {
 		const pk_el *e = &g->els[i];
 		const char *text = game_str(g, e->off);
+		if (vr && e->depth == 0 && ply < vr->plies && vr->el[2 * ply] == i) {
+			ply++;
+			bool opens = (rp->start.stm ^ ((ply - 1) & 1)) == rp->variant_first;
+			if (vnumber_due && !after_number && !opens &&
+			    movenum_token_as(replay_move_number(rp, ply), false, true, buf, sizeof buf))
+				token_s(&o, buf);
+			for (int k = i; k <= vr->el[2 * ply - 1]; k++)
+				token_s(&o, game_str(g, g->els[k].off));
+			i = vr->el[2 * ply - 1];
+			vnumber_due = after_number = false;
+			const char *extra = opts->after_move ? opts->after_move(opts->ctx, ply) : NULL;
+			if (extra && *extra) {
+				extra_tokens(&o, extra);
+				vnumber_due = true;
+			}
+			continue;
+		}
+		if (vr) {
+			vnumber_due |= e->kind == EL_VAR_END || (e->depth == 0 && e->kind == EL_COMMENT);
+			if (e->depth == 0)
+				after_number = e->kind == EL_NUMBER;
+		}
 		if (e->depth == 0 && ply < rp->nply && rp->plies[ply].el == i) {
 			const pk_ply *pl = &rp->plies[ply];
 			ply++;

@@ -147,8 +147,10 @@ void vreplay_free(pk_vreplay *r)
 {
 	free(r->ord);
 	free(r->key);
+	free(r->el);
 	r->ord = NULL;
 	r->key = NULL;
+	r->el = NULL;
 	r->cap = 0;
 }
 
@@ -162,9 +164,12 @@ static int keep_room(pk_vreplay *r, int n)
 	if (o)
 		r->ord = o;
 	uint64_t *k = o ? realloc(r->key, sizeof *k * (size_t)(cap + 1)) : NULL;
-	if (!k)
+	if (k)
+		r->key = k;
+	int *el = k ? realloc(r->el, sizeof *el * 2 * (size_t)cap) : NULL;
+	if (!el)
 		return -1;
-	r->key = k;
+	r->el = el;
 	r->cap = cap;
 	return 0;
 }
@@ -269,6 +274,8 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 				return -1;
 			}
 			out->ord[out->plies] = pick;
+			out->el[2 * out->plies] = first < g->nel ? first : i;
+			out->el[2 * out->plies + 1] = i;
 			out->key[out->plies + 1] = vpos_key(&p);
 		}
 		out->plies++;
@@ -276,4 +283,34 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 	free(ml);
 	free(idx);
 	return 0;
+}
+
+int vreplay_pos_before(const pk_vreplay *r, int ply, pk_vpos *p, pk_vmove *m)
+{
+	if (ply < 1 || ply > r->plies + 1 || (ply > 1 && !r->ord))
+		return -1;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return -1;
+	*p = r->start;
+	int rc = 0;
+	for (int i = 0; i < ply; i++) {
+		if (i == r->plies)
+			break;
+		int n = vgen(p, ml);
+		if (r->ord[i] < 0 || r->ord[i] >= n) {
+			rc = -1;
+			break;
+		}
+		if (i == ply - 1) {
+			if (m)
+				*m = ml->m[r->ord[i]];
+			break;
+		}
+		pk_vpos q;
+		vmake(p, &ml->m[r->ord[i]], &q);
+		*p = q;
+	}
+	free(ml);
+	return rc;
 }

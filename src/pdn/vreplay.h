@@ -18,9 +18,11 @@ typedef struct {
 	pk_vpos start;               /* the start (the FEN tag's, or the variant's) */
 	bool custom_start;
 	/* with keep: ord[i] the index of ply i+1 in vgen()'s list of the position before it,
-	 * key[0] the start's vpos_key and key[i] the key after ply i (plies + 1 of them) */
+	 * key[0] the start's vpos_key and key[i] the key after ply i (plies + 1 of them),
+	 * el[2i] and el[2i+1] the game's first and last element of ply i+1's move text */
 	int *ord;
 	uint64_t *key;
+	int *el;
 	int cap;
 } pk_vreplay;
 
@@ -28,5 +30,8 @@ typedef struct {
  * the ordinals and keys (free them with vreplay_free). 0, or -1 when out of memory. */
 int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vreplay *out);
 void vreplay_free(pk_vreplay *r);
+/* The position before ply (1-based; plies + 1: the last) of a kept replay, and the move
+ * played there into m (may be NULL). 0, or -1 when ply is out of range. */
+int vreplay_pos_before(const pk_vreplay *r, int ply, pk_vpos *p, pk_vmove *m);
 
 #endif

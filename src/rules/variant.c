@@ -372,6 +372,16 @@ static int filter(const pk_vpos *p, pk_vmovelist *ml)
 	return k;
 }
 
+bool vmove_same(const pk_vmove *a, const pk_vmove *b)
+{
+	if (a->from != b->from || a->to != b->to || a->ncap != b->ncap)
+		return false;
+	uint64_t x[2], y[2];
+	cap_set(a, x);
+	cap_set(b, y);
+	return x[0] == y[0] && x[1] == y[1];
+}
+
 int vgen(const pk_vpos *p, pk_vmovelist *ml)
 {
 	const pk_variant *v = p->v;

@@ -78,6 +78,9 @@ void vpos_clear(const pk_variant *v, pk_vpos *p, int stm);
  * differ only in the order of the same pieces are one move). */
 int vgen(const pk_vpos *p, pk_vmovelist *ml);
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
+/* The same move: from the same square to the same square, capturing the same pieces
+ * (as vgen() counts moves; the order of the captures aside). */
+bool vmove_same(const pk_vmove *a, const pk_vmove *b);
 uint64_t vperft(const pk_vpos *p, int depth);
 /* A Zobrist key of the position: pieces, side to move and variant (positions of two
  * variants never share a key by design). Part of the store's format: the store indexes
