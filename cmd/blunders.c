@@ -7,6 +7,7 @@
 #include "pdn/movenum.h"
 #include "commands.h"
 #include "dbcli.h"
+#include "engine/search.h"
 #include "rules/fen.h"
 
 enum { FMT_TABLE, FMT_PDN, FMT_JSON };
@@ -40,6 +41,16 @@ static void pdn_tag(const char *name, const char *value)
 }
 
 static const char *nz(const char *s) { return s ? s : ""; }
+
+/* A score in men ("+0.35"), or a win or loss found by search in plies ("-#3"). */
+static const char *score_str(int s, char *buf, size_t size)
+{
+	if (score_is_win(s))
+		snprintf(buf, size, "%s#%d", s > 0 ? "+" : "-", score_plies(s));
+	else
+		snprintf(buf, size, "%+.2f", s / 100.0);
+	return buf;
+}
 
 /* Numbered moves of a line starting at move number n; opens: its first move opens the
  * number (Black's in English draughts, the first mover's in the other variants). */
@@ -132,9 +143,11 @@ static int row(void *ctx, const pk_blunder *bl)
 		}
 		pdn_tag("SetUp", "1");
 		pdn_tag("FEN", fen);
-		printf("\n{Game %lld, move %d (%s): %s played, scored %+.2f, a loss of %.2f; the engine's line at depth %s, "
-		       "scored %+.2f (side to move's view).}\n",
-		       id, number, black ? "Black" : "White", nz(bl->move), sp / 100.0, loss / 100.0, depth, sb / 100.0);
+		char s1[16], s2[16];
+		printf("\n{Game %lld, move %d (%s): %s played, scored %s, a loss of %.2f; the engine's line at depth %s, "
+		       "scored %s (side to move's view).}\n",
+		       id, number, black ? "Black" : "White", nz(bl->move), score_str(sp, s1, sizeof s1), loss / 100.0,
+		       depth, score_str(sb, s2, sizeof s2));
 		/* The engine's first move, the move played as its alternative, the rest of the line. */
 		const char *line = bl->pv && *bl->pv ? bl->pv : nz(bl->best);
 		const char *sp1 = strchr(line, ' ');
@@ -156,8 +169,10 @@ static int row(void *ctx, const pk_blunder *bl)
 			       "players, event");
 		char mv[32];
 		snprintf(mv, sizeof mv, "%d%s", number, opens ? "." : "...");
-		printf("%6d  %7lld  %-9s  %-10s %+7.2f  %-10s %+7.2f  %s - %s, %s\n", loss, id, mv, nz(bl->move), sp / 100.0,
-		       nz(bl->best), sb / 100.0, nz(bl->black), nz(bl->white), nz(bl->event));
+		char s1[16], s2[16];
+		printf("%6d  %7lld  %-9s  %-10s %7s  %-10s %7s  %s - %s, %s\n", loss, id, mv, nz(bl->move),
+		       score_str(sp, s1, sizeof s1), nz(bl->best), score_str(sb, s2, sizeof s2), nz(bl->black), nz(bl->white),
+		       nz(bl->event));
 	}
 	return 0;
 }

@@ -266,7 +266,7 @@ vperft_line english 10 18391564
 printf '  English through the general generator against the bitboard core at depth 10: %.0fx slower\n' \
 	"$(echo "$one $VLAST" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
 echo "the other variants' engine (engine/vsearch), from the start, 5 s, one thread:"
-for v in international russian brazilian italian turkish canadian; do
+for v in international russian brazilian italian turkish canadian frisian; do
 	j=$("$PDNKIT" analyze --json --variant "$v" --movetime "${BENCH_VSEARCH_TIME:-5}" | grep '"nps"' | tail -1)
 	printf '  %-14s depth %3s  %10s nodes/s\n' "$v" "$(field "$j" depth)" "$(field "$j" nps)"
 done

@@ -11,6 +11,8 @@
 typedef struct {
 	char c[12][12];
 	int white_to_move;
+	/* Frisian, by [white]: the cell of the king whose quiet moves in a row are counted */
+	int kr[2], kc[2], kn[2];
 } nboard;
 
 typedef struct {
@@ -53,6 +55,8 @@ static int on(const pk_variant *v, int r, int c) { return r >= 0 && r < v->rows 
 /* direction lists: diagonal, or rank and file */
 static const int DD[4][2] = { { -1, -1 }, { -1, 1 }, { 1, -1 }, { 1, 1 } };
 static const int OD[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+/* Frisian captures: the diagonals, and along ranks and files to the next dark cell */
+static const int FD[8][2] = { { -1, -1 }, { -1, 1 }, { 1, -1 }, { 1, 1 }, { -2, 0 }, { 2, 0 }, { 0, -2 }, { 0, 2 } };
 
 typedef struct {
 	const pk_variant *v;
@@ -65,9 +69,9 @@ typedef struct {
 static void ncapture(nsearch *s, int r, int c, int king, int ldr, int ldc)
 {
 	const pk_variant *v = s->v;
-	const int (*D)[2] = v->orthogonal ? OD : DD;
+	const int (*D)[2] = v->capture_straight ? FD : v->orthogonal ? OD : DD;
 	int fwd = s->b->white_to_move ? -1 : 1, found = 0;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < (v->capture_straight ? 8 : 4); i++) {
 		int ddr = D[i][0], ddc = D[i][1];
 		if (!king) {
 			if (v->orthogonal && ddr == -fwd)
@@ -141,8 +145,10 @@ static void ngen(const pk_variant *v, nboard *b, nlist *l)
 			b->c[r][c] = p;
 		}
 	if (l->n) {
-		int keep[4096];
-		int n = l->n < 4096 ? l->n : 4096;
+		int n = l->n;
+		int *keep = malloc(sizeof *keep * (size_t)n);
+		if (!keep)
+			abort();
 		for (int i = 0; i < n; i++)
 			keep[i] = 1;
 		int mx = 0, anyk = 0, mk = 0, fk = 99;
@@ -175,6 +181,22 @@ static void ngen(const pk_variant *v, nboard *b, nlist *l)
 				if (l->m[i].first_king != fk)
 					keep[i] = 0;
 		}
+		if (v->rule == VRULE_FRISIAN) {
+			for (int i = 0; i < n; i++) {
+				int men = l->m[i].ncap - l->m[i].kings;
+				if (men * 100 + l->m[i].kings * 199 > mx)
+					mx = men * 100 + l->m[i].kings * 199;
+			}
+			for (int i = 0; i < n; i++) {
+				int men = l->m[i].ncap - l->m[i].kings;
+				keep[i] = men * 100 + l->m[i].kings * 199 == mx;
+				if (keep[i] && l->m[i].by_king)
+					anyk = 1;
+			}
+			for (int i = 0; i < n; i++)
+				if (anyk && !l->m[i].by_king)
+					keep[i] = 0;
+		}
 		if (v->rule == VRULE_CZECH) {
 			for (int i = 0; i < n; i++)
 				anyk |= l->m[i].by_king;
@@ -193,16 +215,25 @@ static void ngen(const pk_variant *v, nboard *b, nlist *l)
 				l->m[k++] = l->m[i];
 		}
 		l->n = k;
+		free(keep);
 		return;
 	}
 	const int (*D)[2] = v->orthogonal ? OD : DD;
 	int fwd = b->white_to_move ? -1 : 1;
+	int w = b->white_to_move, stuck = 0;
+	if (v->king_moves && b->kn[w] >= v->king_moves)
+		for (int r = 0; r < v->rows; r++)
+			for (int c = 0; c < v->cols; c++)
+				if (b->c[r][c] == (w ? 'w' : 'b'))
+					stuck = 1;   /* the limit holds while the side has a man */
 	for (int r = 0; r < v->rows; r++)
 		for (int c = 0; c < v->cols; c++) {
 			char p = b->c[r][c];
 			if (!mine(b, p))
 				continue;
 			int king = p == 'W' || p == 'B';
+			if (king && stuck && r == b->kr[w] && c == b->kc[w])
+				continue;
 			for (int i = 0; i < 4; i++) {
 				int ddr = D[i][0], ddc = D[i][1];
 				if (!king && (v->orthogonal ? ddr == -fwd : ddr != fwd))
@@ -236,6 +267,25 @@ static void nmake(const pk_variant *v, const nboard *b, const nmove *m, nboard *
 		p = p == 'w' ? 'W' : 'B';
 	out->c[m->tr][m->tc] = p;
 	out->white_to_move = !b->white_to_move;
+	if (!v->king_moves)
+		return;
+	int w = b->white_to_move;
+	if (m->by_king && m->ncap == 0) {
+		int same = b->kn[w] && b->kr[w] == m->fr && b->kc[w] == m->fc;
+		out->kn[w] = same ? b->kn[w] + 1 : 1;
+		out->kr[w] = m->tr;
+		out->kc[w] = m->tc;
+	} else {
+		out->kn[w] = 0;
+	}
+	for (int side = 0; side < 2; side++) {
+		int men = 0;
+		for (int r = 0; r < v->rows; r++)
+			for (int c = 0; c < v->cols; c++)
+				men += out->c[r][c] == (side ? 'w' : 'b');
+		if (!men || out->c[out->kr[side]][out->kc[side]] != (side ? 'W' : 'B'))
+			out->kn[side] = 0;
+	}
 }
 
 static uint64_t nperft(const pk_variant *v, nboard *b, int depth)
@@ -261,13 +311,21 @@ uint64_t naive_variant_perft(const pk_vpos *p, int depth)
 {
 	const pk_variant *v = p->v;
 	nboard b;
-	memset(&b, ' ', sizeof b.c);
+	memset(&b, 0, sizeof b);
+	memset(&b.c, ' ', sizeof b.c);
 	b.white_to_move = p->stm == PK_WHITE;
 	int sq = 0;
 	for (int r = 0; r < v->rows; r++)
 		for (int c = 0; c < v->cols; c++)
 			if (nplayable(v, r, c)) {
 				int piece = p->sq[++sq];
+				for (int side = 0; side < 2; side++)
+					if (p->kn[side == 1 ? PK_WHITE : PK_BLACK] &&
+					    p->ksq[side == 1 ? PK_WHITE : PK_BLACK] == sq) {
+						b.kr[side] = r;
+						b.kc[side] = c;
+						b.kn[side] = p->kn[side == 1 ? PK_WHITE : PK_BLACK];
+					}
 				b.c[r][c] = piece == VP_WMAN ? 'w' : piece == VP_WKING ? 'W' : piece == VP_BMAN ? 'b'
 					  : piece == VP_BKING ? 'B' : '.';
 			}

@@ -163,9 +163,9 @@ expect_rc 0 "analyze --variant russian"
 case $OUT in *"bestmove "[a-h][1-8]-[a-h][1-8]*) pass ;; *) fail "Russian moves are written c3-d4: $OUT" ;; esac
 run $PDNKIT analyze --variant russian --fen "W:W29,30:B4" --depth 10
 expect_out_has "score win in" "two men against one: the win is found"
-run $PDNKIT analyze --variant frisian
-expect_rc 2 "a variant not implemented"
-expect_err_has "Frisian draughts is not implemented yet" "said so"
+run $PDNKIT analyze --variant frisian --fen "W:W28,48:BK27,43,34" --depth 4
+expect_rc 0 "analyze --variant frisian"
+expect_out_has "bestmove 48x30" "Frisian: two men (200) before a king (199), the only move"
 run $PDNKIT analyze --variant 20 --moves "11-15"
 expect_rc 2 "--moves with --variant"
 run $PDNKIT analyze --variant international --fen "W:W51"
@@ -210,8 +210,12 @@ expect_out_has '"games":24,' "each of its 12 games opens two"
 run $PDNKIT match --variant international --a "--depth 2 --book x.book" --games 2
 expect_rc 2 "English-only engine options refused"
 expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash and --weights only" "said which"
-run $PDNKIT match --variant frisian --games 2
-expect_rc 2 "match of a variant not implemented"
+run $PDNKIT match --variant frisian --a "--depth 3" --b "--depth 1" --games 12 -o "$T_TMP/fr.pdn" --json
+expect_rc 0 "match --variant frisian"
+expect_out_has '{"variant":"frisian","games":12,' "12 Frisian games"
+[ "$(grep -c '^\[GameType "40"\]' "$T_TMP/fr.pdn")" -eq 12 ] && pass || fail "each game says GameType 40"
+run $PDNKIT validate "$T_TMP/fr.pdn"
+expect_err_has "12 games read: 12 valid, 0 with errors, 0 with warnings, 12 of other variants replayed" "the games replay under Frisian rules"
 
 # solve: set-up positions of other variants, judged by the variant engine; "1-0" is the
 # first mover's win (White's, in these).

@@ -44,9 +44,8 @@ expect_out_has "perft(8) = 845931" "the general generator plays English too"
 run "$PDNKIT" perft --variant chess 3
 expect_rc 2 "an unknown variant"
 expect_err_has "'chess' is not a variant pdnkit knows" "the unknown variant is named"
-run "$PDNKIT" perft --variant frisian 3
-expect_rc 2 "a variant not implemented"
-expect_err_has "Frisian draughts is not implemented yet" "said so"
+run "$PDNKIT" perft --variant frisian --divide 1 --fen "W:W28:B18"
+expect_out_has "28x8" "Frisian: a man captures up a file"
 run "$PDNKIT" perft --variant international --fen "W:W51:B1" 2
 expect_rc 2 "a FEN off the board"
 expect_err_has "square 51 is out of range 1..50" "the square is named"

@@ -1,4 +1,4 @@
-/* The variants' general move generator, proved three ways:
+/* The variants' general move generator, proved four ways:
  * - published perft counts from the start: International draughts (Aart Bik, "BikDam:
  *   international checkers", aartbik.blogspot.com, counts with duplicate captures
  *   removed), Brazilian draughts (Rein Halbersma, "Perft for all recognized draughts
@@ -6,7 +6,12 @@
  * - English draughts against the bitboard core (rules/gen.c), which is itself held to
  *   OEIS A133046;
  * - every other variant against a second generator written apart (tests/naive_variant.c),
- *   from the start and from positions with kings where the rules differ most. */
+ *   from the start and from positions with kings where the rules differ most;
+ * - every variant against that generator on 3,000 random positions each (perft 1, and
+ *   perft 2 on one in eight), Frisian's king-move counts included;
+ * and the rule traps of each (majority, crowning in a capture, king priorities,
+ * Frisian's captures along ranks and files, its values and its king-move limit) by
+ * hand-built positions with the legal moves expected. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -49,6 +54,62 @@ static void against_naive(const char *name, const char *fen, int depth)
 		CHECK_REPORT(a == b, "%s %s perft(%d): %llu, the second generator %llu", name, fen ? fen : "start", d,
 			     (unsigned long long)a, (unsigned long long)b);
 	}
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* Random positions of every density, men and kings of both sides (a man never on the
+ * row where it would have been crowned), either side to move, and for Frisian the
+ * count of a king's quiet moves in a row: the two generators agree on every move count
+ * (perft 1) and, on one position in eight, on perft 2. */
+static void random_against_naive(const pk_variant *v, int count)
+{
+	int n = variant_squares(v), agree = 0, tried = 0;
+	for (int k = 0; k < count; k++) {
+		pk_vpos p;
+		vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
+		int density = 5 + (int)rnd(45);
+		int kings[2][VAR_MAX_SQ], nk[2] = { 0, 0 };
+		for (int s = 1; s <= n; s++) {
+			if ((int)rnd(100) >= density)
+				continue;
+			int piece = 1 + (int)rnd(4), row, col;
+			variant_square_rc(v, s, &row, &col);
+			if (piece == VP_WMAN && row == 0)
+				piece = VP_WKING;
+			if (piece == VP_BMAN && row == v->rows - 1)
+				piece = VP_BKING;
+			p.sq[s] = (uint8_t)piece;
+			if (piece == VP_WKING || piece == VP_BKING) {
+				int side = piece == VP_WKING ? PK_WHITE : PK_BLACK;
+				kings[side][nk[side]++] = s;
+			}
+		}
+		for (int side = 0; v->king_moves && side < 2; side++)
+			if (nk[side] && rnd(2)) {
+				p.ksq[side] = (uint8_t)kings[side][rnd((unsigned)nk[side])];
+				p.kn[side] = (uint8_t)(1 + rnd(3));
+			}
+		int depth = k % 8 == 0 ? 2 : 1;
+		uint64_t a = vperft(&p, depth), b = naive_variant_perft(&p, depth);
+		tried++;
+		agree += a == b;
+		if (a != b) {
+			char fen[VAR_FEN_STRLEN];
+			vfen_format(&p, fen, sizeof fen);
+			CHECK_REPORT(false, "%s %s (king moves %d@%d, %d@%d) perft(%d): %llu, the second generator %llu",
+				     v->key, fen, p.kn[PK_WHITE], p.ksq[PK_WHITE], p.kn[PK_BLACK], p.ksq[PK_BLACK], depth,
+				     (unsigned long long)a, (unsigned long long)b);
+		}
+	}
+	CHECK_REPORT(agree == tried, "%s: %d of %d random positions agree", v->key, agree, tried);
 }
 
 static void english_against_core(void)
@@ -111,6 +172,87 @@ static void specific_rules(void)
 	/* Italian: a man may not capture a king. */
 	const pk_variant *it = variant_by_name("italian");
 	CHECK(it != NULL && it->men_spare_kings);
+	/* Frisian (rules of the Frisian draughts association; lidraughts and dctl implement
+	 * the same): captures also along ranks and files, to the next dark square; the
+	 * capture of the highest value, a man 100 and a king 199; then a king's capture
+	 * before a man's; one king may not move quietly more than three times in a row while
+	 * its side has men. */
+	const pk_variant *fr = variant_by_name("frisian");
+	CHECK(fr != NULL && fr->replayable);
+	static const struct {
+		const char *fen, *moves, *why;
+	} frisian[] = {
+		{ "W:W28:B18", "28x8", "a man captures up a file" },
+		{ "W:W28:B29", "28x30", "a man captures along a rank" },
+		{ "W:W28,48:BK27,43,34", "48x39x30", "two men (200) before a king (199)" },
+		{ "W:W28,48:BK27,43", "28x26", "a king (199) before a man (100)" },
+		{ "W:WK46,28:B29,41", "46x37 46x32", "equal values: the king captures" },
+		{ "W:WK46,28:B27,41", "46x37x17 46x37x7 46x32x21 46x32x16", "a flying king turns up a file" },
+		{ "W:W24:B14,10", "24x4x15", "a man passing the crown row goes on as a man" },
+	};
+	for (size_t i = 0; i < sizeof frisian / sizeof frisian[0]; i++) {
+		CHECK(vfen_parse(fr, frisian[i].fen, &p, err, sizeof err) == 0);
+		n = vgen(&p, &ml);
+		char got[400] = "";
+		for (int k = 0; k < n; k++) {
+			char mv[120];
+			vmove_text(fr, &ml.m[k], true, mv, sizeof mv);
+			snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", k ? " " : "", mv);
+		}
+		CHECK_REPORT(!strcmp(got, frisian[i].moves), "Frisian %s (%s): %s, want %s", frisian[i].fen, frisian[i].why,
+			     got, frisian[i].moves);
+	}
+	pk_vpos q2;
+	CHECK(vfen_parse(fr, "W:W24:B14,10", &p, err, sizeof err) == 0 && vgen(&p, &ml) == 1);
+	vmake(&p, &ml.m[0], &q2);
+	CHECK_REPORT(q2.sq[15] == VP_WMAN, "Frisian: a man that ends its capture off the crown row is not crowned");
+	/* the king-move limit: three quiet moves of king 46, then only the man moves; a
+	 * move of the man frees the king; with no man, no limit */
+	CHECK(vfen_parse(fr, "W:WK46,30:B1", &p, err, sizeof err) == 0);
+	const int path[3][2] = { { 46, 41 }, { 41, 37 }, { 37, 41 } };
+	for (int k = 0; k < 3; k++) {
+		n = vgen(&p, &ml);
+		int at = -1;
+		for (int j = 0; j < n; j++)
+			if (ml.m[j].from == path[k][0] && ml.m[j].to == path[k][1])
+				at = j;
+		CHECK_REPORT(at >= 0, "Frisian: king move %d-%d legal", path[k][0], path[k][1]);
+		if (at < 0)
+			break;
+		vmake(&p, &ml.m[at], &q2);
+		/* Black's reply: its man steps down */
+		pk_vmovelist bl;
+		CHECK(vgen(&q2, &bl) > 0);
+		vmake(&q2, &bl.m[0], &p);
+	}
+	CHECK_INT(p.kn[PK_WHITE], 3);
+	n = vgen(&p, &ml);
+	bool king_moves = false;
+	for (int j = 0; j < n; j++)
+		king_moves |= ml.m[j].by_king;
+	CHECK_REPORT(!king_moves && n == 2, "Frisian: a fourth quiet move of the same king (%d moves)", n);
+	vmake(&p, &ml.m[0], &q2);            /* the man moves */
+	CHECK_INT(q2.kn[PK_WHITE], 0);
+	CHECK(vpos_state_key(&p) != vpos_key(&p) && vpos_state_key(&q2) == vpos_key(&q2));
+	CHECK(vfen_parse(fr, "W:WK46:B1", &p, err, sizeof err) == 0);
+	p.ksq[PK_WHITE] = 46;
+	p.kn[PK_WHITE] = 3;
+	CHECK_INT(vgen(&p, &ml), 9);
+	/* Frisian's endgame draws: king against king two moves each, two kings against one
+	 * seven; other material, and other variants, none */
+	static const struct {
+		const char *key, *fen;
+		int plies;
+	} draws[] = {
+		{ "frisian", "W:WK1:BK50", 4 },       { "frisian", "B:WK1,K2:BK50", 14 },
+		{ "frisian", "W:WK1:BK49,K50", 14 },  { "frisian", "W:WK1,K2:BK49,K50", 0 },
+		{ "frisian", "W:WK1,30:BK50", 0 },    { "international", "W:WK1:BK50", 0 },
+	};
+	for (size_t i = 0; i < sizeof draws / sizeof draws[0]; i++) {
+		CHECK(vfen_parse(variant_by_name(draws[i].key), draws[i].fen, &p, err, sizeof err) == 0);
+		CHECK_REPORT(vdraw_plies(&p) == draws[i].plies, "%s %s: draw after %d plies, want %d", draws[i].key,
+			     draws[i].fen, vdraw_plies(&p), draws[i].plies);
+	}
 	/* FEN round trip and errors */
 	const pk_variant *ca = variant_by_name("canadian");
 	vpos_start(ca, &p);
@@ -209,6 +351,10 @@ int main(void)
 	against_naive("international", "W:WK46,K5,28,33,37:B12,K19,22,24,K44,30,31", 4);
 	against_naive("canadian", "B:WK70,K3,40,41,52:BK10,25,K33,29,46,57", 4);
 	against_naive("turkish", "W:WK1,K60,20,27,35:B12,K37,22,44,K52,30,53", 4);
+	against_naive("frisian", "W:WK46,K5,28,33,37:B12,K19,22,24,K44,30,31", 4);
+	for (int i = 0; variant_at(i); i++)
+		if (variant_at(i)->replayable)
+			random_against_naive(variant_at(i), 3000);
 	printf("test_variant: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed != 0;
 }

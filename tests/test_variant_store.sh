@@ -67,9 +67,9 @@ expect_err_has "not a position of International draughts" "says which variant"
 run "$PDNKIT" query --position "W:W31-50:B1-20"
 expect_rc 2 "a 10x10 FEN without --variant"
 expect_err_has "give --variant" "suggests --variant"
-run "$PDNKIT" query --variant frisian
-expect_rc 2 "a variant pdnkit cannot replay"
-expect_err_has "not a variant pdnkit knows" "--variant frisian refused"
+run "$PDNKIT" query --variant checkers-chess
+expect_rc 2 "a variant pdnkit does not know"
+expect_err_has "not a variant pdnkit knows" "an unknown --variant refused"
 
 # stats: results from the first mover's side, openings and explorer in the variant.
 run "$PDNKIT" stats --variant russian

@@ -199,7 +199,10 @@ int main(void)
 	}
 	printf("%d positions with moves left out: %d score as the whole search\n", excl, excl_same);
 	CHECK(excl > 300);
-	CHECK_INT(excl_same, excl);
+	/* The same depth on both sides: nearly every time the same score (the table can
+	 * carry a deeper score between moves, so not always; a search of one move a ply
+	 * deeper than the others agreed on less than half of them). */
+	CHECK_REPORT(excl_same * 100 >= excl * 98, "%d of %d", excl_same, excl);
 
 	/* veval is 100 per man plus the weights times vfeatures' terms, within the
 	 * rounding of the advance (scaled to 8 rows), on random middle-game positions. */

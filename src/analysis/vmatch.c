@@ -89,7 +89,7 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 	for (int i = 0; i < o->nply; i++)
 		keys[nkeys++] = o->keys[i];
 	pk_vpos p = o->vstart;
-	int rev = 0;
+	int rev = 0, late = 0;
 	size_t cap = 0, len = 0;
 	char *text = NULL;
 	bool ok = match_append(&text, &len, &cap, "");
@@ -126,6 +126,14 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 		vmake(&p, &r.best, &q);
 		p = q;
 		rev = reversible ? rev + 1 : 0;
+		/* Frisian: the plies played in a material its draw rule counts */
+		late = vdraw_plies(&p) && r.best.ncap == 0 ? late + 1 : 0;
+		if (vdraw_plies(&p) && late >= vdraw_plies(&p)) {
+			g->reason = vdraw_plies(&p) == 4 ? "a king against a king, two moves each"
+							 : "two kings against one, seven moves each";
+			ply++;
+			break;
+		}
 		if ((g->reason = match_drawn(keys, nkeys, vpos_key(&p), rev)) != NULL) {
 			ply++;
 			break;

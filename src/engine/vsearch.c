@@ -301,7 +301,7 @@ static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int bet
 	for (int i = 0; i < n; i++) {
 		pk_vpos q;
 		vmake(p, &ml->m[i], &q);
-		uint64_t k = vpos_key(&q);
+		uint64_t k = vpos_state_key(&q);
 		int s;
 		if (i == 0)
 			s = -search(e, &q, next_depth, -beta, -alpha, ply + 1, k);
@@ -426,7 +426,7 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 		out->last.score = veval(root, &e->w);
 		return 0;
 	}
-	uint64_t key = vpos_key(root);
+	uint64_t key = vpos_state_key(root);
 	int max_depth = lim->depth > 0 ? lim->depth : VMAX_PLY - 8;
 	for (int d = 1; d <= max_depth; d++) {
 		int s = search(e, root, d, -VINF, VINF, 0, key);

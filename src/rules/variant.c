@@ -12,21 +12,22 @@
 
 /* GameType, key, name, rows, cols, men rows, first, inverted, orthogonal, men capture
  * back, flying, short landing, crowned in capture, men spare kings, removed at once,
- * rule, alphanumeric notation (the FMJD GameType table), replayable. */
+ * rule, alphanumeric notation (the FMJD GameType table), replayable; then for Frisian
+ * only: captures along ranks and files, the limit on one king's quiet moves. */
 static const pk_variant variants[] = {
-	{ 20, "international", "International draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, true },
-	{ 21, "english", "English draughts", 8, 8, 3, PK_BLACK, false, false, false, false, false, false, false, false, VRULE_FREE, false, true },
-	{ 22, "italian", "Italian draughts", 8, 8, 3, PK_WHITE, true, false, false, false, false, false, true, false, VRULE_ITALIAN, false, true },
-	{ 23, "pool", "American pool checkers", 8, 8, 3, PK_BLACK, false, false, true, true, false, false, false, false, VRULE_FREE, false, true },
-	{ 24, "spanish", "Spanish draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, false, true },
-	{ 25, "russian", "Russian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, true, false, false, VRULE_FREE, true, true },
-	{ 26, "brazilian", "Brazilian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true, true },
-	{ 27, "canadian", "Canadian draughts", 12, 12, 5, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, true },
-	{ 28, "portuguese", "Portuguese draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, false, true },
-	{ 29, "czech", "Czech draughts", 8, 8, 3, PK_WHITE, false, false, false, true, false, false, false, false, VRULE_CZECH, true, true },
-	{ 30, "turkish", "Turkish draughts", 8, 8, 2, PK_WHITE, false, true, false, true, false, false, false, true, VRULE_MAX, true, true },
-	{ 31, "thai", "Thai draughts", 8, 8, 2, PK_BLACK, false, false, false, true, true, false, false, false, VRULE_FREE, false, true },
-	{ 40, "frisian", "Frisian draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, false },
+	{ 20, "international", "International draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, true, false, 0 },
+	{ 21, "english", "English draughts", 8, 8, 3, PK_BLACK, false, false, false, false, false, false, false, false, VRULE_FREE, false, true, false, 0 },
+	{ 22, "italian", "Italian draughts", 8, 8, 3, PK_WHITE, true, false, false, false, false, false, true, false, VRULE_ITALIAN, false, true, false, 0 },
+	{ 23, "pool", "American pool checkers", 8, 8, 3, PK_BLACK, false, false, true, true, false, false, false, false, VRULE_FREE, false, true, false, 0 },
+	{ 24, "spanish", "Spanish draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, false, true, false, 0 },
+	{ 25, "russian", "Russian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, true, false, false, VRULE_FREE, true, true, false, 0 },
+	{ 26, "brazilian", "Brazilian draughts", 8, 8, 3, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, true, true, false, 0 },
+	{ 27, "canadian", "Canadian draughts", 12, 12, 5, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_MAX, false, true, false, 0 },
+	{ 28, "portuguese", "Portuguese draughts", 8, 8, 3, PK_WHITE, true, false, false, true, false, false, false, false, VRULE_SPANISH, false, true, false, 0 },
+	{ 29, "czech", "Czech draughts", 8, 8, 3, PK_WHITE, false, false, false, true, false, false, false, false, VRULE_CZECH, true, true, false, 0 },
+	{ 30, "turkish", "Turkish draughts", 8, 8, 2, PK_WHITE, false, true, false, true, false, false, false, true, VRULE_MAX, true, true, false, 0 },
+	{ 31, "thai", "Thai draughts", 8, 8, 2, PK_BLACK, false, false, false, true, true, false, false, false, VRULE_FREE, false, true, false, 0 },
+	{ 40, "frisian", "Frisian draughts", 10, 10, 4, PK_WHITE, false, false, true, true, false, false, false, false, VRULE_FRISIAN, false, true, true, 3 },
 };
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -46,8 +47,10 @@ typedef struct {
 static geometry geo[NVARIANTS];
 static pthread_once_t geo_once = PTHREAD_ONCE_INIT;
 
-/* Zobrist keys: [square][piece], the side to move, and one per variant. */
-static uint64_t zob[VAR_MAX_SQ + 1][5], zob_white, zob_variant[NVARIANTS];
+/* Zobrist keys: [square][piece], the side to move, and one per variant; the king-move
+ * counts by [side][square][count] (vpos_state_key, made after the others so that
+ * vpos_key stays as it was). */
+static uint64_t zob[VAR_MAX_SQ + 1][5], zob_white, zob_variant[NVARIANTS], zob_kmoves[2][VAR_MAX_SQ + 1][4];
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -76,6 +79,10 @@ static void geo_init(void)
 		uint64_t t = (uint64_t)variants[i].gametype * 0x100000001b3ULL;
 		zob_variant[i] = splitmix(&t);
 	}
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i <= VAR_MAX_SQ; i++)
+			for (int k = 0; k < 4; k++)
+				zob_kmoves[side][i][k] = splitmix(&seed);
 	for (int i = 0; i < NVARIANTS; i++) {
 		const pk_variant *v = &variants[i];
 		geometry *g = &geo[i];
@@ -90,7 +97,10 @@ static void geo_init(void)
 				}
 		for (int s = 1; s <= g->n; s++)
 			for (int d = 0; d < 8; d++) {
-				int r = g->row[s] + dr[d], c = g->col[s] + dc[d];
+				/* on a board of dark squares, the next square along a rank or file
+				 * is two cells on (Frisian captures so) */
+				int step = !v->orthogonal && d >= 4 ? 2 : 1;
+				int r = g->row[s] + step * dr[d], c = g->col[s] + step * dc[d];
 				g->nb[s][d] = r >= 0 && r < v->rows && c >= 0 && c < v->cols ? (uint8_t)g->at[r][c] : 0;
 			}
 	}
@@ -179,7 +189,7 @@ static int man_dirs(const pk_variant *v, int side, bool capture, int *dirs)
 		return n;
 	}
 	if (capture && v->men_capture_back) {
-		for (int d = 0; d < 4; d++)
+		for (int d = 0; d < (v->capture_straight ? 8 : 4); d++)
 			dirs[n++] = d;
 		return n;
 	}
@@ -188,8 +198,13 @@ static int man_dirs(const pk_variant *v, int side, bool capture, int *dirs)
 	return n;
 }
 
-static int king_dirs(const pk_variant *v, int *dirs)
+static int king_dirs(const pk_variant *v, bool capture, int *dirs)
 {
+	if (capture && v->capture_straight) {
+		for (int d = 0; d < 8; d++)
+			dirs[d] = d;
+		return 8;
+	}
 	for (int d = 0; d < 4; d++)
 		dirs[d] = v->orthogonal ? d + 4 : d;
 	return 4;
@@ -227,13 +242,65 @@ static bool capturable(const capctx *c, int s, bool by_king)
 	return true;
 }
 
+static void cap_set(const pk_vmove *m, uint64_t set[2]);
+
+/* What the majority rules compare first: pieces, or (Frisian) value; 0 for free choice. */
+static int weight(const pk_variant *v, const pk_vmove *m)
+{
+	switch (v->rule) {
+	case VRULE_FREE:
+	case VRULE_CZECH:
+		return 0;
+	case VRULE_FRISIAN:
+		return 100 * (m->ncap - m->kings) + 199 * m->kings;
+	default:
+		return m->ncap;
+	}
+}
+
+static int first_king(const pk_vpos *p, const pk_vmove *m);
+
+/* A finished sequence into the list. When the list is full, room is made among the
+ * sequences found so far: those the rule would drop anyway (fewer pieces, or less
+ * value, than the best) go, and of sequences taking the same pieces from the same
+ * square to the same square one stays (the one taking a king earliest, for Italian). */
 static void record(capctx *c)
 {
-	if (c->out->n >= VAR_MAX_MOVES) {
-		c->overflow = true;
-		return;
+	pk_vmovelist *ml = c->out;
+	if (ml->n >= VAR_MAX_MOVES) {
+		const pk_variant *v = c->p->v;
+		int best = weight(v, &c->cur);
+		for (int i = 0; i < ml->n; i++)
+			if (weight(v, &ml->m[i]) > best)
+				best = weight(v, &ml->m[i]);
+		int k = 0;
+		for (int i = 0; i < ml->n; i++) {
+			pk_vmove *m = &ml->m[i];
+			if (weight(v, m) < best)
+				continue;
+			uint64_t a[2];
+			cap_set(m, a);
+			int dup = -1;
+			for (int j = 0; j < k && dup < 0; j++) {
+				uint64_t b[2];
+				cap_set(&ml->m[j], b);
+				if (ml->m[j].from == m->from && ml->m[j].to == m->to && a[0] == b[0] && a[1] == b[1])
+					dup = j;
+			}
+			if (dup < 0)
+				ml->m[k++] = *m;
+			else if (first_king(c->p, m) < first_king(c->p, &ml->m[dup]))
+				ml->m[dup] = *m;
+		}
+		ml->n = k;
+		if (weight(v, &c->cur) < best)
+			return;
+		if (ml->n >= VAR_MAX_MOVES) {
+			c->overflow = true;
+			return;
+		}
 	}
-	pk_vmove *m = &c->out->m[c->out->n++];
+	pk_vmove *m = &ml->m[ml->n++];
 	*m = c->cur;
 	m->from = (uint8_t)c->from;
 	m->to = c->cur.land[c->cur.nland - 1];
@@ -243,7 +310,7 @@ static void capture_from(capctx *c, int at, bool king, int last_dir)
 {
 	const pk_variant *v = c->p->v;
 	const geometry *g = c->g;
-	int dirs[8], nd = king ? king_dirs(v, dirs) : man_dirs(v, c->side, true, dirs);
+	int dirs[8], nd = king ? king_dirs(v, true, dirs) : man_dirs(v, c->side, true, dirs);
 	bool more = false;
 	for (int i = 0; i < nd && c->cur.ncap < VAR_MAX_CAP; i++) {
 		int d = dirs[i];
@@ -343,6 +410,19 @@ static int filter(const pk_vpos *p, pk_vmovelist *ml)
 				keep[i] = keep[i] && (bestk == 0 || first_king(p, &ml->m[i]) == bestfk);
 		}
 		break;
+	case VRULE_FRISIAN:
+		for (int i = 0; i < n; i++) {
+			int value = 100 * (ml->m[i].ncap - ml->m[i].kings) + 199 * ml->m[i].kings;
+			if (value > best)
+				best = value;
+		}
+		for (int i = 0; i < n; i++) {
+			keep[i] = 100 * (ml->m[i].ncap - ml->m[i].kings) + 199 * ml->m[i].kings == best;
+			any_king |= keep[i] && ml->m[i].by_king;
+		}
+		for (int i = 0; i < n; i++)
+			keep[i] = keep[i] && (ml->m[i].by_king || !any_king);
+		break;
 	case VRULE_CZECH:
 		for (int i = 0; i < n; i++)
 			any_king |= ml->m[i].by_king;
@@ -400,12 +480,18 @@ int vgen(const pk_vpos *p, pk_vmovelist *ml)
 	if (ml->n)
 		return filter(p, ml);
 	/* quiet moves */
+	bool limited = false;
+	if (v->king_moves && p->kn[p->stm] >= v->king_moves)
+		for (int s = 1; s <= g->n && !limited; s++)
+			limited = p->sq[s] == (p->stm == PK_WHITE ? VP_WMAN : VP_BMAN);
 	for (int s = 1; s <= g->n; s++) {
 		int piece = p->sq[s];
 		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
 			continue;
 		bool king = is_king(piece);
-		int dirs[8], nd = king ? king_dirs(v, dirs) : man_dirs(v, p->stm, false, dirs);
+		if (king && limited && s == p->ksq[p->stm])
+			continue;             /* Frisian: this king has moved quietly often enough */
+		int dirs[8], nd = king ? king_dirs(v, false, dirs) : man_dirs(v, p->stm, false, dirs);
 		for (int i = 0; i < nd; i++) {
 			int t = g->nb[s][dirs[i]];
 			while (t && p->sq[t] == VP_EMPTY && ml->n < VAR_MAX_MOVES) {
@@ -425,6 +511,30 @@ int vgen(const pk_vpos *p, pk_vmovelist *ml)
 	return ml->n;
 }
 
+/* Frisian: the mover's count goes on with a quiet move of the same king, starts again
+ * with another king's, and stops with anything else; a count whose king is gone, or
+ * whose side has no man left (the limit no longer applies), is dropped. */
+static void count_king_moves(const pk_vpos *p, const pk_vmove *m, pk_vpos *out)
+{
+	int side = p->stm;
+	if (m->by_king && m->ncap == 0) {
+		out->kn[side] = p->kn[side] && p->ksq[side] == m->from ? (uint8_t)(p->kn[side] + 1) : 1;
+		out->ksq[side] = m->to;
+	} else {
+		out->kn[side] = out->ksq[side] = 0;
+	}
+	const geometry *g = geo_of(p->v);
+	for (int s = 0; s < 2; s++) {
+		bool men = false;
+		for (int q = 1; q <= g->n && !men; q++)
+			men = out->sq[q] == (s == PK_WHITE ? VP_WMAN : VP_BMAN);
+		if (!men || out->sq[out->ksq[s]] != (s == PK_WHITE ? VP_WKING : VP_BKING))
+			out->kn[s] = out->ksq[s] = 0;
+		if (out->kn[s] > 3)
+			out->kn[s] = 3;
+	}
+}
+
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out)
 {
 	*out = *p;
@@ -437,6 +547,8 @@ void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out)
 		piece = p->stm == PK_WHITE ? VP_WKING : VP_BKING;
 	out->sq[m->to] = (uint8_t)piece;
 	out->stm = p->stm == PK_WHITE ? PK_BLACK : PK_WHITE;
+	if (p->v->king_moves)
+		count_king_moves(p, m, out);
 }
 
 uint64_t vpos_key(const pk_vpos *p)
@@ -446,6 +558,32 @@ uint64_t vpos_key(const pk_vpos *p)
 	for (int s = 1; s <= g->n; s++)
 		if (p->sq[s])
 			k ^= zob[s][p->sq[s]];
+	return k;
+}
+
+int vdraw_plies(const pk_vpos *p)
+{
+	if (!p->v->king_moves)
+		return 0;
+	int kings[2] = { 0, 0 };
+	const geometry *g = geo_of(p->v);
+	for (int s = 1; s <= g->n; s++) {
+		int piece = p->sq[s];
+		if (piece == VP_WMAN || piece == VP_BMAN)
+			return 0;
+		if (piece)
+			kings[colour_of(piece)]++;
+	}
+	int lo = kings[0] < kings[1] ? kings[0] : kings[1], hi = kings[0] + kings[1] - lo;
+	return lo == 1 && hi == 1 ? 4 : lo == 1 && hi == 2 ? 14 : 0;
+}
+
+uint64_t vpos_state_key(const pk_vpos *p)
+{
+	uint64_t k = vpos_key(p);
+	for (int s = 0; s < 2; s++)
+		if (p->kn[s])
+			k ^= zob_kmoves[s][p->ksq[s]][p->kn[s] & 3];
 	return k;
 }
 

@@ -16,7 +16,12 @@
 #define VAR_MAX_MOVES 512
 #define VAR_MAX_CAP 32           /* pieces one move can capture */
 
-enum { VRULE_FREE, VRULE_MAX, VRULE_SPANISH, VRULE_ITALIAN, VRULE_CZECH };
+/* Which captures are allowed: any (FREE); the most pieces (MAX); the most pieces, then
+ * the most kings (SPANISH); also with a king before a man, and the earliest king
+ * (ITALIAN); a king's capture before a man's (CZECH); the highest value, a man 100 and a
+ * king 199 ("a king is worth less than two men"), then a king's before a man's
+ * (FRISIAN). */
+enum { VRULE_FREE, VRULE_MAX, VRULE_SPANISH, VRULE_ITALIAN, VRULE_CZECH, VRULE_FRISIAN };
 
 typedef struct {
 	int gametype;                /* PDN GameType */
@@ -36,6 +41,9 @@ typedef struct {
 	int rule;                    /* VRULE_*: which captures are allowed */
 	bool alphanumeric;           /* PDN writes its moves "c3-d4" (the GameType's A notation) */
 	bool replayable;             /* its rules are implemented and proved */
+	bool capture_straight;       /* Frisian: men and kings also capture along ranks and files */
+	int king_moves;              /* Frisian: quiet moves in a row one king may make while its
+					side has men (0: no limit) */
 } pk_variant;
 
 /* Pieces on a square. */
@@ -45,6 +53,9 @@ typedef struct {
 	const pk_variant *v;
 	uint8_t sq[VAR_MAX_SQ + 1];  /* 1..n */
 	int stm;                     /* PK_WHITE or PK_BLACK */
+	/* With king_moves (Frisian), per side: the king that made the side's last moves,
+	 * all quiet, and how many (0: none); not part of FEN or vpos_key. */
+	uint8_t ksq[2], kn[2];
 } pk_vpos;
 
 typedef struct {
@@ -86,6 +97,14 @@ uint64_t vperft(const pk_vpos *p, int depth);
  * variants never share a key by design). Part of the store's format: the store indexes
  * the positions of variant games by it, so the keys must never change. */
 uint64_t vpos_key(const pk_vpos *p);
+/* vpos_key with the king-move counts (Frisian) too: the position as the rules see it,
+ * for the engine's table and repetitions. Equal to vpos_key when the counts are 0. */
+uint64_t vpos_state_key(const pk_vpos *p);
+
+/* Frisian's endgame draws: a king against a king is drawn after two more moves each,
+ * two kings against one after seven. The plies the position's material allows (4 or
+ * 14), or 0 where no such rule applies (other variants: the referee's general rules). */
+int vdraw_plies(const pk_vpos *p);
 
 /* FEN with numeric squares: "W:W31-50:B1-20", K before a king, ranges allowed. 0, or -1
  * with a message in err. */
