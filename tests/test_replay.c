@@ -138,8 +138,10 @@ static void test_variants(void)
 		  "error illegal-move ply 2: 28-23: not legal here under the rules of International draughts (Black to move; "
 		  "legal: 16-21, 17-21, 17-22, 18-22, 18-23, 19-23, 19-24, 20-24, 20-25)");
 	CHECK(rp.variant_replayed && rp.variant_plies == 1 && !rp.complete);
-	CHECK_STR(replay("[GameType \"40\"]\n1. 32-28 *"),
-		  "note variant-unsupported ply 0: variant 40 (Frisian draughts) not supported yet; game not replayed");
+	CHECK_STR(replay("[GameType \"40\"]\n1. 32-28 19-23 2. 28x19 14x23 *"), "");
+	CHECK(!rp.supported && rp.variant_replayed && rp.variant_plies == 4 && rp.complete);
+	CHECK_STR(replay("[GameType \"41\"]\n1. 32-28 *"),
+		  "note variant-unsupported ply 0: variant 41 (Spantsiretti) not supported yet; game not replayed");
 	CHECK(!rp.supported && !rp.variant_replayed);
 	CHECK_STR(replay("[GameType \"21,B,8,8,N1,0\"]\n1. 9-14 *"), "");
 	CHECK(rp.supported);
