@@ -45,6 +45,25 @@ void tally_add(pk_tally *t, const pk_note *n)
 	t->total_loss += n->loss;
 }
 
+void annotate_note_best(pk_note *n, const pk_thresholds *th, bool has_second, int second)
+{
+	n->score_played = n->score_best;
+	n->loss = 0;
+	n->cls = CLASS_GOOD;
+	int best = score_capped(n->score_best);
+	if (has_second && best > -th->blunder && score_capped(second) <= best - th->blunder)
+		n->cls = CLASS_ONLY;
+}
+
+void annotate_note_played(pk_note *n, const pk_thresholds *th, int score_played, uint64_t nodes)
+{
+	n->score_played = score_played;
+	n->nodes += nodes;
+	int loss = score_capped(n->score_best) - score_capped(score_played);
+	n->loss = loss > 0 ? loss : 0;
+	n->cls = annotate_classify(th, n->loss);
+}
+
 /* The game's positions before ply p, for repetitions: the start and each position after. */
 static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_history *h)
 {
@@ -103,9 +122,6 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 		pk_movelist ml;
 		gen_moves(before, &ml);
 		if (move_same_effect(&r.best, &pl->move)) {
-			n->score_played = n->score_best;
-			n->loss = 0;
-			n->cls = CLASS_GOOD;
 			/* The only move: the best does not lose, every other does. */
 			pk_limits only = o->lim;
 			only.exclude = &r.best;
@@ -117,9 +133,7 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 				rc = 1;
 				break;
 			}
-			int best = score_capped(n->score_best), second = score_capped(r2.last.score);
-			if (r2.has_move && best > -o->th.blunder && second <= best - o->th.blunder)
-				n->cls = CLASS_ONLY;
+			annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
 		} else {
 			/* The move played, scored at the same depth: every other move left out. */
 			pk_move others[PK_MAX_MOVES];
@@ -139,11 +153,7 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 				rc = 1;
 				break;
 			}
-			n->score_played = r2.last.score;
-			n->nodes += r2.last.nodes;
-			int loss = score_capped(n->score_best) - score_capped(n->score_played);
-			n->loss = loss > 0 ? loss : 0;
-			n->cls = annotate_classify(&o->th, n->loss);
+			annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
 		}
 		if (o->egdb) {
 			pk_pos after;

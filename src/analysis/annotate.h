@@ -79,6 +79,13 @@ typedef struct {
  * consulted. 0; 1 when stopped; -1 when out of memory. */
 int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *o, pk_note *notes, pk_vnote *vnotes);
 
+/* A note's class once the position before the move is searched (score_best set): the
+ * move played is the engine's best (only when the second best, searched with the best
+ * left out, scores a blunder less), or it scored score_played with every other move
+ * left out (its loss classified). */
+void annotate_note_best(pk_note *n, const pk_thresholds *th, bool has_second, int second);
+void annotate_note_played(pk_note *n, const pk_thresholds *th, int score_played, uint64_t nodes);
+
 /* Classify a loss; only when the played move is the best and every other loses. */
 int annotate_classify(const pk_thresholds *th, int loss);
 /* A score clamped for losses: wins and losses found by search count as +-LOSS_CAP. */

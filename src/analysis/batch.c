@@ -43,26 +43,37 @@ static const volatile sig_atomic_t no_stop;
 
 static bool stopped(const pk_batch *b) { return b->o.stop && *b->o.stop; }
 
-/* A search's note as text (moves written as PDN writes them). */
-static void to_text(const pk_replay *rp, const pk_note *n, pk_tnote *t)
+/* A note's numbers into its text form; whether it has moves to write (and, *scored,
+ * a search's). */
+static bool note_numbers(const pk_note *n, pk_tnote *t)
 {
 	memset(t, 0, sizeof *t);
 	t->ply = n->ply;
 	t->side = n->side;
 	t->cls = n->cls;
 	if (n->cls == CLASS_NONE)
+		return false;
+	t->scored = n->cls != CLASS_FORCED && n->cls != CLASS_BOOK;
+	if (t->scored) {
+		t->score_best = n->score_best;
+		t->score_played = n->score_played;
+		t->loss = n->loss;
+		t->depth = n->depth;
+		t->egdb = n->egdb ? 2 + n->egdb_after : 0;
+	}
+	return true;
+}
+
+/* A search's note as text (moves written as PDN writes them). */
+static void to_text(const pk_replay *rp, const pk_note *n, pk_tnote *t)
+{
+	if (!note_numbers(n, t))
 		return;
 	const pk_pos *before = replay_pos_before(rp, n->ply);
 	pdn_move_string(before, &n->played, false, t->move);
-	if (n->cls == CLASS_FORCED || n->cls == CLASS_BOOK)
+	if (!t->scored)
 		return;
-	t->scored = true;
 	pdn_move_string(before, &n->best, false, t->best);
-	t->score_best = n->score_best;
-	t->score_played = n->score_played;
-	t->loss = n->loss;
-	t->depth = n->depth;
-	t->egdb = n->egdb ? 2 + n->egdb_after : 0;
 	pk_pos p = *before;
 	size_t k = 0;
 	for (int i = 0; i < n->npv; i++) {
@@ -80,22 +91,13 @@ static void to_text(const pk_replay *rp, const pk_note *n, pk_tnote *t)
 /* A variant game's note as text (moves as its PDN writes them). */
 static void vto_text(const pk_vreplay *vr, const pk_note *n, const pk_vnote *vn, pk_tnote *t)
 {
-	memset(t, 0, sizeof *t);
-	t->ply = n->ply;
-	t->side = n->side;
-	t->cls = n->cls;
-	if (n->cls == CLASS_NONE)
+	if (!note_numbers(n, t))
 		return;
 	const pk_variant *v = vr->start.v;
 	vmove_text(v, &vn->played, false, t->move, sizeof t->move);
-	if (n->cls == CLASS_FORCED || n->cls == CLASS_BOOK)
+	if (!t->scored)
 		return;
-	t->scored = true;
 	vmove_text(v, &vn->best, false, t->best, sizeof t->best);
-	t->score_best = n->score_best;
-	t->score_played = n->score_played;
-	t->loss = n->loss;
-	t->depth = n->depth;
 	size_t k = 0;
 	for (int i = 0; i < vn->npv; i++) {
 		char mv[PK_MOVE_STRLEN];

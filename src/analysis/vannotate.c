@@ -62,9 +62,6 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 		vn->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
 		memcpy(vn->pv, r.last.pv, sizeof(pk_vmove) * (size_t)vn->npv);
 		if (vmove_same(&r.best, &played)) {
-			n->score_played = n->score_best;
-			n->loss = 0;
-			n->cls = CLASS_GOOD;
 			/* the only move: the best does not lose, every other does */
 			vengine_exclude(e, &r.best, 1);
 			pk_vresult r2;
@@ -73,9 +70,7 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 				rc = 1;
 				break;
 			}
-			int best = score_capped(n->score_best), second = score_capped(r2.last.score);
-			if (r2.has_move && best > -o->th.blunder && second <= best - o->th.blunder)
-				n->cls = CLASS_ONLY;
+			annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
 		} else {
 			/* the move played, scored at the same depth: every other move left out */
 			int k = 0;
@@ -91,11 +86,7 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 				rc = 1;
 				break;
 			}
-			n->score_played = r2.last.score;
-			n->nodes += r2.last.nodes;
-			int loss = score_capped(n->score_best) - score_capped(n->score_played);
-			n->loss = loss > 0 ? loss : 0;
-			n->cls = annotate_classify(&o->th, n->loss);
+			annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
 		}
 	next:
 		if (o->on_move)
