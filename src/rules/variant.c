@@ -411,13 +411,11 @@ static int filter(const pk_vpos *p, pk_vmovelist *ml)
 		}
 		break;
 	case VRULE_FRISIAN:
+		for (int i = 0; i < n; i++)
+			if (weight(v, &ml->m[i]) > best)
+				best = weight(v, &ml->m[i]);
 		for (int i = 0; i < n; i++) {
-			int value = 100 * (ml->m[i].ncap - ml->m[i].kings) + 199 * ml->m[i].kings;
-			if (value > best)
-				best = value;
-		}
-		for (int i = 0; i < n; i++) {
-			keep[i] = 100 * (ml->m[i].ncap - ml->m[i].kings) + 199 * ml->m[i].kings == best;
+			keep[i] = weight(v, &ml->m[i]) == best;
 			any_king |= keep[i] && ml->m[i].by_king;
 		}
 		for (int i = 0; i < n; i++)
@@ -530,8 +528,8 @@ static void count_king_moves(const pk_vpos *p, const pk_vmove *m, pk_vpos *out)
 			men = out->sq[q] == (s == PK_WHITE ? VP_WMAN : VP_BMAN);
 		if (!men || out->sq[out->ksq[s]] != (s == PK_WHITE ? VP_WKING : VP_BKING))
 			out->kn[s] = out->ksq[s] = 0;
-		if (out->kn[s] > 3)
-			out->kn[s] = 3;
+		if (out->kn[s] > p->v->king_moves)
+			out->kn[s] = (uint8_t)p->v->king_moves;
 	}
 }
 
