@@ -33,9 +33,9 @@ void book_print_info(const pk_book_info *in, bool json, double seconds, long gam
 		printf("{\"positions\":%ld,\"moves\":%ld,\"links\":%ld,\"forced\":%ld,\"plies\":%d,\"depth\":%d,\"bytes\":%zu,"
 		       "\"tree_bytes\":%zu,\"stats_bytes\":%zu,\"header_bytes\":%zu,\"bits_per_move\":%.3f,"
 		       "\"stats_bits_per_move\":%.3f,\"uniform_bits_per_move\":%.3f,\"ordinal_bits_per_move\":%.3f,"
-		       "\"positions_with_moves\":%ld,\"root\":",
+		       "\"positions_with_moves\":%ld,\"gametype\":%d,\"root\":",
 		       in->positions, in->moves, in->links, in->forced, in->plies, in->max_ply, in->bytes, in->tree_bytes,
-		       in->stats_bytes, in->header_bytes, tree_bpm, stats_bpm, uniform, ordinal, in->inner);
+		       in->stats_bytes, in->header_bytes, tree_bpm, stats_bpm, uniform, ordinal, in->inner, in->gametype);
 		json_string(stdout, in->root_fen);
 		if (games >= 0)
 			printf(",\"games\":%ld", games);
@@ -44,6 +44,8 @@ void book_print_info(const pk_book_info *in, bool json, double seconds, long gam
 		printf("}\n");
 		return;
 	}
+	const pk_variant *v = variant_by_gametype(in->gametype);
+	printf("game          %s (GameType %d)\n", v ? v->name : "?", in->gametype);
 	printf("root          %s\n", in->root_fen);
 	if (games >= 0)
 		printf("games         %ld reached the root\n", games);
@@ -90,6 +92,92 @@ void book_score_text(int s, char *buf, size_t size)
 
 /* ---- probe ------------------------------------------------------------------------ */
 
+/* A book move as probe prints it. */
+typedef struct {
+	char move[VAR_FEN_STRLEN];
+	uint32_t games, bw, dr, ww;
+	int score;
+} probe_row;
+
+/* The position and book moves of --fen / --moves (or the root) in a variant book. */
+static int probe_variant(const pk_book *bk, const char *fen, const char *moves, char *f, size_t fsize, int *stm,
+			 probe_row **rows, int *n)
+{
+	const pk_variant *v = book_variant(bk);
+	pk_vpos p = *book_vroot(bk);
+	if (fen && moves) {
+		cli_error("give --fen or --moves, not both");
+		return -1;
+	}
+	if (fen) {
+		char err[200];
+		if (vfen_parse(v, fen, &p, err, sizeof err) < 0) {
+			cli_error("bad FEN for %s: %s", v->name, err);
+			return -1;
+		}
+	} else if (moves) {
+		uint8_t buf[1024];
+		int k;
+		filter_pos at;
+		if (parse_moves_arg("--moves", moves, v, buf, (int)sizeof buf, &k, &at) < 0)
+			return -1;
+		p = at.vpos;
+	}
+	vfen_format(&p, f, fsize);
+	*stm = p.stm;
+	pk_book_vmove *mv = malloc(sizeof *mv * 256);
+	*rows = calloc(256, sizeof **rows);
+	if (!mv || !*rows) {
+		free(mv);
+		cli_error("out of memory");
+		return -1;
+	}
+	*n = book_vprobe(bk, &p, mv, 256);
+	for (int i = 0; i < *n; i++) {
+		probe_row *r = &(*rows)[i];
+		vmove_text(v, &mv[i].move, false, r->move, sizeof r->move);
+		r->games = mv[i].games;
+		r->bw = mv[i].black_wins;
+		r->dr = mv[i].draws;
+		r->ww = mv[i].white_wins;
+		r->score = mv[i].score;
+	}
+	free(mv);
+	return 0;
+}
+
+static int probe_english(const pk_book *bk, const char *fen, const char *moves, char *f, size_t fsize, int *stm,
+			 probe_row **rows, int *n)
+{
+	pk_pos p;
+	pk_history h;
+	bool given;
+	uint64_t *keys = NULL;
+	if (position_option(fen, moves, &p, &keys, &h, &given) < 0)
+		return -1;
+	free(keys);
+	if (!given)
+		p = *book_root(bk);
+	fen_format(&p, f, fsize);
+	*stm = p.stm;
+	pk_book_move mv[PK_MAX_MOVES];
+	if (!(*rows = calloc(PK_MAX_MOVES, sizeof **rows))) {
+		cli_error("out of memory");
+		return -1;
+	}
+	*n = book_probe(bk, &p, mv, PK_MAX_MOVES);
+	for (int i = 0; i < *n; i++) {
+		probe_row *r = &(*rows)[i];
+		pdn_move_string(&p, &mv[i].move, false, r->move);
+		r->games = mv[i].games;
+		r->bw = mv[i].black_wins;
+		r->dr = mv[i].draws;
+		r->ww = mv[i].white_wins;
+		r->score = mv[i].score;
+	}
+	return 0;
+}
+
 int book_probe_cmd(int argc, const char **argv)
 {
 	char *fen = NULL, *moves = NULL;
@@ -105,14 +193,8 @@ int book_probe_cmd(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE.book");
 	int rc = cli_parse_options(ctx, opts);
 	pk_book *bk = NULL;
-	uint64_t *keys = NULL;
+	probe_row *rows = NULL;
 	if (rc)
-		goto out;
-	rc = EXIT_USAGE;
-	pk_pos p;
-	pk_history h;
-	bool given;
-	if (position_option(fen, moves, &p, &keys, &h, &given) < 0)
 		goto out;
 	int nargs;
 	cli_args(ctx, &nargs);
@@ -121,25 +203,23 @@ int book_probe_cmd(int argc, const char **argv)
 		rc = nargs == 1 ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
-	if (!given)
-		p = *book_root(bk);
-	pk_book_move mv[PK_MAX_MOVES];
-	int n = book_probe(bk, &p, mv, PK_MAX_MOVES);
-	char f[PK_FEN_STRLEN];
-	fen_format(&p, f, sizeof f);
+	/* the position is read in the book's game */
+	rc = EXIT_USAGE;
+	char f[VAR_FEN_STRLEN];
+	int n, stm;
+	if ((book_variant(bk) ? probe_variant : probe_english)(bk, fen, moves, f, sizeof f, &stm, &rows, &n) < 0)
+		goto out;
 	if (json) {
 		printf("{\"fen\":");
 		json_string(stdout, f);
 		printf(",\"moves\":[");
 		for (int i = 0; i < n; i++) {
-			char m[PK_MOVE_STRLEN];
-			pdn_move_string(&p, &mv[i].move, false, m);
 			printf("%s{\"move\":", i ? "," : "");
-			json_string(stdout, m);
-			printf(",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", mv[i].games, mv[i].black_wins,
-			       mv[i].draws, mv[i].white_wins);
-			if (mv[i].score != BOOK_NO_SCORE)
-				printf(",\"score\":%d", mv[i].score);
+			json_string(stdout, rows[i].move);
+			printf(",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", rows[i].games, rows[i].bw,
+			       rows[i].dr, rows[i].ww);
+			if (rows[i].score != BOOK_NO_SCORE)
+				printf(",\"score\":%d", rows[i].score);
 			printf("}");
 		}
 		printf("]}\n");
@@ -148,23 +228,22 @@ int book_probe_cmd(int argc, const char **argv)
 	} else {
 		printf("%s\n%-10s %8s %8s %8s %8s %8s %10s\n", f, "move", "games", "black", "draws", "white", "score%", "engine");
 		for (int i = 0; i < n; i++) {
-			char m[PK_MOVE_STRLEN], s[32];
-			pdn_move_string(&p, &mv[i].move, false, m);
-			book_score_text(mv[i].score, s, sizeof s);
-			uint32_t known = mv[i].black_wins + mv[i].draws + mv[i].white_wins;
-			double mover = p.stm == PK_BLACK ? mv[i].black_wins : mv[i].white_wins;
+			const probe_row *r = &rows[i];
+			char s[32];
+			book_score_text(r->score, s, sizeof s);
+			uint32_t known = r->bw + r->dr + r->ww;
+			double mover = stm == PK_BLACK ? r->bw : r->ww;
 			if (known)
-				printf("%-10s %8u %8u %8u %8u %7.1f%% %10s\n", m, mv[i].games, mv[i].black_wins, mv[i].draws,
-				       mv[i].white_wins, 100.0 * (mover + 0.5 * mv[i].draws) / known, s);
+				printf("%-10s %8u %8u %8u %8u %7.1f%% %10s\n", r->move, r->games, r->bw, r->dr, r->ww,
+				       100.0 * (mover + 0.5 * r->dr) / known, s);
 			else
-				printf("%-10s %8u %8u %8u %8u %8s %10s\n", m, mv[i].games, mv[i].black_wins, mv[i].draws,
-				       mv[i].white_wins, "-", s);
+				printf("%-10s %8u %8u %8u %8u %8s %10s\n", r->move, r->games, r->bw, r->dr, r->ww, "-", s);
 		}
 	}
 	rc = EXIT_OK;
 out:
 	book_free(bk);
-	free(keys);
+	free(rows);
 	poptFreeContext(ctx);
 	free(fen);
 	free(moves);

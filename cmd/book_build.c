@@ -88,11 +88,6 @@ int book_build(int argc, const char **argv)
 			goto out;
 		}
 	}
-	pk_pos root;
-	pk_history hist;
-	bool given;
-	if (position_option(fen, NULL, &root, NULL, &hist, &given) < 0)
-		goto out;
 	if (players) {
 		if (fa.player) {
 			cli_error("--players and --player mean the same: give one");
@@ -103,15 +98,27 @@ int book_build(int argc, const char **argv)
 	pk_filter f;
 	if ((rc = filter_resolve(&fa, &f)) != 0)
 		goto out;
+	rc = EXIT_USAGE;
+	/* The book's game: --variant's; from the store or with --fen and no --variant,
+	 * English draughts; from files, the first game's that replays. */
+	const pk_variant *bv = fa.v;
+	bool decided = fa.variant || use_db || fen;
+	pk_pos root;
+	pk_vpos vroot;
+	pk_history hist;
+	bool given;
+	if (bv ? cli_variant_position(fa.variant, fen, &bv, &vroot) < 0
+	       : position_option(fen, NULL, &root, NULL, &hist, &given) < 0)
+		goto out;
 	rc = EXIT_RUNTIME;
-	if (!(b = bookb_new(&root, (int)np))) {
+	if (decided && !(b = bv ? bookb_vnew(&vroot, (int)np) : bookb_new(&root, (int)np))) {
 		cli_error("out of memory");
 		goto out;
 	}
 	double t0 = cli_now();
 	if (!use_db && (fa.black || fa.white || fa.event || fa.site || fa.result || fa.date_to || fa.opening ||
 			fa.position || fa.after || fa.invalid || fa.min_plies || fa.max_plies || fa.order || fa.limit)) {
-		cli_error("with FILEs only --players and --date-from select games (import them for the other filters)");
+		cli_error("with FILEs only --players, --date-from and --variant select games (import them for the other filters)");
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -120,7 +127,7 @@ int book_build(int argc, const char **argv)
 	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f };
 	if (!(it = cli_games_open(&src)))
 		goto out;
-	long n = 0;
+	long n = 0, other = 0;
 	bool unreadable = false;
 	pk_game *g;
 	pk_replay *rp;
@@ -132,10 +139,26 @@ int book_build(int argc, const char **argv)
 			continue;
 		if (!use_db && f.date_from && store_date_key(game_tag(g, "Date")) < f.date_from)
 			continue;
-		if (rp->supported && bookb_add_game(b, rp, rp->result) < 0) {
+		if (!b && (rp->supported || rp->variant_replayed)) {
+			bv = rp->variant_replayed ? variant_by_gametype(rp->variant) : NULL;
+			if (bv)
+				vpos_start(bv, &vroot);
+			if (!(b = bv ? bookb_vnew(&vroot, (int)np) : bookb_new(&root, (int)np))) {
+				cli_error("out of memory");
+				goto out;
+			}
+		}
+		int added = 0;
+		if (b && !bv && rp->supported)
+			added = bookb_add_game(b, rp, rp->result) < 0 ? -1 : 1;
+		else if (b && bv && rp->variant_replayed && rp->variant == bv->gametype)
+			added = bookb_add_vgame(b, &rp->vr, rp->result) < 0 ? -1 : 1;
+		if (added < 0) {
 			cli_error("out of memory");
 			goto out;
 		}
+		if (!added)
+			other++;
 		uint64_t done, total;
 		games_progress(it, &done, &total);
 		cli_progress("book build", n, use_db ? 0 : done);
@@ -143,6 +166,10 @@ int book_build(int argc, const char **argv)
 	cli_progress_done();
 	if (unreadable)
 		goto out;
+	if (!b && !(b = bookb_new(&root, (int)np))) {     /* no game replayed: an empty book */
+		cli_error("out of memory");
+		goto out;
+	}
 	size_t len;
 	pk_book_info info;
 	int erc = bookb_encode(b, &bf, &buf, &len, &info);
@@ -153,6 +180,9 @@ int book_build(int argc, const char **argv)
 	if (book_write_file(out, buf, len) < 0)
 		goto out;
 	book_print_info(&info, json, cli_now() - t0, bookb_games(b));
+	if (other)
+		cli_warning("%ld game%s left out: of another variant than %s, or not replayable", other,
+			    other == 1 ? "" : "s", bv ? bv->name : "English draughts");
 	if (bookb_games(b) == 0)
 		cli_warning("no game reached the root position: the book is empty");
 	rc = EXIT_OK;

@@ -20,18 +20,34 @@
 
 /* ---- dump ------------------------------------------------------------------------- */
 
+static int dump_text_line(const char *num, const char *mv, uint32_t games, uint32_t bw, uint32_t dr, uint32_t ww,
+			  int score, int ply, bool transposes)
+{
+	char s[32];
+	book_score_text(score, s, sizeof s);
+	printf("%*s%s %s  %u games (%u-%u-%u)%s%s%s\n", 2 * ply, "", num, mv, games, bw, dr, ww,
+	       score != BOOK_NO_SCORE ? "  " : "", score != BOOK_NO_SCORE ? s : "",
+	       transposes ? "  (transposes: continued above)" : "");
+	return ferror(stdout) ? -1 : 0;
+}
+
 static int dump_text_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
 {
 	(void)ctx;
-	char mv[PK_MOVE_STRLEN], s[32];
+	char mv[PK_MOVE_STRLEN], num[24];
 	pdn_move_string(before, &m->move, false, mv);
-	book_score_text(m->score, s, sizeof s);
-	char num[24];
 	movenum_token(movenum_at(1, before->stm ^ (ply & 1), ply), before->stm, true, num, sizeof num);
-	printf("%*s%s %s  %u games (%u-%u-%u)%s%s%s\n", 2 * ply, "", num, mv,
-	       m->games, m->black_wins, m->draws, m->white_wins, m->score != BOOK_NO_SCORE ? "  " : "",
-	       m->score != BOOK_NO_SCORE ? s : "", transposes ? "  (transposes: continued above)" : "");
-	return ferror(stdout) ? -1 : 0;
+	return dump_text_line(num, mv, m->games, m->black_wins, m->draws, m->white_wins, m->score, ply, transposes);
+}
+
+static int dump_text_venter(void *ctx, const pk_vpos *before, const pk_book_vmove *m, int ply, bool transposes)
+{
+	(void)ctx;
+	char mv[VAR_FEN_STRLEN], num[24];
+	int opener = before->v->first, root_stm = before->stm ^ (ply & 1);
+	vmove_text(before->v, &m->move, false, mv, sizeof mv);
+	movenum_token_as(1 + (ply + (root_stm != opener)) / 2, before->stm == opener, true, num, sizeof num);
+	return dump_text_line(num, mv, m->games, m->black_wins, m->draws, m->white_wins, m->score, ply, transposes);
 }
 
 int book_dump(int argc, const char **argv)
@@ -66,7 +82,7 @@ int book_dump(int argc, const char **argv)
 		snprintf(event, sizeof event, "opening book %s", path);
 		rc = book_write_pdn(bk, event, cli_sink_file, stdout);
 	} else {
-		rc = book_walk(bk, dump_text_enter, NULL);
+		rc = book_variant(bk) ? book_vwalk(bk, dump_text_venter, NULL) : book_walk(bk, dump_text_enter, NULL);
 	}
 	if (fflush(stdout) != 0 || rc < 0) {
 		cli_error("cannot write the dump to standard output");
@@ -83,9 +99,16 @@ out:
 
 /* ---- stats ------------------------------------------------------------------------ */
 
-/* For --measure: every position with book moves, and the text dump in memory. */
+/* For --measure: every position with book moves (English in pos, another variant in
+ * vpos, with its key in vkey), and the text dump in memory. */
+typedef struct {
+	pk_vpos p;
+	uint64_t key;
+} vmeasured;
+
 typedef struct {
 	pk_pos *pos;
+	vmeasured *vpos;
 	size_t n, cap;
 	char *text;
 	size_t len, tcap;
@@ -110,32 +133,64 @@ static void text_add(measure_ctx *m, const char *s, size_t n)
 	m->len += n;
 }
 
-static int measure_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
+/* One book move: its position (once per run of moves from it; duplicates are removed
+ * later) and the content as text, the indented dump's lines. */
+static int measure_add(measure_ctx *mc, const pk_pos *pos, const pk_vpos *vpos, const char *mv, uint32_t games,
+		       uint32_t bw, uint32_t dr, uint32_t ww, int ply, bool transposes)
 {
-	measure_ctx *mc = ctx;
-	if (mc->n == 0 || mc->pos[mc->n - 1].key != before->key) {   /* duplicates are removed later */
+	uint64_t key = pos ? pos->key : vpos_state_key(vpos);
+	uint64_t last = mc->n == 0 ? 0 : pos ? mc->pos[mc->n - 1].key : mc->vpos[mc->n - 1].key;
+	if (mc->n == 0 || last != key) {     /* duplicates are removed later */
 		if (mc->n == mc->cap) {
 			size_t cap = mc->cap ? mc->cap * 2 : 4096;
-			pk_pos *np = realloc(mc->pos, sizeof *np * cap);
-			if (!np)
-				return -1;
-			mc->pos = np;
+			if (pos) {
+				pk_pos *np = realloc(mc->pos, sizeof *np * cap);
+				if (!np)
+					return -1;
+				mc->pos = np;
+			} else {
+				vmeasured *np = realloc(mc->vpos, sizeof *np * cap);
+				if (!np)
+					return -1;
+				mc->vpos = np;
+			}
 			mc->cap = cap;
 		}
-		mc->pos[mc->n++] = *before;
+		if (pos)
+			mc->pos[mc->n++] = *pos;
+		else
+			mc->vpos[mc->n++] = (vmeasured){ *vpos, key };
 	}
 	/* the content as text: the indented dump's lines */
-	char mv[PK_MOVE_STRLEN], line[160];
-	pdn_move_string(before, &m->move, false, mv);
-	int n = snprintf(line, sizeof line, "%*s%s %u %u %u %u%s\n", ply, "", mv, m->games, m->black_wins, m->draws,
-			 m->white_wins, transposes ? " t" : "");
+	char line[VAR_FEN_STRLEN];
+	int n = snprintf(line, sizeof line, "%*s%s %u %u %u %u%s\n", ply, "", mv, games, bw, dr, ww, transposes ? " t" : "");
 	text_add(mc, line, (size_t)n);
 	return mc->oom ? -1 : 0;
+}
+
+static int measure_enter(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes)
+{
+	char mv[PK_MOVE_STRLEN];
+	pdn_move_string(before, &m->move, false, mv);
+	return measure_add(ctx, before, NULL, mv, m->games, m->black_wins, m->draws, m->white_wins, ply, transposes);
+}
+
+static int measure_venter(void *ctx, const pk_vpos *before, const pk_book_vmove *m, int ply, bool transposes)
+{
+	char mv[VAR_FEN_STRLEN];
+	vmove_text(before->v, &m->move, false, mv, sizeof mv);
+	return measure_add(ctx, NULL, before, mv, m->games, m->black_wins, m->draws, m->white_wins, ply, transposes);
 }
 
 static int by_key(const void *a, const void *b)
 {
 	uint64_t x = ((const pk_pos *)a)->key, y = ((const pk_pos *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+static int by_vkey(const void *a, const void *b)
+{
+	uint64_t x = ((const vmeasured *)a)->key, y = ((const vmeasured *)b)->key;
 	return x < y ? -1 : x > y;
 }
 
@@ -169,27 +224,39 @@ int book_stats(int argc, const char **argv)
 		printf("load          %.3f s (checked and decoded)\n", load);
 	if (measure) {
 		measure_ctx mc = { 0 };
-		if (book_walk(bk, measure_enter, &mc) < 0 || mc.oom) {
+		bool var = book_variant(bk) != NULL;
+		if ((var ? book_vwalk(bk, measure_venter, &mc) : book_walk(bk, measure_enter, &mc)) < 0 || mc.oom) {
 			cli_error("out of memory");
 			free(mc.pos);
+			free(mc.vpos);
 			free(mc.text);
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
 		/* probes: every position with moves once, several rounds */
-		qsort(mc.pos, mc.n, sizeof *mc.pos, by_key);
 		size_t u = 0;
-		for (size_t i = 0; i < mc.n; i++)
-			if (u == 0 || mc.pos[u - 1].key != mc.pos[i].key)
-				mc.pos[u++] = mc.pos[i];
+		if (var) {
+			qsort(mc.vpos, mc.n, sizeof *mc.vpos, by_vkey);
+			for (size_t i = 0; i < mc.n; i++)
+				if (u == 0 || mc.vpos[u - 1].key != mc.vpos[i].key)
+					mc.vpos[u++] = mc.vpos[i];
+		} else {
+			qsort(mc.pos, mc.n, sizeof *mc.pos, by_key);
+			for (size_t i = 0; i < mc.n; i++)
+				if (u == 0 || mc.pos[u - 1].key != mc.pos[i].key)
+					mc.pos[u++] = mc.pos[i];
+		}
 		mc.n = u;
 		pk_book_move mv[PK_MAX_MOVES];
+		pk_book_vmove *vmv = malloc(sizeof *vmv * 256);
 		long found = 0;
 		int rounds = mc.n < 100000 ? 5 : 1;
 		double t1 = cli_now();
 		for (int r = 0; r < rounds; r++)
 			for (size_t i = 0; i < mc.n; i++)
-				found += book_probe(bk, &mc.pos[i], mv, PK_MAX_MOVES) > 0;
+				found += (var ? vmv && book_vprobe(bk, &mc.vpos[i].p, vmv, 256) > 0
+					      : book_probe(bk, &mc.pos[i], mv, PK_MAX_MOVES) > 0);
+		free(vmv);
 		double us = mc.n ? (cli_now() - t1) * 1e6 / ((double)mc.n * rounds) : 0;
 		size_t z = zio_compressed_size(mc.text, mc.len, 19);
 		double zbpm = in.moves ? 8.0 * (double)z / (double)in.moves : 0;
@@ -209,6 +276,7 @@ int book_stats(int argc, const char **argv)
 			       mc.len, z, zbpm, fbpm);
 		}
 		free(mc.pos);
+		free(mc.vpos);
 		free(mc.text);
 	}
 	rc = EXIT_OK;

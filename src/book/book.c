@@ -16,7 +16,7 @@ typedef struct {
 } smove;
 
 struct pk_book {
-	pk_pos root;
+	bpos root;
 	uint32_t id;
 	table t;                 /* first: index into m */
 	smove *m;
@@ -32,9 +32,10 @@ typedef struct {
 	bool scores;
 	long max_positions, max_moves;
 	const char *err;
+	bm_pool pool;
 } decoder;
 
-static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint32_t parent_games)
+static int decode_node(decoder *d, const bpos *p, int ply, int parent_k, uint32_t parent_games)
 {
 	pk_book *bk = d->bk;
 	if (ply > MAX_DEPTH) {
@@ -52,8 +53,12 @@ static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint3
 	}
 	if (ply > bk->info.max_ply)
 		bk->info.max_ply = ply;
-	pk_movelist ml;
-	int n = gen_moves(p, &ml);
+	bmoves *ml = bm_at(&d->pool, ply);
+	int n = ml ? bp_gen(p, ml) : -1;
+	if (n < 0) {
+		d->err = "out of memory";
+		return -1;
+	}
 	node *nd = bk_table_find(&bk->t, p->key);   /* inserted by the caller */
 	if (n == 0)
 		return 0;
@@ -63,6 +68,10 @@ static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint3
 		nk++;
 	if (nk == 0)
 		return 0;
+	if (nk > BOOK_MAX_KEPT) {
+		d->err = "more book moves in a position than a book holds";
+		return -1;
+	}
 	if (bk->info.moves + nk > d->max_moves) {
 		d->err = "more moves than the header says";
 		return -1;
@@ -77,10 +86,7 @@ static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint3
 		bk->m = nm;
 		bk->mcap = cap;
 	}
-	int rank[PK_MAX_MOVES], by_rank[PK_MAX_MOVES];
-	book_rank_moves(p, &ml, rank);
-	for (int i = 0; i < n; i++)
-		by_rank[rank[i]] = i;
+	bp_rank(p, ml);
 	size_t first = bk->nm;
 	int prev = -1;
 	for (int j = 0; j < nk; j++) {
@@ -93,7 +99,12 @@ static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint3
 			return -1;
 		}
 		prev += gap + 1;
-		bk->m[bk->nm++] = (smove){ .ordinal = (uint8_t)by_rank[prev], .score = INT16_MIN };
+		int ord = ml->by_rank[prev];
+		if (ord >= BOOK_MAX_KEPT) {
+			d->err = "a book move beyond the 256th legal move";
+			return -1;
+		}
+		bk->m[bk->nm++] = (smove){ .ordinal = (uint8_t)ord, .score = INT16_MIN };
 	}
 	bk->info.uniform_bits += log2_choose(n, nk);
 	bk->info.ordinal_bits += nk * log2(n);
@@ -135,8 +146,8 @@ static int decode_node(decoder *d, const pk_pos *p, int ply, int parent_k, uint3
 	nd->n = nk;
 	for (int j = 0; j < nk; j++) {
 		const smove *x = &bk->m[first + (size_t)j];
-		pk_pos c;
-		pos_make(p, &ml.m[x->ordinal], &c);
+		bpos c;
+		bp_make(p, ml, x->ordinal, &c);
 		bool created;
 		node *cn = bk_table_get(&bk->t, c.key, &created);
 		if (!cn) {
@@ -167,12 +178,24 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 	if (get32(data + 56) != checksum(data, 56))
 		return fail_load(NULL, err, errsize, "%s", "the header is damaged (header checksum mismatch)");
 	unsigned version = get16(data + 8), order = get16(data + 10), rankv = get16(data + 12);
-	if (version != BOOK_FORMAT_VERSION) {
+	if (version != BOOK_FORMAT_VERSION && version != BOOK_VFORMAT_VERSION) {
 		char m[80];
-		snprintf(m, sizeof m, "format version %u, this pdnkit reads version %d", version, BOOK_FORMAT_VERSION);
+		snprintf(m, sizeof m, "format version %u, this pdnkit reads versions %d and %d", version,
+			 BOOK_FORMAT_VERSION, BOOK_VFORMAT_VERSION);
 		return fail_load(NULL, err, errsize, "%s", m);
 	}
-	if (order != GEN_ORDER_VERSION || rankv != BOOK_RANK_VERSION || get32(data + 40) != book_rank_check())
+	const pk_variant *v = NULL;
+	if (version == BOOK_VFORMAT_VERSION) {
+		unsigned gt = get16(data + 48);
+		v = variant_by_gametype((int)gt);
+		if (!v || !v->replayable || gt == 21) {
+			char m[80];
+			snprintf(m, sizeof m, "a book of GameType %u, which this pdnkit does not play", gt);
+			return fail_load(NULL, err, errsize, "%s", m);
+		}
+	}
+	if (v ? order != VGEN_ORDER_VERSION || rankv != BOOK_VRANK_VERSION || get32(data + 40) != book_vrank_check(v)
+	      : order != GEN_ORDER_VERSION || rankv != BOOK_RANK_VERSION || get32(data + 40) != book_rank_check())
 		return fail_load(NULL, err, errsize, "%s",
 				 "made with another move order or ranking than this pdnkit's: rebuild it");
 	unsigned flags = get16(data + 14), plies = get16(data + 16), flen = get16(data + 18);
@@ -190,15 +213,27 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 		return fail_load(NULL, err, errsize, "%s", "the data is damaged (checksum mismatch)");
 	/* Every move but a link adds a position; a move's statistics take some bits. The
 	 * counts are checked again after decoding; here they bound the work and memory. */
-	if (flags > 1 || flen >= PK_FEN_STRLEN || links > moves || positions != moves - links + 1 ||
+	if (flags > 1 || flen >= (v ? VAR_FEN_STRLEN : PK_FEN_STRLEN) || links > moves || positions != moves - links + 1 ||
 	    moves > 256 * ((uint64_t)stats_len + 64))
 		return fail_load(NULL, err, errsize, "%s", "impossible header values");
 	pk_book *bk = calloc(1, sizeof *bk);
 	if (!bk)
 		return fail_load(NULL, err, errsize, "%s", "out of memory");
-	pk_fen_error fe;
-	if (fen_parse((const char *)data + BOOK_HEADER_BYTES, flen, &bk->root, &fe) < 0)
-		return fail_load(bk, err, errsize, "its root position does not read: %s", fe.msg);
+	const char *fen = (const char *)data + BOOK_HEADER_BYTES;
+	if (v) {
+		char text[VAR_FEN_STRLEN], why[160];
+		pk_vpos root;
+		snprintf(text, sizeof text, "%.*s", (int)flen, fen);
+		if (memchr(fen, 0, flen) || vfen_parse(v, text, &root, why, sizeof why) < 0)
+			return fail_load(bk, err, errsize, "its root position does not read: %s", memchr(fen, 0, flen) ? "a NUL byte" : why);
+		bp_from_vpos(&bk->root, &root);
+	} else {
+		pk_fen_error fe;
+		pk_pos root;
+		if (fen_parse(fen, flen, &root, &fe) < 0)
+			return fail_load(bk, err, errsize, "its root position does not read: %s", fe.msg);
+		bp_from_pos(&bk->root, &root);
+	}
 	if (bk_table_init(&bk->t, positions < (1u << 16) ? positions + 16 : 1u << 16) < 0)
 		return fail_load(bk, err, errsize, "%s", "out of memory");
 	decoder d;
@@ -213,7 +248,9 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 	rc_dec_init(&d.tree, tree, tree_len);
 	rc_dec_init(&d.stats, tree + tree_len, stats_len);
 	bk_table_get(&bk->t, bk->root.key, NULL);
-	if (decode_node(&d, &bk->root, 0, 0, get32(data + 44)) < 0)
+	int drc = decode_node(&d, &bk->root, 0, 0, get32(data + 44));
+	bm_pool_free(&d.pool);
+	if (drc < 0)
 		return fail_load(bk, err, errsize, "damaged: %s", d.err);
 	if ((uint32_t)bk->info.positions != positions || (uint32_t)bk->info.moves != moves ||
 	    (uint32_t)bk->info.links != links || d.tree.overrun > 4 || d.stats.overrun > 4)
@@ -225,7 +262,8 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 	bk->info.header_bytes = BOOK_HEADER_BYTES + flen;
 	bk->info.tree_bytes = tree_len;
 	bk->info.stats_bytes = stats_len;
-	snprintf(bk->info.root_fen, sizeof bk->info.root_fen, "%.*s", (int)flen, (const char *)data + BOOK_HEADER_BYTES);
+	snprintf(bk->info.root_fen, sizeof bk->info.root_fen, "%.*s", (int)flen, fen);
+	bk->info.gametype = v ? v->gametype : 21;
 	return bk;
 }
 
@@ -280,11 +318,13 @@ void book_free(pk_book *bk)
 }
 
 void book_info(const pk_book *bk, pk_book_info *info) { *info = bk->info; }
-const pk_pos *book_root(const pk_book *bk) { return &bk->root; }
+const pk_pos *book_root(const pk_book *bk) { return &bk->root.e; }
+const pk_vpos *book_vroot(const pk_book *bk) { return &bk->root.x; }
+const pk_variant *book_variant(const pk_book *bk) { return bk->root.v; }
 
 static int by_popularity(const void *a, const void *b)
 {
-	const pk_book_move *x = a, *y = b;
+	const bmv *x = a, *y = b;
 	if (x->games != y->games)
 		return x->games > y->games ? -1 : 1;
 	if (x->score != y->score)
@@ -292,78 +332,154 @@ static int by_popularity(const void *a, const void *b)
 	return x->ordinal - y->ordinal;
 }
 
-int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap)
+/* The book moves of p, most played first; n its legal moves. */
+const bpos *bk_root(const pk_book *bk) { return &bk->root; }
+
+int bk_probe(const pk_book *bk, const pk_variant *v, uint64_t key, int n, bmv *out)
 {
-	const node *nd = bk_table_find(&bk->t, p->key);
+	const node *nd = bk->root.v == v ? bk_table_find(&bk->t, key) : NULL;
 	if (!nd || nd->n <= 0)
 		return 0;
-	pk_movelist ml;
-	int n = gen_moves(p, &ml);
-	pk_book_move all[PK_MAX_MOVES];
 	int k = 0;
-	for (int j = 0; j < nd->n && k < PK_MAX_MOVES; j++) {
+	for (int j = 0; j < nd->n && k < BOOK_MAX_KEPT; j++) {
 		const smove *x = &bk->m[(size_t)nd->first + (size_t)j];
 		if (x->ordinal >= n)
 			continue;    /* a key collision with another position */
-		all[k++] = (pk_book_move){ ml.m[x->ordinal], x->ordinal, x->games, x->bw, x->dr, x->ww,
-					   x->score == INT16_MIN ? BOOK_NO_SCORE : x->score };
+		out[k++] = (bmv){ x->ordinal, x->games, x->bw, x->dr, x->ww, x->score == INT16_MIN ? BOOK_NO_SCORE : x->score };
 	}
-	qsort(all, (size_t)k, sizeof *all, by_popularity);
-	memcpy(out, all, sizeof *all * (size_t)(k < cap ? k : cap));
+	qsort(out, (size_t)k, sizeof *out, by_popularity);
 	return k;
 }
+
+int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap)
+{
+	if (bk->root.v)
+		return 0;
+	pk_movelist ml;
+	int n = gen_moves(p, &ml);
+	bmv all[BOOK_MAX_KEPT];
+	int k = bk_probe(bk, NULL, p->key, n, all);
+	for (int i = 0; i < k && i < cap; i++)
+		out[i] = (pk_book_move){ ml.m[all[i].ordinal], all[i].ordinal, all[i].games, all[i].bw, all[i].dr,
+					 all[i].ww, all[i].score };
+	return k;
+}
+
+int book_vprobe(const pk_book *bk, const pk_vpos *p, pk_book_vmove *out, int cap)
+{
+	if (bk->root.v != p->v)
+		return 0;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return 0;
+	int n = vgen(p, ml);
+	bmv all[BOOK_MAX_KEPT];
+	int k = bk_probe(bk, p->v, vpos_state_key(p), n, all);
+	for (int i = 0; i < k && i < cap; i++)
+		out[i] = (pk_book_vmove){ ml->m[all[i].ordinal], all[i].ordinal, all[i].games, all[i].bw, all[i].dr,
+					  all[i].ww, all[i].score };
+	free(ml);
+	return k;
+}
+
+/* Walking: for each book move, in order, the position before it and the move's
+ * ordinal and statistics. */
+typedef int (*walk_fn)(void *ctx, const bpos *before, const bmoves *ml, const bmv *m, int ply, bool transposes);
 
 typedef struct {
 	const pk_book *bk;
 	table seen;
-	book_walk_fn enter;
+	walk_fn enter;
 	void *ctx;
 	int stop;
+	bm_pool pool;
 } walker;
 
-static void walk(walker *w, const pk_pos *p, int ply)
+static void walk(walker *w, const bpos *p, int ply)
 {
-	pk_book_move mv[PK_MAX_MOVES];
-	int n = book_probe(w->bk, p, mv, PK_MAX_MOVES);
+	bmv mv[BOOK_MAX_KEPT];
+	bmoves *ml = bm_at(&w->pool, ply);
+	if (!ml || bp_gen(p, ml) < 0) {
+		w->stop = -1;
+		return;
+	}
+	int n = bk_probe(w->bk, p->v, p->key, ml->n, mv);
 	for (int j = 0; j < n && !w->stop; j++) {
-		pk_pos c;
-		pos_make(p, &mv[j].move, &c);
+		bpos c;
+		bp_make(p, ml, mv[j].ordinal, &c);
 		bool created;
 		if (!bk_table_get(&w->seen, c.key, &created)) {
 			w->stop = -1;
 			return;
 		}
-		if ((w->stop = w->enter(w->ctx, p, &mv[j], ply, !created)) != 0)
+		if ((w->stop = w->enter(w->ctx, p, ml, &mv[j], ply, !created)) != 0)
 			return;
 		if (created && ply < MAX_DEPTH)
 			walk(w, &c, ply + 1);
 	}
 }
 
-int book_walk(const pk_book *bk, book_walk_fn enter, void *ctx)
+static int walk_book(const pk_book *bk, walk_fn enter, void *ctx)
 {
-	walker w = { bk, { 0 }, enter, ctx, 0 };
+	walker w = { .bk = bk, .enter = enter, .ctx = ctx };
 	if (bk_table_init(&w.seen, bk->t.count + 16) < 0)
 		return -1;
 	bk_table_get(&w.seen, bk->root.key, NULL);
 	walk(&w, &bk->root, 0);
 	bk_table_free(&w.seen);
+	bm_pool_free(&w.pool);
 	return w.stop < 0 ? -1 : 0;
 }
 
+typedef struct {
+	book_walk_fn e;
+	book_vwalk_fn x;
+	void *ctx;
+} walk_adapter;
+
+static int enter_english(void *ctx, const bpos *before, const bmoves *ml, const bmv *m, int ply, bool transposes)
+{
+	const walk_adapter *a = ctx;
+	pk_book_move bm = { ml->e.m[m->ordinal], m->ordinal, m->games, m->bw, m->dr, m->ww, m->score };
+	return a->e(a->ctx, &before->e, &bm, ply, transposes);
+}
+
+static int enter_variant(void *ctx, const bpos *before, const bmoves *ml, const bmv *m, int ply, bool transposes)
+{
+	const walk_adapter *a = ctx;
+	pk_book_vmove bm = { ml->x->m[m->ordinal], m->ordinal, m->games, m->bw, m->dr, m->ww, m->score };
+	return a->x(a->ctx, &before->x, &bm, ply, transposes);
+}
+
+int book_walk(const pk_book *bk, book_walk_fn enter, void *ctx)
+{
+	walk_adapter a = { enter, NULL, ctx };
+	return bk->root.v ? 0 : walk_book(bk, enter_english, &a);
+}
+
+int book_vwalk(const pk_book *bk, book_vwalk_fn enter, void *ctx)
+{
+	walk_adapter a = { NULL, enter, ctx };
+	return bk->root.v ? walk_book(bk, enter_variant, &a) : 0;
+}
+
+/* The index of the move book_choose plays among probe's: the most played, ties the
+ * better engine score (probe's order already puts them first). */
 bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out)
 {
 	pk_book_move mv[PK_MAX_MOVES];
-	int n = book_probe(bk, p, mv, PK_MAX_MOVES);
-	if (n == 0)
+	if (book_probe(bk, p, mv, PK_MAX_MOVES) == 0)
 		return false;
-	int best = 0;
-	for (int i = 1; i < n; i++) {
-		const pk_book_move *a = &mv[i], *b = &mv[best];
-		if (a->games > b->games || (a->games == b->games && a->score > b->score))
-			best = i;
-	}
-	*out = mv[best].move;
+	*out = mv[0].move;
+	return true;
+}
+
+bool book_vchoose(const pk_book *bk, const pk_vpos *p, pk_vmove *out)
+{
+	pk_book_vmove mv[1];
+	if (book_vprobe(bk, p, mv, 1) == 0)
+		return false;
+	*out = mv[0].move;
 	return true;
 }
 
@@ -375,6 +491,19 @@ bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m)
 		if (move_same_effect(&mv[i].move, m))
 			return true;
 	return false;
+}
+
+bool book_has_vmove(const pk_book *bk, const pk_vpos *p, const pk_vmove *m)
+{
+	pk_book_vmove *mv = malloc(sizeof *mv * BOOK_MAX_KEPT);
+	if (!mv)
+		return false;
+	int n = book_vprobe(bk, p, mv, BOOK_MAX_KEPT);
+	bool found = false;
+	for (int i = 0; i < n && !found; i++)
+		found = vmove_same(&mv[i].move, m);
+	free(mv);
+	return found;
 }
 
 uint32_t book_id(const pk_book *bk) { return bk->id; }

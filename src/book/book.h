@@ -3,7 +3,9 @@
  * engine score. Stored as in pdnkit-book(5): the tree in depth-first order, each move as
  * its rank in the position's legal moves ordered by a fixed static ranking, shape and
  * ranks range coded; transpositions cost nothing (the decoder recognises a position it
- * has seen); the statistics in a second stream. */
+ * has seen); the statistics in a second stream. A book is of English draughts (format
+ * version 1, the functions on pk_pos) or of one other variant (version 2, the book_v*
+ * functions on pk_vpos); the tree, the coding and the checks are the same. */
 #ifndef PK_BOOK_H
 #define PK_BOOK_H
 
@@ -12,9 +14,13 @@
 #include <stdint.h>
 #include "rules/gen.h"
 #include "pdn/replay.h"
+#include "pdn/vreplay.h"
+#include "rules/variant.h"
 
-#define BOOK_FORMAT_VERSION 1
+#define BOOK_FORMAT_VERSION 1      /* English draughts */
+#define BOOK_VFORMAT_VERSION 2     /* another variant: its GameType in the header */
 #define BOOK_RANK_VERSION 1
+#define BOOK_VRANK_VERSION 1
 #define BOOK_HEADER_BYTES 64
 #define BOOK_NO_SCORE INT16_MIN
 
@@ -38,6 +44,13 @@ int bookb_add_game(pk_bookb *b, const pk_replay *rp, int result);
 int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
 		   uint32_t ww, int score);
 long bookb_games(const pk_bookb *b);     /* games that reached the root */
+/* The same for a book of another variant: rooted at a position of that variant, fed
+ * with replays (kept) of its games. */
+pk_bookb *bookb_vnew(const pk_vpos *root, int plies);
+int bookb_add_vgame(pk_bookb *b, const pk_vreplay *rp, int result);
+int bookb_add_vmove(pk_bookb *b, const pk_vpos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
+		    uint32_t ww, int score);
+const pk_variant *bookb_variant(const pk_bookb *b);   /* NULL: English draughts */
 
 typedef struct {
 	int min_games;            /* drop moves played by fewer games (0: keep all) */
@@ -54,7 +67,8 @@ typedef struct {
 	bool scores;
 	size_t bytes, header_bytes, tree_bytes, stats_bytes;
 	double uniform_bits;            /* sum over positions of log2 C(legal, book moves) */
-	char root_fen[128];
+	char root_fen[VAR_FEN_STRLEN];
+	int gametype;                   /* 21: English draughts */
 } pk_book_info;
 
 /* Encode the book (filtered) into a malloc'ed buffer. 0, or -1 when out of memory. */
@@ -90,6 +104,28 @@ bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out);
 bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m);
 /* An identifier of the book's content (its data checksum), e.g. for settings. */
 uint32_t book_id(const pk_book *bk);
+
+/* ---- books of the other variants ---- */
+typedef struct {
+	pk_vmove move;
+	int ordinal;              /* in vgen()'s list */
+	uint32_t games, black_wins, draws, white_wins;
+	int score;
+} pk_book_vmove;
+
+/* The variant of a book: NULL for English draughts (then the functions above apply and
+ * those below find nothing), else its variant (and the other way round). */
+const pk_variant *book_variant(const pk_book *bk);
+const pk_vpos *book_vroot(const pk_book *bk);
+int book_vprobe(const pk_book *bk, const pk_vpos *p, pk_book_vmove *out, int cap);
+typedef int (*book_vwalk_fn)(void *ctx, const pk_vpos *before, const pk_book_vmove *m, int ply, bool transposes);
+int book_vwalk(const pk_book *bk, book_vwalk_fn enter, void *ctx);
+bool book_vchoose(const pk_book *bk, const pk_vpos *p, pk_vmove *out);
+bool book_has_vmove(const pk_book *bk, const pk_vpos *p, const pk_vmove *m);
+/* The fixed ranking of a variant position's moves (version BOOK_VRANK_VERSION), and its
+ * check value for variant v. */
+void book_vrank_moves(const pk_vpos *p, const pk_vmovelist *ml, int *rank);
+uint32_t book_vrank_check(const pk_variant *v);
 
 /* The book that ships with pdnkit (book/pdnkit.book, built in by the Makefile); NULL
  * with the reason in err when it was built without one or the built-in data is refused. */

@@ -10,6 +10,64 @@
 #include "book/rc.h"
 
 #define MAX_DEPTH 1024            /* depth-first recursion bound (hostile files included) */
+#define BOOK_MAX_KEPT 256         /* book moves of a position: ordinals are bytes */
+
+/* A position of the book's game: English draughts (v NULL, in e) or another variant (in
+ * x); key is what the book finds it by (for a variant its vpos_state_key). */
+typedef struct {
+	const pk_variant *v;
+	pk_pos e;
+	pk_vpos x;
+	uint64_t key;
+} bpos;
+
+void bp_from_pos(bpos *b, const pk_pos *p);
+void bp_from_vpos(bpos *b, const pk_vpos *p);
+int bp_stm(const bpos *p);
+
+/* The legal moves of a position (English in e, a variant's in x, allocated on first
+ * use) and scratch for their ranks; one per ply of a walk, in a pool. */
+typedef struct {
+	int n;
+	pk_movelist e;
+	pk_vmovelist *x;
+	int rank[VAR_MAX_MOVES], by_rank[VAR_MAX_MOVES];
+} bmoves;
+
+#define BM_POOL (MAX_DEPTH + 2)
+typedef struct {
+	bmoves *at[BM_POOL];
+} bm_pool;
+
+/* The pool's list for ply (made on first use); NULL when out of memory or range. */
+bmoves *bm_at(bm_pool *pool, int ply);
+void bm_pool_free(bm_pool *pool);
+
+/* Generate p's legal moves into m: their number, -1 when out of memory. */
+int bp_gen(const bpos *p, bmoves *m);
+/* m->rank[i]: the rank of move i in the file's fixed ranking (book_rank_moves,
+ * book_vrank_moves); m->by_rank[r]: the move of rank r. */
+void bp_rank(const bpos *p, bmoves *m);
+/* The position after move ord of m. */
+void bp_make(const bpos *p, const bmoves *m, int ord, bpos *c);
+int bp_fen(const bpos *p, char *buf, size_t size);
+/* Move ord of m as PDN writes it in the game's notation. */
+int bp_move_text(const bpos *p, const bmoves *m, int ord, char *buf, size_t size);
+/* The move-number token before the move at ply (0-based, from the book's root) made
+ * from `before`: "N." or "N..." (see movenum_token_as); "" when not needed. */
+int bp_movenum(const bpos *before, int ply, bool first, char *buf, size_t size);
+
+/* A book move of a position: its ordinal, games, results and score. */
+typedef struct {
+	int ordinal;
+	uint32_t games, bw, dr, ww;
+	int score;
+} bmv;
+
+/* The book moves of the position of variant v (NULL: English) and key, with n legal
+ * moves, most played first. */
+int bk_probe(const pk_book *bk, const pk_variant *v, uint64_t key, int n, bmv *out);
+const bpos *bk_root(const pk_book *bk);
 
 extern const uint8_t book_magic[8];
 

@@ -19,7 +19,7 @@ typedef struct {
 } bmove;
 
 struct pk_bookb {
-	pk_pos root;
+	bpos root;
 	int plies;
 	table t;
 	bmove *m;
@@ -27,7 +27,7 @@ struct pk_bookb {
 	long games;
 };
 
-pk_bookb *bookb_new(const pk_pos *root, int plies)
+static pk_bookb *builder(const bpos *root, int plies)
 {
 	pk_bookb *b = calloc(1, sizeof *b);
 	if (!b)
@@ -41,6 +41,22 @@ pk_bookb *bookb_new(const pk_pos *root, int plies)
 	return b;
 }
 
+pk_bookb *bookb_new(const pk_pos *root, int plies)
+{
+	bpos r;
+	bp_from_pos(&r, root);
+	return builder(&r, plies);
+}
+
+pk_bookb *bookb_vnew(const pk_vpos *root, int plies)
+{
+	bpos r;
+	bp_from_vpos(&r, root);
+	return builder(&r, plies);
+}
+
+const pk_variant *bookb_variant(const pk_bookb *b) { return b->root.v; }
+
 void bookb_free(pk_bookb *b)
 {
 	if (!b)
@@ -52,11 +68,11 @@ void bookb_free(pk_bookb *b)
 
 long bookb_games(const pk_bookb *b) { return b->games; }
 
-int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
-		   uint32_t ww, int score)
+static int add_move(pk_bookb *b, uint64_t key, int ordinal, uint32_t games, uint32_t bw, uint32_t dr, uint32_t ww,
+		    int score)
 {
-	assert(ordinal >= 0 && ordinal < PK_MAX_MOVES);
-	node *n = bk_table_get(&b->t, p->key, NULL);
+	assert(ordinal >= 0 && ordinal < BOOK_MAX_KEPT);
+	node *n = bk_table_get(&b->t, key, NULL);
 	if (!n)
 		return -1;
 	for (int i = n->first; i >= 0; i = b->m[i].next)
@@ -84,39 +100,101 @@ int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, ui
 	return 0;
 }
 
-int bookb_add_game(pk_bookb *b, const pk_replay *rp, int result)
+int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
+		   uint32_t ww, int score)
 {
-	/* from the first time the game reaches the root */
+	return b->root.v ? 0 : add_move(b, p->key, ordinal, games, bw, dr, ww, score);
+}
+
+int bookb_add_vmove(pk_bookb *b, const pk_vpos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
+		    uint32_t ww, int score)
+{
+	if (b->root.v != p->v)
+		return 0;
+	return add_move(b, vpos_state_key(p), ordinal, games, bw, dr, ww, score);
+}
+
+/* The moves of one game from the first time it reaches the root, at most b->plies of
+ * them: keys[i] the position before ply i (0-based) and ords[i] the move played there,
+ * n plies. A position met twice in the window counts the game once. */
+static int add_line(pk_bookb *b, const uint64_t *keys, const int *ords, int n, int result)
+{
 	int from = -1;
-	if (rp->start.key == b->root.key)
-		from = 0;
-	for (int i = 0; from < 0 && i < rp->nply; i++)
-		if (rp->plies[i].after.key == b->root.key)
-			from = i + 1;
+	for (int i = 0; i <= n && from < 0; i++)
+		if (keys[i] == b->root.key)
+			from = i;
 	if (from < 0)
 		return 0;
 	b->games++;
 	uint32_t bw = result == RES_BLACK_WINS, dr = result == RES_DRAW, ww = result == RES_WHITE_WINS;
-	for (int i = from; i < rp->nply && i < from + b->plies; i++) {
-		const pk_ply *pl = &rp->plies[i];
-		if (pl->ordinal < 0 || pl->ordinal > 255)
-			break;      /* a set-up in the middle: the book stops there */
-		/* a position met twice in one game counts the game once */
+	for (int i = from; i < n && i < from + b->plies; i++) {
+		if (ords[i] < 0 || ords[i] >= BOOK_MAX_KEPT)
+			break;      /* a set-up in the middle, or beyond a byte: the book stops there */
 		bool again = false;
-		const pk_pos *before = replay_pos_before(rp, i + 1);
 		for (int j = from; j < i && !again; j++)
-			again = replay_pos_before(rp, j + 1)->key == before->key && rp->plies[j].ordinal == pl->ordinal;
-		if (!again && bookb_add_move(b, before, pl->ordinal, 1, bw, dr, ww, BOOK_NO_SCORE) < 0)
+			again = keys[j] == keys[i] && ords[j] == ords[i];
+		if (!again && add_move(b, keys[i], ords[i], 1, bw, dr, ww, BOOK_NO_SCORE) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int bookb_add_game(pk_bookb *b, const pk_replay *rp, int result)
+{
+	if (b->root.v)
+		return 0;
+	uint64_t *keys = malloc(sizeof *keys * ((size_t)rp->nply + 1));
+	int *ords = malloc(sizeof *ords * ((size_t)rp->nply + 1));
+	int rc = -1;
+	if (keys && ords) {
+		keys[0] = rp->start.key;
+		for (int i = 0; i < rp->nply; i++) {
+			keys[i] = replay_pos_before(rp, i + 1)->key;
+			ords[i] = rp->plies[i].ordinal;
+		}
+		keys[rp->nply] = rp->nply ? rp->plies[rp->nply - 1].after.key : rp->start.key;
+		rc = add_line(b, keys, ords, rp->nply, result);
+	}
+	free(keys);
+	free(ords);
+	return rc;
+}
+
+int bookb_add_vgame(pk_bookb *b, const pk_vreplay *rp, int result)
+{
+	if (!b->root.v || rp->start.v != b->root.v || (rp->plies && !rp->ord))
+		return 0;
+	uint64_t *keys = malloc(sizeof *keys * ((size_t)rp->plies + 1));
+	int *ords = malloc(sizeof *ords * ((size_t)rp->plies + 1));
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	int rc = -1, n = 0;
+	if (keys && ords && ml) {
+		/* replayed forward here: the keys with the king-move counts (Frisian) */
+		pk_vpos p = rp->start;
+		keys[0] = vpos_state_key(&p);
+		for (; n < rp->plies; n++) {
+			int k = vgen(&p, ml);
+			if (rp->ord[n] < 0 || rp->ord[n] >= k)
+				break;
+			ords[n] = rp->ord[n];
+			pk_vpos q;
+			vmake(&p, &ml->m[rp->ord[n]], &q);
+			p = q;
+			keys[n + 1] = vpos_state_key(&p);
+		}
+		rc = add_line(b, keys, ords, n, result);
+	}
+	free(keys);
+	free(ords);
+	free(ml);
+	return rc;
 }
 
 /* ---- coding ----------------------------------------------------------------------- */
 
 typedef struct {
 	uint8_t ordinal;
-	uint8_t rank;
+	uint16_t rank;
 	uint32_t games, bw, dr, ww;
 	int16_t score;
 } kept;
@@ -130,6 +208,7 @@ typedef struct {
 	pk_book_info *info;
 	bool scores;
 	int err;                 /* 1 memory, 2 too deep */
+	bm_pool pool;
 } encoder;
 
 static bool keep_move(const pk_book_filter *f, int stm, const bmove *m)
@@ -173,7 +252,7 @@ static int cmp_rank(const void *a, const void *b)
 	return (int)((const kept *)a)->rank - (int)((const kept *)b)->rank;
 }
 
-static void encode_node(encoder *e, const pk_pos *p, int ply, int parent_k, uint32_t parent_games)
+static void encode_node(encoder *e, const bpos *p, int ply, int parent_k, uint32_t parent_games)
 {
 	if (e->err)
 		return;
@@ -185,20 +264,24 @@ static void encode_node(encoder *e, const pk_pos *p, int ply, int parent_k, uint
 	e->info->positions++;
 	if (ply > e->info->max_ply)
 		e->info->max_ply = ply;
-	pk_movelist ml;
-	int n = gen_moves(p, &ml);
+	bmoves *ml = bm_at(&e->pool, ply);
+	int n = ml ? bp_gen(p, ml) : -1;
+	if (n < 0) {
+		e->err = 1;
+		return;
+	}
 	if (n == 0)
 		return;
 	node *nd = bk_table_find(&b->t, p->key);
-	kept k[PK_MAX_MOVES];
+	kept k[BOOK_MAX_KEPT];
 	int nk = 0;
-	int rank[PK_MAX_MOVES];
-	book_rank_moves(p, &ml, rank);
-	for (int i = nd ? nd->first : -1; i >= 0; i = b->m[i].next) {
+	if (nd && nd->first >= 0)
+		bp_rank(p, ml);
+	for (int i = nd ? nd->first : -1; i >= 0 && nk < BOOK_MAX_KEPT; i = b->m[i].next) {
 		const bmove *m = &b->m[i];
-		if (m->ordinal >= n || !keep_move(e->f, p->stm, m))
+		if (m->ordinal >= n || !keep_move(e->f, bp_stm(p), m))
 			continue;
-		k[nk++] = (kept){ m->ordinal, (uint8_t)rank[m->ordinal], m->games, m->bw, m->dr, m->ww, m->score };
+		k[nk++] = (kept){ m->ordinal, (uint16_t)ml->rank[m->ordinal], m->games, m->bw, m->dr, m->ww, m->score };
 	}
 	qsort(k, (size_t)nk, sizeof *k, cmp_rank);
 	/* shape: the number of book moves, in unary */
@@ -228,8 +311,8 @@ static void encode_node(encoder *e, const pk_pos *p, int ply, int parent_k, uint
 		e->info->forced += nk;
 	code_stats(e, k, nk, parent_games);
 	for (int j = 0; j < nk && !e->err; j++) {
-		pk_pos c;
-		pos_make(p, &ml.m[k[j].ordinal], &c);
+		bpos c;
+		bp_make(p, ml, k[j].ordinal, &c);
 		bool created;
 		if (!bk_table_get(&e->seen, c.key, &created)) {
 			e->err = 1;
@@ -261,17 +344,19 @@ int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *le
 	bk_table_get(&e.seen, b->root.key, NULL);
 	encode_node(&e, &b->root, 0, 0, (uint32_t)(b->games > 0xFFFFFFF ? 0xFFFFFFF : b->games));
 	bk_table_free(&e.seen);
+	bm_pool_free(&e.pool);
 	int rc = -1;
 	if (!e.err && rc_enc_finish(&e.tree) == 0 && rc_enc_finish(&e.stats) == 0) {
-		char fen[PK_FEN_STRLEN];
-		size_t flen = (size_t)fen_format(&b->root, fen, sizeof fen);
+		char fen[VAR_FEN_STRLEN];
+		size_t flen = (size_t)bp_fen(&b->root, fen, sizeof fen);
+		const pk_variant *v = b->root.v;
 		size_t total = BOOK_HEADER_BYTES + flen + e.tree.len + e.stats.len;
 		uint8_t *buf = calloc(1, total);
 		if (buf) {
 			memcpy(buf, book_magic, 8);
-			put16(buf + 8, BOOK_FORMAT_VERSION);
-			put16(buf + 10, GEN_ORDER_VERSION);
-			put16(buf + 12, BOOK_RANK_VERSION);
+			put16(buf + 8, v ? BOOK_VFORMAT_VERSION : BOOK_FORMAT_VERSION);
+			put16(buf + 10, v ? VGEN_ORDER_VERSION : GEN_ORDER_VERSION);
+			put16(buf + 12, v ? BOOK_VRANK_VERSION : BOOK_RANK_VERSION);
 			put16(buf + 14, e.scores ? 1 : 0);
 			put16(buf + 16, (unsigned)b->plies);
 			put16(buf + 18, (unsigned)flen);
@@ -280,8 +365,10 @@ int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *le
 			put32(buf + 28, (uint32_t)info->links);
 			put32(buf + 32, (uint32_t)e.tree.len);
 			put32(buf + 36, (uint32_t)e.stats.len);
-			put32(buf + 40, book_rank_check());
+			put32(buf + 40, v ? book_vrank_check(v) : book_rank_check());
 			put32(buf + 44, (uint32_t)(b->games > 0xFFFFFFFF ? 0xFFFFFFFF : b->games));
+			if (v)
+				put16(buf + 48, (unsigned)v->gametype);
 			memcpy(buf + BOOK_HEADER_BYTES, fen, flen);
 			memcpy(buf + BOOK_HEADER_BYTES + flen, e.tree.buf, e.tree.len);
 			memcpy(buf + BOOK_HEADER_BYTES + flen + e.tree.len, e.stats.buf, e.stats.len);
@@ -296,6 +383,7 @@ int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *le
 			info->plies = b->plies;
 			info->scores = e.scores;
 			snprintf(info->root_fen, sizeof info->root_fen, "%s", fen);
+			info->gametype = v ? v->gametype : 21;
 			rc = 0;
 		}
 	}

@@ -16,6 +16,7 @@ typedef struct {
 	bool need_space, failed;
 	uint64_t *seen;
 	size_t mask;
+	bm_pool pool;
 } dumper;
 
 static void put(dumper *d, const char *t, size_t n)
@@ -55,35 +56,47 @@ static bool seen_add(dumper *d, uint64_t key)
 	}
 }
 
-static void move_tokens(dumper *d, const pk_pos *before, const pk_book_move *m, int ply, bool number, bool transposes)
+static void move_tokens(dumper *d, const bpos *before, const bmoves *ml, const bmv *m, int ply, bool number,
+			bool transposes)
 {
-	char buf[PK_MOVE_STRLEN + 48];
-	if (movenum_token(movenum_at(1, before->stm ^ (ply & 1), ply), before->stm, number, buf, sizeof buf))
+	char buf[VAR_FEN_STRLEN];
+	if (bp_movenum(before, ply, number, buf, sizeof buf))
 		token(d, buf);
-	pdn_move_string(before, &m->move, false, buf);
+	bp_move_text(before, ml, m->ordinal, buf, sizeof buf);
 	token(d, buf);
-	snprintf(buf, sizeof buf, "{%u games, %u-%u-%u%s}", m->games, m->black_wins, m->draws, m->white_wins,
+	snprintf(buf, sizeof buf, "{%u games, %u-%u-%u%s}", m->games, m->bw, m->dr, m->ww,
 		 transposes ? ", transposes" : "");
 	token(d, buf);
 }
 
-static void line(dumper *d, const pk_pos *p, int ply, bool number)
+static void line(dumper *d, const bpos *p, int ply, bool number)
 {
-	pk_book_move mv[PK_MAX_MOVES];
-	int n = book_probe(d->bk, p, mv, PK_MAX_MOVES);
+	bmv mv[BOOK_MAX_KEPT];
+	bmoves *ml = bm_at(&d->pool, ply);
+	if (!ml || bp_gen(p, ml) < 0) {
+		d->failed = true;
+		return;
+	}
+	int n = bk_probe(d->bk, p->v, p->key, ml->n, mv);
 	if (n == 0 || ply >= MAX_DEPTH || d->failed)
 		return;
-	pk_pos child[PK_MAX_MOVES];
-	bool fresh[PK_MAX_MOVES];
+	bpos *child = malloc(sizeof *child * (size_t)n);
+	bool *fresh = malloc(sizeof *fresh * (size_t)n);
+	if (!child || !fresh) {
+		d->failed = true;
+		free(child);
+		free(fresh);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
-		pos_make(p, &mv[i].move, &child[i]);
+		bp_make(p, ml, mv[i].ordinal, &child[i]);
 		fresh[i] = seen_add(d, child[i].key);
 	}
-	move_tokens(d, p, &mv[0], ply, number, !fresh[0]);
+	move_tokens(d, p, ml, &mv[0], ply, number, !fresh[0]);
 	for (int i = 1; i < n; i++) {
 		token(d, "(");
 		d->need_space = false;
-		move_tokens(d, p, &mv[i], ply, true, !fresh[i]);
+		move_tokens(d, p, ml, &mv[i], ply, true, !fresh[i]);
 		if (fresh[i])
 			line(d, &child[i], ply + 1, false);
 		d->need_space = false;
@@ -91,6 +104,8 @@ static void line(dumper *d, const pk_pos *p, int ply, bool number)
 	}
 	if (fresh[0])
 		line(d, &child[0], ply + 1, n > 1);
+	free(child);
+	free(fresh);
 }
 
 int book_write_pdn(const pk_book *bk, const char *event, int (*sink)(void *ctx, const char *buf, size_t len), void *ctx)
@@ -104,8 +119,9 @@ int book_write_pdn(const pk_book *bk, const char *event, int (*sink)(void *ctx, 
 	if (!(d.seen = calloc(cap, sizeof *d.seen)))
 		return -1;
 	d.mask = cap - 1;
-	seen_add(&d, book_root(bk)->key);
-	char head[1024];
+	const bpos *root = bk_root(bk);
+	seen_add(&d, root->key);
+	char head[VAR_FEN_STRLEN + 64];
 	int n = snprintf(head, sizeof head, "[Event \"");
 	put(&d, head, (size_t)n);
 	for (const char *p = event; *p; p++) {   /* a tag value escapes quotes and backslashes */
@@ -115,14 +131,25 @@ int book_write_pdn(const pk_book *bk, const char *event, int (*sink)(void *ctx, 
 	}
 	n = snprintf(head, sizeof head, "\"]\n[Result \"*\"]\n");
 	put(&d, head, (size_t)n);
-	if (strcmp(in.root_fen, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12") != 0) {
+	char start[VAR_FEN_STRLEN];
+	if (root->v) {
+		n = snprintf(head, sizeof head, "[GameType \"%d\"]\n", root->v->gametype);
+		put(&d, head, (size_t)n);
+		pk_vpos sp;
+		vpos_start(root->v, &sp);
+		vfen_format(&sp, start, sizeof start);
+	} else {
+		snprintf(start, sizeof start, "%s", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+	}
+	if (strcmp(in.root_fen, start) != 0) {
 		n = snprintf(head, sizeof head, "[SetUp \"1\"]\n[FEN \"%s\"]\n", in.root_fen);
 		put(&d, head, (size_t)n);
 	}
 	put(&d, "\n", 1);
-	line(&d, book_root(bk), 0, true);
+	line(&d, root, 0, true);
 	token(&d, "*");
 	put(&d, "\n\n", 2);
 	free(d.seen);
+	bm_pool_free(&d.pool);
 	return d.failed ? -1 : 0;
 }

@@ -184,3 +184,104 @@ uint32_t book_rank_check(void)
 	}
 	return h;
 }
+
+/* ---- the other variants (ranking version BOOK_VRANK_VERSION 1) ----------------------
+ * Frozen like the English one above, and independent of the variant engines' fitted
+ * weights: material (a man 100, a king 300 where kings fly, else 150), each man's rows
+ * advanced, pieces on the middle columns, men still on their own back row; after the
+ * compulsory captures are played out (up to six plies). */
+
+enum { V_MAN = 100, V_FLYING_KING = 300, V_SHORT_KING = 150, V_ADVANCE = 4, V_CENTRE = 3, V_BACK = 5 };
+
+static int vvalue(const pk_vpos *p)
+{
+	const pk_variant *v = p->v;
+	int n = variant_squares(v), val = 0, king = v->flying ? V_FLYING_KING : V_SHORT_KING;
+	for (int s = 1; s <= n; s++) {
+		int piece = p->sq[s];
+		if (piece == VP_EMPTY)
+			continue;
+		int white = piece == VP_WMAN || piece == VP_WKING, r, c, x = 0;
+		variant_square_rc(v, s, &r, &c);
+		if (piece == VP_WKING || piece == VP_BKING)
+			x = king;
+		else {
+			int advanced = white ? v->rows - 1 - r : r;
+			x = V_MAN + V_ADVANCE * advanced + (advanced == 0 ? V_BACK : 0);
+		}
+		if (4 * c >= v->cols && 4 * c < 3 * v->cols)
+			x += V_CENTRE;
+		val += white ? x : -x;
+	}
+	return p->stm == PK_WHITE ? val : -val;
+}
+
+static int vsettle(const pk_vpos *p, int depth)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return vvalue(p);
+	int n = vgen(p, ml), best;
+	if (n == 0)
+		best = -20000;
+	else if (ml->m[0].ncap == 0 || depth >= 6)
+		best = vvalue(p);
+	else {
+		best = -30000;
+		for (int i = 0; i < n; i++) {
+			pk_vpos c;
+			vmake(p, &ml->m[i], &c);
+			int x = -vsettle(&c, depth + 1);
+			if (x > best)
+				best = x;
+		}
+	}
+	free(ml);
+	return best;
+}
+
+void book_vrank_moves(const pk_vpos *p, const pk_vmovelist *ml, int *rank)
+{
+	int val[VAR_MAX_MOVES], order[VAR_MAX_MOVES];
+	for (int i = 0; i < ml->n; i++) {
+		pk_vpos c;
+		vmake(p, &ml->m[i], &c);
+		val[i] = ml->n > 1 ? -vsettle(&c, 0) : 0;
+		order[i] = i;
+	}
+	for (int i = 1; i < ml->n; i++) {
+		int x = order[i], k = i;
+		while (k > 0 && val[order[k - 1]] < val[x]) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = x;
+	}
+	for (int r = 0; r < ml->n; r++)
+		rank[order[r]] = r;
+}
+
+uint32_t book_vrank_check(const pk_variant *v)
+{
+	/* the start and the positions after the first two moves of each kind */
+	uint32_t h = 2166136261u ^ (uint32_t)v->gametype;
+	pk_vpos p;
+	vpos_start(v, &p);
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return 0;
+	int rank[VAR_MAX_MOVES];
+	for (int step = 0; step < 3; step++) {
+		int n = vgen(&p, ml);
+		if (n == 0)
+			break;
+		book_vrank_moves(&p, ml, rank);
+		for (int i = 0; i < n; i++)
+			h = (h ^ (uint32_t)rank[i]) * 16777619u;
+		pk_vpos q;
+		vmake(&p, &ml->m[n / 2], &q);
+		p = q;
+	}
+	free(ml);
+	return h;
+}

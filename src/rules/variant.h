@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The order of vgen()'s moves is part of what the store (move ordinals of variant games)
+ * and the variant books (pdnkit-book(5), version 2) keep: a change to it is a format
+ * change and must bump this. */
+#define VGEN_ORDER_VERSION 1
 #define VAR_MAX_SQ 72            /* 12 x 12 / 2 (Canadian) */
 #define VAR_MAX_MOVES 512
 #define VAR_MAX_CAP 32           /* pieces one move can capture */
