@@ -110,14 +110,14 @@ int cmd_analyze(int argc, const char **argv)
 	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))
 		goto out;
 	if (variant && strcmp(variant, "english") != 0 && strcmp(variant, "21") != 0) {
-		if (moves || book_arg || multipv > 1 || ea.egdb || ea.features || ea.threads) {
-			cli_error("--variant takes --fen, the limits and --weights; not --moves, --book, --multipv, --egdb, --features or --threads");
+		if (multipv > 1 || ea.egdb || ea.features || ea.threads) {
+			cli_error("--variant takes --fen or --moves, --book, the limits and --weights; not --multipv, --egdb, --features or --threads");
 			goto out;
 		}
 		struct sigaction sv = { 0 };
 		sv.sa_handler = on_sigint;
 		sigaction(SIGINT, &sv, NULL);
-		rc = analyze_variant(variant, fen, &lim, &ea, json, &stop_flag);
+		rc = analyze_variant(variant, fen, moves, book_arg, &lim, &ea, json, &stop_flag);
 		goto out;
 	}
 	actx c = { .json = json };

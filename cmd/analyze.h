@@ -10,8 +10,8 @@
 
 /* "win in 7", "+12". */
 void analyze_score_text(int s, char *buf, size_t n);
-/* analyze --variant NAME [--fen FEN]: an exit status. */
-int analyze_variant(const char *name, const char *fen, const pk_limits *lim, const engine_args *ea, bool json,
-		    volatile sig_atomic_t *stop);
+/* analyze --variant NAME [--fen FEN | --moves MOVES] [--book FILE]: an exit status. */
+int analyze_variant(const char *name, const char *fen, const char *moves, const char *book_arg, const pk_limits *lim,
+		    const engine_args *ea, bool json, volatile sig_atomic_t *stop);
 
 #endif

@@ -7,6 +7,8 @@
 #include "analyze.h"
 #include "cli.h"
 #include "engine_opts.h"
+#include "dbcli.h"
+#include "book/book.h"
 #include "engine/vsearch.h"
 #include "rules/pos.h"
 
@@ -48,14 +50,71 @@ static void on_iteration(void *vc, const pk_viteration *it)
 	fflush(stdout);
 }
 
-int analyze_variant(const char *name, const char *fen, const pk_limits *lim, const engine_args *ea, bool json,
-		    volatile sig_atomic_t *stop)
+/* In the book: its moves and its choice, printed as for English positions. */
+static void book_answer(const pk_book *bk, const pk_vpos *root, bool json)
+{
+	pk_book_vmove *bm = malloc(sizeof *bm * 256);
+	if (!bm)
+		return;
+	int nb = book_vprobe(bk, root, bm, 256);
+	char mv[64];
+	if (json)
+		printf("{\"book\":[");
+	for (int i = 0; i < nb; i++) {
+		vmove_text(root->v, &bm[i].move, false, mv, sizeof mv);
+		if (json) {
+			printf("%s{\"move\":\"%s\",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", i ? "," : "",
+			       mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins);
+			if (bm[i].score != BOOK_NO_SCORE)
+				printf(",\"score\":%d", bm[i].score);
+			printf("}");
+		} else {
+			printf("book %-8s %6u games (%u-%u-%u)", mv, bm[i].games, bm[i].black_wins, bm[i].draws,
+			       bm[i].white_wins);
+			if (bm[i].score != BOOK_NO_SCORE)
+				printf("  score %+d", bm[i].score);
+			putchar('\n');
+		}
+	}
+	pk_vmove choice;
+	book_vchoose(bk, root, &choice);
+	vmove_text(root->v, &choice, false, mv, sizeof mv);
+	if (json)
+		printf("]}\n{\"variant\":\"%s\",\"bestmove\":\"%s\",\"book\":true}\n", root->v->key, mv);
+	else
+		printf("bestmove %s (book)\n", mv);
+	free(bm);
+}
+
+int analyze_variant(const char *name, const char *fen, const char *moves, const char *book_arg, const pk_limits *lim,
+		    const engine_args *ea, bool json, volatile sig_atomic_t *stop)
 {
 	const pk_variant *v;
 	pk_vpos root;
 	pk_vweights w;
+	if (fen && moves) {
+		cli_error("give --fen or --moves, not both");
+		return EXIT_USAGE;
+	}
 	if (cli_variant_position(name, fen, &v, &root) < 0)
 		return EXIT_USAGE;
+	if (moves) {
+		uint8_t buf[1024];
+		int k;
+		filter_pos at;
+		if (parse_moves_arg("--moves", moves, v, buf, (int)sizeof buf, &k, &at) < 0)
+			return EXIT_USAGE;
+		root = at.vpos;
+	}
+	pk_book *bk = NULL;
+	if (book_option_for(book_arg, false, v, &bk) < 0)
+		return EXIT_RUNTIME;
+	if (bk && book_vprobe(bk, &root, NULL, 0) > 0) {
+		book_answer(bk, &root, json);
+		book_free(bk);
+		return EXIT_OK;
+	}
+	book_free(bk);
 	if (engine_vweights(ea, v, &w) < 0)
 		return EXIT_RUNTIME;
 	size_t hash_mb = ea->hash ? (size_t)atol(ea->hash) : 64;

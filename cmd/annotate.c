@@ -37,6 +37,11 @@ static bool in_book(void *ctx, const pk_pos *p, const pk_move *m)
 	return book_has_move(ctx, p, m);
 }
 
+static bool in_vbook(void *ctx, const pk_vpos *p, const pk_vmove *m)
+{
+	return book_has_vmove(ctx, p, m);
+}
+
 static const char *side_name(int side) { return side == PK_BLACK ? "black" : "white"; }
 
 static void clear_progress(out *o)
@@ -335,12 +340,16 @@ int cmd_annotate(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (book_option(book_arg, true, &bk) < 0) {
+	/* a book of any game: it marks the moves of that game's games */
+	if (book_option_any(book_arg, true, &bk) < 0) {
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
 	if (bk) {
-		ao->in_book = in_book;
+		if (book_variant(bk))
+			ao->in_vbook = in_vbook;
+		else
+			ao->in_book = in_book;
 		ao->book_ctx = bk;
 	}
 	bo.threads = engine_threads(&ea);

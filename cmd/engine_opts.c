@@ -240,11 +240,30 @@ int position_after_moves(const char *option, const char *text, pk_pos *out, uint
 	return rc;
 }
 
+static int open_book(const char *arg, bool shipped, const pk_variant *v, bool any, pk_book **bk);
+
 int book_option(const char *arg, bool shipped, pk_book **bk)
 {
+	return open_book(arg, shipped, NULL, false, bk);
+}
+
+int book_option_for(const char *arg, bool shipped, const pk_variant *v, pk_book **bk)
+{
+	return open_book(arg, shipped, v, false, bk);
+}
+
+int book_option_any(const char *arg, bool shipped, pk_book **bk)
+{
+	return open_book(arg, shipped, NULL, true, bk);
+}
+
+static int open_book(const char *arg, bool shipped, const pk_variant *v, bool any, pk_book **bk)
+{
 	*bk = NULL;
+	if (v && v->gametype == 21)
+		v = NULL;
 	if (!arg) {
-		if (shipped) {
+		if (shipped && !v) {
 			char err[400];
 			*bk = book_default(err, sizeof err);
 		}
@@ -252,17 +271,29 @@ int book_option(const char *arg, bool shipped, pk_book **bk)
 	}
 	if (!strcmp(arg, "none"))
 		return 0;
+	char err[400];
 	if (!strcmp(arg, "default")) {
-		char err[400];
+		if (v) {
+			cli_error("--book default: the shipped book is of English draughts; %s needs a book of its own "
+				  "(pdnkit book build --variant %s)", v->name, v->key);
+			return -1;
+		}
 		if (!(*bk = book_default(err, sizeof err))) {
 			cli_error("--book default: %s", err);
 			return -1;
 		}
 		return 0;
 	}
-	char err[400];
 	if (!(*bk = book_open(arg, err, sizeof err))) {
 		cli_error("--book: %s", err);
+		return -1;
+	}
+	const pk_variant *bv = book_variant(*bk);
+	if (!any && bv != v) {
+		cli_error("--book: '%s' is a book of %s, not of %s", arg, bv ? bv->name : "English draughts",
+			  v ? v->name : "English draughts");
+		book_free(*bk);
+		*bk = NULL;
 		return -1;
 	}
 	return 0;

@@ -50,6 +50,11 @@ int position_option(const char *fen, const char *moves, pk_pos *out, uint64_t **
  * the file cannot be used. */
 struct pk_book;
 int book_option(const char *arg, bool shipped, struct pk_book **bk);
+/* The same for a game of variant v (NULL or English: as book_option): a book of another
+ * game is refused with the reason; there is no shipped book of the other variants. */
+int book_option_for(const char *arg, bool shipped, const pk_variant *v, struct pk_book **bk);
+/* The same for a book of any game (annotate: it marks the moves of its own game's games). */
+int book_option_any(const char *arg, bool shipped, struct pk_book **bk);
 
 /* Average seconds a move of each level 0..10, as in Querg Draughts. */
 extern const double level_seconds[11];

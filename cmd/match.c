@@ -38,7 +38,7 @@ static int parse_player(const char *what, const char *spec, const pk_variant *v,
 		status = -1;
 	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
 		status = -1;
-	else if (!v && book_option(book, false, &pl->bk) < 0)
+	else if (book_option_for(book, false, v, &pl->bk) < 0)
 		status = -1;
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;
@@ -62,11 +62,11 @@ static int parse_player(const char *what, const char *spec, const pk_variant *v,
 	if (tt_buckets)
 		pl->f.tt_ways = 2;
 	if (v) {
-		/* the variant engine: limits, hash and weights; the rest is English draughts' */
-		if (book || ea.egdb || ea.features || ea.threads || no_lmr || strong_lmr || lmr || tt_buckets ||
+		/* the variant engine: limits, hash, weights and a book; the rest is English draughts' */
+		if (ea.egdb || ea.features || ea.threads || no_lmr || strong_lmr || lmr || tt_buckets ||
 		    no_killers || no_history || no_aspiration) {
-			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash "
-				  "and --weights only", what);
+			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
+				  "--weights and --book only", what);
 			status = -1;
 		} else if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
 			status = -1;

@@ -100,4 +100,72 @@ run "$PDNKIT" validate "$T_TMP/w.pdn"
 expect_rc 0 "PDN dump of a White-rooted book validates"
 expect_err_has "1 valid, 0 with errors, 0 with warnings" "no move-number warning"
 
+# Books of the other variants: from files (the first replayed game's variant, or
+# --variant) and from the store, each root move counted as a query of the store counts it.
+WK="$CORPORA/wk2003.pdn"
+RU="$CORPORA/ussr1947.pdn"
+if [ -f "$WK" ] && [ -f "$RU" ]; then
+	run "$PDNKIT" book build "$WK" -o "$T_TMP/wk.book" --json
+	expect_rc 0 "International book from a file"
+	expect_out_has '"gametype":20' "the book is International draughts'"
+	DB="$T_TMP/v.db"
+	"$PDNKIT" import --db "$DB" "$WK" "$RU" 2>/dev/null
+	run "$PDNKIT" book build --db "$DB" --variant international -o "$T_TMP/wk2.book"
+	expect_rc 0 "International book from the store"
+	cmp -s "$T_TMP/wk.book" "$T_TMP/wk2.book" && pass || fail "file and store books differ"
+	"$PDNKIT" book probe "$T_TMP/wk.book" | awk 'NR > 2 { print $1, $2 }' > "$T_TMP/root.txt"
+	[ -s "$T_TMP/root.txt" ] && pass || fail "no root moves in the International book"
+	while read -r mv games; do
+		n=$("$PDNKIT" query --db "$DB" --variant international --opening "$mv" -f count)
+		[ "$n" = "$games" ] && pass || fail "International book: $mv in $games games, the store finds $n"
+	done < "$T_TMP/root.txt"
+	run "$PDNKIT" book build --variant russian "$WK" "$RU" --plies 16 -o "$T_TMP/ru.book"
+	expect_rc 0 "Russian book from mixed files"
+	expect_err_has "23 games left out: of another variant than Russian draughts" "the other variant's games counted"
+	# probe in the variant's notation, after moves
+	run "$PDNKIT" book probe "$T_TMP/ru.book" --moves "c3-d4 f6-g5" --json
+	expect_out_has '{"move":"b2-c3","games":' "Russian probe after moves"
+	total=$(printf '%s' "$OUT" | tr ',' '\n' | sed -n 's/.*"games":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s }')
+	n=$("$PDNKIT" query --db "$DB" --variant russian --after "c3-d4 f6-g5" -f count)
+	[ "$n" = "$total" ] && pass || fail "Russian book: $total games after c3-d4 f6-g5, the store finds $n"
+	# dumps: text numbered from White's first move, PDN that validates under the variant
+	run "$PDNKIT" book dump "$T_TMP/ru.book"
+	expect_out_has "1. c3-d4" "Russian text dump"
+	expect_out_has "  1... f6-g5" "Black's reply is 1..."
+	"$PDNKIT" book dump --format pdn "$T_TMP/ru.book" > "$T_TMP/ru.pdn"
+	run "$PDNKIT" validate "$T_TMP/ru.pdn"
+	expect_rc 0 "the Russian PDN dump validates"
+	expect_err_has "1 valid, 0 with errors, 0 with warnings, 1 of other variants replayed" "replayed as Russian"
+	run "$PDNKIT" book stats --measure "$T_TMP/ru.book"
+	expect_out_has "game          Russian draughts (GameType 25)" "stats names the game"
+	expect_out_has "found" "stats --measure probes a variant book"
+	# the engine plays from it; a book of another game is refused
+	run "$PDNKIT" analyze --variant russian --book "$T_TMP/ru.book" --moves "c3-d4 f6-g5"
+	expect_out_has "bestmove b2-c3 (book)" "analyze --variant answers from its book"
+	run "$PDNKIT" analyze --variant international --book "$T_TMP/ru.book"
+	expect_rc 3 "a Russian book for International draughts"
+	expect_err_has "is a book of Russian draughts, not of International draughts" "the mismatch named"
+	run "$PDNKIT" analyze --book "$T_TMP/ru.book" --depth 2
+	expect_rc 3 "a Russian book for English draughts"
+	run "$PDNKIT" analyze --variant russian --book default
+	expect_rc 3 "no shipped book for Russian draughts"
+	printf '[GameType "25"]\n[Result "*"]\n\n1. c3-d4 *\n' > "$T_TMP/ro.pdn"
+	run "$PDNKIT" match --variant russian --a "--depth 2 --book $T_TMP/ru.book" --b "--depth 2" --openings "$T_TMP/ro.pdn" -o "$T_TMP/rm.pdn"
+	expect_rc 0 "Russian match with a book"
+	case $OUT in *"book moves played: A 0,"*) fail "no book move played in a Russian match" ;; *"book moves played: A "*) pass ;; *) fail "no book count: $OUT" ;; esac
+	# annotate marks the book moves of the book's own game's games
+	run "$PDNKIT" annotate --db "$DB" --variant russian -n 1 --depth 2 --book "$T_TMP/ru.book" --json
+	expect_out_has '"ply":1,"move":"c3-d4","side":"white","best":null,"score_best":null,"score_played":null,"loss":null,"class":"book"' "a Russian game's book move"
+	run "$PDNKIT" annotate --db "$DB" --variant russian -n 1 --depth 2 --book none --json
+	case $OUT in *'"class":"book"'*) fail "book moves marked without a book" ;; *) pass ;; esac
+	# damage is refused as for English books
+	size=$(wc -c <"$T_TMP/ru.book")
+	cp "$T_TMP/ru.book" "$T_TMP/rubad.book"
+	printf '\377' | dd of="$T_TMP/rubad.book" bs=1 seek=$((size - 5)) conv=notrunc 2>/dev/null
+	run "$PDNKIT" book stats "$T_TMP/rubad.book"
+	expect_rc 3 "damaged Russian book"
+else
+	echo "SKIP $T_NAME: variant books: $WK or $RU not found"
+fi
+
 done_testing

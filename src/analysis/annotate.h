@@ -44,11 +44,14 @@ typedef struct {
 
 /* Says whether a position and move are book moves (for CLASS_BOOK); may be NULL. */
 typedef bool (*pk_book_fn)(void *ctx, const pk_pos *p, const pk_move *m);
+/* The same for the positions of another variant's games (vannotate_game). */
+typedef bool (*pk_vbook_fn)(void *ctx, const pk_vpos *p, const pk_vmove *m);
 
 typedef struct {
 	pk_limits lim;
 	pk_thresholds th;
 	pk_book_fn in_book;
+	pk_vbook_fn in_vbook;
 	void *book_ctx;
 	volatile sig_atomic_t *stop;
 	/* Endgame databases (may be NULL): a move between positions they hold is classified
@@ -75,8 +78,8 @@ typedef struct {
 
 /* annotate_game for a game of another variant, replayed and kept (pdn/vreplay.h): the
  * same notes (their English moves left empty), the variant's moves in vnotes (vr->plies
- * of each). The book and the endgame databases of o are English draughts' and are not
- * consulted. 0; 1 when stopped; -1 when out of memory. */
+ * of each). The book of o is consulted through in_vbook; the endgame databases are
+ * English draughts' and are not. 0; 1 when stopped; -1 when out of memory. */
 int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *o, pk_note *notes, pk_vnote *vnotes);
 
 /* A note's class once the position before the move is searched (score_best set): the

@@ -45,6 +45,10 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 			n->cls = CLASS_FORCED;
 			goto next;
 		}
+		if (o->in_vbook && o->in_vbook(o->book_ctx, &before, &played)) {
+			n->cls = CLASS_BOOK;
+			goto next;
+		}
 		/* the positions before this one, for repetitions */
 		pk_limits lim = o->lim;
 		lim.exclude = NULL;

@@ -105,7 +105,14 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 		if (lim.movetime > 0)
 			lim.movetime += saved[who];
 		pk_vresult r;
-		vengine_search(eng[who], &p, keys, nkeys, &lim, NULL, NULL, NULL, &r);
+		memset(&r, 0, sizeof r);
+		if (m->pl[who].bk && book_vchoose(m->pl[who].bk, &p, &r.best)) {
+			r.has_move = true;       /* a book move: instant */
+			r.forced = true;
+			atomic_fetch_add(&m->book_count[who], 1);
+		} else {
+			vengine_search(eng[who], &p, keys, nkeys, &lim, NULL, NULL, NULL, &r);
+		}
 		if (m->pl[who].lim.movetime > 0)
 			saved[who] = r.forced ? lim.movetime : 0;
 		if (!r.has_move) {
