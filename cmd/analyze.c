@@ -77,6 +77,23 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 	fflush(stdout);
 }
 
+void analyze_book_move(bool json, int i, const char *mv, uint32_t games, uint32_t bw, uint32_t dr, uint32_t ww,
+		       int score)
+{
+	if (json) {
+		printf("%s{\"move\":\"%s\",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", i ? "," : "", mv,
+		       games, bw, dr, ww);
+		if (score != BOOK_NO_SCORE)
+			printf(",\"score\":%d", score);
+		printf("}");
+	} else {
+		printf("book %-8s %6u games (%u-%u-%u)", mv, games, bw, dr, ww);
+		if (score != BOOK_NO_SCORE)
+			printf("  score %+d", score);
+		putchar('\n');
+	}
+}
+
 int cmd_analyze(int argc, const char **argv)
 {
 	engine_args ea;
@@ -139,19 +156,8 @@ int cmd_analyze(int argc, const char **argv)
 			printf("{\"book\":[");
 		for (int i = 0; i < nb; i++) {
 			pdn_move_string(&c.root, &bm[i].move, false, mv);
-			if (json) {
-				printf("%s{\"move\":\"%s\",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", i ? "," : "",
-				       mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins);
-				if (bm[i].score != BOOK_NO_SCORE)
-					printf(",\"score\":%d", bm[i].score);
-				printf("}");
-			} else {
-				printf("book %-8s %6u games (%u-%u-%u)", mv, bm[i].games, bm[i].black_wins, bm[i].draws,
-				       bm[i].white_wins);
-				if (bm[i].score != BOOK_NO_SCORE)
-					printf("  score %+d", bm[i].score);
-				putchar('\n');
-			}
+			analyze_book_move(json, i, mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins,
+					  bm[i].score);
 		}
 		pdn_move_string(&c.root, &bmove, false, mv);
 		if (json)

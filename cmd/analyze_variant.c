@@ -62,19 +62,7 @@ static void book_answer(const pk_book *bk, const pk_vpos *root, bool json)
 		printf("{\"book\":[");
 	for (int i = 0; i < nb; i++) {
 		vmove_text(root->v, &bm[i].move, false, mv, sizeof mv);
-		if (json) {
-			printf("%s{\"move\":\"%s\",\"games\":%u,\"black_wins\":%u,\"draws\":%u,\"white_wins\":%u", i ? "," : "",
-			       mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins);
-			if (bm[i].score != BOOK_NO_SCORE)
-				printf(",\"score\":%d", bm[i].score);
-			printf("}");
-		} else {
-			printf("book %-8s %6u games (%u-%u-%u)", mv, bm[i].games, bm[i].black_wins, bm[i].draws,
-			       bm[i].white_wins);
-			if (bm[i].score != BOOK_NO_SCORE)
-				printf("  score %+d", bm[i].score);
-			putchar('\n');
-		}
+		analyze_book_move(json, i, mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins, bm[i].score);
 	}
 	pk_vmove choice;
 	book_vchoose(bk, root, &choice);

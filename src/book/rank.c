@@ -139,6 +139,22 @@ static int settle(const pk_pos *p, int depth)
 	return best;
 }
 
+/* rank[i]: the place of move i when the moves are ordered by val, best first, ties in
+ * generator order (order: scratch of n, holding 0..n-1). */
+static void ranks_by_value(const int *val, int *order, int n, int *rank)
+{
+	for (int i = 1; i < n; i++) {     /* insertion sort: stable */
+		int v = order[i], k = i;
+		while (k > 0 && val[order[k - 1]] < val[v]) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = v;
+	}
+	for (int r = 0; r < n; r++)
+		rank[order[r]] = r;
+}
+
 void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank)
 {
 	int val[PK_MAX_MOVES], order[PK_MAX_MOVES];
@@ -148,17 +164,7 @@ void book_rank_moves(const pk_pos *p, const pk_movelist *ml, int *rank)
 		val[i] = ml->n > 1 ? -settle(&c, 0) : 0;
 		order[i] = i;
 	}
-	/* best first; ties in generator order (insertion sort is stable) */
-	for (int i = 1; i < ml->n; i++) {
-		int v = order[i], k = i;
-		while (k > 0 && val[order[k - 1]] < val[v]) {
-			order[k] = order[k - 1];
-			k--;
-		}
-		order[k] = v;
-	}
-	for (int r = 0; r < ml->n; r++)
-		rank[order[r]] = r;
+	ranks_by_value(val, order, ml->n, rank);
 }
 
 uint32_t book_rank_check(void)
@@ -249,16 +255,7 @@ void book_vrank_moves(const pk_vpos *p, const pk_vmovelist *ml, int *rank)
 		val[i] = ml->n > 1 ? -vsettle(&c, 0) : 0;
 		order[i] = i;
 	}
-	for (int i = 1; i < ml->n; i++) {
-		int x = order[i], k = i;
-		while (k > 0 && val[order[k - 1]] < val[x]) {
-			order[k] = order[k - 1];
-			k--;
-		}
-		order[k] = x;
-	}
-	for (int r = 0; r < ml->n; r++)
-		rank[order[r]] = r;
+	ranks_by_value(val, order, ml->n, rank);
 }
 
 uint32_t book_vrank_check(const pk_variant *v)
