@@ -272,4 +272,17 @@ for v in international russian brazilian italian turkish canadian frisian; do
 done
 if [ -f "$CORPORA/wk2003.pdn" ]; then
 	echo "  validate wk2003.pdn: $("$PDNKIT" validate "$CORPORA/wk2003.pdn" 2>&1 | tail -1 | sed 's/^pdnkit validate: //')"
+	echo "opening books of the other variants (all the corpora's games of each, 40 plies):"
+	tmpv=$(mktemp -d)
+	for v in international russian; do
+		j=$("$PDNKIT" book build --variant $v "$CORPORA/wk2003.pdn" "$CORPORA/ussr1947.pdn" \
+			"$CORPORA"/wiegerw-pdn-games/succeed/*.pdn -o "$tmpv/$v.book" --json 2>/dev/null)
+		m=$("$PDNKIT" book stats --measure --json "$tmpv/$v.book")
+		printf '  %-14s %4s games, %5s moves, tree %s bits a move (uniform choice %s, ordinals %s), statistics %s; %s bytes; probe %s us; as zstd -19 text %s bits a move\n' \
+			$v "$(field "$j" games)" "$(field "$j" moves)" "$(field "$j" bits_per_move)" \
+			"$(field "$j" uniform_bits_per_move)" "$(field "$j" ordinal_bits_per_move)" \
+			"$(field "$j" stats_bits_per_move)" "$(field "$j" bytes)" "$(field "$m" probe_us)" \
+			"$(field "$m" text_zstd_bits_per_move)"
+	done
+	rm -rf "$tmpv"
 fi
