@@ -48,8 +48,6 @@ long bookb_games(const pk_bookb *b);     /* games that reached the root */
  * with replays (kept) of its games. */
 pk_bookb *bookb_vnew(const pk_vpos *root, int plies);
 int bookb_add_vgame(pk_bookb *b, const pk_vreplay *rp, int result);
-int bookb_add_vmove(pk_bookb *b, const pk_vpos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
-		    uint32_t ww, int score);
 const pk_variant *bookb_variant(const pk_bookb *b);   /* NULL: English draughts */
 
 typedef struct {

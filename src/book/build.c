@@ -106,14 +106,6 @@ int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, ui
 	return b->root.v ? 0 : add_move(b, p->key, ordinal, games, bw, dr, ww, score);
 }
 
-int bookb_add_vmove(pk_bookb *b, const pk_vpos *p, int ordinal, uint32_t games, uint32_t bw, uint32_t dr,
-		    uint32_t ww, int score)
-{
-	if (b->root.v != p->v)
-		return 0;
-	return add_move(b, vpos_state_key(p), ordinal, games, bw, dr, ww, score);
-}
-
 /* The moves of one game from the first time it reaches the root, at most b->plies of
  * them: keys[i] the position before ply i (0-based) and ords[i] the move played there,
  * n plies. A position met twice in the window counts the game once. */
@@ -147,7 +139,6 @@ int bookb_add_game(pk_bookb *b, const pk_replay *rp, int result)
 	int *ords = malloc(sizeof *ords * ((size_t)rp->nply + 1));
 	int rc = -1;
 	if (keys && ords) {
-		keys[0] = rp->start.key;
 		for (int i = 0; i < rp->nply; i++) {
 			keys[i] = replay_pos_before(rp, i + 1)->key;
 			ords[i] = rp->plies[i].ordinal;
