@@ -105,8 +105,8 @@ int cmd_analyze(int argc, const char **argv)
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position to analyse", "FEN" },
 		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"9-14 23-18 ...\"" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits and engine:", NULL },
-		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "a position of another variant (name or PDN GameType: international, russian, 25, ...; its FEN with --fen)", "NAME" },
-		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "answer from this opening book when the position is in it ('default': the shipped book)", "FILE" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "a position of another variant (name or PDN GameType: international, russian, 25, ...; its FEN with --fen, its moves with --moves)", "NAME" },
+		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "answer from this opening book when the position is in it (of the position's variant; 'default': the shipped English book)", "FILE" },
 		{ "multipv", 0, POPT_ARG_STRING, &multipv_arg, 0, "show the K best moves, each with its line", "K" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per iteration, then the best move", NULL },
 		POPT_AUTOHELP
