@@ -48,7 +48,7 @@ static int variant_perft(const char *name, const char *fen, int depth, bool divi
 		if (divide) {
 			printf(",\"divide\":[");
 			for (int i = 0; i < n && depth > 0; i++) {
-				vmove_format(&ml->m[i], true, mv, sizeof mv);
+				vmove_text(v, &ml->m[i], true, mv, sizeof mv);
 				printf("%s{\"move\":\"%s\",\"nodes\":%llu}", i ? "," : "", mv, (unsigned long long)counts[i]);
 			}
 			printf("]");
@@ -56,7 +56,7 @@ static int variant_perft(const char *name, const char *fen, int depth, bool divi
 		printf("}\n");
 	} else {
 		for (int i = 0; divide && depth > 0 && i < n; i++) {
-			vmove_format(&ml->m[i], true, mv, sizeof mv);
+			vmove_text(v, &ml->m[i], true, mv, sizeof mv);
 			printf("%3d  %-12s  %llu\n", i, mv, (unsigned long long)counts[i]);
 		}
 		printf("perft(%d) = %llu  (%s, %.3f s, %.1f M nodes/s)\n", depth, (unsigned long long)total, v->name, secs,

@@ -64,7 +64,46 @@ typedef struct {
 	int fr, fc;
 	nlist *out;
 	nmove cur;
+	int stopped;                 /* the call just made ended the sequence there */
 } nsearch;
+
+/* Whether a king on (r, c), having come along (ldr, ldc), has a piece to take. */
+static int king_can_take(const nsearch *s, int r, int c, int ldr, int ldc)
+{
+	const pk_variant *v = s->v;
+	const int (*D)[2] = v->capture_straight ? FD : v->orthogonal ? OD : DD;
+	for (int i = 0; i < (v->capture_straight ? 8 : 4); i++) {
+		int ddr = D[i][0], ddc = D[i][1];
+		if (v->remove_at_once && ldr == -ddr && ldc == -ddc)
+			continue;
+		int rr = r + ddr, cc = c + ddc;
+		while (on(v, rr, cc) && s->b->c[rr][cc] == '.') {
+			rr += ddr;
+			cc += ddc;
+		}
+		if (on(v, rr, cc) && theirs(s->b, s->b->c[rr][cc]) && on(v, rr + ddr, cc + ddc) &&
+		    s->b->c[rr + ddr][cc + ddc] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+/* A sequence ends on (r, c) after a flying king took the piece on (vr, vc): it may
+ * stop there only if no other free square behind that piece, on the same line, lets
+ * the king take again (a capture must be completed where it can be). */
+static int may_stop(const nsearch *s, int r, int c, int vr, int vc)
+{
+	const pk_variant *v = s->v;
+	int ddr = (r > vr) - (r < vr), ddc = (c > vc) - (c < vc);
+	if (v->capture_straight && (ddr == 0 || ddc == 0)) {
+		ddr *= 2;                  /* Frisian straight lines: dark cells two apart */
+		ddc *= 2;
+	}
+	for (int rr = vr + ddr, cc = vc + ddc; on(v, rr, cc) && s->b->c[rr][cc] == '.'; rr += ddr, cc += ddc)
+		if ((rr != r || cc != c) && king_can_take(s, rr, cc, ddr, ddc))
+			return 0;
+	return 1;
+}
 
 static void ncapture(nsearch *s, int r, int c, int king, int ldr, int ldc)
 {
@@ -112,6 +151,9 @@ static void ncapture(nsearch *s, int r, int c, int king, int ldr, int ldc)
 				s->cur.crowned = 1;
 			}
 			ncapture(s, lr, lc, k2, ddr, ddc);
+			if (s->stopped && king && v->flying && !v->short_landing && !may_stop(s, lr, lc, rr, cc))
+				s->out->n--;   /* it stopped short of a further capture */
+			s->stopped = 0;
 			s->cur = save;
 			s->b->c[rr][cc] = victim;
 			if (!(king && v->flying) || v->short_landing)
@@ -120,8 +162,10 @@ static void ncapture(nsearch *s, int r, int c, int king, int ldr, int ldc)
 			lc += ddc;
 		}
 	}
-	if (!found && s->cur.ncap)
+	if (!found && s->cur.ncap) {
 		push(s->out, &s->cur);
+		s->stopped = 1;
+	}
 }
 
 static int same(const nmove *a, const nmove *b)
@@ -139,7 +183,7 @@ static void ngen(const pk_variant *v, nboard *b, nlist *l)
 			if (!mine(b, p))
 				continue;
 			int king = p == 'W' || p == 'B';
-			nsearch s = { v, b, r, c, l, { r, c, r, c, { 0, 0, 0 }, 0, 0, -1, king, 0 } };
+			nsearch s = { v, b, r, c, l, { r, c, r, c, { 0, 0, 0 }, 0, 0, -1, king, 0 }, 0 };
 			b->c[r][c] = '.';          /* lifted while it captures */
 			ncapture(&s, r, c, king, 0, 0);
 			b->c[r][c] = p;

@@ -134,14 +134,14 @@ if have_corpora "Russian blunders"; then
 	# through the store, by the position before it, and shown as a set-up in Russian.
 	VDB="$T_TMP/ru.db"
 	"$PDNKIT" import --db "$VDB" "$CORPORA/ussr1947.pdn" >/dev/null 2>&1
-	run "$PDNKIT" annotate --db "$VDB" --variant russian --position 'B:W12,13,23,K28:B9,22' --depth 4 --json
+	run "$PDNKIT" annotate --db "$VDB" --variant russian --position 'B:Wh6,a5,e3,Kh2:Bb6,c3' --depth 4 --json
 	expect_rc 0 "annotate a stored Russian game"
 	expect_out_has '{"ply":62,"move":"b6-c5","side":"black","best":"c3-b2",' "the losing move and the saving one"
 	echo "$OUT" | grep -o '{"ply":62[^}]*}' | grep -q '"class":"blunder"' && pass || fail "b6-c5 is a blunder: $OUT"
 	run "$PDNKIT" blunders --db "$VDB" --min-loss 1000 --format pdn
 	expect_rc 0 "blunders of Russian games"
 	expect_out_has '[GameType "25"]' "the set-up names its variant"
-	expect_out_has '[FEN "B:W12,13,23,K28:B9,22"]' "the position before the move, in the variant's FEN"
+	expect_out_has '[FEN "B:Wh6,a5,e3,Kh2:Bb6,c3"]' "the position before the move, in the variant's FEN (file and rank)"
 	expect_out_has '1... c3-b2 (1... b6-c5 $4)' "Black's move numbered 1... (White opens Russian numbers)"
 	echo "$OUT" >"$T_TMP/ru-bl.pdn"
 	run "$PDNKIT" validate "$T_TMP/ru-bl.pdn"

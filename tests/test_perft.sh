@@ -36,9 +36,21 @@ expect_out_has "perft(0) = 1 " "depth 0 counts the root"
 run "$PDNKIT" perft --variant international 6
 expect_out_has "perft(6) = 167140  (International draughts" "International perft(6)"
 run "$PDNKIT" perft --variant 26 --json 5
-expect_out_has '"variant":"brazilian","gametype":26,"fen":"W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12","depth":5,"nodes":7473' "Brazilian perft(5), JSON"
+expect_out_has '"variant":"brazilian","gametype":26,"fen":"W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6","depth":5,"nodes":7473' "Brazilian perft(5), JSON, its FEN by file and rank"
 run "$PDNKIT" perft --variant russian --divide 1 --fen "W:W9:B6,11"
-expect_out_has "9x2x16" "Russian: the man crowned on 2 captures on as a king"
+expect_out_has "b6:d8:g5" "Russian: the man crowned on d8 captures on as a king"
+# A Russian king must land where it can go on capturing (pydraughts' issue #28): the
+# position by numbers and by file and rank.
+run "$PDNKIT" perft --variant russian --divide --fen "W:W12:B8,14,26" 1
+expect_out_has "perft(1) = 1 " "Russian: one legal move, the completed capture"
+expect_out_has "h6:f8:b4:e1" "Russian: the king lands on b4 and takes d2"
+run "$PDNKIT" perft --variant russian --divide --fen "W:Wh6:Bg7,c5,d2" 1
+expect_out_has "h6:f8:b4:e1" "FEN squares by file and rank"
+run "$PDNKIT" perft --variant russian --fen "W:Wh5:Bg7" 1
+expect_rc 2 "a light square in a FEN"
+expect_err_has "h5 is not a playable square of Russian draughts" "the light square named"
+run "$PDNKIT" perft --variant russian --fen "W:Wc3,22:Bg7" 1
+expect_err_has "square c3 is given twice" "one square written both ways"
 run "$PDNKIT" perft --variant english 8
 expect_out_has "perft(8) = 845931" "the general generator plays English too"
 run "$PDNKIT" perft --variant chess 3

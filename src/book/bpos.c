@@ -79,7 +79,8 @@ void bp_make(const bpos *p, const bmoves *m, int ord, bpos *c)
 
 int bp_fen(const bpos *p, char *buf, size_t size)
 {
-	return p->v ? vfen_format(&p->x, buf, size) : fen_format(&p->e, buf, size);
+	/* numbers in every variant: this is the root a book's header keeps */
+	return p->v ? vfen_format_as(&p->x, true, buf, size) : fen_format(&p->e, buf, size);
 }
 
 int bp_move_text(const bpos *p, const bmoves *m, int ord, char *buf, size_t size)

@@ -306,6 +306,32 @@ static void record(capctx *c)
 	m->to = c->cur.land[c->cur.nland - 1];
 }
 
+/* The piece that a capture from `at` along direction d would take, or 0. */
+static int victim_along(const capctx *c, int at, bool king, int last_dir, int d)
+{
+	const pk_variant *v = c->p->v;
+	const geometry *g = c->g;
+	if (king && v->remove_at_once && last_dir >= 0 && d == opposite[last_dir])
+		return 0;                 /* a Turkish king may not turn back */
+	int s = g->nb[at][d];
+	if (king && v->flying)
+		while (s && empty_for(c, s))
+			s = g->nb[s][d];
+	if (!s || !capturable(c, s, king) || !g->nb[s][d] || !empty_for(c, g->nb[s][d]))
+		return 0;
+	return s;
+}
+
+/* Whether a piece on `at` (arrived along last_dir) could capture again. */
+static bool can_continue(const capctx *c, int at, bool king, int last_dir)
+{
+	int dirs[8], nd = king ? king_dirs(c->p->v, true, dirs) : man_dirs(c->p->v, c->side, true, dirs);
+	for (int i = 0; i < nd; i++)
+		if (victim_along(c, at, king, last_dir, dirs[i]))
+			return true;
+	return false;
+}
+
 static void capture_from(capctx *c, int at, bool king, int last_dir)
 {
 	const pk_variant *v = c->p->v;
@@ -314,16 +340,32 @@ static void capture_from(capctx *c, int at, bool king, int last_dir)
 	bool more = false;
 	for (int i = 0; i < nd && c->cur.ncap < VAR_MAX_CAP; i++) {
 		int d = dirs[i];
-		if (king && v->remove_at_once && last_dir >= 0 && d == opposite[last_dir])
-			continue;             /* a Turkish king may not turn back */
-		int s = g->nb[at][d];
-		if (king && v->flying)
-			while (s && empty_for(c, s))
-				s = g->nb[s][d];
-		if (!s || !capturable(c, s, king))
+		int s = victim_along(c, at, king, last_dir, d);
+		if (!s)
 			continue;
+		/* A flying king lands on any free square beyond the piece it takes, unless
+		 * from one of them it can capture again: then it must land on one of those
+		 * and go on (a capture is completed; Russian rules 4.6, and the same for
+		 * every flying king: where the majority rule holds, it drops the shorter
+		 * sequence anyway). */
+		bool only_continuing = false;
+		if (king && v->flying && !v->short_landing) {
+			c->captured[s] = true;
+			for (int land = g->nb[s][d]; land && empty_for(c, land) && !only_continuing; land = g->nb[land][d])
+				only_continuing = can_continue(c, land, true, d);
+			c->captured[s] = false;
+		}
 		int land = g->nb[s][d];
 		while (land && empty_for(c, land)) {
+			if (only_continuing) {
+				c->captured[s] = true;
+				bool goes_on = can_continue(c, land, true, d);
+				c->captured[s] = false;
+				if (!goes_on) {
+					land = g->nb[land][d];
+					continue;
+				}
+			}
 			more = true;
 			c->captured[s] = true;
 			c->cur.cap[c->cur.ncap++] = (uint8_t)s;
@@ -643,7 +685,9 @@ int vmove_text(const pk_variant *v, const pk_vmove *m, bool full, char *buf, siz
 	return k;
 }
 
-int vfen_format(const pk_vpos *p, char *buf, size_t size)
+int vfen_format(const pk_vpos *p, char *buf, size_t size) { return vfen_format_as(p, false, buf, size); }
+
+int vfen_format_as(const pk_vpos *p, bool numbers, char *buf, size_t size)
 {
 	int n = variant_squares(p->v);
 	size_t k = (size_t)snprintf(buf, size, "%c", p->stm == PK_WHITE ? 'W' : 'B');
@@ -655,8 +699,13 @@ int vfen_format(const pk_vpos *p, char *buf, size_t size)
 			int piece = p->sq[s];
 			if (piece == VP_EMPTY || colour_of(piece) != colour)
 				continue;
-			k += (size_t)snprintf(buf + k, size > k ? size - k : 0, "%s%s%d", first ? "" : ",",
-					      is_king(piece) ? "K" : "", s);
+			char name[8];
+			if (numbers)
+				snprintf(name, sizeof name, "%d", s);
+			else
+				vsquare_name(p->v, s, name, sizeof name);
+			k += (size_t)snprintf(buf + k, size > k ? size - k : 0, "%s%s%s", first ? "" : ",",
+					      is_king(piece) ? "K" : "", name);
 			first = false;
 		}
 	}
@@ -689,19 +738,41 @@ int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t
 				s++;
 			}
 			char *end;
-			long a = strtol(s, &end, 10), b = a;
-			if (end == s) {
-				snprintf(err, errsize, "a square number is expected at '%.10s'", s);
-				return -1;
-			}
-			s = end;
-			if (*s == '-') {
-				b = strtol(s + 1, &end, 10);
-				if (end == s + 1) {
-					snprintf(err, errsize, "a range needs its last square");
+			long a, b;
+			if (*s >= 'a' && *s <= 'z') {
+				/* a square by file and rank, "c3", as the alphanumeric notations write it */
+				int col = *s - 'a';
+				long rank = strtol(s + 1, &end, 10);
+				if (end == s + 1 || !isdigit((unsigned char)s[1])) {
+					snprintf(err, errsize, "a square such as c3 is expected at '%.10s'", s);
+					return -1;
+				}
+				int sq = rank >= 1 && rank <= v->rows ? variant_rc_square(v, v->rows - (int)rank, col) : 0;
+				if (!sq) {
+					snprintf(err, errsize, "%.*s is not a playable square of %s", (int)(end - s), s, v->name);
+					return -1;
+				}
+				a = b = sq;
+				s = end;
+				if (*s == '-') {
+					snprintf(err, errsize, "a range of squares is written with numbers (31-50), not with file and rank");
+					return -1;
+				}
+			} else {
+				a = b = strtol(s, &end, 10);
+				if (end == s) {
+					snprintf(err, errsize, "a square (a number, or file and rank such as c3) is expected at '%.10s'", s);
 					return -1;
 				}
 				s = end;
+				if (*s == '-') {
+					b = strtol(s + 1, &end, 10);
+					if (end == s + 1) {
+						snprintf(err, errsize, "a range needs its last square");
+						return -1;
+					}
+					s = end;
+				}
 			}
 			if (a < 1 || b > n || a > b) {
 				snprintf(err, errsize, "square %ld is out of range 1..%d", a < 1 || a > n ? a : b, n);
@@ -709,7 +780,9 @@ int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t
 			}
 			for (long q = a; q <= b; q++) {
 				if (p->sq[q] != VP_EMPTY) {
-					snprintf(err, errsize, "square %ld is given twice", q);
+					char name[8];
+					vsquare_name(v, (int)q, name, sizeof name);
+					snprintf(err, errsize, "square %s is given twice", name);
 					return -1;
 				}
 				p->sq[q] = (uint8_t)(colour == PK_WHITE ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN));

@@ -110,11 +110,16 @@ uint64_t vpos_state_key(const pk_vpos *p);
  * 14), or 0 where no such rule applies (other variants: the referee's general rules). */
 int vdraw_plies(const pk_vpos *p);
 
-/* FEN with numeric squares: "W:W31-50:B1-20", K before a king, ranges allowed. 0, or -1
- * with a message in err. */
+/* FEN: "W:W31-50:B1-20", K before a king, ranges allowed; squares also by file and rank
+ * ("W:Wa1,c3,Ke5:Bb6"), in any variant. 0, or -1 with a message in err. vfen_format
+ * writes the squares as the variant's notation does: numbers, or file and rank for the
+ * alphanumeric ones (Russian, Brazilian, Czech, Turkish). */
 int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t errsize);
 #define VAR_FEN_STRLEN 400        /* room for any position's FEN */
 int vfen_format(const pk_vpos *p, char *buf, size_t size);
+/* With numbers for squares in every variant: the form the files pdnkit writes keep
+ * (a book's root, the store's start column), whatever the notation. */
+int vfen_format_as(const pk_vpos *p, bool numbers, char *buf, size_t size);
 /* "32-28", "28x19" or with every landing square "26x17x8". */
 int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size);
 /* A square and a move as the variant's PDN writes them: numbers, or for the

@@ -213,7 +213,7 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	if (custom)
 		fen_format(&rp->start, start, sizeof start);
 	if (vr && vr->custom_start)
-		vfen_format(&vr->start, vstart, sizeof vstart);
+		vfen_format_as(&vr->start, true, vstart, sizeof vstart);   /* the column keeps numbers */
 	char *movetext = plain_game(g, rp) ? NULL : movetext_of(g, rp);
 
 	const char *event = game_tag(g, "Event"), *site = game_tag(g, "Site"), *date = game_tag(g, "Date");
