@@ -160,12 +160,13 @@ static void report_errors(const char *file, const pk_game *g)
 int cmd_convert(int argc, const char **argv)
 {
 	char *out_path = NULL, *format = NULL;
-	int fix = 0, full = 0;
+	int fix = 0, full = 0, plain = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write here instead of standard output (.zst: compressed)", "OUT" },
 		{ "fix", 0, POPT_ARG_NONE, &fix, 0, "repair a move that has exactly one suggestion, noting it in a comment", NULL },
 		{ "full-jumps", 0, POPT_ARG_NONE, &full, 0, "write every capture with its whole path", NULL },
 		{ "format", 'f', POPT_ARG_STRING, &format, 0, "pdn (default) or json", "FORMAT" },
+		{ "plain", 0, POPT_ARG_NONE, &plain, 0, "the main line only, for simple readers: a number before each first-mover move and none else, no comments, NAGs or variations", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -200,7 +201,7 @@ int cmd_convert(int argc, const char **argv)
 		goto out;
 	}
 	strbuf jb = { 0 };
-	pk_write_opts wo = { .full_jumps = full, .width = 80 };
+	pk_write_opts wo = { .full_jumps = full, .width = 80, .plain = plain };
 	long games = 0, fixed = 0, with_errors = 0;
 	bool unreadable = false, write_failed = false;
 	double t0 = cli_now();

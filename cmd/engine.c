@@ -4,6 +4,8 @@
  * them ("11-15", "22x15x18": from, to, then the pieces taken) or, with the notation
  * parameter, as PDN does. */
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,6 +123,7 @@ static int hub_pos(const char *s, pk_pos *p)
 	}
 	return 0;
 }
+
 
 static void hub_pos_text(const pk_pos *p, char out[34])
 {
@@ -262,6 +265,8 @@ typedef struct {
 	pk_book *bk;
 	bool use_book;
 	bool ready;
+	bool init_failed;          /* init was refused: go answers an error, then done */
+	bool no_position;          /* the last pos was refused: go answers an error, then done */
 	pk_play g;                 /* the position of "pos": its start, then the moves */
 	pk_limits lim;             /* from "level" */
 	double time_left, inc;     /* "level time=... inc=..." */
@@ -359,7 +364,7 @@ static void go(hub *h, const char *mode)
 	pk_move bm;
 	if (!ponder && !analyze && h->use_book && h->bk && book_choose(h->bk, &root, &bm)) {
 		hub_move_text(&root, &bm, mv, sizeof mv);
-		say("info depth=0 pv=\"%s\" book", mv);
+		say("info depth=0 pv=\"%s\" book=true", mv);
 		say("done move=%s", mv);
 		return;
 	}
@@ -382,6 +387,10 @@ static void go(hub *h, const char *mode)
 		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
 	}
 	hub_move_text(&root, &res.best, mv, sizeof mv);
+	if (res.last.npv == 0 || !move_equal(&res.last.pv[0], &res.best))
+		/* chosen in an iteration that did not finish: the last line says so, so that a
+		 * client never reads one move in the last info and another in done */
+		say("info depth=%d pv=\"%s\" partial=true", res.last.depth + 1, mv);
 	if (res.last.npv >= 2 && move_equal(&res.last.pv[0], &res.best)) {
 		pk_pos q;
 		pos_make(&root, &res.best, &q);
@@ -391,25 +400,33 @@ static void go(hub *h, const char *mode)
 		say("done move=%s", mv);
 }
 
+/* The position of a pos command into h; when it is refused, h has no position until
+ * the next pos (or new-game), and go answers an error. */
 static void set_position(hub *h, const hub_line *l)
 {
+	h->no_position = true;
 	const char *ps = hub_arg(l, "pos"), *fen = hub_arg(l, "fen"), *moves = hub_arg(l, "moves");
 	pk_pos p;
 	if (ps) {
 		if (hub_pos(ps, &p) < 0) {
-			hub_error("pos: '%s' is not a side letter and 32 squares of w, b, W, B, e", ps);
+			hub_error("pos: '%s' is not a side letter and 32 squares of w, b, W, B, e (no position is set)", ps);
 			return;
 		}
 	} else if (fen) {
 		pk_fen_error err;
 		if (fen_parse(fen, strlen(fen), &p, &err) < 0) {
-			hub_error("pos fen: %s", err.msg);
+			hub_error("pos fen: %s (no position is set)", err.msg);
 			return;
 		}
 	} else if (hub_arg(l, "start"))
 		pos_start(&p);
 	else {
-		hub_error("pos needs pos=..., fen=... or start");
+		hub_error("pos needs pos=..., fen=... or start (no position is set)");
+		return;
+	}
+	const char *why = pos_impossible(&p);
+	if (why) {
+		hub_error("pos: an impossible position (%s; no position is set)", why);
 		return;
 	}
 	pk_play g = { .draw_moves = PLAY_DRAW_MOVES };
@@ -423,7 +440,7 @@ static void set_position(hub *h, const hub_line *l)
 		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
 			pk_move m;
 			if (!hub_read_move(&g.pos, tok, &m)) {
-				hub_error("pos moves: %s is not a legal move here", tok);
+				hub_error("pos moves: %s is not a legal move here (no position is set)", tok);
 				play_free(&g);
 				return;
 			}
@@ -432,31 +449,69 @@ static void set_position(hub *h, const hub_line *l)
 	}
 	play_free(&h->g);
 	h->g = g;
+	h->no_position = false;
 }
 
+/* A number of a command: the whole value, finite, within [lo, hi]; whole when
+ * integer. Otherwise an error naming the command and field, and false. */
+static bool hub_number(const char *cmd, const char *name, const char *v, double lo, double hi, bool integer, double *out)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (end == v || *end || errno == ERANGE || !isfinite(x) || x < lo || x > hi || (integer && x != floor(x))) {
+		if (integer)
+			hub_error("%s %s=%s: a whole number from %.0f to %.0f is expected", cmd, name, v, lo, hi);
+		else
+			hub_error("%s %s=%s: a number of seconds from %g to %g is expected", cmd, name, v, lo, hi);
+		return false;
+	}
+	*out = x;
+	return true;
+}
+
+/* "level": a new limit, or (on any bad value) an error and the previous limit kept. */
 static void set_level(hub *h, const hub_line *l)
 {
 	const char *v;
-	memset(&h->lim, 0, sizeof h->lim);
-	h->timed = h->infinite = false;
-	h->moves_left = 0;
-	h->inc = 0;
-	if (hub_arg(l, "infinite"))
-		h->infinite = true;
-	if ((v = hub_arg(l, "depth")))
-		h->lim.depth = atoi(v) > 0 ? (atoi(v) < MAX_PLY - 8 ? atoi(v) : MAX_PLY - 8) : 1;
-	if ((v = hub_arg(l, "move-time")))
-		h->lim.movetime = atof(v) > 0 ? atof(v) : 0.01;
-	if ((v = hub_arg(l, "time"))) {
-		h->timed = true;
-		h->time_left = atof(v) > 0 ? atof(v) : 0.01;
-		if ((v = hub_arg(l, "moves")))
-			h->moves_left = atoi(v);
-		if ((v = hub_arg(l, "inc")))
-			h->inc = atof(v) > 0 ? atof(v) : 0;
+	pk_limits lim;
+	memset(&lim, 0, sizeof lim);
+	bool timed = false, infinite = hub_arg(l, "infinite") != NULL;
+	double time_left = 0, inc = 0, x;
+	int moves_left = 0;
+	if ((v = hub_arg(l, "depth"))) {
+		if (!hub_number("level", "depth", v, 1, MAX_PLY - 8, true, &x))
+			return;
+		lim.depth = (int)x;
 	}
-	if (!h->lim.depth && !h->lim.movetime && !h->timed && !h->infinite)
-		h->lim.movetime = level_seconds[3];
+	if ((v = hub_arg(l, "move-time"))) {
+		if (!hub_number("level", "move-time", v, 0.001, 1e6, false, &x))
+			return;
+		lim.movetime = x;
+	}
+	if ((v = hub_arg(l, "time"))) {
+		timed = true;
+		if (!hub_number("level", "time", v, 0.001, 1e7, false, &time_left))
+			return;
+		if ((v = hub_arg(l, "moves"))) {
+			if (!hub_number("level", "moves", v, 1, 10000, true, &x))
+				return;
+			moves_left = (int)x;
+		}
+		if ((v = hub_arg(l, "inc")) && !hub_number("level", "inc", v, 0, 1e6, false, &inc))
+			return;
+	} else if (hub_arg(l, "moves") || hub_arg(l, "inc")) {
+		hub_error("level: moves= and inc= go with time=");
+		return;
+	}
+	if (!lim.depth && !lim.movetime && !timed && !infinite)
+		lim.movetime = level_seconds[3];
+	h->lim = lim;
+	h->timed = timed;
+	h->infinite = infinite;
+	h->time_left = time_left;
+	h->moves_left = moves_left;
+	h->inc = inc;
 }
 
 static int set_param(hub *h, const hub_line *l)
@@ -467,26 +522,37 @@ static int set_param(hub *h, const hub_line *l)
 		return 0;
 	}
 	char **slot = NULL;
+	double x;
 	if (!strcmp(name, "variant")) {
 		if (strcmp(value, "english") != 0)
-			hub_error("variant %s: this engine plays English draughts only", value);
+			hub_error("set-param variant=%s: this engine plays English draughts only", value);
 		return 0;
 	} else if (!strcmp(name, "book")) {
-		h->use_book = !strcmp(value, "true");
+		if (strcmp(value, "true") && strcmp(value, "false"))
+			hub_error("set-param book=%s: true or false is expected", value);
+		else
+			h->use_book = !strcmp(value, "true");
 		return 0;
 	} else if (!strcmp(name, "notation")) {
-		pdn_notation = !strcmp(value, "pdn");
+		if (strcmp(value, "hub") && strcmp(value, "pdn"))
+			hub_error("set-param notation=%s: hub or pdn is expected", value);
+		else
+			pdn_notation = !strcmp(value, "pdn");
 		return 0;
-	} else if (!strcmp(name, "hash"))
+	} else if (!strcmp(name, "hash")) {
+		if (!hub_number("set-param", "hash", value, 1, 65536, true, &x))
+			return 0;
 		slot = &h->ea.hash;
-	else if (!strcmp(name, "threads"))
+	} else if (!strcmp(name, "threads")) {
+		if (!hub_number("set-param", "threads", value, 1, 64, true, &x))
+			return 0;
 		slot = &h->ea.threads;
-	else if (!strcmp(name, "egdb"))
+	} else if (!strcmp(name, "egdb"))
 		slot = &h->ea.egdb;
 	else
 		return 0;   /* unknown parameters are ignored, as the protocol asks */
 	if (h->ready) {
-		hub_error("%s can only be set before init", name);
+		hub_error("set-param %s: can only be set before init", name);
 		return 0;
 	}
 	free(*slot);
@@ -500,13 +566,16 @@ static int init(hub *h)
 	if (h->ready)
 		return 0;
 	if (engine_args_resolve(&h->ea, &lim) != 0) {
-		hub_error("bad engine parameters");
+		hub_error("init: the parameters were refused (hash, threads or egdb; the reason is on standard error)");
+		h->init_failed = true;
 		return -1;
 	}
 	if (!(h->e = engine_from_args(&h->ea))) {
-		hub_error("the engine could not be set up (see standard error)");
+		hub_error("init: the engine could not be set up (the reason is on standard error)");
+		h->init_failed = true;
 		return -1;
 	}
+	h->init_failed = false;
 	if (h->use_book && book_option(NULL, true, &h->bk) < 0)
 		h->bk = NULL;
 	h->ready = true;
@@ -539,13 +608,22 @@ static void run_line(hub *h, char *line)
 		pk_pos p;
 		pos_start(&p);
 		play_init(&h->g, &p, false);
+		h->no_position = false;
 	} else if (!strcmp(cmd, "pos"))
 		set_position(h, &l);
 	else if (!strcmp(cmd, "level"))
 		set_level(h, &l);
 	else if (!strcmp(cmd, "go")) {
-		if (!h->ready && init(h) < 0)
+		/* every go ends with done, so that a client waiting for it never waits forever */
+		if (!h->ready && init(h) < 0) {
+			say("done");
 			return;
+		}
+		if (h->no_position) {
+			hub_error("go: no position (the last pos was refused)");
+			say("done");
+			return;
+		}
 		const char *mode = l.n > 0 ? l.name[0] : "think";
 		go(h, mode);
 	} else if (!strcmp(cmd, "ping"))

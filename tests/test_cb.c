@@ -174,6 +174,37 @@ int main(void)
 	from_board(b, PK_WHITE, &after);
 	CHECK(gen_count(&after) > 0);
 
+	/* Not positions: a colour other than CB_WHITE or CB_BLACK, a code that is no
+	 * piece, a man on its crowning row, an empty board. The board is left as it was,
+	 * the status says why, and islegal says no. */
+	int bad_colour[] = { 0, 3, -1, 7 };
+	for (size_t i = 0; i < sizeof bad_colour / sizeof bad_colour[0]; i++) {
+		to_board(&start, b);
+		int before[8][8];
+		memcpy(before, b, sizeof before);
+		playnow = 0;
+		CHECK_INT(getmove_p(b, bad_colour[i], 0.02, str, &playnow, CB_RESET_MOVES, 0, &m), CB_UNKNOWN);
+		CHECK(memcmp(before, b, sizeof before) == 0);
+		CHECK_REPORT(strstr(str, "neither CB_WHITE") != NULL, "colour %d: status [%s]", bad_colour[i], str);
+		CHECK_INT(islegal_p(b, bad_colour[i], 11, 15, &m), 0);
+	}
+	to_board(&start, b);
+	xy(16, &x, &y);
+	b[x][y] = 99;
+	CHECK_INT(getmove_p(b, CB_BLACK, 0.02, str, &playnow, CB_RESET_MOVES, 0, &m), CB_UNKNOWN);
+	CHECK_REPORT(strstr(str, "no piece") != NULL, "a bad code: status [%s]", str);
+	pk_pos odd;
+	pos_clear(&odd, PK_BLACK);
+	pos_put(&odd, 30, PK_BLACK, false);
+	pos_put(&odd, 10, PK_WHITE, false);
+	to_board(&odd, b);
+	CHECK_INT(getmove_p(b, CB_BLACK, 0.02, str, &playnow, CB_RESET_MOVES, 0, &m), CB_UNKNOWN);
+	CHECK_REPORT(strstr(str, "crowning row") != NULL, "a man on its crowning row: status [%s]", str);
+	pos_clear(&odd, PK_BLACK);
+	to_board(&odd, b);
+	CHECK_INT(getmove_p(b, CB_BLACK, 0.02, str, &playnow, CB_RESET_MOVES, 0, &m), CB_UNKNOWN);
+	CHECK_REPORT(strstr(str, "no pieces") != NULL, "an empty board: status [%s]", str);
+
 	play_free(&g);
 	engine_free(e);
 	dlclose(lib);

@@ -61,4 +61,54 @@ if have_corpora "the OCA 2.0 round trip"; then
 	run "$PDNKIT" validate "$T_TMP/fixed.pdn"
 	expect_err_has "724 games read: 724 valid, 0 with errors, 0 with warnings" "fixed tinsley.pdn validates clean"
 fi
+# Other writers' conventions: English moves numbered from White's side ("1... 11-15 2.
+# 23-19"), dots apart from their number ("1. ... 11-15"), International scores in the
+# variants (2-0, 1-1, 0-2); and --plain for simple readers.
+cat >"$T_TMP/conventions.pdn" <<'EOF2'
+[Event "from White"]
+[Result "1-0"]
+1... 11-15 2. 23-19 8-11 3. 22-17 9-13 1-0
+
+[Event "dots apart"]
+1. ... 11-15 2. 23-19 *
+
+[GameType "20"]
+[Result "2-0"]
+1. 32-28 19-23 2. 28x19 14x23 2-0
+
+[GameType "25"]
+[Result "0-2"]
+1. c3-d4 f6-g5 0-2
+
+[GameType "26"]
+[Result "1-1"]
+1. c3-d4 f6-g5 1-1
+EOF2
+run "$PDNKIT" validate "$T_TMP/conventions.pdn"
+expect_err_has "5 games read: 5 valid, 0 with errors, 0 with warnings" "other writers' conventions read without a warning"
+expect_out_has "conventions.pdn:3:1: note: game 1 (from White), move 1 (Black): moves numbered from White's side" "numbering from White noted"
+run "$PDNKIT" convert --format json "$T_TMP/conventions.pdn"
+[ "$(echo "$OUT" | grep -o '"result":"[^"]*"' | tr '\n' ' ')" = '"result":"1-0" "result":"*" "result":"1-0" "result":"0-1" "result":"1/2-1/2" ' ] &&
+	pass || fail "results as their writers meant them: $OUT"
+echo "$OUT" | head -1 | grep -q '"moves":\["11-15","23-19","8-11","22-17","9-13"\]' && pass || fail "the game numbered from White replays: $OUT"
+printf '1... 11-15 2. 23-19 8-11 22-17 *\n' >"$T_TMP/missing.pdn"
+run "$PDNKIT" validate "$T_TMP/missing.pdn"
+expect_out_has "warning: game 1, move 2 (White): move number 3 missing before 22-17" "numbered from White: a missing number still found"
+if have_corpora "convert --plain"; then
+	awk 'BEGIN{RS="";ORS="\n\n"} NR<=3' "$CORPORA/tinsley.pdn" >"$T_TMP/t3.pdn"
+	"$PDNKIT" annotate --depth 3 --egdb none -q -o "$T_TMP/ann.pdn" "$T_TMP/t3.pdn" >/dev/null 2>&1
+	grep -q '\.\.\. ' "$T_TMP/ann.pdn" && grep -q '{' "$T_TMP/ann.pdn" && pass || fail "the annotated file has N... numbers and comments"
+	run "$PDNKIT" convert --plain "$T_TMP/ann.pdn"
+	expect_rc 0 "convert --plain"
+	body=$(echo "$OUT" | grep -v '^\[')
+	case $body in *'...'* | *'{'* | *'('* | *'$'*) fail "plain form has N..., comments, variations or NAGs: $body" ;; *) pass ;; esac
+	echo "$OUT" >"$T_TMP/plain.pdn"
+	a=$("$PDNKIT" convert --format json "$T_TMP/ann.pdn" 2>/dev/null | grep -o '"moves":\[[^]]*\]')
+	b=$("$PDNKIT" convert --format json "$T_TMP/plain.pdn" 2>/dev/null | grep -o '"moves":\[[^]]*\]')
+	[ -n "$a" ] && [ "$a" = "$b" ] && pass || fail "the plain form replays to the same moves"
+	run "$PDNKIT" convert --plain "$CORPORA/ussr1947.pdn"
+	echo "$OUT" >"$T_TMP/ru-plain.pdn"
+	run "$PDNKIT" validate "$T_TMP/ru-plain.pdn"
+	expect_err_has "0 with errors" "a variant's plain form validates"
+fi
 done_testing

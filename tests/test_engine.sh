@@ -267,4 +267,30 @@ if have_corpora "Russian games of 1947"; then
 	run "$PDNKIT" tune --variant russian --ridge auto "$CORPORA/ussr1947.pdn"
 	expect_rc 2 "--ridge auto needs --folds"
 fi
+# pdnkit engine (Hub): every field of an info line is name=value, as Hub clients read
+# it (a book move says book=true); bad values answer error and keep what was set; a
+# refused pos or init leaves go to answer an error, then done.
+OUT=$(printf 'hub\ninit\npos start\ngo\nquit\n' | "$PDNKIT" engine --egdb none 2>/dev/null)
+expect_out_has 'book=true' "a book move is said as book=true"
+bad=$(echo "$OUT" | grep '^info' | sed -E 's/"[^"]*"//g' | tr ' ' '\n' | grep -v '^info$' | grep -v '=' | head -1)
+[ -z "$bad" ] && pass || fail "an info field that is not name=value: [$bad] in [$OUT]"
+OUT=$(printf 'set-param name=hash value=0\nset-param name=threads value=99\nset-param name=book value=maybe\nset-param name=notation value=fen\ninit\nlevel depth=abc\nlevel depth=-2\nlevel depth=99999999999\nlevel move-time=-1\nlevel time=10 moves=0\nlevel inc=1\nquit\n' | "$PDNKIT" engine --egdb none 2>/dev/null)
+for want in 'set-param hash=0: a whole number from 1 to 65536' 'set-param threads=99: a whole number from 1 to 64' \
+	'set-param book=maybe: true or false' 'set-param notation=fen: hub or pdn' 'level depth=abc: a whole number' \
+	'level depth=-2:' 'level depth=99999999999:' 'level move-time=-1:' 'level moves=0:' 'level: moves= and inc= go with time='; do
+	expect_out_has "error message=\"$want" "Hub: $want"
+done
+expect_out_has 'ready' "init after refused parameters uses the previous ones"
+OUT=$(printf 'level depth=abc\nlevel depth=2\nlevel depth=xyz\npos start moves="9-14"\ngo\nquit\n' | "$PDNKIT" engine --egdb none --no-book 2>/dev/null)
+echo "$OUT" | grep '^info depth=' | grep -qv '^info depth=[12] ' && fail "a refused level changed the depth: $OUT" || pass
+expect_out_has 'done move=' "the engine plays at the level kept"
+OUT=$(printf 'pos start\npos pos=Bxyz\ngo\npos pos=Wwwwweeeeeeeeeeeeeeeeeeeeeeeebbbb\ngo\npos pos=Beeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee\ngo\npos start moves="11-15 12-16"\ngo\nquit\n' | "$PDNKIT" engine --egdb none 2>/dev/null)
+[ "$(echo "$OUT" | grep -c '^error message="go: no position')" = 4 ] && pass || fail "go after a refused pos: [$OUT]"
+[ "$(echo "$OUT" | grep -c '^done$')" = 4 ] && pass || fail "every go ends with done: [$OUT]"
+expect_out_has 'a white man on its crowning row' "a man on its crowning row is refused at pos"
+expect_out_has 'no pieces on the board' "an empty board is refused at pos"
+OUT=$(printf 'set-param name=egdb value=/nonexistent/egdb\ninit\ngo\ngo\nquit\n' | "$PDNKIT" engine 2>/dev/null)
+expect_out_has 'error message="init:' "a failed init says error"
+[ "$(echo "$OUT" | grep -c '^done')" = 2 ] && pass || fail "go after a failed init ends with done: [$OUT]"
+
 done_testing

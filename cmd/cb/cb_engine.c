@@ -29,16 +29,26 @@ static void sq_xy(int sq, int *x, int *y)
 	*x = 2 * (3 - n % 4) + *y % 2;
 }
 
-static void board_to_pos(int board[8][8], int color, pk_pos *p)
+/* The host's board into a position; NULL, or why it cannot be one (a colour other
+ * than CB_WHITE or CB_BLACK, a square's code that is no piece, an impossible position). */
+static const char *board_to_pos(int board[8][8], int color, pk_pos *p)
 {
+	if (color != CB_WHITE && color != CB_BLACK)
+		return "the side to move is neither CB_WHITE (1) nor CB_BLACK (2)";
 	pos_clear(p, color == CB_WHITE ? PK_WHITE : PK_BLACK);
 	for (int sq = 1; sq <= 32; sq++) {
 		int x, y;
 		sq_xy(sq, &x, &y);
 		int v = board[x][y];
-		if (v & (CB_WHITE | CB_BLACK))
-			pos_put(p, sq, v & CB_WHITE ? PK_WHITE : PK_BLACK, (v & CB_KING) != 0);
+		if (v == CB_FREE)
+			continue;
+		int c = v & (CB_WHITE | CB_BLACK), k = v & (CB_MAN | CB_KING);
+		if ((v & ~(CB_WHITE | CB_BLACK | CB_MAN | CB_KING)) || (c != CB_WHITE && c != CB_BLACK) ||
+		    (k != CB_MAN && k != CB_KING))
+			return "a square holds a code that is no piece";
+		pos_put(p, sq, c == CB_WHITE ? PK_WHITE : PK_BLACK, k == CB_KING);
 	}
+	return pos_impossible(p);
 }
 
 static int piece_code(const pk_pos *p, int sq)
@@ -160,7 +170,12 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 	pthread_mutex_lock(&lock);
 	int ret = CB_UNKNOWN;
 	pk_pos root;
-	board_to_pos(board, color, &root);
+	const char *bad = board_to_pos(board, color, &root);
+	if (bad) {
+		snprintf(str, 1024, "pdnkit: not a position: %s", bad);
+		pthread_mutex_unlock(&lock);
+		return CB_UNKNOWN;
+	}
 	if (info & CB_RESET_MOVES)
 		nhistory = 0;
 	if (!ensure_engine()) {
@@ -202,6 +217,13 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 		snprintf(str, 1024, "pdnkit: thinking");
 		play_think(engine, &root, &h, &lim, &stop, on_iteration, &s, watch_playnow, &w, &res);
 		best = res.has_move ? res.best : ml.m[0];
+		if (res.has_move && (res.last.npv == 0 || !move_equal(&res.last.pv[0], &best))) {
+			/* chosen in an iteration that did not finish: the status names the move played */
+			char mv[PK_MOVE_STRLEN];
+			pdn_move_string(&root, &best, false, mv);
+			snprintf(str, 1024, "pdnkit: depth %d+  best %s (found at depth %d, unfinished)  %llu nodes",
+				 res.last.depth, mv, res.last.depth + 1, (unsigned long long)res.last.nodes);
+		}
 		if (res.in_egdb)
 			ret = res.egdb.value == EGDB_WIN ? CB_WIN : res.egdb.value == EGDB_LOSS ? CB_LOSS : CB_DRAW;
 		else if (score_is_win(res.last.score))
@@ -220,7 +242,8 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
 {
 	pk_pos p;
-	board_to_pos(board, color, &p);
+	if (board_to_pos(board, color, &p))
+		return 0;
 	pk_movelist ml;
 	gen_moves(&p, &ml);
 	int found = -1;

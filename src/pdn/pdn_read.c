@@ -584,6 +584,14 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 			     "unexpected '%c' in the move text, ignored", c);
 		return false;
 	}
+	if ((r->slen == strspn(s, ".") && r->slen >= 2) ||
+	    (r->slen == 3 && !memcmp(s, "\xE2\x80\xA6", 3))) {
+		/* "1. ... 11-15": dots apart from their number (or an ellipsis character)
+		 * say what "1..." says */
+		if (g->nel > 0 && g->els[g->nel - 1].kind == EL_NUMBER && g->els[g->nel - 1].depth == depth)
+			g->els[g->nel - 1].flags |= ELF_DOTS3;
+		return false;
+	}
 	if (is_result(s, r->slen)) {
 		if (depth > PDN_MAX_DEPTH)
 			return false;

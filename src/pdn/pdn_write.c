@@ -150,17 +150,20 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 	for (int i = 0; i < g->nel; i++) {
 		const pk_el *e = &g->els[i];
 		const char *text = game_str(g, e->off);
+		if (opts->plain && (e->depth > 0 || e->kind == EL_COMMENT || e->kind == EL_NAG ||
+				    e->kind == EL_VAR_START || e->kind == EL_VAR_END))
+			continue;
 		if (vr && e->depth == 0 && ply < vr->plies && vr->el[2 * ply] == i) {
 			ply++;
 			bool opens = (rp->start.stm ^ ((ply - 1) & 1)) == rp->variant_first;
-			if (vnumber_due && !after_number && !opens &&
+			if (vnumber_due && !after_number && !opens && !opts->plain &&
 			    movenum_token_as(replay_move_number(rp, ply), false, true, buf, sizeof buf))
 				token_s(&o, buf);
 			for (int k = i; k <= vr->el[2 * ply - 1]; k++)
 				token_s(&o, game_str(g, g->els[k].off));
 			i = vr->el[2 * ply - 1];
 			vnumber_due = after_number = false;
-			const char *extra = opts->after_move ? opts->after_move(opts->ctx, ply) : NULL;
+			const char *extra = opts->after_move && !opts->plain ? opts->after_move(opts->ctx, ply) : NULL;
 			if (extra && *extra) {
 				extra_tokens(&o, extra);
 				vnumber_due = true;
@@ -183,20 +186,21 @@ int pdn_write_game(const pk_game *g, const pk_replay *rp, const pk_write_opts *o
 			}
 			const pk_pos *before = replay_pos_before(rp, ply);
 			int number = replay_move_number(rp, ply);
-			if (movenum_token(number, before->stm, number_due, buf, sizeof buf))
+			if (movenum_token(number, before->stm, number_due && !opts->plain, buf, sizeof buf) &&
+			    (!opts->plain || !strstr(buf, "...")))
 				token_s(&o, buf);
 			number_due = false;
 			char mv[PK_MOVE_STRLEN + 8];
 			move_text(pl, before, opts->full_jumps, mv);
 			token_s(&o, mv);
-			if (opts->after_move) {
+			if (opts->after_move && !opts->plain) {
 				const char *extra = opts->after_move(opts->ctx, ply);
 				if (extra && *extra) {
 					extra_tokens(&o, extra);
 					number_due = true;
 				}
 			}
-			if (pl->glued_el >= 0) {
+			if (pl->glued_el >= 0 && !opts->plain) {
 				/* Prose glued to the move is kept, as a comment. */
 				const char *t = game_str(g, g->els[pl->glued_el].off);
 				pk_written w;

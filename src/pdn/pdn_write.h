@@ -16,6 +16,8 @@ typedef struct {
 	bool full_jumps;   /* every capture with its whole path; else only where needed */
 	int width;         /* wrap move text at this column (80) */
 	bool verbatim_tags;/* tags exactly as read, in their order (no "?" roster, Result as written) */
+	bool plain;        /* the main line only: a number before each first-mover move and
+			    * none else ("N..." never), no comments, NAGs or variations */
 	/* Text to write after main-line ply p (1-based), e.g. an engine's comment, NAG and
 	 * variation: tokens separated by newlines, "(" and ")" around a variation. May be
 	 * NULL; returns NULL or "" for nothing. Written before the move's own comments. */

@@ -529,7 +529,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 		}
 
 	ctx c = { .g = g, .rp = rp, .pos = rp->start };
-	bool numbered = false, failed = false;
+	bool numbered = false, failed = false, from_white = false;
 	int last_number = -1, last_number_el = -1;
 	for (int ei = 0; ei < g->nel && !failed; ei++) {
 		const pk_el *e = &g->els[ei];
@@ -569,6 +569,19 @@ int replay_game(pk_game *g, pk_replay *rp)
 		c.text = game_str(g, e->off);
 		int mover = c.pos.stm;
 		int number = replay_move_number(rp, c.ply);
+		int first_player = rp->variant_replayed ? rp->variant_first : PK_BLACK;
+		/* Some writers number English games from White's side, as chess does: "1...
+		 * 11-15 2. 23-19 8-11". Black's first move with "1..." from the initial side
+		 * says so; the numbers are then read that way, with a note. */
+		if (c.ply == 1 && last_number_el >= 0 && (g->els[last_number_el].flags & ELF_DOTS3) &&
+		    mover == first_player && last_number == 1 && !rp->variant_replayed) {
+			from_white = true;
+			findings_add(&g->findings, SEV_NOTE, "numbered-from-white", g->els[last_number_el].line,
+				     g->els[last_number_el].col, c.ply,
+				     "moves numbered from White's side (1... before Black's first move): read so");
+		}
+		if (from_white)
+			number = c.ply / 2 + 1;
 		/* Move numbers: one before each first-player move; checked where given. */
 		if (last_number_el >= 0) {
 			numbered = true;
@@ -576,6 +589,10 @@ int replay_game(pk_game *g, pk_replay *rp)
 				findings_add_once(&g->findings, SEV_WARNING, "move-number", g->els[last_number_el].line,
 						  g->els[last_number_el].col, c.ply,
 						  "move number %d where %d was expected", last_number, number);
+		} else if (from_white) {
+			if (mover != first_player)
+				findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
+						  "move number %d missing before %s", number, c.text);
 		} else if (mover == PK_BLACK && c.ply > 1 && numbered) {
 			findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
 					  "move number %d missing before %s", number, c.text);

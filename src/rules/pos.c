@@ -82,3 +82,17 @@ void pos_make(const pk_pos *p, const pk_move *m, pk_pos *out)
 	out->stm = them;
 	out->key = key;
 }
+
+const char *pos_impossible(const pk_pos *p)
+{
+	if (p->side[PK_WHITE] & ~p->kings & BB_WHITE_KINGROW)
+		return "a white man on its crowning row (squares 1-4)";
+	if (p->side[PK_BLACK] & ~p->kings & BB_BLACK_KINGROW)
+		return "a black man on its crowning row (squares 29-32)";
+	if (!(p->side[0] | p->side[1]))
+		return "no pieces on the board";
+	if (__builtin_popcountll((unsigned long long)p->side[PK_WHITE]) > 12 ||
+	    __builtin_popcountll((unsigned long long)p->side[PK_BLACK]) > 12)
+		return "more than 12 pieces of one side";
+	return NULL;
+}

@@ -25,6 +25,10 @@ int pos_piece_at(const pk_pos *p, int sq, int *colour, bool *king); /* 0 = empty
 void pos_make(const pk_pos *p, const struct pk_move *m, pk_pos *out);
 uint64_t pos_compute_key(const pk_pos *p);
 bool pos_equal(const pk_pos *a, const pk_pos *b);
+/* What makes a position impossible in a game: a man on its own crowning row, more
+ * than 12 pieces of a side, or no pieces at all. NULL when it is possible, else the
+ * reason (a static text). */
+const char *pos_impossible(const pk_pos *p);
 
 static inline bb_t pos_empty(const pk_pos *p) { return ~(p->side[0] | p->side[1]); }
 
