@@ -76,7 +76,10 @@ static int write_variant_json(const pk_replay *rp, sink_ctx *s, strbuf *b)
 	char buf[VAR_FEN_STRLEN + 64];
 	vfen_format(&vr->start, buf, sizeof buf);
 	sb_str(b, "},\"start\":");
-	sb_json(b, buf);
+	if (vr->bad_start)
+		sb_str(b, "null");   /* its FEN tag does not read */
+	else
+		sb_json(b, buf);
 	snprintf(buf, sizeof buf, ",\"gametype\":%d,\"replayed\":true,\"complete\":%s,\"result\":\"%s\",\"moves\":[",
 		 v->gametype, rp->complete ? "true" : "false", result_string(rp->result));
 	sb_str(b, buf);

@@ -107,6 +107,39 @@ for cmd in "convert $FIX" "export --db $DB" "query --db $DB" "stats --db $DB" "b
 	grep -q "standard output" "$T_TMP/err" && pass || fail "$cmd >/dev/full: standard output not named: $(cat "$T_TMP/err")"
 	[ "$(grep -c 'standard output' "$T_TMP/err")" -eq 1 ] && pass || fail "$cmd >/dev/full: said more than once: $(cat "$T_TMP/err")"
 done
+# Games of every variant whose FEN tag cannot be read (out of range, letters, ranges,
+# junk, an empty list, a square twice), among good ones: every command that reads
+# games goes on past them, never dies on a signal, and import stores each one, flagged.
+hv="$T_TMP/hostile-variants.pdn"
+: >"$hv"
+n=0
+for gt in 20 22 23 24 25 26 27 28 29 30 31 40; do
+	for fen in "W:W51:B1" "W:W999:B1" "W:Wz9:Bb2" "W:W1-99:B2" "W:WK:B" "X:W1:B2" "W" ":::" "W:W1,1:B2" "W:Wa0:B1" \
+		"W:W0:B1" "B:W-5:B3" "W:Wh5:Bg7" "W:W1:B1" "W:Wk1:B2" ; do
+		printf '[GameType "%s"]\n[FEN "%s"]\n[Event "bad %d"]\n1. 32-28 *\n\n' "$gt" "$fen" "$n" >>"$hv"
+		n=$((n + 1))
+	done
+	printf '[GameType "%s"]\n[Event "good %s"]\n*\n\n' "$gt" "$gt" >>"$hv"
+	n=$((n + 1))
+done
+printf '[Event "english"]\n1. 11-15 23-19 *\n\n' >>"$hv"
+n=$((n + 1))
+hdb="$T_TMP/hostile-variants.db"
+run "$PDNKIT" import --db "$hdb" "$hv"
+[ "$RC" -le 3 ] && pass || fail "import of variant games with bad FENs: status $RC: $ERR"
+expect_err_has "$n games read, $n stored" "every game with a bad FEN stored"
+stored=$(sqlite3 "$hdb" "select count(*) from game" 2>/dev/null)
+[ "$stored" = "$n" ] && pass || fail "stored $stored of $n games"
+for cmd in "validate $hv" "convert $hv" "convert --format json $hv" "convert --plain $hv" "query --db $hdb" \
+	"stats --db $hdb" "export --db $hdb" "blunders --db $hdb" "annotate --nodes 100 -q $hv" \
+	"annotate --db $hdb --nodes 100 -q" "book build -o $T_TMP/hv.book --variant 25 $hv" "report --depth 1 -o $T_TMP/hv.html $hv"; do
+	# shellcheck disable=SC2086
+	run "$PDNKIT" $cmd
+	[ "$RC" -le 3 ] && pass || fail "$cmd: status $RC (a signal?): $(echo "$ERR" | tail -2)"
+done
+run "$PDNKIT" convert --format json "$hv"
+[ "$(echo "$OUT" | grep -c '"start":null')" -gt 0 ] && pass || fail "an unreadable FEN is a null start in JSON"
+
 echo "hostile option values: $runs runs" >&2
 
 done_testing

@@ -170,4 +170,15 @@ expect_out_has 'gt.pdn:6:1: warning: game 2 (b): GameType "25,B,10,10,A1,0" says
 expect_out_has 'GameType "20,W,10": its full form is six fields' "a short form named"
 [ "$(echo "$OUT" | grep -c 'game 1 \|game 4 ')" -eq 0 ] && pass || fail "consistent forms pass quietly: $OUT"
 
+# An unclosed comment ends at the next game's tag pairs after a blank line, with a
+# warning where it opened: the games after it are read, not swallowed.
+printf '[Event "a"]\n1. 11-15 {oops unterminated 23-19 *\n\n[Event "b"]\n1. 9-14 *\n\n[Event "c"]\n1. 10-14 {fine} 22-17 *\n\n[Event "d"]\n1. 12-16 {closes} *\n' >"$T_TMP/unclosed.pdn"
+run "$PDNKIT" validate "$T_TMP/unclosed.pdn"
+expect_err_has "4 games read" "the games after an unclosed comment are read"
+expect_out_has "unclosed.pdn:2:10: warning: game 1 (a): comment opened here is not closed before the tag pairs of line 4: it ends there" "where the comment opened"
+run "$PDNKIT" convert --format json "$T_TMP/unclosed.pdn"
+echo "$OUT" | grep -q '"Event":"c"},.*"moves":\["10-14","22-17"\]' && pass || fail "game c intact: $OUT"
+printf '1. 11-15 {a comment\n\nwith a blank line and [brackets] in it} 23-19 *\n' >"$T_TMP/blank-in-comment.pdn"
+run "$PDNKIT" validate "$T_TMP/blank-in-comment.pdn"
+expect_err_has "1 game read: 1 valid, 0 with errors, 0 with warnings" "a blank line inside a closed comment is no game's end"
 done_testing

@@ -109,4 +109,8 @@ expect_out "$want" "English openings among variant games"
 run "$PDNKIT" stats
 expect_out_has "1-0 (first won)" "results of several variants: from the first mover's side"
 
+# Two games of the same moves from different set-ups are two games, not duplicates.
+printf '[GameType "25"]\n1. c3-d4 *\n\n[GameType "25"]\n[FEN "W:Wc3:Bf6"]\n1. c3-d4 *\n\n[GameType "25"]\n[FEN "W:Wc3,e3:Bf6"]\n1. c3-d4 *\n\n[GameType "25"]\n[FEN "W:W99:Bf6"]\n1. c3-d4 *\n\n[GameType "25"]\n[FEN "W:W98:Bf6"]\n1. c3-d4 *\n' >"$T_TMP/setups.pdn"
+run "$PDNKIT" import --db "$T_TMP/setups.db" "$T_TMP/setups.pdn"
+expect_err_has "5 games read, 5 stored, 0 duplicates skipped, 2 invalid" "set-ups tell games apart"
 done_testing

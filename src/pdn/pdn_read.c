@@ -437,22 +437,55 @@ static void read_tag(pk_reader *r, pk_game *g)
 	game_add_tag(g, name, nlen, v, vlen, line, col);
 }
 
+/* Whether the reader stands at a tag pair: '[', a name, spaces, a quote. */
+static bool at_tag_pair(pk_reader *r)
+{
+	if (peek(r) != '[' || !isalpha(peek_at(r, 1)))
+		return false;
+	size_t k = 2;
+	while (k < 64 && (isalnum(peek_at(r, k)) || peek_at(r, k) == '_'))
+		k++;
+	if (peek_at(r, k) != ' ' && peek_at(r, k) != '\t')
+		return false;
+	while (k < 80 && (peek_at(r, k) == ' ' || peek_at(r, k) == '\t'))
+		k++;
+	return peek_at(r, k) == '"';
+}
+
 static void read_comment(pk_reader *r, pk_game *g, int depth)
 {
 	uint32_t line = r->line, col = r->col;
 	get(r);
 	r->slen = 0;
-	bool closed = false;
+	bool closed = false, recovered = false;
+	bool line_blank = false;   /* the line just ended held nothing but spaces */
+	bool blank_so_far = false; /* this line holds nothing but spaces so far */
 	uint64_t total = 0;
 	for (int c; (c = get(r)) != EOF;) {
 		if (c == '}') {
 			closed = true;
 			break;
 		}
+		if (c == '\n') {
+			line_blank = blank_so_far;
+			blank_so_far = true;
+			/* a tag pair at the start of a line after a blank line: the next game's
+			 * tags, not this comment's text (as PGN readers recover) */
+			if (line_blank && at_tag_pair(r)) {
+				recovered = true;
+				break;
+			}
+		} else if (c != ' ' && c != '\t') {
+			blank_so_far = false;
+		}
 		total++;
 		scratch_put(r, c, PDN_MAX_COMMENT);
 	}
-	if (!closed)
+	if (recovered)
+		findings_add(&g->findings, SEV_WARNING, "unterminated-comment", line, col, 0,
+			     "comment opened here is not closed before the tag pairs of line %u: it ends there",
+			     (unsigned)r->line);
+	else if (!closed)
 		findings_add(&g->findings, SEV_ERROR, "unterminated-comment", line, col, 0,
 			     "comment opened here is never closed");
 	if (total > PDN_MAX_COMMENT)

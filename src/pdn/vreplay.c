@@ -186,6 +186,9 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 				findings_add(&g->findings, SEV_ERROR, "bad-fen", g->line, 1, 0, "FEN \"%s\" for %s: %s", fen,
 					     v->name, err);
 			out->errors++;
+			out->bad_start = true;
+			vpos_clear(v, &out->start, v->first);
+			out->first = v->first;
 			return 0;
 		}
 		pk_vpos initial;

@@ -17,6 +17,8 @@ typedef struct {
 	int first;                   /* who moved first: PK_WHITE or PK_BLACK */
 	pk_vpos start;               /* the start (the FEN tag's, or the variant's) */
 	bool custom_start;
+	bool bad_start;              /* the FEN tag does not read: start is an empty board of
+				      * the variant, nothing replayed, ord/key/el NULL */
 	/* with keep: ord[i] the index of ply i+1 in vgen()'s list of the position before it,
 	 * key[0] the start's vpos_key and key[i] the key after ply i (plies + 1 of them),
 	 * el[2i] and el[2i+1] the game's first and last element of ply i+1's move text */

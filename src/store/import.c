@@ -220,6 +220,10 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	const char *round = game_tag(g, "Round"), *black = game_tag(g, "Black"), *white = game_tag(g, "White");
 	uint64_t fp = FNV64_INIT;
 	fp = fnv_str(fp, custom ? start : NULL);
+	/* another variant's set-up (its FEN as read when it does not read): two games of
+	 * the same moves from different set-ups are different games */
+	if (vr && (vr->custom_start || vr->bad_start))
+		fp = fnv_str(fp, vr->bad_start ? game_tag(g, "FEN") : vstart);
 	fp = fnv(fp, moves, vr ? 0 : (size_t)nmoves);
 	fp = fnv(fp, "\x1F", 1);
 	fp = fnv_str(fp, rp->supported ? NULL : movetext);
@@ -323,7 +327,7 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	}
 	if (!s->positions && (rp->supported || vr))
 		s->unindexed++;
-	if (s->positions && vr) {
+	if (s->positions && vr && vr->key) {   /* no keys when its FEN does not read */
 		for (int i = 0; i <= plies; i++)
 			if (add_position(s, vr->key[i], id, i) < 0)
 				goto out;
