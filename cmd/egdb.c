@@ -82,9 +82,11 @@ static void build_progress(void *ctx, const pk_build_event *ev)
 	char pos[16], by[16];
 	human((double)ev->positions, pos, sizeof pos);
 	human((double)ev->bytes, by, sizeof by);
-	fprintf(stderr, "egdb build: [%d/%d] %-22s %7s positions %7.1f s %7sB  longest win %3u  %3.0f%% ETA %d:%02d\033[K\n",
+	/* the clearing code only on a terminal: a log file or a pipe gets plain lines */
+	fprintf(stderr, "egdb build: [%d/%d] %-22s %7s positions %7.1f s %7sB  longest win %3u  %3.0f%% ETA %d:%02d%s\n",
 		ev->index, ev->count, pair, pos, ev->seconds, by, ev->longest,
-		ev->total ? 100.0 * (double)ev->done / (double)ev->total : 100.0, (int)eta / 60, (int)eta % 60);
+		ev->total ? 100.0 * (double)ev->done / (double)ev->total : 100.0, (int)eta / 60, (int)eta % 60,
+		cli_stderr_is_tty() ? "\033[K" : "");
 }
 
 static int egdb_build_cmd(int argc, const char **argv)
@@ -188,10 +190,13 @@ static int probe_one(pk_egdb *db, const char *fen, bool json)
 		if (!p.side[!p.stm] && p.side[p.stm]) {
 			why = "the side not to move has no pieces: the game is already over";
 		} else if ((st = egdb_probe(db, &p, &r)) == EGDB_MISSING) {
-			snprintf(buf, sizeof buf, "%d pieces: the databases hold up to %d", pieces, egdb_pieces(db));
+			char slice[80];
+			if (egdb_missing_for(db, &p, slice, sizeof slice))
+				snprintf(buf, sizeof buf, "%d pieces: the databases hold up to %d; %s, which it needs, is missing (pdnkit egdb build)",
+					 pieces, egdb_pieces(db), slice);
+			else
+				snprintf(buf, sizeof buf, "a slice it needs is missing");
 			why = buf;
-			if (pieces <= egdb_pieces(db))
-				why = "a slice it needs is missing";
 		} else if (st == EGDB_FAILED) {
 			snprintf(buf, sizeof buf, "%s", egdb_error(db));
 			why = buf;
@@ -249,17 +254,38 @@ static int egdb_probe_cmd(int argc, const char **argv)
 		for (int i = 0; i < n; i++)
 			bad |= probe_one(db, args[i], json);
 	else {
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t len;
-		while ((len = getline(&line, &cap, stdin)) >= 0) {
-			while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
+		/* Lines of at most 4 KiB (a FEN takes under 200 bytes): a longer one, or one
+		 * with a NUL byte, is refused with its number and reading goes on. */
+		char line[4096];
+		long lineno = 0;
+		for (;;) {
+			size_t len = 0;
+			bool too_long = false, nul = false;
+			int c;
+			while ((c = getchar()) != EOF && c != '\n') {
+				if (c == 0)
+					nul = true;
+				if (len < sizeof line - 1)
+					line[len++] = (char)c;
+				else
+					too_long = true;
+			}
+			if (c == EOF && len == 0 && !too_long)
+				break;
+			lineno++;
+			line[len] = 0;
+			if (too_long || nul) {
+				cli_error("standard input, line %ld: %s, not a position", lineno,
+					  too_long ? "longer than 4 KiB" : "a NUL byte");
+				bad = 1;
+				continue;
+			}
+			while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
 				line[--len] = 0;
 			if (len == 0 || line[0] == '#')
 				continue;
 			bad |= probe_one(db, line, json);
 		}
-		free(line);
 	}
 	rc = bad ? EXIT_FINDINGS : EXIT_OK;
 out:

@@ -168,4 +168,17 @@ else
 	echo "SKIP $T_NAME: variant books: $WK or $RU not found"
 fi
 
+# Books that are devices, FIFOs or large junk: refused at once, never read whole.
+mkfifo "$T_TMP/fifo.book"
+head -c 50000000 /dev/zero >"$T_TMP/zeros.book"
+for b in /dev/zero "$T_TMP/fifo.book" "$T_TMP/zeros.book"; do
+	run timeout 10 "$PDNKIT" book probe "$b"
+	expect_rc 3 "book probe $b"
+	run timeout 10 "$PDNKIT" analyze --book "$b" --depth 1
+	expect_rc 3 "analyze --book $b"
+done
+expect_err_has "not a pdnkit book" "zeros refused by their header"
+run timeout 10 "$PDNKIT" book probe /dev/zero
+expect_err_has "'/dev/zero' is not a regular file" "a device refused"
+rm -f "$T_TMP/zeros.book"
 done_testing

@@ -66,7 +66,7 @@ OUT=$(cat "$T_TMP/out")
 [ "$RC" -eq 1 ] && pass || fail "probe with bad lines exits 1 (got $RC)"
 expect_out_has '{"fen":"B:WK1:BK18","pieces":2,"value":"draw"}' "a draw has no plies"
 expect_out_has '{"fen":"nonsense","error":"not a FEN' "a bad FEN is an error on its line"
-expect_out_has '"error":"5 pieces: the databases hold up to 4"' "too many pieces is an error on its line"
+expect_out_has '"error":"5 pieces: the databases hold up to 4; MM-MMM.egdb, which it needs, is missing (pdnkit egdb build)"' "too many pieces is an error on its line, the slice named"
 expect_out_has '{"fen":"W:WK1:B6","pieces":2,"value":"win","plies":1}' "the run goes on after errors"
 
 # Damaged files are refused with the file named.
@@ -136,4 +136,34 @@ expect_out_has '"class":"blunder","depth":2,"egdb":"draw"}' "a win given up for 
 expect_out_has '"move":"28-32","side":"black","best":"12-16",' "and the draw given back"
 run "$PDNKIT" annotate --egdb "$D" --depth 4 -o - "$T_TMP/blunder.pdn"
 expect_out_has "database: a draw}" "the annotated PDN says database"
+# Unbounded input and odd files: probe lines from standard input are bounded and a NUL
+# is refused; a FIFO among the files is refused, not waited on; a missing slice is
+# named; a second build into the same directory is refused while the first holds its
+# lock; the progress lines of a build into a pipe carry no terminal codes.
+run sh -c "(head -c 100000 /dev/zero | tr '\\0' 'x'; printf '\nB:W21,22:B1\nB:W2\\0:B1\n') | \"$PDNKIT\" egdb probe --dir \"$D\""
+expect_rc 1 "bad probe lines"
+expect_err_has "standard input, line 1: longer than 4 KiB, not a position" "a long line refused"
+expect_err_has "standard input, line 3: a NUL byte, not a position" "a NUL refused"
+expect_out_has "B:W21,22:B1: White wins" "the good line between them answered"
+E2="$T_TMP/eg-odd"
+cp -r "$D" "$E2"
+rm -f "$E2/K-M.egdb"
+run "$PDNKIT" egdb probe --dir "$E2" "B:W21:BK1"
+expect_out_has "K-M.egdb, which it needs, is missing" "the missing slice named"
+mkfifo "$E2/fifo.egdb"
+run timeout 10 "$PDNKIT" egdb probe --dir "$E2" "B:W21,22:B1"
+expect_rc 3 "a FIFO among the databases"
+expect_err_has "fifo.egdb: not a regular file" "the FIFO named, not waited on"
+rm -f "$E2/fifo.egdb"
+E3="$T_TMP/eg-lock"
+mkdir -p "$E3"
+"$PDNKIT" egdb build -q --dir "$E3" --pieces 4 >/dev/null 2>&1 &
+bp=$!
+sleep 0.3
+run "$PDNKIT" egdb build -q --dir "$E3" --pieces 4
+wait $bp
+expect_rc 3 "a second build into the same directory"
+expect_err_has "another egdb build is writing into $E3" "the lock said"
+run "$PDNKIT" egdb build --dir "$T_TMP/eg-pipe" --pieces 3
+case $ERR in *"$(printf '\033')"*) fail "terminal codes in a build's progress to a pipe" ;; *) pass ;; esac
 done_testing

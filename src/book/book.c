@@ -1,5 +1,9 @@
 /* Opening books: decoding and probing. The format is pdnkit-book(5). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,40 +271,71 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
 	return bk;
 }
 
+/* A book file: a regular file only (a device or a FIFO would be read without end), its
+ * header read and checked first, then no more than the size it announces (one byte more
+ * tells trailing bytes) and no more than the file holds. */
 pk_book *book_open(const char *path, char *err, size_t errsize)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, errsize, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			uint8_t *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errsize, "out of memory");
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		snprintf(err, errsize, "cannot read '%s'", path);
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errsize, "'%s' is not a regular file (a book is a file of pdnkit book build)", path);
+		close(fd);
 		return NULL;
 	}
+	uint8_t head[BOOK_HEADER_BYTES];
+	ssize_t hn = read(fd, head, sizeof head);
 	char why[200];
+	if (hn < 0) {
+		snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	uint64_t want = (uint64_t)st.st_size;
+	if (hn == (ssize_t)sizeof head && !memcmp(head, book_magic, 8) && get32(head + 56) == checksum(head, 56)) {
+		uint64_t announced = (uint64_t)BOOK_HEADER_BYTES + get16(head + 18) + get32(head + 32) + get32(head + 36);
+		if (announced + 1 < want)
+			want = announced + 1;
+	} else {
+		/* not a book: the header says why, without reading the rest */
+		pk_book *bk = book_load(head, (size_t)hn, why, sizeof why);
+		close(fd);
+		if (!bk)
+			snprintf(err, errsize, "%s: %s", path, why);
+		return bk;
+	}
+	if (want > SIZE_MAX / 2) {
+		snprintf(err, errsize, "%s: too large to be a book", path);
+		close(fd);
+		return NULL;
+	}
+	uint8_t *buf = malloc(want ? (size_t)want : 1);
+	if (!buf) {
+		close(fd);
+		snprintf(err, errsize, "out of memory");
+		return NULL;
+	}
+	memcpy(buf, head, sizeof head);
+	size_t len = sizeof head;
+	while (len < want) {
+		ssize_t got = read(fd, buf + len, (size_t)want - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(err, errsize, "cannot read '%s': %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd);
 	pk_book *bk = book_load(buf, len, why, sizeof why);
 	free(buf);
 	if (!bk)

@@ -11,6 +11,8 @@
  * direction, a man backwards) and keeping those where that side had no capture (captures
  * are compulsory, so a quiet move was legal only without one). */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -664,7 +666,31 @@ static void group_worker(int w, void *ctx)
 	}
 }
 
+static int build_locked(const pk_build_opts *o, char *err, size_t errsize);
+
+/* One build at a time in a directory: a lock on DIR/.lock, held while building (two
+ * builds would race on the same slices and temporary files). */
 int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/.lock", o->dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		snprintf(err, errsize, "another egdb build is writing into %s (it holds %s): wait for it to end, or build into another directory",
+			 o->dir, path);
+		close(fd);
+		return -1;
+	}
+	int rc = build_locked(o, err, errsize);
+	close(fd);
+	return rc;
+}
+
+static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 {
 	double t0 = now();
 	if (o->pieces < 2 || o->pieces > EGDB_MAX_PIECES) {

@@ -164,13 +164,19 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 		snprintf(err, errsize, "%s: out of memory", path);
 		return -1;
 	}
-	s->fd = open(path, O_RDONLY);
+	/* not blocking on a FIFO, which is then refused as no regular file */
+	s->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (s->fd < 0) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		free(s);
 		return -1;
 	}
 	struct stat st;
+	if (fstat(s->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errsize, "%s: not a regular file", path);
+		slice_free(s);
+		return -1;
+	}
 	egdb_header h;
 	char why[200];
 	if (fstat(s->fd, &st) < 0 ||
@@ -288,6 +294,38 @@ int egdb_pieces(const pk_egdb *db)
 	while (n < EGDB_MAX_PIECES && !material_each(n + 1, missing, (void *)db))
 		n++;
 	return n == 1 ? 0 : n;
+}
+
+typedef struct {
+	const pk_egdb *db;
+	char *buf;
+	size_t size;
+} missing_ctx;
+
+static int note_missing(const pk_material *a, void *ctx)
+{
+	missing_ctx *m = ctx;
+	if (egdb_has(m->db, a))
+		return 0;
+	char name[64];
+	material_name(a, name, sizeof name);
+	snprintf(m->buf, m->size, "%s%s", name, EGDB_SUFFIX);
+	return 1;
+}
+
+bool egdb_missing_for(const pk_egdb *db, const pk_pos *p, char *buf, size_t size)
+{
+	pk_pos canon;
+	pk_material mat;
+	egdb_canonical(p, &canon);
+	egdb_material(&canon, &mat);
+	missing_ctx m = { db, buf, size };
+	if (material_valid(&mat) && note_missing(&mat, &m))
+		return true;
+	for (int n = 2; n < material_pieces(&mat) && n <= EGDB_MAX_PIECES; n++)
+		if (material_each(n, note_missing, &m))
+			return true;
+	return false;
 }
 
 bool egdb_has_distances(const pk_egdb *db, int pieces)

@@ -68,6 +68,10 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
 bool egdb_has(const pk_egdb *db, const pk_material *mat);
 /* The largest n such that every slice of up to n pieces is present (0: none). */
 int egdb_pieces(const pk_egdb *db);
+/* The slice a position needs that is missing, as its file's name ("MM-K.egdb") into
+ * buf: its own, or else the first of fewer pieces (which its captures may lead to);
+ * false when none is. */
+bool egdb_missing_for(const pk_egdb *db, const pk_pos *p, char *buf, size_t size);
 /* Whether every slice of up to pieces has distances. */
 bool egdb_has_distances(const pk_egdb *db, int pieces);
 
