@@ -361,7 +361,7 @@ int cmd_annotate(int argc, const char **argv)
 	f.shard_k = bo.shard_k;
 	f.shard_n = bo.shard_n;
 	if (use_db) {
-		if (!(s = db_open(&fa, false))) {
+		if (!(s = db_open(&fa, STORE_WRITE))) {
 			rc = EXIT_RUNTIME;
 			goto done;
 		}

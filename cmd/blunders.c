@@ -227,7 +227,7 @@ int cmd_blunders(int argc, const char **argv)
 	if ((rc = filter_resolve(&fa, &f)) != 0)
 		goto out;
 	f.limit = 0;
-	if (!(b.s = db_open(&fa, false))) {
+	if (!(b.s = db_open(&fa, STORE_READ))) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -122,7 +122,7 @@ int book_build(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (use_db && !(st = db_open(&fa, false)))
+	if (use_db && !(st = db_open(&fa, STORE_READ)))
 		goto out;
 	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f };
 	if (!(it = cli_games_open(&src)))

@@ -57,15 +57,15 @@ const char *db_path(const filter_args *fa)
 	return env && *env ? env : "pdnkit.db";
 }
 
-pk_store *db_open(const filter_args *fa, bool create)
+pk_store *db_open(const filter_args *fa, int mode)
 {
 	char err[600];
 	const char *path = db_path(fa);
-	if (!create && access(path, F_OK) != 0) {
+	if (mode != STORE_CREATE && access(path, F_OK) != 0) {
 		cli_error("no database at '%s' (run 'pdnkit import' first, or give --db)", path);
 		return NULL;
 	}
-	pk_store *s = store_open(path, create, err, sizeof err);
+	pk_store *s = store_open(path, mode, err, sizeof err);
 	if (!s)
 		cli_error("%s", err);
 	return s;

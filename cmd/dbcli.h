@@ -47,7 +47,7 @@ void filter_args_free(filter_args *fa);
 /* --db, else $PDNKIT_DB, else pdnkit.db. */
 const char *db_path(const filter_args *fa);
 /* Open the database, printing the reason on failure; create only for import. */
-pk_store *db_open(const filter_args *fa, bool create);
+pk_store *db_open(const filter_args *fa, int mode);   /* mode: STORE_READ, STORE_WRITE or STORE_CREATE */
 
 /* Moves from the initial position ("9-14 23-18 ..."), replayed under English draughts
  * (v NULL) or v: ordinals into buf and the final position. Prints a usage error naming

@@ -62,7 +62,7 @@ int cmd_export(int argc, const char **argv)
 	pk_filter f;
 	if (filter_resolve(&fa, &f))
 		goto out;
-	c.s = db_open(&fa, false);
+	c.s = db_open(&fa, STORE_READ);
 	if (!c.s) {
 		rc = EXIT_RUNTIME;
 		goto out;

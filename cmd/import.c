@@ -1,7 +1,9 @@
 /* pdnkit import: PDN files into the game store, with the position index. */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "egdb_opts.h"
 #include "analysis/verdict.h"
@@ -58,7 +60,21 @@ int cmd_import(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	s = db_open(&fa, true);
+	/* Nothing to read: said before a database is made, so that a mistyped file name
+	 * leaves no empty store behind */
+	int readable = 0;
+	for (int i = 0; i < nfiles; i++)
+		if (!strcmp(files[i], "-") || access(files[i], R_OK) == 0)
+			readable++;
+	for (int i = 0; i < nfiles && readable == 0; i++)
+		if (access(files[i], R_OK) != 0)
+			cli_error("cannot open '%s': %s", files[i], strerror(errno));
+	if (readable == 0) {
+		cli_error("no file to import%s", access(db_path(&fa), F_OK) != 0 ? "; no database was created" : "");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	s = db_open(&fa, STORE_CREATE);
 	if (!s) {
 		rc = EXIT_RUNTIME;
 		goto out;

@@ -142,7 +142,7 @@ int cmd_query(int argc, const char **argv)
 	pk_filter f;
 	if (filter_resolve(&fa, &f))
 		goto out;
-	s = db_open(&fa, false);
+	s = db_open(&fa, STORE_READ);
 	if (!s) {
 		rc = EXIT_RUNTIME;
 		goto out;

@@ -117,7 +117,7 @@ int cmd_report(int argc, const char **argv)
 		if ((rc = filter_resolve(&fa, &f)) != 0)
 			goto done;
 		rc = EXIT_RUNTIME;
-		if (!(s = db_open(&fa, false)))
+		if (!(s = db_open(&fa, STORE_WRITE)))
 			goto done;
 		/* the same settings as annotate: what annotate stored is read back, what is
 		 * annotated here is stored for annotate and blunders */

@@ -81,7 +81,7 @@ int cmd_tune(int argc, const char **argv)
 	}
 	rc = EXIT_RUNTIME;
 	pk_store *st = NULL;
-	if (use_db && !(st = db_open(&fa, false)))
+	if (use_db && !(st = db_open(&fa, STORE_READ)))
 		goto out;
 	pk_source src = { .files = files, .nfiles = use_db ? 0 : nfiles, .store = st };
 	char err[600];

@@ -129,7 +129,7 @@ static char *export_all(pk_store *s, int *games)
 static void test_hostile_tags(void)
 {
 	char err[300];
-	pk_store *s = store_open(tmp("hostile.db"), true, err, sizeof err);
+	pk_store *s = store_open(tmp("hostile.db"), STORE_CREATE, err, sizeof err);
 	CHECK(s != NULL);
 	if (!s)
 		return;
@@ -221,7 +221,7 @@ static void test_position_search(const char *corpora)
 		return;
 	}
 	char err[300];
-	pk_store *s = store_open(tmp("tinsley.db"), true, err, sizeof err);
+	pk_store *s = store_open(tmp("tinsley.db"), STORE_CREATE, err, sizeof err);
 	int added;
 	CHECK(s && import_text(s, text, len, &added) == 0);
 	CHECK_INT(added, 724);
@@ -305,7 +305,7 @@ static int on_digest(void *ctx, int n, const char *const *c)
 static void digest(const char *db, char *out)
 {
 	char err[300];
-	pk_store *s = store_open(db, false, err, sizeof err);
+	pk_store *s = store_open(db, STORE_WRITE, err, sizeof err);
 	out[0] = 0;
 	if (!s)
 		return;
@@ -355,7 +355,7 @@ static void test_sigkill(const char *pdnkit, const char *corpora)
 		int ms = 150 + rand() % 1200;
 		run_import(pdnkit, tmp("killed.db"), file, ms);
 		char err[300], msg[200];
-		pk_store *s = store_open(tmp("killed.db"), false, err, sizeof err);
+		pk_store *s = store_open(tmp("killed.db"), STORE_WRITE, err, sizeof err);
 		if (!s || store_check(s, msg, sizeof msg) < 0) {
 			printf("FAIL after SIGKILL at %d ms: %s\n", ms, s ? msg : err);
 			bad++;

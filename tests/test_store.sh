@@ -156,4 +156,51 @@ expect_err_has "schema version 99 is newer than this pdnkit understands" "a newe
 run "$PDNKIT" import --db "$T_TMP" "$FX/shots.pdn"
 expect_rc 3 "a directory as the database"
 
+# A store the user may read but not write (in a directory not theirs either): the
+# reading commands work on it; the writing ones say it is read-only. Run as an
+# unprivileged user when the tests run as root (root may write anything).
+RO=$(mktemp -d /tmp/pdnkit-ro.XXXXXX)
+cp "$PDNKIT" "$RO/pdnkit"
+printf '[Event "one"]\n[Black "A"]\n[White "B"]\n1. 11-15 23-19 1-0\n\n[Event "two"]\n1. 9-14 22-17 *\n' >"$RO/g.pdn"
+"$RO/pdnkit" import --db "$RO/g.db" "$RO/g.pdn" >/dev/null 2>&1
+chmod 755 "$RO"
+chmod 444 "$RO/g.db" "$RO/g.pdn"
+chmod 555 "$RO"
+as_reader() {
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		run "$@"
+	fi
+}
+for cmd in "query --format count" "stats" "export" "blunders" "query --duplicates" "query --player A"; do
+	# shellcheck disable=SC2086
+	as_reader "$RO/pdnkit" $cmd --db "$RO/g.db"
+	expect_rc 0 "$cmd on a read-only store"
+	case $ERR in *readonly* | *read-only*) fail "$cmd on a read-only store: $ERR" ;; *) pass ;; esac
+done
+as_reader "$RO/pdnkit" query --format count --db "$RO/g.db"
+expect_out "2" "the games of a read-only store counted"
+as_reader "$RO/pdnkit" import --db "$RO/g.db" "$RO/g.pdn"
+expect_rc 3 "import into a read-only store"
+expect_err_has "database '$RO/g.db' is read-only for you, and this command writes to it" "import says the store is read-only"
+as_reader "$RO/pdnkit" annotate --depth 1 --egdb none --db "$RO/g.db"
+expect_rc 3 "annotate a read-only store"
+expect_err_has "is read-only for you" "annotate says the store is read-only"
+chmod 755 "$RO"
+rm -rf "$RO"
+# A mistyped file name leaves no empty store; a web page saved as .pdn is refused as
+# a whole, and the other files are still imported.
+run "$PDNKIT" import --db "$T_TMP/nosuch.db" "$T_TMP/nosuch.pdn"
+expect_rc 3 "import of a missing file"
+expect_err_has "no file to import; no database was created" "said"
+[ ! -e "$T_TMP/nosuch.db" ] && pass || fail "an empty database was created for a missing file"
+printf '<!DOCTYPE html>\n<html><head><title>Games</title></head>\n<body><p>Hello [world] 1. game {x}</p></body></html>\n' >"$T_TMP/page.pdn"
+printf '[Event "real"]\n1. 11-15 23-19 *\n' >"$T_TMP/real.pdn"
+run "$PDNKIT" import --db "$T_TMP/page.db" "$T_TMP/page.pdn" "$T_TMP/real.pdn"
+expect_rc 3 "a web page among the files"
+expect_err_has "page.pdn': not PDN: it begins like an HTML or XML document ('<!DOCTYPE html>')" "the page refused"
+expect_err_has "1 games read, 1 stored" "the real file still imported"
+run "$PDNKIT" validate "$T_TMP/page.pdn"
+expect_rc 3 "validate of a web page"
 done_testing

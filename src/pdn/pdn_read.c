@@ -689,6 +689,25 @@ int pdn_read(pk_reader *r, pk_game *g)
 			get(r);
 			r->col = 1;
 		}
+		/* A web page or an XML file saved under a .pdn name is refused as a whole
+		 * rather than read as junk games: its first character is '<' then a letter,
+		 * '!' or '?'. */
+		size_t k = 0;
+		while (k < 4096 && is_space(peek_at(r, k)))
+			k++;
+		int c1 = peek_at(r, k + 1);
+		if (peek_at(r, k) == '<' && (c1 == '!' || c1 == '?' || isalpha(c1))) {
+			char head[24];
+			size_t n = 0;
+			while (n < sizeof head - 1 && peek_at(r, k + n) != EOF && peek_at(r, k + n) != '\n' &&
+			       isprint(peek_at(r, k + n)))
+				head[n] = (char)peek_at(r, k + n), n++;
+			head[n] = 0;
+			snprintf(r->err, sizeof r->err, "not PDN: it begins like an HTML or XML document ('%s')", head);
+			r->eof = true;
+			r->pos = r->len;
+			return -1;
+		}
 	}
 	int depth = 0;
 	bool begun = false, ended = false, deep_warned = false, plausible = false;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "store/internal.h"
 
 int st_fail(pk_store *s, const char *what)
@@ -196,8 +197,9 @@ static int migrate(pk_store *s)
 	return 0;
 }
 
-pk_store *store_open(const char *path, bool create, char *err, size_t errsize)
+pk_store *store_open(const char *path, int mode, char *err, size_t errsize)
 {
+	bool create = mode == STORE_CREATE;
 	pk_store *s = calloc(1, sizeof *s);
 	if (!s) {
 		snprintf(err, errsize, "out of memory");
@@ -213,8 +215,14 @@ pk_store *store_open(const char *path, bool create, char *err, size_t errsize)
 		free(s);
 		return NULL;
 	}
+	if (mode != STORE_READ && access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+		snprintf(err, errsize, "database '%s' is read-only for you, and this command writes to it", path);
+		free(s);
+		return NULL;
+	}
 	/* One connection used by one thread: no need for SQLite's mutexes. */
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+	int flags = (mode == STORE_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX |
+		    (create ? SQLITE_OPEN_CREATE : 0);
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "cannot open database '%s': %s", path,
 			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -226,6 +234,38 @@ pk_store *store_open(const char *path, bool create, char *err, size_t errsize)
 	 * across a crash of the program (a power loss may lose the last ones, never the
 	 * database's consistency). WAL is set after the schema is known to be ours: a file
 	 * that is refused is left exactly as it was. */
+	if (mode == STORE_READ) {
+		/* nothing written: the schema must be this pdnkit's already */
+		int v = user_version(s);
+		if (v < 0 && sqlite3_errcode(s->db) == SQLITE_READONLY) {
+			/* A database in WAL mode in a directory the user may not write: SQLite
+			 * cannot make its shared-memory file there. Opened as immutable, it is
+			 * read as the file stands (a writer elsewhere is not seen). */
+			sqlite3_close(s->db);
+			s->db = NULL;
+			char uri[8300];
+			size_t k = (size_t)snprintf(uri, sizeof uri, "file:");
+			for (const char *c = path; *c && k + 4 < sizeof uri - 16; c++)
+				k += (size_t)(*c == '%' || *c == '?' || *c == '#' ? snprintf(uri + k, sizeof uri - k, "%%%02X", (unsigned char)*c)
+										   : snprintf(uri + k, sizeof uri - k, "%c", *c));
+			snprintf(uri + k, sizeof uri - k, "?immutable=1");
+			if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) == SQLITE_OK)
+				v = user_version(s);
+		}
+		if (v != STORE_SCHEMA_VERSION || st_exec(s, "PRAGMA cache_size=-65536") < 0) {
+			if (v == 0)
+				snprintf(err, errsize, "'%s' is not a pdnkit database (no pdnkit schema; run 'pdnkit import' into a new file)", path);
+			else if (v > STORE_SCHEMA_VERSION)
+				snprintf(err, errsize, "database '%s': schema version %d is newer than this pdnkit understands (%d)", path, v, STORE_SCHEMA_VERSION);
+			else if (v > 0)
+				snprintf(err, errsize, "database '%s' has schema version %d: a command that writes (import) upgrades it to %d first", path, v, STORE_SCHEMA_VERSION);
+			else
+				snprintf(err, errsize, "database '%s': %s", path, sqlite3_errmsg(s->db));
+			store_close(s);
+			return NULL;
+		}
+		return s;
+	}
 	if (st_exec(s, "PRAGMA synchronous=NORMAL") < 0 || st_exec(s, "PRAGMA foreign_keys=ON") < 0 ||
 	    st_exec(s, "PRAGMA cache_size=-65536") < 0 || migrate(s) < 0 || st_exec(s, "PRAGMA journal_mode=WAL") < 0) {
 		snprintf(err, errsize, "database '%s': %s", path, s->err);

@@ -13,9 +13,13 @@
 
 typedef struct pk_store pk_store;
 
-/* Open (creating if needed and `create`) the database at path and migrate its schema
+/* How a command uses the store: it reads only (opened read-only: a file the user may
+ * read but not write serves, nothing is changed, not even the journal mode), writes
+ * to an existing one, or may create it. */
+enum { STORE_READ, STORE_WRITE, STORE_CREATE };
+/* Open the database at path (mode: one of the above) and, to write, migrate its schema
  * forward. Returns NULL with a message in err. */
-pk_store *store_open(const char *path, bool create, char *err, size_t errsize);
+pk_store *store_open(const char *path, int mode, char *err, size_t errsize);
 void store_close(pk_store *s);
 const char *store_error(const pk_store *s);
 
