@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "base/utf8.h"
 #include "rules/variant.h"
 #include "pdn/zio.h"
 #include "store/games.h"
@@ -174,25 +175,39 @@ double cli_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void json_string(FILE *f, const char *s)
+void json_escape(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+	put(ctx, "\"", 1);
+	size_t n = strlen(s);
+	for (size_t i = 0, k; i < n; i += k) {
+		const unsigned char *p = (const unsigned char *)s + i;
+		uint32_t cp;
+		char e[8];
+		k = utf8_char(p, n - i, &cp);
+		if (k == 0) {
+			put(ctx, "\\ufffd", 6);   /* a byte that is no UTF-8: never passed on */
+			k = 1;
+		} else if (cp == '"' || cp == '\\') {
+			e[0] = '\\';
+			e[1] = (char)cp;
+			put(ctx, e, 2);
+		} else if (cp == '\n') {
+			put(ctx, "\\n", 2);
+		} else if (cp == '\t') {
+			put(ctx, "\\t", 2);
+		} else if (utf8_is_control(cp) || cp == 0x2028 || cp == 0x2029) {
+			snprintf(e, sizeof e, "\\u%04x", (unsigned)cp);
+			put(ctx, e, 6);
+		} else {
+			put(ctx, (const char *)p, k);
 		}
 	}
-	fputc('"', f);
+	put(ctx, "\"", 1);
 }
+
+static void put_file(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }
+
+void json_string(FILE *f, const char *s) { json_escape(s, put_file, f); }
 
 bool cli_stderr_is_tty(void)
 {
@@ -403,22 +418,49 @@ int cli_variant_position(const char *name, const char *fen, const pk_variant **v
 }
 
 /* Copy at most w characters of s (UTF-8 aware), marking a cut with '~'. */
+const char *cli_safe_text(const char *s, char *buf, size_t size)
+{
+	size_t n = strlen(s), k = 0;
+	for (size_t i = 0, len; i < n && k + 4 < size; i += len ? len : 1) {
+		uint32_t cp;
+		len = utf8_char((const unsigned char *)s + i, n - i, &cp);
+		if (len == 0 || utf8_is_control(cp) || utf8_is_bidi(cp)) {
+			memcpy(buf + k, "\xEF\xBF\xBD", 3);
+			k += 3;
+		} else {
+			if (k + len + 1 > size)
+				break;
+			memcpy(buf + k, s + i, len);
+			k += len;
+		}
+	}
+	if (size)
+		buf[k] = 0;
+	return buf;
+}
+
 void cli_cell(FILE *f, const char *s, int w, bool last)
 {
 	if (!s || !*s)
 		s = "-";
 	int chars = 0;
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
 	while (*p) {
-		int len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
-		if (w > 0 && chars == w - 1 && p[len]) {
+		uint32_t cp;
+		size_t len = utf8_char(p, n - (size_t)(p - (const unsigned char *)s), &cp);
+		if (w > 0 && chars == w - 1 && p[len ? len : 1]) {
 			fputc('~', f);
 			chars++;
 			break;
 		}
-		for (int i = 0; i < len && p[i]; i++)
-			fputc(p[i], f);
-		p += len;
+		/* what would move the cursor, clear the screen or turn the text round is
+		 * shown as U+FFFD, never sent to the terminal */
+		if (len == 0 || utf8_is_control(cp) || utf8_is_bidi(cp))
+			fputs("\xEF\xBF\xBD", f);
+		else
+			fwrite(p, 1, len, f);
+		p += len ? len : 1;
 		chars++;
 	}
 	if (!last)

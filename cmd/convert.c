@@ -48,24 +48,8 @@ static void sb_put(strbuf *b, const char *s, size_t n)
 
 static void sb_str(strbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
 
-static void sb_json(strbuf *b, const char *s)
-{
-	sb_put(b, "\"", 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		char e[8];
-		if (*p == '"' || *p == '\\') {
-			e[0] = '\\';
-			e[1] = (char)*p;
-			sb_put(b, e, 2);
-		} else if (*p < 0x20) {
-			snprintf(e, sizeof e, "\\u%04x", *p);
-			sb_put(b, e, 6);
-		} else {
-			sb_put(b, (const char *)p, 1);
-		}
-	}
-	sb_put(b, "\"", 1);
-}
+static void sb_put_ctx(void *ctx, const char *p, size_t n) { sb_put(ctx, p, n); }
+static void sb_json(strbuf *b, const char *s) { json_escape(s, sb_put_ctx, b); }
 
 /* The rest of a game of another variant: its start, moves with every landing square
  * (in its notation) and their ordinals into vgen()'s list. */

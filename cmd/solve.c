@@ -151,8 +151,10 @@ int cmd_solve(int argc, const char **argv)
 			       result_string(want), result_string(judged), s, depth, mv, res.in_egdb ? "true" : "false",
 			       ok ? "true" : "false");
 		} else if (!ok && !quiet) {
+			char safe[256];
 			printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", file, g->index,
-			       name ? name : "?", result_string(want), result_string(judged), s, depth, mv);
+			       name ? cli_safe_text(name, safe, sizeof safe) : "?", result_string(want), result_string(judged), s,
+			       depth, mv);
 		}
 		cli_progress("solve", positions, 0);
 	}

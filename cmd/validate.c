@@ -21,8 +21,9 @@ typedef struct {
 static const char *game_label(const pk_game *g, char *buf, size_t size)
 {
 	const char *event = game_tag(g, "Event");
+	char safe[256];
 	if (event && *event && strcmp(event, "?") != 0)
-		snprintf(buf, size, " (%s)", event);
+		snprintf(buf, size, " (%s)", cli_safe_text(event, safe, sizeof safe));
 	else
 		buf[0] = 0;
 	return buf;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/utf8.h"
 #include "pdn/pdn.h"
 #include "pdn/zio.h"
 
@@ -206,27 +207,9 @@ static void scratch_grow(pk_reader *r, int c)
 
 static bool valid_utf8(const unsigned char *s, size_t n)
 {
-	size_t i = 0;
-	while (i < n) {
-		unsigned c = s[i];
-		size_t k;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xC2 && c <= 0xDF) {
-			k = 1;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			k = 2;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			k = 3;
-		} else {
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = utf8_char(s + i, n - i, NULL)))
 			return false;
-		}
-		for (size_t j = 1; j <= k; j++)
-			if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
-				return false;
-		i += k + 1;
-	}
 	return true;
 }
 
@@ -253,7 +236,16 @@ static const char *to_utf8(pk_reader *r, pk_game *g, const char *s, size_t n, si
 	bool has_nul = memchr(s, 0, n) != NULL;
 	if (!has_nul && valid_utf8((const unsigned char *)s, n))
 		return s;
-	bool latin1 = !valid_utf8_but_nul((const unsigned char *)s, n);
+	bool invalid = !valid_utf8_but_nul((const unsigned char *)s, n);
+	/* Text with valid multi-byte characters is UTF-8 with a few bad sequences (a
+	 * surrogate, a code point above U+10FFFF, a cut character): those become U+FFFD.
+	 * Text without any is ISO-8859-1. */
+	bool some_utf8 = false;
+	for (size_t i = 0, k; invalid && i < n && !some_utf8; i += k ? k : 1) {
+		k = utf8_char((const unsigned char *)s + i, n - i, NULL);
+		some_utf8 = k > 1;
+	}
+	bool latin1 = invalid && !some_utf8, repaired = invalid && some_utf8;
 	if (r->ccap < n * 3 + 1) {
 		char *c = realloc(r->conv, n * 3 + 1);
 		if (!c) {
@@ -267,7 +259,17 @@ static const char *to_utf8(pk_reader *r, pk_game *g, const char *s, size_t n, si
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c == 0) {
+		size_t len;
+		if (repaired && c >= 0x80) {
+			if ((len = utf8_char((const unsigned char *)s + i, n - i, NULL)) == 0) {
+				memcpy(r->conv + k, "\xEF\xBF\xBD", 3);
+				k += 3;
+			} else {
+				memcpy(r->conv + k, s + i, len);
+				k += len;
+				i += len - 1;
+			}
+		} else if (c == 0) {
 			memcpy(r->conv + k, "\xEF\xBF\xBD", 3);
 			k += 3;
 		} else if (c < 0x80 || !latin1) {
@@ -280,6 +282,9 @@ static const char *to_utf8(pk_reader *r, pk_game *g, const char *s, size_t n, si
 	if (latin1)
 		findings_add_once(&g->findings, SEV_WARNING, "encoding", line, col, 0,
 				  "text is not UTF-8; read as ISO-8859-1 and converted");
+	if (repaired)
+		findings_add_once(&g->findings, SEV_WARNING, "encoding", line, col, 0,
+				  "invalid UTF-8 (a surrogate, a code point above U+10FFFF or a cut character) replaced by U+FFFD");
 	if (has_nul)
 		findings_add_once(&g->findings, SEV_WARNING, "nul-byte", line, col, 0,
 				  "NUL bytes in text replaced by U+FFFD");

@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/utf8.h"
 #include "report/diagram.h"
 
 #define MARGIN 22                /* room for the file letters and rank numbers */
@@ -20,19 +21,50 @@ int sink_printf(pk_sink sink, void *ctx, const char *fmt, ...)
 
 #define out sink_printf
 
+/* Text for HTML and SVG: the markup characters as entities; bytes that are no UTF-8
+ * and controls that XML does not allow as U+FFFD; bidirectional embeddings, overrides
+ * and isolates the text opens are closed at its end, so that a name never turns the
+ * text after it round. */
 int diagram_escape(const char *s, pk_sink sink, void *ctx)
 {
+	size_t n = strlen(s);
+	int embeds = 0, isolates = 0, rc = 0;
 	const char *start = s;
-	for (; *s; s++) {
-		const char *rep = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;"
-				  : *s == '\'' ? "&#39;" : NULL;
+	for (size_t i = 0, len; i < n; i += len) {
+		uint32_t cp;
+		const char *p = s + i;
+		len = utf8_char((const unsigned char *)p, n - i, &cp);
+		const char *rep = NULL;
+		if (len == 0) {
+			rep = "\xEF\xBF\xBD";
+			len = 1;
+		} else if (utf8_is_control(cp) && cp != '\t' && cp != '\n' && cp != '\r') {
+			rep = "\xEF\xBF\xBD";
+		} else {
+			rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : cp == '"' ? "&quot;"
+			      : cp == '\'' ? "&#39;" : NULL;
+			if (cp == 0x202A || cp == 0x202B || cp == 0x202D || cp == 0x202E)
+				embeds++;
+			else if (cp == 0x202C && embeds > 0)
+				embeds--;
+			else if (cp >= 0x2066 && cp <= 0x2068)
+				isolates++;
+			else if (cp == 0x2069 && isolates > 0)
+				isolates--;
+		}
 		if (!rep)
 			continue;
-		if ((s > start && sink(ctx, start, (size_t)(s - start)) < 0) || sink(ctx, rep, strlen(rep)) < 0)
+		if ((p > start && sink(ctx, start, (size_t)(p - start)) < 0) || sink(ctx, rep, strlen(rep)) < 0)
 			return -1;
-		start = s + 1;
+		start = p + len;
 	}
-	return s > start ? sink(ctx, start, (size_t)(s - start)) : 0;
+	if (s + n > start)
+		rc = sink(ctx, start, (size_t)(s + n - start));
+	for (; rc == 0 && embeds > 0; embeds--)
+		rc = sink(ctx, "\xE2\x80\xAC", 3);   /* U+202C: pop the embedding */
+	for (; rc == 0 && isolates > 0; isolates--)
+		rc = sink(ctx, "\xE2\x81\xA9", 3);   /* U+2069: pop the isolate */
+	return rc;
 }
 
 void diagram_square_xy(int sq, bool flip, int *row, int *col)

@@ -240,9 +240,11 @@ int report_add(pk_report *r, const pk_bgame *b)
 	buf *ctx = &r->games;
 	int k = r->n;
 	int rc = out(sink, ctx, "<section class=\"game\" id=\"game%d\">\n<h2>", k);
+	rc |= out(sink, ctx, "<bdi>");   /* names isolated: one written right to left stays in its place */
 	rc |= ESC(black);
-	rc |= out(sink, ctx, " \u2013 ");
+	rc |= out(sink, ctx, "</bdi> \u2013 <bdi>");
 	rc |= ESC(white);
+	rc |= out(sink, ctx, "</bdi>");
 	rc |= out(sink, ctx, " <small>%s</small></h2>\n<p class=\"meta\">", result_string(b->rp.result));
 	rc |= ESC(*event ? event : "no event");
 	if (*date) {
