@@ -231,6 +231,7 @@ int cmd_blunders(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	f.own_moves = true;   /* --player, --black, --white: that player's own moves */
 	if (store_blunders(b.s, &f, (int)minl, limit, row, &b) < 0) {
 		cli_error("%s", store_error(b.s));
 		rc = EXIT_RUNTIME;

@@ -58,15 +58,17 @@ static void print_human(const pk_summary *st, bool explorer)
 		}
 	}
 	if (st->nplayers) {
-		printf("\nplayers with most games             games   score (of decided games)\n");
+		printf("\nplayers with most games             games   score  (+won =drawn -lost; score of the games with a result)\n");
 		for (int i = 0; i < st->nplayers; i++) {
 			printf("  ");
 			cli_cell(stdout, st->players_top[i].name, 32, false);
 			printf(" %6ld  ", st->players_top[i].games);
-			if (st->players_top[i].decided)
-				pct(stdout, (long)(st->players_top[i].points * 2), st->players_top[i].decided * 2);
+			long scored = st->players_top[i].won + st->players_top[i].drawn + st->players_top[i].lost;
+			if (scored)
+				pct(stdout, (long)(st->players_top[i].points * 2), scored * 2);
 			else
 				printf("     -");
+			printf("  +%ld =%ld -%ld", st->players_top[i].won, st->players_top[i].drawn, st->players_top[i].lost);
 			putchar('\n');
 		}
 	}
@@ -113,8 +115,8 @@ static void print_json(const pk_summary *st, bool explorer)
 	for (int i = 0; i < st->nplayers; i++) {
 		printf("%s{\"name\":", i ? "," : "");
 		json_string(stdout, st->players_top[i].name);
-		printf(",\"games\":%ld,\"decided\":%ld,\"points\":%.1f}", st->players_top[i].games,
-		       st->players_top[i].decided, st->players_top[i].points);
+		printf(",\"games\":%ld,\"won\":%ld,\"drawn\":%ld,\"lost\":%ld,\"points\":%.1f}", st->players_top[i].games,
+		       st->players_top[i].won, st->players_top[i].drawn, st->players_top[i].lost, st->players_top[i].points);
 	}
 	printf("],\"years\":{");
 	bool first = true;

@@ -167,4 +167,18 @@ expect_rc 2 "bad --variations"
 run "$PDNKIT" annotate "$T_TMP/missing.pdn"
 expect_rc 3 "missing file"
 
+# blunders --player lists that player's own moves only, whichever colour they had.
+if have_corpora "blunders --player"; then
+	PDB="$T_TMP/petal.db"
+	"$PDNKIT" import --db "$PDB" "$CORPORA/tinsley.pdn" >/dev/null 2>&1
+	"$PDNKIT" annotate --db "$PDB" --event "Petal 1981" --depth 4 --egdb none -q >/dev/null 2>&1
+	run "$PDNKIT" blunders --db "$PDB" --player Long --min-loss 20
+	rows=$(echo "$OUT" | grep -c 'Petal 1981')
+	[ "$rows" -gt 5 ] && pass || fail "blunders --player Long: too few rows: $OUT"
+	wrong=$(echo "$OUT" | grep 'Petal 1981' | awk '{ mv = $3; long_black = index($0, "AA Long - ") > 0;
+		if ((long_black && mv ~ /\.\.\.$/) || (!long_black && mv !~ /\.\.\.$/)) print }')
+	[ -z "$wrong" ] && pass || fail "blunders --player Long lists the opponent's moves: $wrong"
+	run "$PDNKIT" blunders --db "$PDB" --black Long --min-loss 20
+	echo "$OUT" | grep 'Petal 1981' | awk '{ if ($3 ~ /\.\.\.$/) bad = 1 } END { exit bad }' && pass || fail "--black Long lists White's moves: $OUT"
+fi
 done_testing

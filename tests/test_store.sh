@@ -203,4 +203,11 @@ expect_err_has "page.pdn': not PDN: it begins like an HTML or XML document ('<!D
 expect_err_has "1 games read, 1 stored" "the real file still imported"
 run "$PDNKIT" validate "$T_TMP/page.pdn"
 expect_rc 3 "validate of a web page"
+# stats of a player: won, drawn and lost of the games with a result, and the score of
+# those; an unfinished game counts among the games only.
+printf '[Black "Ann"]\n[White "Bob"]\n[Result "1-0"]\n1. 11-15 1-0\n\n[Black "Cy"]\n[White "Ann"]\n[Result "1/2-1/2"]\n1. 9-14 1/2-1/2\n\n[Black "Ann"]\n[White "Cy"]\n[Result "*"]\n1. 10-14 *\n' >"$T_TMP/scores.pdn"
+"$PDNKIT" import --db "$T_TMP/scores.db" "$T_TMP/scores.pdn" >/dev/null 2>&1
+run "$PDNKIT" stats --db "$T_TMP/scores.db"
+echo "$OUT" | grep -q '^  Ann  *3   75\.0%  +1 =1 -0$' && pass || fail "Ann's line in stats: $OUT"
+echo "$OUT" | grep -q '^  Bob  *1    0\.0%  +0 =0 -1$' && pass || fail "Bob's line in stats: $OUT"
 done_testing

@@ -156,14 +156,15 @@ int charts_html(const pk_summary *st, const char *title, pk_sink sink, void *ctx
 	}
 	if (st->nplayers) {
 		rc |= out(sink, ctx, "<h3>Players with the most games</h3>\n<table><tr><th>player</th><th>games</th>"
-				     "<th>decided</th><th>score</th></tr>\n");
+				     "<th>won</th><th>drawn</th><th>lost</th><th>score</th></tr>\n");
 		for (int i = 0; i < st->nplayers; i++) {
 			rc |= out(sink, ctx, "<tr><td>");
 			rc |= diagram_escape(st->players_top[i].name, sink, ctx);
-			rc |= out(sink, ctx, "</td><td>%ld</td><td>%ld</td>", st->players_top[i].games, st->players_top[i].decided);
-			if (st->players_top[i].decided)
-				rc |= out(sink, ctx, "<td>%.1f%%</td></tr>\n",
-					  pct((long)(st->players_top[i].points * 2), st->players_top[i].decided * 2));
+			long scored = st->players_top[i].won + st->players_top[i].drawn + st->players_top[i].lost;
+			rc |= out(sink, ctx, "</td><td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td>", st->players_top[i].games,
+				  st->players_top[i].won, st->players_top[i].drawn, st->players_top[i].lost);
+			if (scored)
+				rc |= out(sink, ctx, "<td>%.1f%%</td></tr>\n", pct((long)(st->players_top[i].points * 2), scored * 2));
 			else
 				rc |= out(sink, ctx, "<td>-</td></tr>\n");
 		}

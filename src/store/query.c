@@ -86,6 +86,15 @@ static void build_where(const pk_filter *f, where *w, uint8_t *succ)
 		w_like(w, f->player);
 		w_like(w, f->player);
 	}
+	if (f->own_moves && f->player) {
+		w_add(w, "((a.side = 'black' AND g.black LIKE ? ESCAPE '\\') OR (a.side = 'white' AND g.white LIKE ? ESCAPE '\\'))");
+		w_like(w, f->player);
+		w_like(w, f->player);
+	}
+	if (f->own_moves && f->black && !f->white)
+		w_add(w, "a.side = 'black'");
+	if (f->own_moves && f->white && !f->black)
+		w_add(w, "a.side = 'white'");
 	if (f->black) {
 		w_add(w, "g.black LIKE ? ESCAPE '\\'");
 		w_like(w, f->black);

@@ -53,6 +53,8 @@ typedef struct {
 	int min_plies, max_plies;         /* -1 for none */
 	const char *order;                /* id, date, event, black, white, plies, result */
 	bool desc;
+	bool own_moves;                   /* annotated moves (store_blunders): with player, black or
+					   * white, only the moves that side played */
 	long limit;                       /* 0 = all */
 } pk_filter;
 

@@ -24,8 +24,9 @@ typedef struct {
 	int nopenings;
 	struct {
 		char name[80];
-		long games, decided;   /* decided: with a result */
-		double points;
+		long games;
+		long won, drawn, lost;  /* of the games with a result; the others ('*') in none */
+		double points;          /* won + drawn / 2 */
 	} players_top[SUMMARY_TOP];
 	int nplayers;
 	bool explored;      /* the filter had a position: the explorer below is filled */
