@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
@@ -21,15 +23,65 @@ static void show_epoch(void *ctx, long epoch, double loss)
 		fprintf(stderr, "\rtune: epoch %ld of %ld, training loss %.5f ", epoch, c->epochs, loss);
 }
 
+extern const char eval_weights_text[];
+
+/* Whether -o can be written: a regular file we may write, or a new one in a directory
+ * we may write; and never, unless forced, the weights file this pdnkit was built with
+ * (tune run in the source tree with -o book/weights.txt). -1 after saying why. */
+static int check_output(const char *path, bool force)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			cli_error("cannot write '%s': not a regular file", path);
+			return -1;
+		}
+		if (access(path, W_OK) != 0) {
+			cli_error("cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		size_t n = strlen(eval_weights_text);
+		if (!force && (size_t)st.st_size == n) {
+			FILE *f = fopen(path, "rb");
+			char *buf = malloc(n + 1);
+			bool same = f && buf && fread(buf, 1, n, f) == n && !memcmp(buf, eval_weights_text, n);
+			if (f)
+				fclose(f);
+			free(buf);
+			if (same) {
+				cli_error("'%s' holds the weights built into this pdnkit (book/weights.txt): write elsewhere, or give --force to replace them",
+					  path);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	else
+		snprintf(dir, sizeof dir, ".");
+	if (access(dir, W_OK) != 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_tune(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	char *out = NULL, *epochs_arg = NULL, *variant_arg = NULL, *folds_arg = NULL, *ridge_arg = NULL;
-	int use_db = 0;
+	int use_db = 0, force = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
 		{ "from-db", 0, POPT_ARG_NONE, &use_db, 0, "take the games from the database instead of FILEs", NULL },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the fitted weights here", "WEIGHTS" },
+		{ "force", 0, POPT_ARG_NONE, &force, 0, "replace the weights built into pdnkit (book/weights.txt) with -o", NULL },
 		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes of gradient descent (default 400)", "N" },
 		{ "folds", 0, POPT_ARG_STRING, &folds_arg, 0,
 		  "also cross-validate: each of N folds of games held out in turn (2-50)", "N" },
@@ -51,6 +103,11 @@ int cmd_tune(int argc, const char **argv)
 	const char **files = cli_args(ctx, &nfiles);
 	if (!nfiles && !use_db) {
 		cli_error("give PDN files, or --from-db");
+		goto out;
+	}
+	/* the output is checked before minutes of fitting, not after */
+	if (out && check_output(out, force) < 0) {
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	long epochs = 400;

@@ -293,4 +293,15 @@ OUT=$(printf 'set-param name=egdb value=/nonexistent/egdb\ninit\ngo\ngo\nquit\n'
 expect_out_has 'error message="init:' "a failed init says error"
 [ "$(echo "$OUT" | grep -c '^done')" = 2 ] && pass || fail "go after a failed init ends with done: [$OUT]"
 
+# tune -o is checked before the fit: the weights built in (book/weights.txt) are not
+# overwritten unless forced, and an output that cannot be written is said at once.
+cp "$TESTS_DIR/../book/weights.txt" "$T_TMP/shipped.txt"
+run "$PDNKIT" tune -o "$T_TMP/shipped.txt" "$TESTS_DIR/../corpora/fixtures/result-in-moves.pdn"
+expect_rc 3 "tune -o onto the built-in weights"
+expect_err_has "holds the weights built into this pdnkit" "said"
+cmp -s "$TESTS_DIR/../book/weights.txt" "$T_TMP/shipped.txt" && pass || fail "the built-in weights were overwritten"
+run "$PDNKIT" tune -o /nonexistent/dir/w.txt "$TESTS_DIR/../corpora/fixtures/result-in-moves.pdn"
+expect_rc 3 "tune -o into a missing directory"
+expect_err_has "cannot write '/nonexistent/dir/w.txt'" "said before the fit"
+expect_out "" "nothing fitted before the output was found unwritable"
 done_testing
