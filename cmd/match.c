@@ -3,6 +3,8 @@
  * interval. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,10 +125,40 @@ static int openings_from_file(const char *path, const pk_variant *var, pk_openin
 	return v ? n : -1;
 }
 
-static void show_progress(void *ctx, int done)
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { interrupted = sig; }
+
+/* On a terminal, a line kept up to date as games finish: how many, A's score so far and
+ * the Elo interval, the time left at this pace. */
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static double progress_t0;
+static bool progress_shown;
+
+static void show_progress(void *ctx, int done, int gi)
 {
-	(void)ctx;
-	cli_progress("match", (unsigned long long)done, 0);
+	(void)gi;
+	pk_match *m = ctx;
+	if (!cli_stderr_is_tty())
+		return;
+	pthread_mutex_lock(&progress_lock);
+	pk_match_score sc;
+	match_score(m, &sc);
+	double secs = cli_now() - progress_t0;
+	double eta = done > 0 ? secs * (m->ngames - done) / done : 0;
+	fprintf(stderr, "\rmatch: %d/%d games, A +%ld =%ld -%ld, %.1f%%", done, m->ngames, sc.wins, sc.draws,
+		sc.losses, 100 * sc.score);
+	if (isfinite(sc.elo_low) && isfinite(sc.elo_high))
+		fprintf(stderr, ", Elo %+.0f (%+.0f .. %+.0f)", sc.elo, sc.elo_low, sc.elo_high);
+	fprintf(stderr, ", ETA %d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
+	progress_shown = true;
+	pthread_mutex_unlock(&progress_lock);
+}
+
+static void clear_progress(void)
+{
+	if (progress_shown)
+		fprintf(stderr, "\r\033[K");
+	progress_shown = false;
 }
 
 /* A PDN tag pair; quotes and backslashes in the value (an engine's options) escaped. */
@@ -161,7 +193,8 @@ int cmd_match(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = show_progress };
+	pk_match m = { .progress = show_progress, .stop = &interrupted };
+	m.ctx = &m;
 	pk_opening *op = NULL;
 	if (rc)
 		goto out;
@@ -190,13 +223,24 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	}
 	double t0 = cli_now();
+	progress_t0 = t0;
+	/* A signal ends the match: the games being played are abandoned, the finished ones
+	 * are counted, shown and written. */
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
-		cli_progress_done();
+		clear_progress();
 		cli_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	cli_progress_done();
+	clear_progress();
+	if (interrupted)
+		fprintf(stderr, "pdnkit match: interrupted after %d of %d games; the finished games are counted%s\n",
+			match_finished(&m), m.ngames, out ? " and written" : "");
 	double secs = cli_now() - t0;
 	pk_match_score sc;
 	match_score(&m, &sc);
@@ -235,6 +279,8 @@ int cmd_match(int argc, const char **argv)
 		}
 		for (int i = 0; i < m.ngames; i++) {
 			const pk_match_game *g = &m.games[i];
+			if (!atomic_load(&g->finished))
+				continue;
 			const pk_opening *o = &m.op[g->opening];
 			char event[48];
 			snprintf(event, sizeof event, "pdnkit match, game %d", i + 1);
@@ -262,7 +308,7 @@ int cmd_match(int argc, const char **argv)
 			goto out;
 		}
 	}
-	rc = EXIT_OK;
+	rc = interrupted ? 128 + interrupted : EXIT_OK;
 out:
 	match_free_games(&m);
 	free(op);

@@ -304,4 +304,20 @@ run "$PDNKIT" tune -o /nonexistent/dir/w.txt "$TESTS_DIR/../corpora/fixtures/res
 expect_rc 3 "tune -o into a missing directory"
 expect_err_has "cannot write '/nonexistent/dir/w.txt'" "said before the fit"
 expect_out "" "nothing fitted before the output was found unwritable"
+# match interrupted: the finished games are counted, shown and written; the message says
+# how far it got; the exit status is 128 + the signal.
+"$PDNKIT" match --a "--depth 8 --egdb none" --b "--depth 7 --egdb none" -o "$T_TMP/int.pdn" >"$T_TMP/int.out" 2>"$T_TMP/int.err" &
+mp=$!
+sleep 2
+kill -INT $mp
+wait $mp
+mrc=$?
+[ $mrc -eq 130 ] && pass || fail "match interrupted: exit status $mrc, want 130"
+grep -q "pdnkit match: interrupted after [0-9]* of 604 games; the finished games are counted and written" "$T_TMP/int.err" && pass ||
+	fail "match interrupted: $(cat "$T_TMP/int.err")"
+n=$(sed -n 's/^\([0-9]*\) games: A won.*/\1/p' "$T_TMP/int.out")
+[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$(grep -c '^\[Event' "$T_TMP/int.pdn")" = "$n" ] && pass ||
+	fail "match interrupted: $n games counted, $(grep -c '^\[Event' "$T_TMP/int.pdn" 2>/dev/null) written"
+run "$PDNKIT" validate "$T_TMP/int.pdn"
+expect_err_has "0 with errors, 0 with warnings" "the games of an interrupted match validate (no ambiguous jump either)"
 done_testing

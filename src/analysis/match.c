@@ -6,6 +6,7 @@
 #include "analysis/match_int.h"
 #include "base/pool.h"
 #include "pdn/movenum.h"
+#include "pdn/pdn_write.h"
 #include "rules/fen.h"
 
 int match_ballots(pk_opening **out)
@@ -129,7 +130,9 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 			r.forced = true;
 			atomic_fetch_add(&m->book_count[who], 1);
 		} else {
-			engine_search(eng[who], &p, &h, &lim, NULL, NULL, NULL, &r);
+			engine_search(eng[who], &p, &h, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, &r);
+			if (m->stop && *m->stop)
+				break;   /* abandoned: not finished, not counted */
 		}
 		if (m->pl[who].lim.movetime > 0)
 			saved[who] = r.forced ? lim.movetime : 0;
@@ -139,7 +142,7 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 			break;
 		}
 		char mv[PK_MOVE_STRLEN];
-		move_format(&r.best, false, mv, sizeof mv);
+		pdn_move_string(&p, &r.best, false, mv);   /* the whole path where the short form is ambiguous */
 		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, mv);
 		bool reversible = move_is_reversible(&p, &r.best);
 		keys[nkeys++] = p.key;
@@ -160,6 +163,8 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 	}
 	g->plies = ply;
 	g->movetext = text;
+	if (ok && !(m->stop && *m->stop))
+		atomic_store(&g->finished, true);
 }
 
 /* The variant engines' games. */
@@ -174,13 +179,17 @@ static void vworker(pk_match *m)
 		vengine_set_weights(eng[i], &m->pl[i].vw);
 	}
 	for (;;) {
+		if (m->stop && *m->stop)
+			break;
 		int gi = atomic_fetch_add(&m->next, 1);
 		if (gi >= m->ngames)
 			break;
 		match_vplay(m, &m->games[gi], eng);
+		if (!atomic_load(&m->games[gi].finished))
+			continue;
 		int done = atomic_fetch_add(&m->done, 1) + 1;
 		if (m->progress)
-			m->progress(m->ctx, done);
+			m->progress(m->ctx, done, gi);
 	}
 out:
 	vengine_free(eng[0]);
@@ -206,13 +215,17 @@ static void worker(int id, void *arg)
 		engine_set_threads(eng[i], m->pl[i].threads);
 	}
 	for (;;) {
+		if (m->stop && *m->stop)
+			break;
 		int gi = atomic_fetch_add(&m->next, 1);
 		if (gi >= m->ngames)
 			break;
 		play(m, &m->games[gi], eng);
+		if (!atomic_load(&m->games[gi].finished))
+			continue;
 		int done = atomic_fetch_add(&m->done, 1) + 1;
 		if (m->progress)
-			m->progress(m->ctx, done);
+			m->progress(m->ctx, done, gi);
 	}
 out:
 	engine_free(eng[0]);
@@ -236,8 +249,10 @@ int match_run(pk_match *m, int ngames, int concurrency)
 	pool_run(concurrency, worker, m);
 	m->book_moves[0] = atomic_load(&m->book_count[0]);
 	m->book_moves[1] = atomic_load(&m->book_count[1]);
-	return m->failed || atomic_load(&m->done) < ngames ? -1 : 0;
+	return m->failed || (atomic_load(&m->done) < ngames && !(m->stop && *m->stop)) ? -1 : 0;
 }
+
+int match_finished(const pk_match *m) { return atomic_load(&m->done); }
 
 void match_free_games(pk_match *m)
 {
@@ -258,6 +273,8 @@ void match_score(const pk_match *m, pk_match_score *out)
 	/* a result as PDN writes it: "1-0" (RES_BLACK_WINS) is the first mover's win */
 	bool white_first = m->variant && m->variant->first == PK_WHITE;
 	for (int i = 0; i < m->ngames; i++) {
+		if (!atomic_load(&m->games[i].finished))
+			continue;
 		int res = m->games[i].result;
 		bool a_first = white_first ? !m->games[i].a_black : m->games[i].a_black;
 		int a_won = a_first ? res == RES_BLACK_WINS : res == RES_WHITE_WINS;

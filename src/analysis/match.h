@@ -40,6 +40,7 @@ typedef struct {
 	int plies;
 	char *movetext;             /* numbered PDN move text, malloc'ed */
 	const char *reason;         /* how it ended */
+	atomic_bool finished;       /* played to its end (not cut short by a stop) */
 } pk_match_game;
 
 typedef struct {
@@ -53,8 +54,12 @@ typedef struct {
 	/* internal */
 	atomic_int next, done;
 	atomic_long book_count[2];
-	void (*progress)(void *ctx, int done);
+	/* called on the thread that finished game gi, after it is marked finished; calls
+	 * may come from two threads at once */
+	void (*progress)(void *ctx, int done, int gi);
 	void *ctx;
+	const volatile sig_atomic_t *stop;   /* when set: the games being played are abandoned
+					      * (not counted), no new one begins */
 	int failed;                 /* out of memory somewhere */
 } pk_match;
 
@@ -72,9 +77,11 @@ int match_vopenings(const pk_variant *v, pk_opening **out);
 bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o);
 
 /* Plays m->ngames games (m->games allocated by the call) on `concurrency` threads.
- * 0, or -1 when out of memory. */
+ * 0, or -1 when out of memory. After a stop, only the finished games are scored and
+ * match_finished() tells how many there are. */
 int match_run(pk_match *m, int ngames, int concurrency);
 void match_free_games(pk_match *m);
+int match_finished(const pk_match *m);
 
 /* Wins, draws and losses from A's view; the score and Elo difference with its 95%
  * interval (infinite when the score is 0 or 1). */

@@ -111,7 +111,9 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 			r.forced = true;
 			atomic_fetch_add(&m->book_count[who], 1);
 		} else {
-			vengine_search(eng[who], &p, keys, nkeys, &lim, NULL, NULL, NULL, &r);
+			vengine_search(eng[who], &p, keys, nkeys, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, &r);
+			if (m->stop && *m->stop)
+				break;   /* abandoned: not finished, not counted */
 		}
 		if (m->pl[who].lim.movetime > 0)
 			saved[who] = r.forced ? lim.movetime : 0;
@@ -154,4 +156,6 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 	}
 	g->plies = ply;
 	g->movetext = text;
+	if (ok && !(m->stop && *m->stop))
+		atomic_store(&g->finished, true);
 }
