@@ -3,7 +3,6 @@
  * interval. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -130,7 +129,6 @@ static void on_signal(int sig) { interrupted = sig; }
 
 /* On a terminal, a line kept up to date as games finish: how many, A's score so far and
  * the Elo interval, the time left at this pace. */
-static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 static double progress_t0;
 static bool progress_shown;
 
@@ -140,7 +138,6 @@ static void show_progress(void *ctx, int done, int gi)
 	pk_match *m = ctx;
 	if (!cli_stderr_is_tty())
 		return;
-	pthread_mutex_lock(&progress_lock);
 	pk_match_score sc;
 	match_score(m, &sc);
 	double secs = cli_now() - progress_t0;
@@ -151,7 +148,6 @@ static void show_progress(void *ctx, int done, int gi)
 		fprintf(stderr, ", Elo %+.0f (%+.0f .. %+.0f)", sc.elo, sc.elo_low, sc.elo_high);
 	fprintf(stderr, ", ETA %d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
 	progress_shown = true;
-	pthread_mutex_unlock(&progress_lock);
 }
 
 static void clear_progress(void)

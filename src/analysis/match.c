@@ -1,5 +1,6 @@
 /* The match referee. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,17 @@ static void play(pk_match *m, pk_match_game *g, pk_engine *eng[2])
 		atomic_store(&g->finished, true);
 }
 
+/* The progress callback, one call at a time whatever the thread. */
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static void report_progress(pk_match *m, int done, int gi)
+{
+	if (!m->progress)
+		return;
+	pthread_mutex_lock(&progress_lock);
+	m->progress(m->ctx, done, gi);
+	pthread_mutex_unlock(&progress_lock);
+}
+
 /* The variant engines' games. */
 static void vworker(pk_match *m)
 {
@@ -188,8 +200,7 @@ static void vworker(pk_match *m)
 		if (!atomic_load(&m->games[gi].finished))
 			continue;
 		int done = atomic_fetch_add(&m->done, 1) + 1;
-		if (m->progress)
-			m->progress(m->ctx, done, gi);
+		report_progress(m, done, gi);
 	}
 out:
 	vengine_free(eng[0]);
@@ -224,8 +235,7 @@ static void worker(int id, void *arg)
 		if (!atomic_load(&m->games[gi].finished))
 			continue;
 		int done = atomic_fetch_add(&m->done, 1) + 1;
-		if (m->progress)
-			m->progress(m->ctx, done, gi);
+		report_progress(m, done, gi);
 	}
 out:
 	engine_free(eng[0]);

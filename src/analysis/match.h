@@ -54,8 +54,8 @@ typedef struct {
 	/* internal */
 	atomic_int next, done;
 	atomic_long book_count[2];
-	/* called on the thread that finished game gi, after it is marked finished; calls
-	 * may come from two threads at once */
+	/* called on the thread that finished game gi, after it is marked finished; one
+	 * call at a time */
 	void (*progress)(void *ctx, int done, int gi);
 	void *ctx;
 	const volatile sig_atomic_t *stop;   /* when set: the games being played are abandoned
