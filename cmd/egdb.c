@@ -506,7 +506,10 @@ static int egdb_verify_cmd(int argc, const char **argv)
 			printf("{\"slice\":\"%s\",\"checked\":%ld,\"wrong\":%ld,\"failed\":%s}\n", v[i].name, res[i].checked,
 			       res[i].wrong, res[i].failed ? "true" : "false");
 	}
-	if (!json)
+	if (stop_flag)
+		fprintf(stderr, "pdnkit egdb verify: interrupted after %ld positions checked (%ld wrong); the rest of the %d slices was not verified\n",
+			total, wrong, n);
+	else if (!json)
 		printf("verified %d slices: %ld positions checked, %ld wrong%s (%.1f s)\n", n, total, wrong,
 		       failed ? ", some slices unreadable" : "", cli_now() - t0);
 	if (stop_flag)

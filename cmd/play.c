@@ -26,6 +26,16 @@ static void on_sigint(int sig)
 		the_game->stop = 1;
 }
 
+/* The terminal closed (SIGHUP) or the program asked to end (SIGTERM): the game ends
+ * here and, with -o, is saved. */
+static volatile sig_atomic_t ended_by;
+static void on_end_signal(int sig)
+{
+	ended_by = sig;
+	if (the_game)
+		the_game->stop = 1;
+}
+
 /* ---- what the engine says while it searches ---- */
 
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size)
@@ -420,6 +430,10 @@ int cmd_play(int argc, const char **argv)
 	struct sigaction sa = { 0 };
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
+	struct sigaction se = { 0 };
+	se.sa_handler = on_end_signal;   /* no SA_RESTART: a read waiting for a line returns */
+	sigaction(SIGHUP, &se, NULL);
+	sigaction(SIGTERM, &se, NULL);
 	if (c.screen)
 		view_screen_begin();
 	bool paused = false;
@@ -442,6 +456,8 @@ int cmd_play(int argc, const char **argv)
 	rc = EXIT_OK;
 	char buf[1024];
 	for (;;) {
+		if (ended_by)
+			break;
 		if (!c.over && !paused && c.engine_plays[c.g.pos.stm]) {
 			bool auto_play = c.engine_plays[0] && c.engine_plays[1];
 			if (pc_engine_move(&c) < 0) {
@@ -456,7 +472,7 @@ int cmd_play(int argc, const char **argv)
 			continue;
 		}
 		double t0 = cli_now();
-		if (!read_turn(&c, buf, sizeof buf))
+		if (!read_turn(&c, buf, sizeof buf) || ended_by)
 			break;
 		int r = pc_command(&c, buf, cli_now() - t0, &paused);
 		if (r < 0) {
@@ -471,10 +487,15 @@ int cmd_play(int argc, const char **argv)
 	view_screen_end();
 	if (c.over)
 		printf("%s: %s\n", result_string(c.result), c.end_text);
+	if (ended_by)
+		fprintf(stderr, "pdnkit play: ended by a signal (%s) after %d plies%s\n", ended_by == SIGHUP ? "the terminal closed" : "SIGTERM",
+			c.g.nply, output ? "; the game is saved" : "");
 	if (output && pc_save_game(&c, output) == 0)
 		printf("the game is saved in '%s'\n", output);
 	else if (output)
 		rc = EXIT_RUNTIME;
+	if (ended_by && rc == EXIT_OK)
+		rc = 128 + ended_by;
 out:
 	the_game = NULL;
 	if (c.eng)

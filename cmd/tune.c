@@ -2,6 +2,7 @@
  * the quiet positions of a collection, and report the fit on held-out games. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,9 @@ static void show_epoch(void *ctx, long epoch, double loss)
 }
 
 extern const char eval_weights_text[];
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { interrupted = sig; }
 
 /* Whether -o can be written: a regular file we may write, or a new one in a directory
  * we may write; and never, unless forced, the weights file this pdnkit was built with
@@ -140,7 +144,13 @@ int cmd_tune(int argc, const char **argv)
 	pk_store *st = NULL;
 	if (use_db && !(st = db_open(&fa, STORE_READ)))
 		goto out;
-	pk_source src = { .files = files, .nfiles = use_db ? 0 : nfiles, .store = st };
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	to.stop = &interrupted;
+	pk_source src = { .files = files, .nfiles = use_db ? 0 : nfiles, .store = st, .stop = &interrupted };
 	char err[600];
 	pk_games *it = games_open(&src, err, sizeof err);
 	if (!it) {
@@ -172,12 +182,19 @@ walk_done:
 	store_close(st);
 	if (got != GAMES_END)
 		goto out;
+	if (interrupted) {
+		cli_error("interrupted while reading the games; nothing was fitted");
+		rc = 128 + interrupted;
+		goto out;
+	}
 	pk_tune_result tr;
 	progress_ctx pc = { epochs };
 	double t0 = cli_now();
 	if (folds)
 		fprintf(stderr, "pdnkit tune: cross-validating over %ld folds...\n", folds);
 	if (tune_fit(d, &to, show_epoch, &pc, &tr) < 0) {
+		if (interrupted)
+			rc = 128 + interrupted;
 		cli_error("too few positions to fit (%zu)", tr.train);
 		goto out;
 	}
@@ -220,8 +237,9 @@ walk_done:
 			const char *base = strrchr(files[i], '/');
 			fprintf(f, " %s", base ? base + 1 : files[i]);
 		}
-		fprintf(f, " -o %s\n# %zu quiet positions of %ld games; held-out log loss %.5f -> %.5f (scale %.3f); %ld epochs.\n",
-			out, tr.train + tr.heldout, tr.games, before_held, after_held, K, epochs);
+		fprintf(f, " -o %s\n# %zu quiet positions of %ld games; held-out log loss %.5f -> %.5f (scale %.3f); %ld epochs%s.\n",
+			out, tr.train + tr.heldout, tr.games, before_held, after_held, K, tr.epochs_done,
+			interrupted ? " (interrupted)" : "");
 		for (int i = 0; i < tr.ncv; i++)
 			if (tr.cv[i].ridge == tr.ridge)
 				fprintf(f, "# %ld-fold cross-validated log loss %.5f -> %.5f with ridge %g.\n", folds,
@@ -233,8 +251,12 @@ walk_done:
 		if (cli_text_commit(&txt, out) < 0)
 			goto out;
 	}
+	if (interrupted)
+		fprintf(stderr, "pdnkit tune: interrupted after %ld of %ld epochs of the fit%s; the weights above are those reached%s\n",
+			tr.epochs_done, epochs, tr.cv_cut ? " (the cross-validation unfinished: its ridge is not chosen)" : "",
+			out ? ", and written" : "");
 	fprintf(stderr, "pdnkit tune: %.1f s\n", cli_now() - t0);
-	rc = EXIT_OK;
+	rc = interrupted ? 128 + interrupted : EXIT_OK;
 out:
 	tune_data_free(d);
 	poptFreeContext(ctx);

@@ -62,4 +62,54 @@ done
 "$PDNKIT" book build -o "$T_TMP/k.book" --plies 60 "$OCA" >/dev/null 2>&1
 cmp -s "$T_TMP/k.book" "$T_TMP/clean.book" && pass || fail "book build: the rerun differs from a clean build"
 
+# A polite signal (SIGINT, SIGTERM, SIGHUP) to a long command: it keeps or writes what
+# is finished, says "interrupted after ...", and exits with 128 + the signal.
+# signalled SIG SECONDS OUTFILE ERRFILE CMD...: the command's exit status in $SRC
+signalled() {
+	sig=$1 delay=$2 o=$3 e=$4
+	shift 4
+	"$@" >"$o" 2>"$e" &
+	pid=$!
+	sleep "$delay"
+	kill -"$sig" $pid 2>/dev/null
+	wait $pid
+	SRC=$?
+}
+signalled TERM 3 "$T_TMP/tune.out" "$T_TMP/tune.err" "$PDNKIT" tune --epochs 100000 -o "$T_TMP/w.txt" "$OCA"
+[ $SRC -eq 143 ] && pass || fail "tune on SIGTERM: exit status $SRC"
+grep -q "interrupted after [0-9]* of 100000 epochs of the fit; the weights above are those reached, and written" "$T_TMP/tune.err" &&
+	grep -q "epochs (interrupted)" "$T_TMP/w.txt" && pass || fail "tune interrupted: $(cat "$T_TMP/tune.err")"
+signalled INT 1 "$T_TMP/bb.out" "$T_TMP/bb.err" "$PDNKIT" book build -o "$T_TMP/bb.book" "$OCA" "$OCA" "$OCA" "$OCA" "$OCA" "$OCA"
+[ $SRC -eq 130 ] && pass || fail "book build on SIGINT: exit status $SRC"
+grep -q "interrupted after reading [0-9]* games; no book was written" "$T_TMP/bb.err" && [ ! -e "$T_TMP/bb.book" ] && pass ||
+	fail "book build interrupted: $(cat "$T_TMP/bb.err")"
+signalled TERM 3 "$T_TMP/bx.out" "$T_TMP/bx.err" "$PDNKIT" book expand -q -n 100000 -e "--depth 8 --egdb none" -o "$T_TMP/bx.book"
+[ $SRC -eq 143 ] && pass || fail "book expand on SIGTERM: exit status $SRC"
+grep -q "interrupted after [0-9]* of 100000 positions searched; the book of those is written" "$T_TMP/bx.err" && pass ||
+	fail "book expand interrupted: $(cat "$T_TMP/bx.err")"
+"$PDNKIT" book probe "$T_TMP/bx.book" >/dev/null 2>&1 && pass || fail "the book of an interrupted expansion does not read"
+mkdir -p "$T_TMP/ev"
+"$PDNKIT" egdb build -q --dir "$T_TMP/ev" --pieces 4 >/dev/null 2>&1
+signalled INT 0.3 "$T_TMP/ev.out" "$T_TMP/ev.err" "$PDNKIT" egdb verify --dir "$T_TMP/ev"
+if [ $SRC -eq 130 ]; then
+	grep -q "interrupted after [0-9]* positions checked" "$T_TMP/ev.err" && ! grep -q "^verified" "$T_TMP/ev.out" && pass ||
+		fail "egdb verify interrupted says it verified: $(cat "$T_TMP/ev.out" "$T_TMP/ev.err")"
+else
+	pass   # it finished before the signal: nothing to check
+fi
+# play -o: the game is saved when the terminal closes or SIGTERM comes
+mkfifo "$T_TMP/play.in"
+"$PDNKIT" play --line --depth 2 --egdb none -o "$T_TMP/played.pdn" <"$T_TMP/play.in" >"$T_TMP/play.out" 2>"$T_TMP/play.err" &
+pp=$!
+exec 7>"$T_TMP/play.in"
+echo "11-15" >&7
+sleep 1
+kill -HUP $pp
+wait $pp
+prc=$?
+exec 7>&-
+[ $prc -eq 129 ] && pass || fail "play on SIGHUP: exit status $prc"
+grep -q "ended by a signal (the terminal closed) after 2 plies; the game is saved" "$T_TMP/play.err" && pass ||
+	fail "play on SIGHUP: $(cat "$T_TMP/play.err")"
+grep -q '^1\. 11-15 ' "$T_TMP/played.pdn" && pass || fail "the game played is not saved: $(cat "$T_TMP/played.pdn" 2>&1)"
 done_testing

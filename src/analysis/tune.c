@@ -174,17 +174,20 @@ static double fit_scale(const dataset *d, const double *w, split sp)
 
 /* Adam over the training part from w (in place), the log loss plus ridge times the
  * squared distance of the fitted weights from the start (in hundredths). */
-static void adam(const dataset *d, double *w, double K, split sp, long epochs, double ridge,
-		 void (*progress)(void *ctx, long epoch, double loss), void *ctx)
+/* Returns the epochs run: fewer than asked when stop was set. */
+static long adam(const dataset *d, double *w, double K, split sp, long epochs, double ridge,
+		 void (*progress)(void *ctx, long epoch, double loss), void *ctx, const volatile sig_atomic_t *stop)
 {
+	long done = 0;
 	double m[TUNE_MAX_W] = { 0 }, v[TUNE_MAX_W] = { 0 }, grad[TUNE_MAX_W];
 	const double lr = 1.0, b1 = 0.9, b2 = 0.999;
 	size_t train = 0;
 	for (size_t i = 0; i < d->n; i++)
 		train += !held_out(&d->v[i], sp);
 	if (!train)
-		return;
-	for (long ep = 1; ep <= epochs; ep++) {
+		return 0;
+	for (long ep = 1; ep <= epochs && !(stop && *stop); ep++) {
+		done = ep;
 		memset(grad, 0, sizeof grad);
 		for (size_t i = 0; i < d->n; i++) {
 			const sample *s = &d->v[i];
@@ -213,6 +216,7 @@ static void adam(const dataset *d, double *w, double K, split sp, long epochs, d
 	}
 	for (int k = 0; k < d->nw; k++)
 		w[k] = lround(w[k]);
+	return done;
 }
 
 pk_tune_data *tune_data_new(const pk_variant *v)
@@ -254,7 +258,8 @@ int tune_add_game(pk_tune_data *d, const pk_replay *rp)
 }
 
 /* Mean held-out loss over `folds` folds, of the start weights and of the fitted ones. */
-static void cross_validate(const dataset *d, long epochs, int folds, double ridge, double *before, double *after)
+static void cross_validate(const dataset *d, long epochs, int folds, double ridge, double *before, double *after,
+			   const volatile sig_atomic_t *stop)
 {
 	*before = *after = 0;
 	for (int f = 0; f < folds; f++) {
@@ -264,7 +269,7 @@ static void cross_validate(const dataset *d, long epochs, int folds, double ridg
 			w[k] = d->start[k];
 		double K = fit_scale(d, w, sp);
 		*before += loss(d, w, K, sp, true) / folds;
-		adam(d, w, K, sp, epochs, ridge, NULL, NULL);
+		adam(d, w, K, sp, epochs, ridge, NULL, NULL, stop);
 		*after += loss(d, w, K, sp, true) / folds;
 	}
 }
@@ -293,7 +298,12 @@ int tune_fit(const pk_tune_data *d, const pk_tune_opts *o, void (*progress)(void
 		double best = INFINITY;
 		for (int i = 0; i < ng; i++) {
 			double r = o->ridge < 0 ? ridge_grid[i] : o->ridge, before, after;
-			cross_validate(d, o->epochs, o->folds, r, &before, &after);
+			if (o->stop && *o->stop) {
+				out->cv_cut = true;
+				break;
+			}
+			cross_validate(d, o->epochs, o->folds, r, &before, &after, o->stop);
+			out->cv_cut |= o->stop && *o->stop;
 			if (i < TUNE_MAX_RIDGES) {
 				out->cv[i].ridge = r;
 				out->cv[i].before = before;
@@ -316,7 +326,7 @@ int tune_fit(const pk_tune_data *d, const pk_tune_opts *o, void (*progress)(void
 	out->K = K;
 	out->before_train = loss(d, w, K, fixed, false);
 	out->before_held = loss(d, w, K, fixed, true);
-	adam(d, w, K, fixed, o->epochs, out->ridge, progress, ctx);
+	out->epochs_done = adam(d, w, K, fixed, o->epochs, out->ridge, progress, ctx, o->stop);
 	out->after_train = loss(d, w, K, fixed, false);
 	out->after_held = loss(d, w, K, fixed, true);
 	for (int k = 0; k < d->nw; k++) {

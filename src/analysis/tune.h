@@ -4,6 +4,7 @@
 #ifndef PK_TUNE_H
 #define PK_TUNE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "engine/eval.h"
@@ -31,6 +32,7 @@ typedef struct {
 	int folds;                      /* > 1: cross-validate over that many folds of games */
 	double ridge;                   /* the penalty on moving from the start; < 0: choose
 					 * it by cross-validation (needs folds) */
+	const volatile sig_atomic_t *stop;   /* when set: the fit ends after the epoch under way */
 } pk_tune_opts;
 
 #define TUNE_MAX_RIDGES 8
@@ -49,6 +51,8 @@ typedef struct {
 	const char *const *names;
 	bool kept[TUNE_MAX_W];          /* not fitted (English: the endgame technique terms) */
 	int start[TUNE_MAX_W], fitted[TUNE_MAX_W];
+	long epochs_done;               /* of the final fit: fewer than asked after a stop */
+	bool cv_cut;                    /* the cross-validation was cut short by a stop */
 } pk_tune_result;
 
 /* Adam over the training part (all games but every tenth) from the engine's weights;
