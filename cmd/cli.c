@@ -334,7 +334,7 @@ void cli_progress(const char *what, long games, unsigned long long bytes)
 	static int tty = -1;
 	if (tty < 0)
 		tty = cli_stderr_is_tty();
-	if (!tty || (games & 255) != 0)
+	if (!tty)
 		return;
 	double t = cli_now();
 	if (progress_start == 0)

@@ -156,6 +156,7 @@ int cmd_solve(int argc, const char **argv)
 			       name ? cli_safe_text(name, safe, sizeof safe) : "?", result_string(want), result_string(judged), s,
 			       depth, mv);
 		}
+		fflush(stdout);   /* each result as it comes, also into a file or a pipe */
 		cli_progress("solve", positions, 0);
 	}
 	games_close(it);
