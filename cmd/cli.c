@@ -92,7 +92,10 @@ int cli_popt_parse(poptContext ctx, const struct poptOption *opts)
 			if (cur != v[i].seen) {
 				if (v[i].seen != v[i].init)
 					free(v[i].seen);        /* the option was given again */
-				v[i].seen = cur;
+				/* two spellings of one option (--egdb, --dir) share the variable */
+				for (int j = 0; j < n; j++)
+					if (v[j].o->arg == v[i].o->arg)
+						v[j].seen = cur;
 			}
 		}
 	for (int i = 0; i < n; i++)

@@ -95,7 +95,8 @@ static int egdb_build_cmd(int argc, const char **argv)
 	int quiet = 0, json = 0;
 	struct poptOption opts[] = {
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4)", "N" },
-		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
 		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "build only this slice and its mirror (e.g. MMK-KK); the slices it needs must be in DIR", "NAME" },
 		{ "distances", 0, POPT_ARG_STRING, &dist, 0, "keep distances in slices of up to N pieces (default 5; beyond: win, loss, draw only)", "N" },
@@ -233,7 +234,8 @@ static int egdb_probe_cmd(int argc, const char **argv)
 	char *dir = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
-		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON object a line: fen, pieces, value (for the side to move), plies", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -323,7 +325,8 @@ static int egdb_stats_cmd(int argc, const char **argv)
 	char *dir = NULL, *measure_arg = NULL;
 	int json = 0, slices = 0;
 	struct poptOption opts[] = {
-		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "slices", 's', POPT_ARG_NONE, &slices, 0, "a line for every slice too", NULL },
 		{ "measure", 0, POPT_ARG_STRING, &measure_arg, 0, "time N random probes of each piece count, uncached and cached", "N" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON lines", NULL },
@@ -441,7 +444,8 @@ static int egdb_verify_cmd(int argc, const char **argv)
 	char *dir = NULL, *sample = NULL, *threads = NULL, *slice = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
-		{ "dir", 0, POPT_ARG_STRING, &dir, 0, "the database directory", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "sample", 0, POPT_ARG_STRING, &sample, 0, "check about K positions of each slice, chosen at random (default: all)", "K" },
 		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "only this slice", "NAME" },
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },

@@ -1,6 +1,7 @@
 /* Finding and opening the endgame databases. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "egdb_opts.h"
 
@@ -40,6 +41,22 @@ pk_egdb *egdb_open_option(const char *arg)
 		return NULL;
 	}
 	return db;
+}
+
+int egdb_check_option(const char *arg, pk_egdb **out)
+{
+	*out = NULL;
+	if (!strcmp(arg, "none"))
+		return 0;
+	struct stat st;
+	if (strcmp(arg, "default") != 0 && stat(arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		cli_error("--egdb takes the databases' directory, 'default' or 'none': '%s' is a file (for the default "
+			  "databases write --egdb default)", arg);
+		return EXIT_USAGE;
+	}
+	if (!(*out = egdb_open_option(strcmp(arg, "default") ? arg : NULL)))
+		return EXIT_RUNTIME;
+	return 0;
 }
 
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed)

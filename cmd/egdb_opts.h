@@ -17,6 +17,11 @@ void egdb_dir(const char *arg, char *buf, size_t size);
  * there: arg "none" means none; a damaged file is an error (printed, *failed set); no
  * databases is said on stderr (unless quiet) and NULL returned. */
 pk_egdb *egdb_open_option(const char *arg);
+/* --egdb of the commands that check results against the databases (validate, import):
+ * "none" no check (*out NULL), "default" the default directory, else a directory. 0, or
+ * the exit status after saying what is wrong (a file given for the directory, as
+ * "validate --egdb games.pdn" would, is a usage error). */
+int egdb_check_option(const char *arg, pk_egdb **out);
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
 
 #endif

@@ -30,11 +30,10 @@ int cmd_import(int argc, const char **argv)
 	filter_args fa = { 0 };
 	int no_positions = 0, json = 0;
 	char *egdb_arg = NULL;
-	int use_egdb = 0;
 	pk_egdb *edb = NULL;
 	struct poptOption opts[] = {
-		{ "egdb", 0, POPT_ARG_NONE, &use_egdb, 0, "check the results of games that end with few pieces against the endgame databases; a contradiction is stored as a finding", NULL },
-		{ "egdb-dir", 0, POPT_ARG_STRING, &egdb_arg, 0, "the endgame databases of --egdb (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb)", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &egdb_arg, 0, "check the results of games that end with few pieces against the endgame databases in DIR ('default': $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb; 'none', the default: no check); a contradiction is stored as a finding", "DIR|default|none" },
+		{ "egdb-dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &egdb_arg, 0, "the same as --egdb DIR (an older spelling)", "DIR" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
 		{ "no-positions", 0, POPT_ARG_NONE, &no_positions, 0, "do not index positions (faster, smaller; no --position search)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
@@ -56,8 +55,9 @@ int cmd_import(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((use_egdb || egdb_arg) && !(edb = egdb_open_option(egdb_arg))) {
-		rc = EXIT_RUNTIME;
+	int erc;
+	if (egdb_arg && (erc = egdb_check_option(egdb_arg, &edb)) != 0) {
+		rc = erc;
 		goto out;
 	}
 	/* Nothing to read: said before a database is made, so that a mistyped file name

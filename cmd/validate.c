@@ -136,11 +136,10 @@ int cmd_validate(int argc, const char **argv)
 {
 	int json = 0, quiet = 0;
 	char *max_arg = NULL, *egdb_arg = NULL;
-	int use_egdb = 0;
 	pk_egdb *db = NULL;
 	struct poptOption opts[] = {
-		{ "egdb", 0, POPT_ARG_NONE, &use_egdb, 0, "check results of games that end with few pieces against the endgame databases", NULL },
-		{ "egdb-dir", 0, POPT_ARG_STRING, &egdb_arg, 0, "the endgame databases of --egdb (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb)", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &egdb_arg, 0, "check results of games that end with few pieces against the endgame databases in DIR ('default': $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb; 'none', the default: no check)", "DIR|default|none" },
+		{ "egdb-dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &egdb_arg, 0, "the same as --egdb DIR (an older spelling)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per game (JSON Lines)", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print errors only, no warnings or notes", NULL },
 		{ "max-errors", 'm', POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
@@ -159,8 +158,9 @@ int cmd_validate(int argc, const char **argv)
 	if (max_arg && cli_int(max_arg, 1, 1000000000, "--max-errors", &max_errors))
 		goto out;
 	files = cli_args(ctx, &nfiles);
-	if ((use_egdb || egdb_arg) && !(db = egdb_open_option(egdb_arg))) {
-		rc = EXIT_RUNTIME;
+	int erc;
+	if (egdb_arg && (erc = egdb_check_option(egdb_arg, &db)) != 0) {
+		rc = erc;
 		goto out;
 	}
 	if (nfiles == 0) {

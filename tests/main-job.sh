@@ -9,7 +9,7 @@ step "endgame databases up to 4 pieces into the default directory (seconds; a se
 "$PDNKIT" egdb stats || exit $?
 
 step "pdnkit $("$PDNKIT" --version | cut -d' ' -f2): validate every game in corpora/, results checked by the databases"
-"$PDNKIT" validate --egdb corpora/*.pdn corpora/fixtures/*.pdn
+"$PDNKIT" validate --egdb default corpora/*.pdn corpora/fixtures/*.pdn
 rc=$?
 # corpora/fixtures/diagnostics.pdn holds deliberate mistakes: findings (exit 1) are expected.
 [ $rc -le 1 ] || { echo "make run: validate failed (exit $rc)" >&2; exit $rc; }

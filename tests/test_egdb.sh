@@ -109,14 +109,27 @@ cat >"$T_TMP/ends.pdn" <<'PDN'
 [Result "1-0"]
 18-22 1-5 1-0
 PDN
-run "$PDNKIT" validate --egdb --egdb-dir "$D" "$T_TMP/ends.pdn"
+run "$PDNKIT" validate --egdb "$D" "$T_TMP/ends.pdn"
 expect_rc 0 "validate --egdb (findings are warnings)"
 expect_out_has "result 1/2-1/2, but White wins here in 79 plies (endgame database)" "a drawn result of a won ending"
 expect_out_has "result 1-0, but the final position is a draw (endgame database)" "a won result of a drawn ending"
 expect_err_has "3 results checked against the endgame databases (up to 4 pieces): 2 contradicted" "validate counts its verdicts"
 run "$PDNKIT" validate --egdb-dir "$T_TMP/nothing-here" "$T_TMP/ends.pdn"
 expect_rc 3 "validate --egdb without databases"
-run "$PDNKIT" import --egdb --egdb-dir "$D" --db "$T_TMP/g.db" "$T_TMP/ends.pdn"
+# --egdb is one option taking the directory everywhere: a file given for it (as
+# "validate --egdb games.pdn" would) is said, not read as the default and a game file;
+# 'none' checks nothing; the older spellings --egdb-dir and (egdb) --dir still work.
+run "$PDNKIT" validate --egdb "$T_TMP/ends.pdn"
+expect_rc 2 "validate --egdb FILE"
+expect_err_has "--egdb takes the databases' directory, 'default' or 'none': '$T_TMP/ends.pdn' is a file" "the mistake said"
+run "$PDNKIT" validate --egdb none "$T_TMP/ends.pdn"
+expect_rc 0 "validate --egdb none"
+case $ERR in *"checked against the endgame databases"*) fail "--egdb none checked results: $ERR" ;; *) pass ;; esac
+PDNKIT_EGDB="$D" run "$PDNKIT" validate --egdb default "$T_TMP/ends.pdn"
+expect_err_has "3 results checked against the endgame databases" "--egdb default: \$PDNKIT_EGDB"
+run "$PDNKIT" egdb stats --egdb "$D"
+expect_rc 0 "egdb stats --egdb DIR"
+run "$PDNKIT" import --egdb "$D" --db "$T_TMP/g.db" "$T_TMP/ends.pdn"
 expect_rc 0 "import --egdb"
 expect_err_has "3 results checked against the endgame databases: 2 contradicted" "import counts its verdicts"
 
