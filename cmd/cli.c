@@ -37,6 +37,61 @@ void cli_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Levenshtein distance, for "did you mean" on a mistyped command, subcommand or option. */
+int cli_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 32 || lb > 32)
+		return 99;
+	int d[33][33];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+/* The long option of the table (and its included tables) nearest to name: at most two
+ * edits away, or name a prefix of it; NULL when none is. Hidden options count. */
+static const char *nearest_option(const struct poptOption *t, const char *name, int *best)
+{
+	const char *found = NULL;
+	for (; t && (t->longName || t->shortName || t->argInfo || t->arg); t++) {
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE) {
+			const char *f = nearest_option(t->arg, name, best);
+			if (f)
+				found = f;
+			continue;
+		}
+		if (!t->longName)
+			continue;
+		int d = cli_distance(name, t->longName);
+		if (strlen(name) >= 3 && !strncmp(t->longName, name, strlen(name)))
+			d = d < 1 ? d : 1;
+		if (d < *best) {
+			*best = d;
+			found = t->longName;
+		}
+	}
+	return found;
+}
+
+void cli_did_you_mean(const char *given, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (cli_distance(given, names[i]) <= 2)
+			fprintf(stderr, "pdnkit %s: did you mean '%s'?\n", cli_command, names[i]);
+}
+
 /* The first string option of the table given an empty value ("--db ''", "--fen="), or
  * NULL: an empty value is a mistake (an unset shell variable, a stray '=') in every
  * option pdnkit has. */
@@ -108,7 +163,17 @@ int cli_parse_options(poptContext ctx, const struct poptOption *opts)
 {
 	int rc = cli_popt_parse(ctx, opts);
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		const char *bad = poptBadOption(ctx, POPT_BADOPTION_NOALIAS);
+		cli_error("%s: %s", bad, poptStrerror(rc));
+		if (rc == POPT_ERROR_BADOPT && bad && bad[0] == '-' && bad[1] == '-') {
+			char name[64];
+			snprintf(name, sizeof name, "%s", bad + 2);
+			name[strcspn(name, "=")] = 0;
+			int best = 3;
+			const char *near = nearest_option(opts, name, &best);
+			if (near)
+				fprintf(stderr, "pdnkit %s: did you mean --%s?\n", cli_command, near);
+		}
 		fprintf(stderr, "Try 'pdnkit %s --help' for more information.\n", cli_command);
 		return EXIT_USAGE;
 	}

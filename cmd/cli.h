@@ -64,6 +64,10 @@ double cli_now(void);
 
 /* JSON string literal, escaped, quotes included. */
 void json_string(FILE *f, const char *s);
+/* Levenshtein distance (99 for words over 32 bytes); the names within two edits of
+ * given, said as "did you mean" lines on stderr. */
+int cli_distance(const char *a, const char *b);
+void cli_did_you_mean(const char *given, const char *const *names, int n);
 /* s for a terminal: invalid bytes, controls (ESC, C1) and bidirectional overrides as
  * U+FFFD; into buf (cut to fit), which is returned. */
 const char *cli_safe_text(const char *s, char *buf, size_t size);

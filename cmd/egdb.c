@@ -567,5 +567,12 @@ int cmd_egdb(int argc, const char **argv)
 			return subs[i].fn(argc - 1, argv + 1);
 		}
 	cli_error("'%s' is not an egdb subcommand (build, probe, stats, verify)", argv[1]);
+	{
+		const char *names[8];
+		int n = 0;
+		for (size_t i = 0; i < sizeof subs / sizeof subs[0] && n < 8; i++)
+			names[n++] = subs[i].name;
+		cli_did_you_mean(argv[1], names, n);
+	}
 	return EXIT_USAGE;
 }

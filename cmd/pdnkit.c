@@ -60,34 +60,11 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/* Levenshtein distance, for "did you mean" on a mistyped command. */
-static int distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 32 || lb > 32)
-		return 99;
-	int d[33][33];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			d[i][j] = c;
-		}
-	return d[la][lb];
-}
-
 static int unknown_command(const char *name)
 {
 	fprintf(stderr, "pdnkit: '%s' is not a pdnkit command. See 'pdnkit --help'.\n", name);
 	for (int i = 0; i < NCOMMANDS; i++)
-		if (distance(name, commands[i].name) <= 2)
+		if (cli_distance(name, commands[i].name) <= 2)
 			fprintf(stderr, "pdnkit: did you mean '%s'?\n", commands[i].name);
 	return EXIT_USAGE;
 }

@@ -47,4 +47,17 @@ expect_rc 2 "bad thread count"
 run "$PDNKIT" perft 1 2
 expect_rc 2 "two depths"
 
+# "did you mean" for a misspelled option or subcommand, as for a command.
+run "$PDNKIT" query --reslt 1-0
+expect_rc 2 "a misspelled option"
+expect_err_has "pdnkit query: did you mean --result?" "the option suggested"
+run "$PDNKIT" annotate --dept 3 x.pdn
+expect_err_has "pdnkit annotate: did you mean --depth?" "an engine option suggested"
+run "$PDNKIT" egdb bild
+expect_rc 2 "a misspelled egdb subcommand"
+expect_err_has "did you mean 'build'?" "the subcommand suggested"
+run "$PDNKIT" book prob
+expect_err_has "did you mean 'probe'?" "the book subcommand suggested"
+run "$PDNKIT" query --zzzzzzzz
+case $ERR in *"did you mean"*) fail "a suggestion for a word like no option: $ERR" ;; *) pass ;; esac
 done_testing
