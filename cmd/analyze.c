@@ -65,6 +65,11 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 		print_pv(&c->root, it->pv, it->npv, true);
 		printf("]}\n");
 	} else {
+		static bool headed;
+		if (!headed)
+			printf("depth  score (1/100 man, %s's view)  nodes  speed  time  line\n",
+			       c->root.stm == PK_BLACK ? "Black" : "White");
+		headed = true;
 		char s[32];
 		analyze_score_text(it->score, s, sizeof s);
 		if (c->line)
@@ -179,6 +184,7 @@ int cmd_analyze(int argc, const char **argv)
 	/* With --multipv, line k is the same search with the moves of lines 1..k-1 left out. */
 	pk_move chosen[64];
 	pk_result first = { 0 };
+
 	for (int k = 1; k <= multipv && !stop_flag; k++) {
 		c.line = multipv > 1 ? k : 0;
 		lim.exclude = chosen;

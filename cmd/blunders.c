@@ -165,8 +165,9 @@ static int row(void *ctx, const pk_blunder *bl)
 		printf(" *\n\n");
 	} else {
 		if (b->rows == 1)
-			printf("%6s  %7s  %-9s  %-10s %7s  %-10s %7s  %s\n", "loss", "game", "move", "played", "score", "best", "score",
-			       "players, event");
+			printf("%6s  %7s  %-9s  %-10s %7s  %-10s %7s  %s\n%s\n", "loss", "game", "move", "played", "score", "best", "score",
+			       "players, event",
+			       "  (loss in hundredths of a man; scores in men, for the side that moved)");
 		char mv[32];
 		snprintf(mv, sizeof mv, "%d%s", number, opens ? "." : "...");
 		char s1[16], s2[16];
@@ -181,10 +182,12 @@ int cmd_blunders(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	char *min_loss = NULL, *format = NULL;
+	int json_flag = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games (--limit: how many moves):", NULL },
 		{ "min-loss", 0, POPT_ARG_STRING, &min_loss, 0, "moves that lost at least CP (default 100, a blunder)", "CP" },
-		{ "format", 'f', POPT_ARG_STRING, &format, 0, "table (default), pdn (a set-up game per move) or json", "FMT" },
+		{ "format", 0, POPT_ARG_STRING, &format, 0, "table (default), pdn (a set-up game per move) or json", "FMT" },
+		{ "json", 'j', POPT_ARG_NONE, &json_flag, 0, "the same as --format json", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -212,7 +215,9 @@ int cmd_blunders(int argc, const char **argv)
 		goto out;
 	}
 	b.format = FMT_TABLE;
-	if (format) {
+	if (json_flag)
+		b.format = FMT_JSON;
+	else if (format) {
 		if (!strcmp(format, "pdn"))
 			b.format = FMT_PDN;
 		else if (!strcmp(format, "json"))

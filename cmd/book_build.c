@@ -243,7 +243,7 @@ int book_expand(int argc, const char **argv)
 	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL;
 	int json = 0, quiet = 0;
 	struct poptOption opts[] = {
-		{ "engine-options", 'e', POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\")", "\"OPTIONS\"" },
+		{ "engine-options", 0, POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\")", "\"OPTIONS\"" },
 		{ "positions", 'n', POPT_ARG_STRING, &positions, 0, "positions to search (default 200)", "N" },
 		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "also keep moves within CP of the best (default 15)", "CP" },
 		{ "width", 0, POPT_ARG_STRING, &width, 0, "at most K book moves a position (default 3)", "K" },

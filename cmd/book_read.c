@@ -54,7 +54,7 @@ int book_dump(int argc, const char **argv)
 {
 	char *format = NULL;
 	struct poptOption opts[] = {
-		{ "format", 'f', POPT_ARG_STRING, &format, 0, "text (indented, the default) or pdn (one game with variations)", "FMT" },
+		{ "format", 0, POPT_ARG_STRING, &format, 0, "text (indented, the default) or pdn (one game with variations)", "FMT" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -147,12 +147,14 @@ static void report_errors(const char *file, const pk_game *g)
 int cmd_convert(int argc, const char **argv)
 {
 	char *out_path = NULL, *format = NULL;
+	int json_flag = 0;
 	int fix = 0, full = 0, plain = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write here instead of standard output (.zst: compressed)", "OUT" },
 		{ "fix", 0, POPT_ARG_NONE, &fix, 0, "repair a move that has exactly one suggestion, noting it in a comment", NULL },
 		{ "full-jumps", 0, POPT_ARG_NONE, &full, 0, "write every capture with its whole path", NULL },
-		{ "format", 'f', POPT_ARG_STRING, &format, 0, "pdn (default) or json", "FORMAT" },
+		{ "format", 0, POPT_ARG_STRING, &format, 0, "pdn (default) or json", "FORMAT" },
+		{ "json", 'j', POPT_ARG_NONE, &json_flag, 0, "the same as --format json", NULL },
 		{ "plain", 0, POPT_ARG_NONE, &plain, 0, "the main line only, for simple readers: a number before each first-mover move and none else, no comments, NAGs or variations", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -166,7 +168,7 @@ int cmd_convert(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
-	if (format && strcmp(format, "json") == 0)
+	if (json_flag || (format && strcmp(format, "json") == 0))
 		json = true;
 	else if (format && strcmp(format, "pdn") != 0) {
 		cli_error("--format must be pdn or json, not '%s'", format);

@@ -180,7 +180,7 @@ int cmd_match(int argc, const char **argv)
 		  "openings from a PDN file (default: every three-move ballot; with --variant, every first move and reply)", "FILE" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play this variant with the variant engine (default: English)",
 		  "NAME|GAMETYPE" },
-		{ "games", 'g', POPT_ARG_STRING, &games_arg, 0, "play at most N games (default: every opening, both colours)", "N" },
+		{ "games", 0, POPT_ARG_STRING, &games_arg, 0, "play at most N games (default: every opening, both colours)", "N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the games as PDN here", "FILE" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },

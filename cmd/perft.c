@@ -73,9 +73,9 @@ int cmd_perft(int argc, const char **argv)
 	int divide = 0, unique = 0, json = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "start from this position instead of the initial one", "FEN" },
-		{ "divide", 'd', POPT_ARG_NONE, &divide, 0, "print the count under each root move, in generator order", NULL },
+		{ "divide", 0, POPT_ARG_NONE, &divide, 0, "print the count under each root move, in generator order", NULL },
 		{ "unique", 'u', POPT_ARG_NONE, &unique, 0, "count moves of identical effect once (default: every capture path)", NULL },
-		{ "threads", 't', POPT_ARG_STRING, &threads_arg, 0, "share the work among N threads (0 = one per core)", "N" },
+		{ "threads", 0, POPT_ARG_STRING, &threads_arg, 0, "share the work among N threads (0 = one per core)", "N" },
 		{ "variant", 'v', POPT_ARG_STRING, &variant, 0,
 		  "count with the general generator of this variant (name or PDN GameType: international, russian, 25, ...; one thread)", "NAME" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },

@@ -38,6 +38,14 @@ static void on_end_signal(int sig)
 
 /* ---- what the engine says while it searches ---- */
 
+void pc_score_text(int score, int side, char *buf, size_t size)
+{
+	if (score_is_win(score))
+		snprintf(buf, size, "%s wins in %d", pc_side_name(score > 0 ? side : !side), score_plies(score));
+	else
+		snprintf(buf, size, "%+.2f for %s", score / 100.0, pc_side_name(side));
+}
+
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size)
 {
 	pk_pos p = *root;
@@ -59,17 +67,15 @@ void pc_on_iteration(void *vctx, const pk_iteration *it)
 	pctx *c = x->c;
 	c->depth = it->depth;
 	c->score = it->score;
+	c->score_side = x->root->stm;
 	c->seconds = it->seconds;
 	c->nodes = it->nodes;
 	pc_pv_text(x->root, it->pv, it->npv, c->line, sizeof c->line);
 	if (c->screen)
 		view_draw(c);
 	else if (x->print) {
-		char s[32];
-		if (score_is_win(it->score))
-			snprintf(s, sizeof s, "%s in %d", it->score > 0 ? "win" : "loss", score_plies(it->score));
-		else
-			snprintf(s, sizeof s, "%+d", it->score);
+		char s[48];
+		pc_score_text(it->score, x->root->stm, s, sizeof s);
 		printf("depth %d  score %s  %.1f s  %s\n", it->depth, s, it->seconds, c->line);
 		fflush(stdout);
 	}
@@ -187,6 +193,7 @@ int pc_engine_move(pctx *c)
 		if (res.forced) {
 			c->depth = 0;
 			c->score = res.last.score;
+			c->score_side = root.stm;
 			pc_pv_text(&root, &m, 1, c->line, sizeof c->line);
 		}
 		c->seconds = cli_now() - t0;
@@ -196,11 +203,8 @@ int pc_engine_move(pctx *c)
 		}
 		pdn_move_string(&root, &m, false, mv);
 		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
-		char s[32];
-		if (score_is_win(c->score))
-			snprintf(s, sizeof s, "%s in %d", c->score > 0 ? "win" : "loss", score_plies(c->score));
-		else
-			snprintf(s, sizeof s, "%+d", c->score);
+		char s[48];
+		pc_score_text(c->score, c->score_side, s, sizeof s);
 		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(root.stm), mv,
 			 c->seconds, s, c->depth, c->line);
 	}
@@ -314,7 +318,7 @@ int cmd_play(int argc, const char **argv)
 		{ "output", 'o', POPT_ARG_STRING, &output, 0, "save the game here as PDN when leaving", "FILE" },
 		{ "name", 0, POPT_ARG_STRING, &name, 0, "your name in the saved game", "NAME" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random ballot", "N" },
-		{ "numbers", 'n', POPT_ARG_NONE, &numbers, 0, "square numbers on the board", NULL },
+		{ "numbers", 0, POPT_ARG_NONE, &numbers, 0, "square numbers on the board", NULL },
 		{ "flip", 0, POPT_ARG_NONE, &flip, 0, "White's side at the top", NULL },
 		{ "line", 0, POPT_ARG_NONE, &line_mode, 0, "lines of text even on a terminal (the default when input is not one)", NULL },
 		{ "screen", 0, POPT_ARG_NONE, &screen_mode, 0, "full-screen even when it cannot be sure the terminal can", NULL },

@@ -24,6 +24,7 @@ typedef struct {
 	char user[64];              /* the player's name */
 	/* the engine's last search, for the screen */
 	int depth, score;
+	int score_side;            /* the side score is from: the side that searched */
 	double seconds;
 	uint64_t nodes;
 	char line[400];             /* its principal variation */
@@ -70,6 +71,9 @@ typedef struct {
 extern pk_move pc_expected;      /* the reply the engine expects after its move */
 extern bool pc_have_expected;
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size);
+/* A score as play shows it: in men, said for a side ("+0.35 for Black"), or a win
+ * found by the search ("Black wins in 7"); the same convention as blunders. */
+void pc_score_text(int score, int side, char *buf, size_t size);
 void pc_on_iteration(void *vctx, const pk_iteration *it);
 /* Watchers beside a search: a key, nothing (a timed search), a line of input. */
 void pc_watch_key(void *ctx, const atomic_bool *done);

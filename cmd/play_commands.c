@@ -289,7 +289,9 @@ static void analyse(pctx *c, const char *arg)
 	c->thinking = false;
 	char mv[PK_MOVE_STRLEN];
 	pdn_move_string(&root, &res.best, false, mv);
-	view_say(c, "analysis: best %s, score %+d at iteration %d", mv, res.last.score, res.last.depth);
+	char sc[48];
+	pc_score_text(res.last.score, root.stm, sc, sizeof sc);
+	view_say(c, "analysis: best %s, score %s at iteration %d", mv, sc, res.last.depth);
 }
 
 static void hint(pctx *c)
@@ -314,7 +316,9 @@ static void hint(pctx *c)
 	char line[400];
 	pc_pv_text(&root, res.last.pv, res.last.npv, line, sizeof line);
 	pdn_move_string(&root, &res.best, false, mv);
-	view_say(c, "hint: %s  (score %+d, iteration %d, line %s)", mv, res.last.score, res.last.depth, line);
+	char sc[48];
+	pc_score_text(res.last.score, root.stm, sc, sizeof sc);
+	view_say(c, "hint: %s  (score %s, iteration %d, line %s)", mv, sc, res.last.depth, line);
 }
 
 static void show_moves(pctx *c)

@@ -175,10 +175,9 @@ void view_draw(pctx *c)
 	at(&s, 6, PANEL, PANEL_W, t);
 	snprintf(t, sizeof t, "Time       %.1f s%s", c->seconds, c->thinking ? "  thinking..." : "");
 	at(&s, 7, PANEL, PANEL_W, t);
-	if (score_is_win(c->score))
-		snprintf(t, sizeof t, "Score      %s in %d", c->score > 0 ? "win" : "loss", score_plies(c->score));
-	else
-		snprintf(t, sizeof t, "Score      %+d", c->score);
+	char sc[48];
+	pc_score_text(c->score, c->score_side, sc, sizeof sc);
+	snprintf(t, sizeof t, "Score      %s", sc);
 	at(&s, 8, PANEL, PANEL_W, t);
 	snprintf(t, sizeof t, "Iteration  %d   %llu nodes", c->depth, (unsigned long long)c->nodes);
 	at(&s, 9, PANEL, PANEL_W, t);

@@ -109,10 +109,12 @@ int cmd_query(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	char *format = NULL;
+	int json_flag = 0;
 	int duplicates = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games:", NULL },
-		{ "format", 'f', POPT_ARG_STRING, &format, 0, "table (default), pdn, json or count", "FORMAT" },
+		{ "format", 0, POPT_ARG_STRING, &format, 0, "table (default), pdn, json or count", "FORMAT" },
+		{ "json", 'j', POPT_ARG_NONE, &json_flag, 0, "the same as --format json", NULL },
 		{ "duplicates", 0, POPT_ARG_NONE, &duplicates, 0,
 		  "list games with the same moves under different headers, and games that begin longer ones", NULL },
 		POPT_AUTOHELP
@@ -134,7 +136,7 @@ int cmd_query(int argc, const char **argv)
 		cli_error("unexpected argument '%s' (filters are options, see --help)", cli_args(ctx, &nargs)[0]);
 		goto out;
 	}
-	const char *fmt = format ? format : "table";
+	const char *fmt = json_flag ? "json" : format ? format : "table";
 	if (strcmp(fmt, "table") && strcmp(fmt, "pdn") && strcmp(fmt, "json") && strcmp(fmt, "count")) {
 		cli_error("--format must be table, pdn, json or count, not '%s'", fmt);
 		goto out;

@@ -142,7 +142,7 @@ int cmd_validate(int argc, const char **argv)
 		{ "egdb-dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &egdb_arg, 0, "the same as --egdb DIR (an older spelling)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per game (JSON Lines)", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print errors only, no warnings or notes", NULL },
-		{ "max-errors", 'm', POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
+		{ "max-errors", 0, POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

@@ -64,8 +64,8 @@ run "$PDNKIT" blunders --db "$DB"
 expect_rc 0 "blunders"
 expect_out_has "14-18" "the double-jump blunder listed"
 expect_out_has "15-18" "the hanging man listed"
-first=$(echo "$OUT" | sed -n 2p | awk '{print $1}')
-second=$(echo "$OUT" | sed -n 3p | awk '{print $1}')
+first=$(echo "$OUT" | sed -n 3p | awk '{print $1}')
+second=$(echo "$OUT" | sed -n 4p | awk '{print $1}')
 [ -n "$first" ] && [ "$first" -ge "$second" ] && pass || fail "worst first: $OUT"
 run "$PDNKIT" blunders --db "$DB" --format json --limit 1
 [ "$(echo "$OUT" | wc -l)" -eq 1 ] && pass || fail "--limit 1"

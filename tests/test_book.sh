@@ -116,7 +116,7 @@ if [ -f "$WK" ] && [ -f "$RU" ]; then
 	"$PDNKIT" book probe "$T_TMP/wk.book" | awk 'NR > 2 { print $1, $2 }' > "$T_TMP/root.txt"
 	[ -s "$T_TMP/root.txt" ] && pass || fail "no root moves in the International book"
 	while read -r mv games; do
-		n=$("$PDNKIT" query --db "$DB" --variant international --opening "$mv" -f count)
+		n=$("$PDNKIT" query --db "$DB" --variant international --opening "$mv" --format count)
 		[ "$n" = "$games" ] && pass || fail "International book: $mv in $games games, the store finds $n"
 	done < "$T_TMP/root.txt"
 	run "$PDNKIT" book build --variant russian "$WK" "$RU" --plies 16 -o "$T_TMP/ru.book"
@@ -126,7 +126,7 @@ if [ -f "$WK" ] && [ -f "$RU" ]; then
 	run "$PDNKIT" book probe "$T_TMP/ru.book" --moves "c3-d4 f6-g5" --json
 	expect_out_has '{"move":"b2-c3","games":' "Russian probe after moves"
 	total=$(printf '%s' "$OUT" | tr ',' '\n' | sed -n 's/.*"games":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s }')
-	n=$("$PDNKIT" query --db "$DB" --variant russian --after "c3-d4 f6-g5" -f count)
+	n=$("$PDNKIT" query --db "$DB" --variant russian --after "c3-d4 f6-g5" --format count)
 	[ "$n" = "$total" ] && pass || fail "Russian book: $total games after c3-d4 f6-g5, the store finds $n"
 	# dumps: text numbered from White's first move, PDN that validates under the variant
 	run "$PDNKIT" book dump "$T_TMP/ru.book"

@@ -37,7 +37,7 @@ book build|-o $T_TMP/b.book $FIX
 book probe|$BOOK
 book dump|$BOOK
 book stats|$BOOK
-book expand|-o $T_TMP/e.book -n 2 -e --nodes=200
+book expand|-o $T_TMP/e.book -n 2 --engine-options=--nodes=200
 egdb build|--dir $T_TMP/eg2 --pieces 2
 egdb probe|--dir $T_TMP/eg W:WK1:BK32
 egdb stats|--dir $T_TMP/eg

@@ -83,7 +83,7 @@ signalled INT 1 "$T_TMP/bb.out" "$T_TMP/bb.err" "$PDNKIT" book build -o "$T_TMP/
 [ $SRC -eq 130 ] && pass || fail "book build on SIGINT: exit status $SRC"
 grep -q "interrupted after reading [0-9]* games; no book was written" "$T_TMP/bb.err" && [ ! -e "$T_TMP/bb.book" ] && pass ||
 	fail "book build interrupted: $(cat "$T_TMP/bb.err")"
-signalled TERM 3 "$T_TMP/bx.out" "$T_TMP/bx.err" "$PDNKIT" book expand -q -n 100000 -e "--depth 8 --egdb none" -o "$T_TMP/bx.book"
+signalled TERM 3 "$T_TMP/bx.out" "$T_TMP/bx.err" "$PDNKIT" book expand -q -n 100000 --engine-options "--depth 8 --egdb none" -o "$T_TMP/bx.book"
 [ $SRC -eq 143 ] && pass || fail "book expand on SIGTERM: exit status $SRC"
 grep -q "interrupted after [0-9]* of 100000 positions searched; the book of those is written" "$T_TMP/bx.err" && pass ||
 	fail "book expand interrupted: $(cat "$T_TMP/bx.err")"
