@@ -15,6 +15,13 @@ XML "$T_TMP/d.svg" && pass || fail "the diagram is not well-formed XML"
 [ "$(grep -o '<g class="[a-z ]*" data-square' "$T_TMP/d.svg" | wc -l)" -eq 5 ] && pass || fail "the diagram does not hold the FEN's 5 pieces"
 grep -q 'class="white king" data-square="10"' "$T_TMP/d.svg" && grep -q 'class="black king" data-square="23"' "$T_TMP/d.svg" &&
 	pass || fail "kings not drawn as kings"
+# An English board is numbered: no files a-h or ranks 1-8; with --numbers every square
+# shows its number (an empty one in its middle, an occupied one in its corner).
+grep -q '>[a-h]</text>' "$T_TMP/d.svg" && fail "file letters on an English board" || pass
+[ "$(grep -o '>[0-9]*</text>' "$T_TMP/d.svg" | sort -u | wc -l)" -eq 32 ] && pass || fail "not 32 square numbers with --numbers"
+run "$PDNKIT" diagram --moves "11-15" --format text --numbers
+echo "$OUT" | grep -q ' a  *b  *c' && fail "files under the text board: $OUT" || pass
+expect_out_has "11" "the emptied square 11 numbered"
 run "$PDNKIT" diagram --moves "11-15 23-19 8-11 22-17" --format text
 expect_rc 0 "text diagram"
 expect_out_has "after 2... 22-17; Black to move" "the text diagram says the last move"
@@ -89,4 +96,5 @@ else
 	echo "SKIP $T_NAME: the browser checks: chromium not installed (apt-get install chromium)"
 fi
 
+grep -q "men, Black's view" "$T_TMP/r.html" && grep -q '>move</text>' "$T_TMP/r.html" && pass || fail "the evaluation graph's axes are not labelled"
 done_testing

@@ -124,14 +124,12 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 			if ((r + c) % 2 == 1)
 				rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#7a9a6b\"/>\n",
 					  MARGIN + c * s, MARGIN + r * s, s, s);
-	/* files a..h and ranks 1..8 as the alphanumeric notation names them */
-	for (int i = 0; i < 8; i++) {
-		int file = o->flip ? 7 - i : i, rank = o->flip ? i + 1 : 8 - i;
-		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%c</text>\n",
-			  MARGIN + i * s + s / 2, MARGIN + board + 15, 'a' + file);
-		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%d</text>\n",
-			  MARGIN / 2, MARGIN + i * s + s / 2 + 4, rank);
-	}
+	/* English draughts names squares by number, not by file and rank: the edge says
+	 * which side is where (Black's side at the top unless flipped) */
+	rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
+		  MARGIN + board / 2, MARGIN - 7, o->flip ? "White" : "Black");
+	rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
+		  MARGIN + board / 2, MARGIN + board + 15, o->flip ? "Black" : "White");
 	for (int sq = 1; sq <= 32; sq++) {
 		int r, c;
 		diagram_square_xy(sq, o->flip, &r, &c);
@@ -157,14 +155,21 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 				  dark ? "#e8c547" : "#b8860b");
 		rc |= out(sink, ctx, "</g>\n");
 	}
-	/* square numbers over the pieces, in the corner, with a halo of the square's colour */
+	/* square numbers: in the middle of an empty square; on a piece, in the square's
+	 * corner above it, with a halo of the square's colour, so that none is hidden */
 	for (int sq = 1; o->numbers && sq <= 32; sq++) {
-		int r, c;
+		int r, c, colour;
+		bool king;
 		diagram_square_xy(sq, o->flip, &r, &c);
-		rc |= out(sink, ctx,
-			  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#f4f7f1\" stroke=\"#5f7d52\" stroke-width=\"2\""
-			  " paint-order=\"stroke\">%d</text>\n",
-			  MARGIN + c * s + 2, MARGIN + r * s + s / 4, s / 4 > 9 ? s / 4 : 9, sq);
+		if (pos_piece_at(p, sq, &colour, &king))
+			rc |= out(sink, ctx,
+				  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#f4f7f1\" stroke=\"#5f7d52\" stroke-width=\"2\""
+				  " paint-order=\"stroke\">%d</text>\n",
+				  MARGIN + c * s + 2, MARGIN + r * s + s / 4, s / 4 > 9 ? s / 4 : 9, sq);
+		else
+			rc |= out(sink, ctx,
+				  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#e9efe4\" text-anchor=\"middle\">%d</text>\n",
+				  MARGIN + c * s + s / 2, MARGIN + r * s + s / 2 + s / 8, s / 3 > 10 ? s / 3 : 10, sq);
 	}
 	for (int i = 0; i < o->narrows && i < 4; i++) {
 		const pk_arrow *a = &o->arrows[i];
@@ -219,16 +224,15 @@ int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *
 		else
 			snprintf(grid[r][c], sizeof grid[r][c], "%s", "\u00b7 ");
 	}
-	int rc = 0;
+	/* squares by number, as English draughts names them: no files and ranks; the
+	 * sides at top and bottom */
+	int rc = out(sink, ctx, "   %s\n", o->flip ? "White" : "Black");
 	for (int r = 0; r < 8; r++) {
-		rc |= out(sink, ctx, "%d ", o->flip ? r + 1 : 8 - r);
 		for (int c = 0; c < 8; c++)
 			rc |= out(sink, ctx, " %s", grid[r][c]);
 		rc |= out(sink, ctx, "\n");
 	}
-	rc |= out(sink, ctx, "  ");
-	for (int c = 0; c < 8; c++)
-		rc |= out(sink, ctx, "  %c", o->flip ? 'h' - c : 'a' + c);
+	rc |= out(sink, ctx, "   %s", o->flip ? "Black" : "White");
 	if (o->caption)
 		rc |= out(sink, ctx, "\n%s\n", o->caption);
 	else

@@ -110,12 +110,21 @@ int report_graph(const pk_bgame *b, pk_sink sink, void *ctx)
 		     W, H);
 	rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"#e2ddd2\"/>\n", L, T,
 		  W - L - R, H - T - B);
+	/* what the axes mean, written on them: men from Black's side, moves along */
+	rc |= out(sink, ctx,
+		  "<text class=\"axis\" x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#6b665c\" text-anchor=\"middle\""
+		  " transform=\"rotate(-90 %d %.1f)\">men, Black's view</text>\n",
+		  11, mid, 11, mid);
+	rc |= out(sink, ctx,
+		  "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8a8478\">Black better</text>"
+		  "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8a8478\">White better</text>\n",
+		  L + 4, T + 11, L + 4, H - B - 4);
 	for (int v = -500; v <= 500; v += 250) {
 		double y = mid - v / 500.0 * half;
 		rc |= out(sink, ctx, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", L, W - R, y, y,
 			  v == 0 ? "#9c968a" : "#eee9df");
-		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#6b665c\" text-anchor=\"end\">%+d</text>\n",
-			  L - 6, y + 4, v / 100);
+		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#6b665c\" text-anchor=\"end\">%+g</text>\n",
+			  L - 6, y + 4, v / 100.0);
 	}
 	/* the area between the curve and zero, then the curve */
 	rc |= out(sink, ctx, "<polyline fill=\"none\" stroke=\"#2e6fb7\" stroke-width=\"2\" points=\"");
@@ -150,6 +159,8 @@ int report_graph(const pk_bgame *b, pk_sink sink, void *ctx)
 	for (int m = 10; 2 * m <= n + 1; m += 10)   /* move numbers along the bottom */
 		rc |= out(sink, ctx, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#6b665c\" text-anchor=\"middle\">%d</text>\n",
 			  L + (2 * m - 2) * pw, H - 10, m);
+	rc |= out(sink, ctx, "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6b665c\" text-anchor=\"end\">move</text>\n",
+		  W - R, H - 10);
 	rc |= out(sink, ctx, "</svg>\n");
 	return rc ? -1 : 0;
 }
