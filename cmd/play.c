@@ -3,6 +3,7 @@
  * analysis, take-backs, set-up positions, three-move openings and games saved as PDN. */
 #include <ctype.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,6 +414,20 @@ int cmd_play(int argc, const char **argv)
 		cli_error("--screen needs a terminal on standard input and output");
 		goto out;
 	}
+	/* The full screen needs 80x24: a smaller terminal gets the game in lines, said so. */
+	struct winsize ws;
+	c.cols = 80;
+	if (c.screen && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+		if (ws.ws_col < 80 || ws.ws_row < 24) {
+			if (!screen_mode) {
+				fprintf(stderr, "pdnkit play: the terminal is %dx%d, the board needs 80x24: playing in lines\n",
+					ws.ws_col, ws.ws_row);
+				c.screen = false;
+			}
+		} else {
+			c.cols = ws.ws_col > 300 ? 300 : ws.ws_col;
+		}
+	}
 	rc = EXIT_RUNTIME;
 	if (book_option(book_arg, true, &c.bk) < 0)
 		goto out;
@@ -423,6 +438,7 @@ int cmd_play(int argc, const char **argv)
 	c.ponder = ponder;
 	c.quiet = quiet;
 	c.output = output;
+	c.saved_plies = -1;
 	const char *user = name ? name : getenv("USER");
 	snprintf(c.user, sizeof c.user, "%s", user && *user ? user : "Player");
 	for (int s = 0; s < 2; s++)

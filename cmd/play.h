@@ -38,6 +38,8 @@ typedef struct {
 	int nmsg;
 	volatile sig_atomic_t stop;
 	const char *output;         /* --output: the game is saved there on leaving */
+	int saved_plies;            /* the plies of the game when it was last saved (-1: never) */
+	int cols;                   /* the terminal's width in full screen (80 or more) */
 } pctx;
 
 /* Says something: printed in line mode, kept under the board in full-screen mode. */

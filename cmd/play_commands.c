@@ -115,7 +115,10 @@ int pc_save_game(pctx *c, const char *path)
 	if (!f)
 		return -1;
 	play_write_pdn(&c->g, &t, cli_sink_file, f);
-	return cli_text_commit(&out, path);
+	if (cli_text_commit(&out, path) < 0)
+		return -1;
+	c->saved_plies = c->g.nply;
+	return 0;
 }
 
 int pc_load_game(pctx *c, const char *path, long n)
@@ -364,8 +367,21 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 			*paused = false;
 		return r < 0 ? -1 : 0;
 	}
-	if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit") || !strcmp(cmd, "q"))
+	if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit") || !strcmp(cmd, "q")) {
+		/* A game played and not saved, at a terminal: offered to save (with -o it is
+		 * saved on leaving anyway). */
+		if (!c->output && c->saved_plies != c->g.nply && c->g.nply > 0 && isatty(STDIN_FILENO)) {
+			view_say(c, "save the game first? a file name, or Enter to leave without saving");
+			char name[512];
+			if (view_read_line(c, name, sizeof name) && *name) {
+				if (pc_save_game(c, name) == 0)
+					view_say(c, "the game is saved in '%s'", name);
+				else
+					return 0;   /* could not save: stay, the message says why */
+			}
+		}
 		return 1;
+	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "?"))
 		say_help(c);
 	else if (!strcmp(cmd, "new")) {
@@ -411,6 +427,14 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 				n = 2;
 		}
 		int k = play_takeback(&c->g, n);
+		if (k) {
+			/* the panel's search was of a move taken back: it no longer holds */
+			c->last_move[0] = 0;
+			c->line[0] = 0;
+			c->depth = c->score = 0;
+			c->seconds = 0;
+			c->nodes = 0;
+		}
 		c->over = false;
 		pc_check_end(c);
 		*paused = true;

@@ -153,8 +153,8 @@ void view_draw(pctx *c)
 				if (half == 0) {
 					if (ch)
 						sb_put(&s, "\033[0;42;%sm  %c  ", ch == 'b' || ch == 'B' ? "1;31" : "1;97", ch);
-					else
-						sb_put(&s, "\033[0;42m     ");
+					else   /* an empty dark square: seen also without colours */
+						sb_put(&s, "\033[0;42m  .  ");
 				} else if (c->numbers)
 					sb_put(&s, "\033[0;30;42m   %2d", sq);
 				else
@@ -226,8 +226,8 @@ void view_draw(pctx *c)
 	}
 	if (c->over)
 		at(&s, 19, PANEL, PANEL_W, c->end_text);
-	for (int i = 0; i < c->nmsg; i++)
-		at(&s, 20 + i, 2, 78, c->msg[i]);
+	for (int i = 0; i < c->nmsg; i++)   /* messages as wide as the terminal */
+		at(&s, 20 + i, 2, (c->cols > 80 ? c->cols : 80) - 2, c->msg[i]);
 	if (s.buf) {
 		fwrite(s.buf, 1, s.len, stdout);
 		fflush(stdout);

@@ -118,6 +118,35 @@ if command -v tmux >/dev/null; then
 	# Square 15 holds Black's man: the board row of 13..16 has a 'b'.
 	awk '{ line[NR] = $0 } /  13  .*  14  .*  15  .*  16/ { k = index($0, "15"); if (index(substr(line[NR - 1], k - 3, 6), "b")) found = 1 } END { exit !found }' \
 		"$T_TMP/screen" && pass || fail "the man on 15: $OUT"
+	# A wide terminal: messages as wide as it; undo clears the panel's search of the
+	# move taken back; quit offers to save an unsaved game.
+	tmux -L "$s" new-session -d -x 140 -y 30 -s "$s" "cd $T_TMP && $PDNKIT play --book none --egdb none --depth 5; sleep 5"
+	sleep 1
+	tmux -L "$s" send-keys -t "$s" "11-15" Enter
+	sleep 2
+	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/wide"
+	grep 'White plays' "$T_TMP/wide" | awk 'length > 82 { ok = 1 } END { exit !ok }' && pass || fail "a message cut at 80 columns: $(cat "$T_TMP/wide")"
+	grep -q '  \.  ' "$T_TMP/wide" && pass || fail "empty dark squares not drawn: $(cat "$T_TMP/wide")"
+	tmux -L "$s" send-keys -t "$s" "undo" Enter
+	sleep 1
+	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/undone"
+	grep -q 'Move       -' "$T_TMP/undone" && grep -q 'Iteration  0' "$T_TMP/undone" && pass || fail "the panel after undo: $(cat "$T_TMP/undone")"
+	tmux -L "$s" send-keys -t "$s" "11-15" Enter
+	sleep 2
+	tmux -L "$s" send-keys -t "$s" "quit" Enter
+	sleep 0.5
+	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/quit"
+	grep -q 'save the game first?' "$T_TMP/quit" && pass || fail "quit does not offer to save: $(cat "$T_TMP/quit")"
+	tmux -L "$s" send-keys -t "$s" "kept.pdn" Enter
+	sleep 1
+	tmux -L "$s" kill-server 2>/dev/null
+	grep -q '^1\. 11-15 ' "$T_TMP/kept.pdn" && pass || fail "the game saved at quit: $(cat "$T_TMP/kept.pdn" 2>&1)"
+	# A terminal too small for the board: the game in lines, said so.
+	tmux -L "$s" new-session -d -x 60 -y 20 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 2>&1; sleep 5"
+	sleep 1
+	tmux -L "$s" capture-pane -J -t "$s" -p >"$T_TMP/small"
+	tmux -L "$s" kill-server 2>/dev/null
+	grep -q 'the board needs 80x24: playing in lines' "$T_TMP/small" && pass || fail "a small terminal: $(cat "$T_TMP/small")"
 else
 	echo "SKIP $T_NAME: the full-screen checks: tmux not installed"
 fi
