@@ -31,7 +31,12 @@ pk_egdb *egdb_open_option(const char *arg)
 	}
 	int n = egdb_add_dir(db, dir, err, sizeof err);
 	if (n < 0) {
-		cli_error("%s", err);
+		struct stat st;
+		if (stat(dir, &st) != 0)   /* not there at all: say how to make them */
+			cli_error("no endgame databases at %s (the directory does not exist): build them with "
+				  "'pdnkit egdb build --egdb %s', or give --egdb DIR", dir, dir);
+		else
+			cli_error("%s", err);
 		egdb_free(db);
 		return NULL;
 	}
@@ -74,7 +79,12 @@ pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed)
 		return NULL;
 	}
 	int n = egdb_add_dir(db, dir, err, sizeof err);
-	if (n < 0 && arg) {
+	struct stat st;
+	if (n < 0 && arg && stat(dir, &st) != 0) {
+		cli_error("no endgame databases at %s (the directory does not exist): build them with "
+			  "'pdnkit egdb build --egdb %s', or give --egdb none", dir, dir);
+		*failed = true;
+	} else if (n < 0 && arg) {
 		cli_error("%s", err);
 		*failed = true;
 	} else if (n < 0 && strstr(err, "No such file")) {

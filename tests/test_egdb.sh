@@ -179,4 +179,10 @@ expect_rc 3 "a second build into the same directory"
 expect_err_has "another egdb build is writing into $E3" "the lock said"
 run "$PDNKIT" egdb build --dir "$T_TMP/eg-pipe" --pieces 3
 case $ERR in *"$(printf '\033')"*) fail "terminal codes in a build's progress to a pipe" ;; *) pass ;; esac
+# A database directory that does not exist: how to build one is said.
+run "$PDNKIT" egdb probe --egdb "$T_TMP/no/such/dir" "B:W21:B1"
+expect_rc 3 "probe of a missing directory"
+expect_err_has "the directory does not exist): build them with 'pdnkit egdb build --egdb $T_TMP/no/such/dir'" "the hint to build"
+run "$PDNKIT" analyze --egdb "$T_TMP/no/such/dir" --depth 2
+expect_err_has "pdnkit egdb build --egdb" "analyze gives the hint too"
 done_testing
