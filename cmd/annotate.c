@@ -199,6 +199,7 @@ static void on_game(void *ctx, const pk_bgame *j)
 			print_json(j);
 		else if (!o->quiet)
 			print_text(o->sum, j);
+		fflush(o->json ? stdout : o->sum);   /* each game's result as it comes, into a file or pipe too */
 		if (o->pdn) {
 			wr_ctx w = { .b = j, .variations = o->variations };
 			pk_write_opts wo = { .width = 80, .verbatim_tags = true, .after_move = after_move, .ctx = &w };
