@@ -78,6 +78,10 @@ int book_build(int argc, const char **argv)
 		cli_error("no output: give -o FILE.book");
 		goto out;
 	}
+	if (cli_check_output(out) < 0) {   /* before the games are read or searched */
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	bool use_db = fa.db || nfiles == 0;
 	if (fa.db && nfiles) {
 		cli_error("give FILEs or --db, not both");
@@ -270,6 +274,10 @@ int book_expand(int argc, const char **argv)
 		goto out;
 	if (!out) {
 		cli_error("no output: give -o FILE.book");
+		goto out;
+	}
+	if (cli_check_output(out) < 0) {   /* before the games are read or searched */
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	long npos = 200, mg = 15, wd = 3, dw = 10;

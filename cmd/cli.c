@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
@@ -303,6 +304,36 @@ const char *cli_out_name(const char *path)
 		return "standard output";
 	snprintf(buf, sizeof buf, "'%s'", path);
 	return buf;
+}
+
+int cli_check_output(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			cli_error("cannot write '%s': %s", path, strerror(EISDIR));
+			return -1;
+		}
+		if (access(path, W_OK) != 0) {
+			cli_error("cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	else
+		snprintf(dir, sizeof dir, ".");
+	if (access(dir, W_OK) != 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int cli_write_file(const char *path, const void *buf, size_t len)

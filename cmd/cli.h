@@ -39,6 +39,10 @@ int cli_no_args(poptContext ctx, const char *hint);
  * renamed). cli_write_file writes a buffer; cli_text_begin gives a stream to print a text
  * into, and cli_text_commit writes it to path. -1 after saying what failed. */
 int cli_write_file(const char *path, const void *buf, size_t len);
+/* Whether path can be written, said before a long computation rather than after it: an
+ * existing file we may write, or a new one in a directory we may write ("-" and NULL
+ * pass). -1 after saying why. */
+int cli_check_output(const char *path);
 /* Sinks for the core's writers (pdn_write, report, diagram, book dump): ctx is a pk_out
  * (pdn/zio), or a FILE. */
 int cli_sink_out(void *ctx, const char *buf, size_t len);

@@ -194,6 +194,10 @@ int cmd_match(int argc, const char **argv)
 	pk_opening *op = NULL;
 	if (rc)
 		goto out;
+	if (out && cli_check_output(out) < 0) {   /* said now, not after hours of games */
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	rc = EXIT_USAGE;
 	if (variant && !(m.variant = cli_variant(variant)))
 		goto out;

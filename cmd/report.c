@@ -97,6 +97,10 @@ int cmd_report(int argc, const char **argv)
 		cli_error("no output: give -o OUT.html");
 		goto done;
 	}
+	if (cli_check_output(out_path) < 0) {   /* before the games are annotated */
+		rc = EXIT_RUNTIME;
+		goto done;
+	}
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("8");
 	if (engine_args_resolve(&ea, &bo.ao.lim) || engine_weights(&ea, &bo.w) < 0 || engine_features(&ea, &bo.f) < 0)

@@ -62,18 +62,7 @@ static int check_output(const char *path, bool force)
 		}
 		return 0;
 	}
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = 0;
-	else
-		snprintf(dir, sizeof dir, ".");
-	if (access(dir, W_OK) != 0) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return cli_check_output(path);
 }
 
 int cmd_tune(int argc, const char **argv)

@@ -320,4 +320,11 @@ n=$(sed -n 's/^\([0-9]*\) games: A won.*/\1/p' "$T_TMP/int.out")
 	fail "match interrupted: $n games counted, $(grep -c '^\[Event' "$T_TMP/int.pdn" 2>/dev/null) written"
 run "$PDNKIT" validate "$T_TMP/int.pdn"
 expect_err_has "0 with errors, 0 with warnings" "the games of an interrupted match validate (no ambiguous jump either)"
+# An output that cannot be written is said before hours of work, not after.
+for cmd in "match --a --depth=8 --b --depth=8" "book expand -n 1000" "report --depth 12 $TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"; do
+	# shellcheck disable=SC2086
+	run timeout 5 "$PDNKIT" $cmd -o /nonexistent/dir/out.x
+	expect_rc 3 "$cmd -o into a missing directory: said at once"
+	expect_err_has "cannot write '/nonexistent/dir/out.x'" "$cmd: the output named"
+done
 done_testing
