@@ -207,9 +207,14 @@ static void scratch_grow(pk_reader *r, int c)
 
 static bool valid_utf8(const unsigned char *s, size_t n)
 {
-	for (size_t i = 0, k; i < n; i += k)
+	for (size_t i = 0, k; i < n; i += k) {
+		if (s[i] < 0x80) {   /* ASCII, nearly all of it: at once */
+			k = 1;
+			continue;
+		}
 		if (!(k = utf8_char(s + i, n - i, NULL)))
 			return false;
+	}
 	return true;
 }
 
@@ -622,7 +627,7 @@ static bool read_token(pk_reader *r, pk_game *g, int depth)
 			     "unexpected '%c' in the move text, ignored", c);
 		return false;
 	}
-	if ((r->slen == strspn(s, ".") && r->slen >= 2) ||
+	if ((s[0] == '.' && r->slen >= 2 && r->slen == strspn(s, ".")) ||
 	    (r->slen == 3 && !memcmp(s, "\xE2\x80\xA6", 3))) {
 		/* "1. ... 11-15": dots apart from their number (or an ellipsis character)
 		 * say what "1..." says */
