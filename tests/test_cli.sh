@@ -60,4 +60,16 @@ run "$PDNKIT" book prob
 expect_err_has "did you mean 'probe'?" "the book subcommand suggested"
 run "$PDNKIT" query --zzzzzzzz
 case $ERR in *"did you mean"*) fail "a suggestion for a word like no option: $ERR" ;; *) pass ;; esac
+# -j is --format json wherever --format json exists.
+G37="$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"
+a=$("$PDNKIT" convert -j "$G37" 2>/dev/null)
+b=$("$PDNKIT" convert --format json "$G37" 2>/dev/null)
+[ -n "$a" ] && [ "$a" = "$b" ] && pass || fail "convert -j is not --format json"
+"$PDNKIT" import --db "$T_TMP/j.db" "$G37" >/dev/null 2>&1
+a=$("$PDNKIT" query --db "$T_TMP/j.db" -j 2>/dev/null)
+b=$("$PDNKIT" query --db "$T_TMP/j.db" --format json 2>/dev/null)
+[ -n "$a" ] && [ "$a" = "$b" ] && pass || fail "query -j is not --format json"
+a=$("$PDNKIT" blunders --db "$T_TMP/j.db" -j 2>&1)
+b=$("$PDNKIT" blunders --db "$T_TMP/j.db" --format json 2>&1)
+[ "$a" = "$b" ] && pass || fail "blunders -j is not --format json"
 done_testing
