@@ -1,7 +1,6 @@
 /* pdnkit book build and expand: books from games, and books the engine grows. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -19,17 +18,6 @@
 
 #include "book_cmd.h"
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { interrupted = sig; }
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 /* ---- build ------------------------------------------------------------------------ */
 
@@ -141,8 +129,8 @@ int book_build(int argc, const char **argv)
 	}
 	if (use_db && !(st = db_open(&fa, STORE_READ)))
 		goto out;
-	catch_signals();
-	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f, .stop = &interrupted };
+	cli_catch_signals(true);
+	pk_source src = { .files = files, .nfiles = nfiles, .store = st, .filter = &f, .stop = &cli_interrupted };
 	if (!(it = cli_games_open(&src)))
 		goto out;
 	long n = 0, other = 0;
@@ -182,10 +170,10 @@ int book_build(int argc, const char **argv)
 		cli_progress("book build", n, use_db ? 0 : done);
 	}
 	cli_progress_done();
-	if (interrupted) {
+	if (cli_interrupted) {
 		/* a book of part of a collection would pass for the whole: none is written */
 		cli_error("interrupted after reading %ld games; no book was written", n);
-		rc = 128 + interrupted;
+		rc = 128 + cli_interrupted;
 		goto out;
 	}
 	if (unreadable)
@@ -304,8 +292,8 @@ int book_expand(int argc, const char **argv)
 	}
 	double t0 = cli_now();
 	pk_expand_opts xo = { .lim = lim, .positions = npos, .margin = (int)mg, .width = (int)wd, .dropout = (int)dw,
-			      .on_step = quiet || json ? NULL : on_step, .stop = &interrupted };
-	catch_signals();
+			      .on_step = quiet || json ? NULL : on_step, .stop = &cli_interrupted };
+	cli_catch_signals(true);
 	long searched = expand_book(e, b, &root, &xo);
 	if (searched < 0) {
 		cli_error("out of memory");
@@ -321,10 +309,10 @@ int book_expand(int argc, const char **argv)
 	if (book_write_file(out, buf, len) < 0)
 		goto out;
 	book_print_info(&info, json, cli_now() - t0, -1);
-	if (interrupted)
+	if (cli_interrupted)
 		fprintf(stderr, "pdnkit book expand: interrupted after %ld of %ld positions searched; the book of those is written to %s\n",
 			searched, npos, out);
-	rc = interrupted ? 128 + interrupted : EXIT_OK;
+	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:
 	free(buf);
 	bookb_free(b);

@@ -1,6 +1,7 @@
 /* Helpers shared by the command files. */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,20 @@ void json_escape(const char *s, void (*put)(void *ctx, const char *p, size_t n),
 static void put_file(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }
 
 void json_string(FILE *f, const char *s) { json_escape(s, put_file, f); }
+
+volatile sig_atomic_t cli_interrupted;
+
+static void on_stop_signal(int sig) { cli_interrupted = sig; }
+
+void cli_catch_signals(bool hangup)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (hangup)
+		sigaction(SIGHUP, &sa, NULL);
+}
 
 bool cli_stderr_is_tty(void)
 {

@@ -4,6 +4,7 @@
 #define PK_CLI_H
 
 #include <popt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include "rules/variant.h"
@@ -84,6 +85,11 @@ void cli_cell(FILE *f, const char *s, int w, bool last);
 
 /* Whether stderr is a terminal (progress is shown only there). */
 bool cli_stderr_is_tty(void);
+/* A long command's stop: SIGINT, SIGTERM (and with hangup SIGHUP) set cli_interrupted
+ * to the signal's number, which the command passes on as its stop flag; it then keeps
+ * or writes what is finished, says "interrupted after ...", and exits 128 + it. */
+extern volatile sig_atomic_t cli_interrupted;
+void cli_catch_signals(bool hangup);
 
 /* Progress on stderr, at most a few times a second, only on a terminal:
  * "validate: 12345 games, 6.1 MB, 98000 games/s". cli_progress_done() clears it. */

@@ -1,6 +1,5 @@
 /* pdnkit import: PDN files into the game store, with the position index. */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,14 +10,9 @@
 #include "dbcli.h"
 #include "store/games.h"
 
-static volatile sig_atomic_t interrupted;
-
-/* The signal that stopped the import (SIGINT or SIGTERM): the reader stops within a
- * buffer of input, what was read is committed, and the exit status is 128 + signal. */
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
+/* A signal that stops the import (SIGINT or SIGTERM, cli_interrupted): the reader
+ * stops within a buffer of input, what was read is committed, and the exit status is
+ * 128 + signal. */
 
 typedef struct {
 	long files, games, stored, duplicates, invalid, skipped, variants;
@@ -79,15 +73,12 @@ int cmd_import(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_catch_signals(false);
 
 	import_totals t = { 0 };
 	double t0 = cli_now();
 	bool failed = false, unreadable = false;
-	pk_source src = { .files = files, .nfiles = nfiles, .stop = &interrupted };
+	pk_source src = { .files = files, .nfiles = nfiles, .stop = &cli_interrupted };
 	char err[600];
 	pk_games *it = games_open(&src, err, sizeof err);
 	if (!it) {
@@ -96,7 +87,7 @@ int cmd_import(int argc, const char **argv)
 		goto out;
 	}
 	int file = -1;               /* the file whose import is open: games are committed file by file */
-	while (!failed && !interrupted) {
+	while (!failed && !cli_interrupted) {
 		pk_game *g;
 		pk_replay *rp;
 		int got = games_next(it, &g, &rp);
@@ -112,7 +103,7 @@ int cmd_import(int argc, const char **argv)
 		if (got == GAMES_END || failed)
 			break;
 		if (got == GAMES_ERROR || got == GAMES_FATAL) {
-			if (interrupted)
+			if (cli_interrupted)
 				break;
 			cli_progress_done();
 			cli_error("%s", games_error(it));
@@ -179,7 +170,7 @@ int cmd_import(int argc, const char **argv)
 		printf(",\"files\":%ld,\"games\":%ld,\"stored\":%ld,\"duplicates\":%ld,\"invalid\":%ld,"
 		       "\"not_replayed\":%ld,\"other_variants\":%ld,\"interrupted\":%s,\"seconds\":%.3f}\n",
 		       t.files, t.games, t.stored, t.duplicates, t.invalid, t.skipped, t.variants,
-		       interrupted ? "true" : "false", secs);
+		       cli_interrupted ? "true" : "false", secs);
 	}
 	fprintf(stderr, "pdnkit import: %ld games read, %ld stored, %ld duplicates skipped, %ld invalid (stored, flagged)",
 		t.games, t.stored, t.duplicates, t.invalid);
@@ -191,9 +182,9 @@ int cmd_import(int argc, const char **argv)
 	if (edb)
 		fprintf(stderr, "pdnkit import: %ld results checked against the endgame databases: %ld contradicted (stored as findings 'result-egdb')\n",
 			t.judged, t.contradicted);
-	if (interrupted)
+	if (cli_interrupted)
 		fprintf(stderr, "pdnkit import: interrupted; what was read is stored, run the same import again for the rest\n");
-	rc = interrupted ? 128 + interrupted : failed || unreadable ? EXIT_RUNTIME : EXIT_OK;
+	rc = cli_interrupted ? 128 + cli_interrupted : failed || unreadable ? EXIT_RUNTIME : EXIT_OK;
 
 out:
 	store_close(s);

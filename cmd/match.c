@@ -3,7 +3,6 @@
  * interval. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +123,6 @@ static int openings_from_file(const char *path, const pk_variant *var, pk_openin
 	return v ? n : -1;
 }
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { interrupted = sig; }
 
 /* On a terminal, a line kept up to date as games finish: how many, A's score so far and
  * the Elo interval, the time left at this pace. */
@@ -189,7 +186,7 @@ int cmd_match(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = show_progress, .stop = &interrupted };
+	pk_match m = { .progress = show_progress, .stop = &cli_interrupted };
 	m.ctx = &m;
 	pk_opening *op = NULL;
 	if (rc)
@@ -226,11 +223,7 @@ int cmd_match(int argc, const char **argv)
 	progress_t0 = t0;
 	/* A signal ends the match: the games being played are abandoned, the finished ones
 	 * are counted, shown and written. */
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_signals(true);
 	if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
 		clear_progress();
 		cli_error("out of memory");
@@ -238,7 +231,7 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	}
 	clear_progress();
-	if (interrupted)
+	if (cli_interrupted)
 		fprintf(stderr, "pdnkit match: interrupted after %d of %d games; the finished games are counted%s\n",
 			match_finished(&m), m.ngames, out ? " and written" : "");
 	double secs = cli_now() - t0;
@@ -308,7 +301,7 @@ int cmd_match(int argc, const char **argv)
 			goto out;
 		}
 	}
-	rc = interrupted ? 128 + interrupted : EXIT_OK;
+	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:
 	match_free_games(&m);
 	free(op);

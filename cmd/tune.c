@@ -2,7 +2,6 @@
  * the quiet positions of a collection, and report the fit on held-out games. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,8 +25,7 @@ static void show_epoch(void *ctx, long epoch, double loss)
 
 extern const char eval_weights_text[];
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { interrupted = sig; }
+
 
 /* Whether -o can be written: a regular file we may write, or a new one in a directory
  * we may write; and never, unless forced, the weights file this pdnkit was built with
@@ -133,13 +131,9 @@ int cmd_tune(int argc, const char **argv)
 	pk_store *st = NULL;
 	if (use_db && !(st = db_open(&fa, STORE_READ)))
 		goto out;
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	to.stop = &interrupted;
-	pk_source src = { .files = files, .nfiles = use_db ? 0 : nfiles, .store = st, .stop = &interrupted };
+	cli_catch_signals(true);
+	to.stop = &cli_interrupted;
+	pk_source src = { .files = files, .nfiles = use_db ? 0 : nfiles, .store = st, .stop = &cli_interrupted };
 	char err[600];
 	pk_games *it = games_open(&src, err, sizeof err);
 	if (!it) {
@@ -171,9 +165,9 @@ walk_done:
 	store_close(st);
 	if (got != GAMES_END)
 		goto out;
-	if (interrupted) {
+	if (cli_interrupted) {
 		cli_error("interrupted while reading the games; nothing was fitted");
-		rc = 128 + interrupted;
+		rc = 128 + cli_interrupted;
 		goto out;
 	}
 	pk_tune_result tr;
@@ -182,8 +176,8 @@ walk_done:
 	if (folds)
 		fprintf(stderr, "pdnkit tune: cross-validating over %ld folds...\n", folds);
 	if (tune_fit(d, &to, show_epoch, &pc, &tr) < 0) {
-		if (interrupted)
-			rc = 128 + interrupted;
+		if (cli_interrupted)
+			rc = 128 + cli_interrupted;
 		cli_error("too few positions to fit (%zu)", tr.train);
 		goto out;
 	}
@@ -228,7 +222,7 @@ walk_done:
 		}
 		fprintf(f, " -o %s\n# %zu quiet positions of %ld games; held-out log loss %.5f -> %.5f (scale %.3f); %ld epochs%s.\n",
 			out, tr.train + tr.heldout, tr.games, before_held, after_held, K, tr.epochs_done,
-			interrupted ? " (interrupted)" : "");
+			cli_interrupted ? " (interrupted)" : "");
 		for (int i = 0; i < tr.ncv; i++)
 			if (tr.cv[i].ridge == tr.ridge)
 				fprintf(f, "# %ld-fold cross-validated log loss %.5f -> %.5f with ridge %g.\n", folds,
@@ -240,12 +234,12 @@ walk_done:
 		if (cli_text_commit(&txt, out) < 0)
 			goto out;
 	}
-	if (interrupted)
+	if (cli_interrupted)
 		fprintf(stderr, "pdnkit tune: interrupted after %ld of %ld epochs of the fit%s; the weights above are those reached%s\n",
 			tr.epochs_done, epochs, tr.cv_cut ? " (the cross-validation unfinished: its ridge is not chosen)" : "",
 			out ? ", and written" : "");
 	fprintf(stderr, "pdnkit tune: %.1f s\n", cli_now() - t0);
-	rc = interrupted ? 128 + interrupted : EXIT_OK;
+	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:
 	tune_data_free(d);
 	poptFreeContext(ctx);
