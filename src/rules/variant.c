@@ -348,23 +348,19 @@ static void capture_from(capctx *c, int at, bool king, int last_dir)
 		 * and go on (a capture is completed; Russian rules 4.6, and the same for
 		 * every flying king: where the majority rule holds, it drops the shorter
 		 * sequence anyway). */
-		bool only_continuing = false;
+		bool only_continuing = false, goes_on[12] = { false };
 		if (king && v->flying && !v->short_landing) {
 			c->captured[s] = true;
-			for (int land = g->nb[s][d]; land && empty_for(c, land) && !only_continuing; land = g->nb[land][d])
-				only_continuing = can_continue(c, land, true, d);
+			int k = 0;
+			for (int land = g->nb[s][d]; land && empty_for(c, land) && k < 12; land = g->nb[land][d], k++)
+				only_continuing |= goes_on[k] = can_continue(c, land, true, d);
 			c->captured[s] = false;
 		}
 		int land = g->nb[s][d];
-		while (land && empty_for(c, land)) {
-			if (only_continuing) {
-				c->captured[s] = true;
-				bool goes_on = can_continue(c, land, true, d);
-				c->captured[s] = false;
-				if (!goes_on) {
-					land = g->nb[land][d];
-					continue;
-				}
+		for (int k = 0; land && empty_for(c, land); k++) {
+			if (only_continuing && !(k < 12 && goes_on[k])) {
+				land = g->nb[land][d];
+				continue;
 			}
 			more = true;
 			c->captured[s] = true;
