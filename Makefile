@@ -32,7 +32,7 @@ WARN      += -Werror
 endif
 CFLAGS    ?= $(OPT) $(NATIVE) -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DPK_VERSION='"$(VERSION)"'
-LDLIBS    += $(PKG_LIBS) -lpthread -lm
+LDLIBS    += $(PKG_LIBS) -lpthread -lm -ldl
 
 BUILD     ?= build
 SRC       := $(wildcard src/*/*.c)
@@ -148,7 +148,7 @@ $(PIC_LIB): $(PIC_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(CB_SO): cmd/cb/cb_engine.c cmd/cb/cb_api.h $(PIC_LIB)
+$(CB_SO): cmd/cb/cb_engine.c src/proto/cb_api.h $(PIC_LIB)
 	$(CC) $(ALL_CFLAGS) -fno-lto -fPIC -shared -Wl,-soname,libpdnkit-cb.so -o $@ cmd/cb/cb_engine.c $(PIC_LIB) \
 		$(LDFLAGS) $(LDLIBS)
 

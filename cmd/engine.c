@@ -19,62 +19,8 @@
 #include "analysis/play.h"
 #include "book/book.h"
 #include "rules/fen.h"
-
-#define MAX_ARGS 32
-
-typedef struct {
-	char *name[MAX_ARGS], *value[MAX_ARGS];
-	int n;
-} hub_line;
-
-/* Splits "cmd a=1 b="x y" flag" in place; returns the command, or NULL for a blank line. */
-static char *hub_parse(char *s, hub_line *l)
-{
-	l->n = 0;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return NULL;
-	char *cmd = s;
-	while (*s && !isspace((unsigned char)*s))
-		s++;
-	if (*s)
-		*s++ = 0;
-	while (l->n < MAX_ARGS) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s)
-			break;
-		l->name[l->n] = s;
-		while (*s && *s != '=' && !isspace((unsigned char)*s))
-			s++;
-		char *value = NULL;
-		if (*s == '=') {
-			*s++ = 0;
-			if (*s == '"') {
-				value = ++s;
-				while (*s && *s != '"')
-					s++;
-			} else {
-				value = s;
-				while (*s && !isspace((unsigned char)*s))
-					s++;
-			}
-		}
-		if (*s)
-			*s++ = 0;
-		l->value[l->n++] = value ? value : (char *)"";
-	}
-	return cmd;
-}
-
-static const char *hub_arg(const hub_line *l, const char *name)
-{
-	for (int i = 0; i < l->n; i++)
-		if (!strcmp(l->name[i], name))
-			return l->value[i];
-	return NULL;
-}
+#include "proto/cbhost.h"
+#include "proto/hub.h"
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -101,112 +47,7 @@ static void hub_error(const char *fmt, ...)
 	say("error message=\"%s\"", buf);
 }
 
-/* ---- positions and moves in Hub's form ---- */
-
-/* "W" or "B", then 32 of w, b, W, B, e. */
-static int hub_pos(const char *s, pk_pos *p)
-{
-	if (strlen(s) != 33 || (s[0] != 'W' && s[0] != 'B'))
-		return -1;
-	pos_clear(p, s[0] == 'W' ? PK_WHITE : PK_BLACK);
-	int men[2] = { 0, 0 };
-	for (int sq = 1; sq <= 32; sq++) {
-		char ch = s[sq];
-		if (ch == 'e')
-			continue;
-		if (!strchr("wbWB", ch))
-			return -1;
-		int col = tolower((unsigned char)ch) == 'w' ? PK_WHITE : PK_BLACK;
-		if (++men[col] > 12)
-			return -1;
-		pos_put(p, sq, col, isupper((unsigned char)ch));
-	}
-	return 0;
-}
-
-
-static void hub_pos_text(const pk_pos *p, char out[34])
-{
-	out[0] = p->stm == PK_WHITE ? 'W' : 'B';
-	for (int sq = 1; sq <= 32; sq++) {
-		int col;
-		bool king;
-		char ch = 'e';
-		if (pos_piece_at(p, sq, &col, &king))
-			ch = col == PK_WHITE ? (king ? 'W' : 'w') : (king ? 'B' : 'b');
-		out[sq] = ch;
-	}
-	out[33] = 0;
-}
-
 static bool pdn_notation;   /* moves as PDN writes them, not as Hub does */
-
-/* A move in Hub's form: "from-to", or "fromxto" followed by "xN" for each piece taken. */
-static void hub_move_text(const pk_pos *p, const pk_move *m, char *buf, size_t size)
-{
-	if (pdn_notation) {
-		char mv[PK_MOVE_STRLEN];
-		pdn_move_string(p, m, false, mv);
-		snprintf(buf, size, "%s", mv);
-		return;
-	}
-	if (!move_is_capture(m)) {
-		snprintf(buf, size, "%d-%d", m->from + 1, move_to(m) + 1);
-		return;
-	}
-	size_t n = (size_t)snprintf(buf, size, "%dx%d", m->from + 1, move_to(m) + 1);
-	for (bb_t c = m->captured; c && n < size; c &= c - 1)
-		n += (size_t)snprintf(buf + n, size - n, "x%d", __builtin_ctzll((unsigned long long)c) + 1);
-}
-
-/* The legal move a Hub (or PDN) move names, or false. */
-static bool hub_read_move(const pk_pos *p, const char *text, pk_move *out)
-{
-	if (pdn_notation) {
-		pk_move m[2];
-		char why[200];
-		if (replay_read_move(p, text, m, 2, why, sizeof why) != 1)
-			return false;
-		*out = m[0];
-		return true;
-	}
-	int sq[16], n = 0;
-	const char *s = text;
-	while (n < 16) {
-		char *end;
-		long v = strtol(s, &end, 10);
-		if (end == s || v < 1 || v > 32)
-			return false;
-		sq[n++] = (int)v;
-		if (!*end)
-			break;
-		if (*end != '-' && *end != 'x')
-			return false;
-		s = end + 1;
-	}
-	if (n < 2)
-		return false;
-	bb_t taken = 0;
-	for (int i = 2; i < n; i++)
-		taken |= bb_sq(sq[i] - 1);
-	pk_movelist ml;
-	gen_moves(p, &ml);
-	for (int i = 0; i < ml.n; i++) {
-		const pk_move *m = &ml.m[i];
-		if (m->from + 1 == sq[0] && move_to(m) + 1 == sq[1] && (n == 2 ? true : m->captured == taken)) {
-			if (n == 2 && move_is_capture(m)) {
-				/* "fromxto" alone: fine when only one capture has those ends. */
-				for (int k = i + 1; k < ml.n; k++)
-					if (ml.m[k].from == m->from && move_to(&ml.m[k]) == move_to(m) &&
-					    ml.m[k].captured != m->captured)
-						return false;
-			}
-			*out = *m;
-			return true;
-		}
-	}
-	return false;
-}
 
 /* ---- reading lines from standard input without stdio, so that waiting for input
  * (select) never misses a line already read into a buffer ---- */
@@ -290,7 +131,7 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 	pv[0] = 0;
 	for (int i = 0; i < it->npv && len < sizeof pv - 64; i++) {
 		char mv[PK_MOVE_STRLEN];
-		hub_move_text(&p, &it->pv[i], mv, sizeof mv);
+		hub_move_text(&p, &it->pv[i], pdn_notation, mv, sizeof mv);
 		len += (size_t)snprintf(pv + len, sizeof pv - len, "%s%s", i ? " " : "", mv);
 		pk_pos q;
 		pos_make(&p, &it->pv[i], &q);
@@ -363,7 +204,7 @@ static void go(hub *h, const char *mode)
 	char mv[PK_MOVE_STRLEN], pm[PK_MOVE_STRLEN];
 	pk_move bm;
 	if (!ponder && !analyze && h->use_book && h->bk && book_choose(h->bk, &root, &bm)) {
-		hub_move_text(&root, &bm, mv, sizeof mv);
+		hub_move_text(&root, &bm, pdn_notation, mv, sizeof mv);
 		say("info depth=0 pv=\"%s\" book=true", mv);
 		say("done move=%s", mv);
 		return;
@@ -386,7 +227,7 @@ static void go(hub *h, const char *mode)
 		h->stop = 0;
 		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
 	}
-	hub_move_text(&root, &res.best, mv, sizeof mv);
+	hub_move_text(&root, &res.best, pdn_notation, mv, sizeof mv);
 	if (res.last.npv == 0 || !move_equal(&res.last.pv[0], &res.best))
 		/* chosen in an iteration that did not finish: the last line says so, so that a
 		 * client never reads one move in the last info and another in done */
@@ -394,7 +235,7 @@ static void go(hub *h, const char *mode)
 	if (res.last.npv >= 2 && move_equal(&res.last.pv[0], &res.best)) {
 		pk_pos q;
 		pos_make(&root, &res.best, &q);
-		hub_move_text(&q, &res.last.pv[1], pm, sizeof pm);
+		hub_move_text(&q, &res.last.pv[1], pdn_notation, pm, sizeof pm);
 		say("done move=%s ponder=%s", mv, pm);
 	} else
 		say("done move=%s", mv);
@@ -439,7 +280,7 @@ static void set_position(hub *h, const hub_line *l)
 		snprintf(buf, sizeof buf, "%s", moves);
 		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
 			pk_move m;
-			if (!hub_read_move(&g.pos, tok, &m)) {
+			if (!hub_read_move(&g.pos, tok, pdn_notation, &m)) {
 				hub_error("pos moves: %s is not a legal move here (no position is set)", tok);
 				play_free(&g);
 				return;
@@ -647,7 +488,9 @@ int cmd_engine(int argc, const char **argv)
 	memset(&h, 0, sizeof h);
 	engine_args_init(&h.ea);
 	int pdn = 0, no_book = 0;
+	char *cb = NULL;
 	struct poptOption opts[] = {
+		{ "cb", 0, POPT_ARG_STRING, &cb, 0, "serve this CheckerBoard engine library instead of pdnkit's engine", "LIB.so" },
 		{ "hash", 0, POPT_ARG_STRING, &h.ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &h.ea.threads, 0, "search threads (default 1)", "N" },
 		{ "egdb", 0, POPT_ARG_STRING, &h.ea.egdb, 0, "endgame databases from DIR, or 'none'", "DIR" },
@@ -665,6 +508,17 @@ int cmd_engine(int argc, const char **argv)
 	rc = EXIT_USAGE;
 	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
+	if (cb) {
+		/* another engine's library behind Hub: how pdnkit drives one in a process of its own */
+		char err[600];
+		signal(SIGINT, SIG_IGN);
+		if (cbhost_run(cb, STDIN_FILENO, STDOUT_FILENO, err, sizeof err) < 0) {
+			cli_error("%s", err);
+			rc = EXIT_RUNTIME;
+		} else
+			rc = EXIT_OK;
+		goto out;
+	}
 	/* The options are checked now, not first at the GUI's init. */
 	pk_limits unused;
 	pk_weights w;
@@ -701,5 +555,6 @@ out:
 	play_free(&h.g);
 	engine_args_free(&h.ea);
 	poptFreeContext(ctx);
+	free(cb);
 	return rc;
 }

@@ -1,6 +1,7 @@
-/* pdnkit match: the engine against itself with different settings, every opening with
- * both colours; games written as PDN; the score and the Elo difference with its 95%
- * interval. */
+/* pdnkit match: two engines (pdnkit with some settings, or another engine through the
+ * CheckerBoard or Hub interface) play every opening with both colours; games written as
+ * PDN; the score and the Elo difference with its 95% interval from the pairs of games,
+ * an SPRT stop rule, each engine's time and faults. */
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
@@ -13,9 +14,11 @@
 #include "analysis/match.h"
 #include "rules/fen.h"
 #include "store/games.h"
+#include "egdb_opts.h"
+#include "proto/spec.h"
 
 /* Parse "--depth 6 --no-lmr" into a player. */
-static int parse_player(const char *what, const char *spec, const pk_variant *v, pk_player *pl)
+static int parse_player(const char *what, const char *spec, const pk_variant *v, bool shipped_book, pk_player *pl)
 {
 	engine_args ea;
 	engine_args_init(&ea);
@@ -38,7 +41,7 @@ static int parse_player(const char *what, const char *spec, const pk_variant *v,
 		status = -1;
 	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
 		status = -1;
-	else if (book_option_for(book, false, v, &pl->bk) < 0)
+	else if (book_option_for(book, shipped_book && !v, v, &pl->bk) < 0)
 		status = -1;
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;
@@ -169,12 +172,24 @@ static void tag(FILE *f, const char *name, const char *value)
 int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
+	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
+	char *on_fault = NULL, *adjudicate = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
-		{ "a", 0, POPT_ARG_STRING, &a, 0, "engine A's options, e.g. \"--depth 8\"", "OPTIONS" },
-		{ "b", 0, POPT_ARG_STRING, &b, 0, "engine B's options, e.g. \"--depth 8 --no-lmr\"", "OPTIONS" },
+		{ "engine", 'E', POPT_ARG_ARGV, &engines, 0,
+		  "an engine, twice (A, then B): pdnkit[:OPTIONS], cb:LIB.so[,key=value...], hub:COMMAND, or a name of --engines", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file that names engines (pdnkit-engines(5))", "FILE" },
+		{ "time", 't', POPT_ARG_STRING, &time_arg, 0, "seconds a move for every engine (default for pdnkit: its --movetime or --depth; 0.1 for others)", "SECONDS" },
+		{ "a", 0, POPT_ARG_STRING, &a, 0, "engine A is pdnkit with these options, e.g. \"--depth 8\"", "OPTIONS" },
+		{ "b", 0, POPT_ARG_STRING, &b, 0, "engine B is pdnkit with these options, e.g. \"--depth 8 --no-lmr\"", "OPTIONS" },
+		{ "ballots", 0, POPT_ARG_STRING, &ballots, 0,
+		  "the openings: acf3 (the ACF three-move deck, 156), all3 (every three-ply opening, 302; the default), all2 (every two-ply opening, 49), or a PDN file", "DECK" },
 		{ "openings", 0, POPT_ARG_STRING, &openings, 0,
-		  "openings from a PDN file (default: every three-move ballot; with --variant, every first move and reply)", "FILE" },
+		  "openings from a PDN file (with --variant the default is every first move and reply)", "FILE" },
+		{ "sprt", 0, POPT_ARG_STRING, &sprt, 0, "stop when a sequential test decides between Elo ELO0 and ELO1 for A (alpha = beta = 0.05)", "ELO0,ELO1" },
+		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "seconds another engine may take past its time before it loses on time (default 1)", "SECONDS" },
+		{ "on-fault", 0, POPT_ARG_STRING, &on_fault, 0, "when an engine crashes, hangs, plays an illegal move or writes garbage: lose the game and go on (continue, the default) or also stop the run (stop)", "continue|stop" },
+		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end a game at the exact value of these endgame databases (default: the default directory's, when there are any)", "DIR|default|none" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play this variant with the variant engine (default: English)",
 		  "NAME|GAMETYPE" },
 		{ "games", 0, POPT_ARG_STRING, &games_arg, 0, "play at most N games (default: every opening, both colours)", "N" },
@@ -187,6 +202,8 @@ int cmd_match(int argc, const char **argv)
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
 	pk_match m = { .progress = show_progress, .stop = &cli_interrupted };
+	pk_engine_spec specs[2];
+	char *pdnkit_opts_keep[2] = { NULL, NULL };
 	m.ctx = &m;
 	pk_opening *op = NULL;
 	if (rc)
@@ -200,18 +217,125 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	if (m.variant && m.variant->gametype == 21)
 		m.variant = NULL;               /* English: its own engine */
-	m.pl[0].spec = a ? a : "--depth 6";
-	m.pl[1].spec = b ? b : "--depth 6";
-	if (parse_player("--a", m.pl[0].spec, m.variant, &m.pl[0]) < 0 ||
-	    parse_player("--b", m.pl[1].spec, m.variant, &m.pl[1]) < 0)
+	/* the two engines: --engine twice, or --a/--b (pdnkit's options) */
+	int ne = 0;
+	while (engines && engines[ne])
+		ne++;
+	if (ne && (a || b)) {
+		cli_error("--engine and --a/--b do not go together (--a OPTIONS is --engine \"pdnkit:OPTIONS\")");
 		goto out;
+	}
+	if (ne == 1 || ne > 2) {
+		cli_error("--engine: give it twice, engine A then engine B (%d given; more engines in one run are not supported yet)", ne);
+		goto out;
+	}
+	double per_move = 0;
+	if (time_arg) {
+		char *e;
+		per_move = strtod(time_arg, &e);
+		if (e == time_arg || *e || !(per_move >= 0.001 && per_move <= 3600)) {
+			cli_error("--time: '%s' is not a number of seconds from 0.001 to 3600", time_arg);
+			goto out;
+		}
+	}
+	char *pdnkit_opts[2] = { NULL, NULL };
+	for (int i = 0; i < 2; i++) {
+		if (ne) {
+			char err[600];
+			if (spec_parse(engines[i], engines_file, &specs[i], err, sizeof err) < 0) {
+				cli_error("--engine %s", err);
+				goto out;
+			}
+			if (specs[i].kind == SPEC_DXP) {
+				cli_error("--engine %s: DXP engines cannot be driven yet (cb: and hub: can)", engines[i]);
+				goto out;
+			}
+			if (specs[i].kind != SPEC_PDNKIT) {
+				if (m.variant) {
+					cli_error("--engine %s: other engines play English draughts only here", engines[i]);
+					goto out;
+				}
+				m.pl[i].ext = &specs[i];
+				m.pl[i].ext_time = per_move > 0 ? per_move : 0.1;
+				m.pl[i].spec = specs[i].text;
+				snprintf(m.pl[i].name, sizeof m.pl[i].name, "%s", specs[i].label);
+				continue;
+			}
+		}
+		const char *given = ne ? specs[i].target : i == 0 ? a : b;
+		bool has_limit = given && (strstr(given, "--depth") || strstr(given, "--movetime") || strstr(given, "--nodes") ||
+					   strstr(given, "--level") || strstr(given, "-d ") || strstr(given, "-t "));
+		size_t n = (given ? strlen(given) : 0) + 64;
+		if (!(pdnkit_opts[i] = malloc(n))) {
+			cli_error("out of memory");
+			goto out;
+		}
+		if (has_limit || !per_move)
+			snprintf(pdnkit_opts[i], n, "%s", given && *given ? given : "--depth 6");
+		else
+			snprintf(pdnkit_opts[i], n, "%s%s--movetime %g", given ? given : "", given && *given ? " " : "", per_move);
+		m.pl[i].spec = pdnkit_opts_keep[i] = pdnkit_opts[i];
+		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %s", pdnkit_opts[i]);
+		if (parse_player(ne ? (i == 0 ? "engine A" : "engine B") : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &m.pl[i]) < 0)
+			goto out;
+	}
+	if (margin) {
+		char *e;
+		m.copts.margin = strtod(margin, &e);
+		if (e == margin || *e || !(m.copts.margin >= 0.001 && m.copts.margin <= 3600)) {
+			cli_error("--margin: '%s' is not a number of seconds from 0.001 to 3600", margin);
+			goto out;
+		}
+	}
+	if (on_fault && strcmp(on_fault, "continue") && strcmp(on_fault, "stop")) {
+		cli_error("--on-fault: '%s' is neither continue nor stop", on_fault);
+		goto out;
+	}
+	m.stop_on_fault = on_fault && !strcmp(on_fault, "stop");
+	if (sprt) {
+		char *e, *e2;
+		m.sprt_elo0 = strtod(sprt, &e);
+		m.sprt_elo1 = *e == ',' ? strtod(e + 1, &e2) : 0;
+		if (e == sprt || *e != ',' || e2 == e + 1 || *e2 || !isfinite(m.sprt_elo0) || !isfinite(m.sprt_elo1) ||
+		    m.sprt_elo0 >= m.sprt_elo1 || fabs(m.sprt_elo0) > 1000 || fabs(m.sprt_elo1) > 1000) {
+			cli_error("--sprt: '%s' is not ELO0,ELO1 with ELO0 < ELO1 (e.g. 0,10)", sprt);
+			goto out;
+		}
+	}
+	if (!m.variant) {
+		bool failed = false;
+		if (adjudicate && !strcmp(adjudicate, "default"))
+			m.adjudicate = egdb_use_option(NULL, true, &failed);
+		else if (!adjudicate || strcmp(adjudicate, "none"))
+			m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
+		if (failed)
+			goto out;
+	}
 	long ngames = 0, nconc = sysconf(_SC_NPROCESSORS_ONLN);
 	if (games_arg && cli_int(games_arg, 1, 10000000, "--games", &ngames))
 		goto out;
 	if (conc && cli_int(conc, 1, 256, "--concurrency", &nconc))
 		goto out;
+	if (ballots && openings) {
+		cli_error("--ballots and --openings do not go together");
+		goto out;
+	}
+	if (ballots && strcmp(ballots, "acf3") && strcmp(ballots, "all3") && strcmp(ballots, "all2")) {
+		if (access(ballots, F_OK) != 0) {
+			cli_error("--ballots: '%s' is neither acf3, all3, all2 nor a PDN file", ballots);
+			goto out;
+		}
+		openings = ballots;
+		ballots = NULL;
+	}
+	if (ballots && m.variant) {
+		cli_error("--ballots %s: the decks are of English draughts (use --openings FILE with --variant)", ballots);
+		goto out;
+	}
 	m.nop = openings ? openings_from_file(openings, m.variant, &op)
-			 : m.variant ? match_vopenings(m.variant, &op) : match_ballots(&op);
+		: m.variant ? match_vopenings(m.variant, &op)
+		: ballots && !strcmp(ballots, "acf3") ? match_deck(3, &op)
+		: ballots && !strcmp(ballots, "all2") ? match_deck(2, &op) : match_ballots(&op);
 	m.op = op;
 	if (m.nop <= 0) {
 		if (m.nop == 0)
@@ -239,6 +363,15 @@ int cmd_match(int argc, const char **argv)
 	match_score(&m, &sc);
 	long w = sc.wins, d = sc.draws, l = sc.losses, n = w + d + l;
 	double s = sc.score;
+	/* faults by kind and engine */
+	long faults[2][6];
+	memset(faults, 0, sizeof faults);
+	for (int i = 0; i < m.ngames; i++)
+		if (atomic_load(&m.games[i].finished) && m.games[i].fault_by >= 0)
+			faults[m.games[i].fault_by][m.games[i].fault]++;
+	double lo, hi;
+	match_sprt_bounds(&lo, &hi);
+	const char *decision = m.sprt_decision > 0 ? "H1" : m.sprt_decision < 0 ? "H0" : NULL;
 	if (json) {
 		/* an infinite Elo (a score of 0 or 1) is no JSON number: null */
 		char elo[3][16];
@@ -252,14 +385,67 @@ int cmd_match(int argc, const char **argv)
 		if (m.variant)
 			printf("\"variant\":\"%s\",", m.variant->key);
 		printf("\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,\"elo\":%s,"
-		       "\"elo_low\":%s,\"elo_high\":%s,\"seconds\":%.1f}\n", n, w, d, l, s, elo[0], elo[1], elo[2], secs);
+		       "\"elo_low\":%s,\"elo_high\":%s,\"pairs\":%ld,", n, w, d, l, s, elo[0], elo[1], elo[2], sc.pairs);
+		if (sprt)
+			printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"llr\":%.3f,\"lower\":%.3f,\"upper\":%.3f,\"decision\":%s%s%s},",
+			       m.sprt_elo0, m.sprt_elo1, sc.llr, lo, hi, decision ? "\"" : "", decision ? decision : "null",
+			       decision ? "\"" : "");
+		printf("\"engines\":[");
+		for (int i = 0; i < 2; i++) {
+			pk_player *pl = &m.pl[i];
+			printf("%s{\"spec\":", i ? "," : "");
+			json_string(stdout, pl->spec);
+			printf(",\"name\":");
+			json_string(stdout, pl->name);
+			printf(",\"moves_searched\":%ld,\"seconds_used\":%.3f,\"seconds_a_move\":%.4f,\"longest_move\":%.3f,"
+			       "\"limit\":%g,\"crashes\":%ld,\"time_losses\":%ld,\"illegal_moves\":%ld,\"garbage\":%ld,\"no_move\":%ld}",
+			       pl->searched, pl->used, pl->searched ? pl->used / (double)pl->searched : 0, pl->longest,
+			       pl->ext ? pl->ext_time : pl->lim.movetime, faults[i][CLIENT_CRASHED], faults[i][CLIENT_TIMEOUT],
+			       faults[i][CLIENT_ILLEGAL], faults[i][CLIENT_GARBAGE], faults[i][CLIENT_NO_MOVE]);
+		}
+		printf("],\"seconds\":%.1f}\n", secs);
 	}
 	else {
 		if (m.variant)
 			printf("%s\n", m.variant->name);
-		printf("A: %s\nB: %s\n%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
-		       "(95%%: %+.0f .. %+.0f); %.0f s\n", m.pl[0].spec, m.pl[1].spec, n, w, d, l, 100 * s, sc.elo,
-		       sc.elo_low, sc.elo_high, secs);
+		for (int i = 0; i < 2; i++) {
+			pk_player *pl = &m.pl[i];
+			printf("%s: %s", i ? "B" : "A", pl->name);
+			if (pl->ext && strcmp(pl->name, pl->spec))
+				printf(" (%s)", pl->spec);
+			double limit = pl->ext ? pl->ext_time : pl->lim.movetime;
+			if (pl->searched) {
+				printf("; %.3f s a move", pl->used / (double)pl->searched);
+				if (limit > 0)
+					printf(" (%.0f%% of %g s)", 100 * pl->used / (double)pl->searched / limit, limit);
+				printf(", longest %.2f s", pl->longest);
+			}
+			printf("\n");
+		}
+		printf("%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
+		       "(95%%: %+.0f .. %+.0f%s); %.0f s\n", n, w, d, l, 100 * s, sc.elo,
+		       sc.elo_low, sc.elo_high, sc.pairs >= 2 ? ", from the pairs" : "", secs);
+		if (sprt)
+			printf("SPRT Elo %g vs %g: LLR %.2f (bounds %.2f, %.2f): %s\n", m.sprt_elo0, m.sprt_elo1, sc.llr, lo, hi,
+			       decision ? (m.sprt_decision > 0 ? "H1 accepted (A is better by ELO1 rather than ELO0)" :
+					   "H0 accepted (A is not better by ELO1)") : "undecided");
+		for (int i = 0; i < 2; i++) {
+			long total = 0;
+			for (int k = 1; k < 6; k++)
+				total += faults[i][k];
+			if (total)
+				printf("%s faults: %ld crashed, %ld on time, %ld illegal, %ld garbage, %ld no move\n", i ? "B" : "A",
+				       faults[i][CLIENT_CRASHED], faults[i][CLIENT_TIMEOUT], faults[i][CLIENT_ILLEGAL],
+				       faults[i][CLIENT_GARBAGE], faults[i][CLIENT_NO_MOVE]);
+		}
+		int shown = 0;
+		for (int i = 0; i < m.ngames && shown < 20; i++)
+			if (atomic_load(&m.games[i].finished) && m.games[i].detail) {
+				char safe[1200];
+				cli_safe_text(m.games[i].detail, safe, sizeof safe);
+				printf("game %d: %s lost: %s\n", i + 1, m.games[i].fault_by ? "B" : "A", safe);
+				shown++;
+			}
 	}
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
@@ -275,14 +461,29 @@ int cmd_match(int argc, const char **argv)
 			if (!atomic_load(&g->finished))
 				continue;
 			const pk_opening *o = &m.op[g->opening];
-			char event[48];
+			char event[48], num[32];
+			int bl = g->a_black ? 0 : 1;
 			snprintf(event, sizeof event, "pdnkit match, game %d", i + 1);
 			tag(f, "Event", event);
-			tag(f, "Black", g->a_black ? m.pl[0].spec : m.pl[1].spec);
-			tag(f, "White", g->a_black ? m.pl[1].spec : m.pl[0].spec);
+			snprintf(num, sizeof num, "%d", i + 1);
+			tag(f, "Round", num);
+			tag(f, "Black", m.pl[bl].name);
+			tag(f, "White", m.pl[!bl].name);
 			tag(f, "Result", result_string(g->result));
 			tag(f, "Opening", o->text);
 			tag(f, "Termination", g->reason);
+			if (g->detail)
+				tag(f, "TerminationDetail", g->detail);
+			char tc[32];
+			double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
+			if (limit > 0) {
+				snprintf(tc, sizeof tc, "%g s a move", limit);
+				tag(f, "TimeControl", tc);
+			}
+			snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
+			tag(f, "BlackSeconds", tc);
+			snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
+			tag(f, "WhiteSeconds", tc);
 			char fen[VAR_FEN_STRLEN];
 			bool second = false;    /* the second mover moves first: "1... " */
 			if (m.variant) {
@@ -317,5 +518,18 @@ out:
 	free(conc);
 	free(out);
 	free(variant);
+	for (int i = 0; engines && engines[i]; i++)
+		free(engines[i]);
+	free(engines);
+	free(engines_file);
+	free(time_arg);
+	free(ballots);
+	free(sprt);
+	free(margin);
+	free(on_fault);
+	free(adjudicate);
+	free(pdnkit_opts_keep[0]);
+	free(pdnkit_opts_keep[1]);
+	egdb_free(m.adjudicate);
 	return rc;
 }

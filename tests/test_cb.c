@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "check.h"
-#include "../cmd/cb/cb_api.h"
+#include "proto/cb_api.h"
 #include "analysis/play.h"
 #include "engine/search.h"
 #include "rules/gen.h"

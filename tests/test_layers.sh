@@ -4,7 +4,7 @@
 # of these fails here, naming the file and the include.
 . "$TESTS_DIR/lib.sh"
 SRC="$TESTS_DIR/../src"
-LAYERS="base rules pdn store book egdb engine analysis report"
+LAYERS="base rules pdn store book egdb engine proto analysis report"
 
 rank() {
 	i=0

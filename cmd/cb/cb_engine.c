@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cb_api.h"
+#include "proto/cbboard.h"
 #include "analysis/play.h"
 #include "book/book.h"
 #include "engine/search.h"
@@ -21,76 +21,6 @@ static int use_book = 1;
 static bool book_tried;
 static pk_pos history[HISTORY_MAX];   /* the positions the GUI has shown us, oldest first */
 static int nhistory;
-
-static void sq_xy(int sq, int *x, int *y)
-{
-	int n = sq - 1;
-	*y = n / 4;
-	*x = 2 * (3 - n % 4) + *y % 2;
-}
-
-/* The host's board into a position; NULL, or why it cannot be one (a colour other
- * than CB_WHITE or CB_BLACK, a square's code that is no piece, an impossible position). */
-static const char *board_to_pos(int board[8][8], int color, pk_pos *p)
-{
-	if (color != CB_WHITE && color != CB_BLACK)
-		return "the side to move is neither CB_WHITE (1) nor CB_BLACK (2)";
-	pos_clear(p, color == CB_WHITE ? PK_WHITE : PK_BLACK);
-	for (int sq = 1; sq <= 32; sq++) {
-		int x, y;
-		sq_xy(sq, &x, &y);
-		int v = board[x][y];
-		if (v == CB_FREE)
-			continue;
-		int c = v & (CB_WHITE | CB_BLACK), k = v & (CB_MAN | CB_KING);
-		if ((v & ~(CB_WHITE | CB_BLACK | CB_MAN | CB_KING)) || (c != CB_WHITE && c != CB_BLACK) ||
-		    (k != CB_MAN && k != CB_KING))
-			return "a square holds a code that is no piece";
-		pos_put(p, sq, c == CB_WHITE ? PK_WHITE : PK_BLACK, k == CB_KING);
-	}
-	return pos_impossible(p);
-}
-
-static int piece_code(const pk_pos *p, int sq)
-{
-	int col;
-	bool king;
-	if (!pos_piece_at(p, sq, &col, &king))
-		return CB_FREE;
-	return (col == PK_WHITE ? CB_WHITE : CB_BLACK) | (king ? CB_KING : CB_MAN);
-}
-
-static void pos_to_board(const pk_pos *p, int board[8][8])
-{
-	for (int x = 0; x < 8; x++)
-		for (int y = 0; y < 8; y++)
-			board[x][y] = CB_FREE;
-	for (int sq = 1; sq <= 32; sq++) {
-		int x, y;
-		sq_xy(sq, &x, &y);
-		board[x][y] = piece_code(p, sq);
-	}
-}
-
-static void describe(const pk_pos *before, const pk_move *m, struct CBmove *out)
-{
-	pk_pos after;
-	pos_make(before, m, &after);
-	memset(out, 0, sizeof *out);
-	out->oldpiece = piece_code(before, m->from + 1);
-	out->newpiece = piece_code(&after, move_to(m) + 1);
-	sq_xy(m->from + 1, &out->from.x, &out->from.y);
-	sq_xy(move_to(m) + 1, &out->to.x, &out->to.y);
-	for (int i = 0; i < m->nland && i + 1 < 12; i++)
-		sq_xy(m->land[i] + 1, &out->path[i + 1].x, &out->path[i + 1].y);
-	int k = 0;
-	for (bb_t c = m->captured; c && k < 12; c &= c - 1, k++) {
-		int sq = __builtin_ctzll((unsigned long long)c) + 1;
-		sq_xy(sq, &out->del[k].x, &out->del[k].y);
-		out->delpiece[k] = piece_code(before, sq);
-	}
-	out->jumps = k;
-}
 
 /* Whether b could follow a in a game without a capture or a man moved. */
 static bool reversible_step(const pk_pos *a, const pk_pos *b)
@@ -170,7 +100,7 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 	pthread_mutex_lock(&lock);
 	int ret = CB_UNKNOWN;
 	pk_pos root;
-	const char *bad = board_to_pos(board, color, &root);
+	const char *bad = cb_board_to_pos(board, color, &root);
 	if (bad) {
 		snprintf(str, 1024, "pdnkit: not a position: %s", bad);
 		pthread_mutex_unlock(&lock);
@@ -229,12 +159,12 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 		else if (score_is_win(res.last.score))
 			ret = res.last.score > 0 ? CB_WIN : CB_LOSS;
 	}
-	describe(&root, &best, move);
+	cb_describe(&root, &best, move);
 	pk_pos after;
 	pos_make(&root, &best, &after);
 	remember(&root);
 	remember(&after);
-	pos_to_board(&after, board);
+	cb_pos_to_board(&after, board);
 	pthread_mutex_unlock(&lock);
 	return ret;
 }
@@ -242,7 +172,7 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
 {
 	pk_pos p;
-	if (board_to_pos(board, color, &p))
+	if (cb_board_to_pos(board, color, &p))
 		return 0;
 	pk_movelist ml;
 	gen_moves(&p, &ml);
@@ -256,7 +186,7 @@ int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
 	if (found < 0)
 		return 0;
 	if (move)
-		describe(&p, &ml.m[found], move);
+		cb_describe(&p, &ml.m[found], move);
 	return 1;
 }
 

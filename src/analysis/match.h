@@ -10,6 +10,7 @@
 #include "book/book.h"
 #include "engine/search.h"
 #include "engine/vsearch.h"
+#include "proto/client.h"
 
 #define MATCH_MAX_PLIES 400
 
@@ -19,6 +20,9 @@ typedef struct {
 	char text[160];             /* the opening moves, or the FEN it starts from */
 	int nply;
 	uint64_t keys[8];           /* the positions before start, for repetitions */
+	pk_pos root;                /* English: the position before the opening's plies */
+	pk_move pre[8];             /* and the plies (nply of them), for engines that keep
+				     * the game's history */
 } pk_opening;
 
 typedef struct {
@@ -31,6 +35,12 @@ typedef struct {
 	pk_book *bk;                /* plays from it while the position is in it (may be NULL) */
 	pk_egdb *egdb;              /* endgame databases the search probes (may be NULL) */
 	pk_vweights vw;             /* the weights, in a match of another variant */
+	const pk_engine_spec *ext;  /* another engine (English only), or NULL for pdnkit's */
+	double ext_time;            /* its seconds a move */
+	char name[160];             /* the other engine's name as it gives it (after the run) */
+	/* the time it used (after the run): in all, its longest move, moves searched */
+	double used, longest;
+	long searched;
 } pk_player;
 
 typedef struct {
@@ -40,6 +50,11 @@ typedef struct {
 	int plies;
 	char *movetext;             /* numbered PDN move text, malloc'ed */
 	const char *reason;         /* how it ended */
+	char *detail;               /* a fault: what the engine did (malloc'ed), else NULL */
+	int fault_by;               /* 0 A, 1 B, -1 none */
+	pk_client_status fault;
+	double used[2];             /* seconds A and B used */
+	int moves[2];               /* moves A and B searched (not from a book) */
 	atomic_bool finished;       /* played to its end (not cut short by a stop) */
 } pk_match_game;
 
@@ -61,11 +76,21 @@ typedef struct {
 	const volatile sig_atomic_t *stop;   /* when set: the games being played are abandoned
 					      * (not counted), no new one begins */
 	int failed;                 /* out of memory somewhere */
+	pk_client_opts copts;       /* for the other engines */
+	bool stop_on_fault;         /* a fault ends the run (after the games being played) */
+	pk_egdb *adjudicate;        /* ends a game at an exact value of these databases (may be NULL) */
+	double sprt_elo0, sprt_elo1;  /* when they differ: stop when the SPRT decides */
+	int sprt_decision;          /* after the run: 1 H1 (elo1) accepted, -1 H0, 0 neither */
+	atomic_bool halt;           /* no new game: a fault with stop_on_fault, or the SPRT */
+	atomic_int faults;
 } pk_match;
 
 /* Every legal sequence of three plies from the start (the three-move ballots) into a
  * malloc'ed array; returns how many, or -1 when out of memory. */
 int match_ballots(pk_opening **out);
+/* The ACF three-move deck (156 openings, analysis/ballots.h), or with plies 2 every
+ * legal two-ply opening (49), the same way. */
+int match_deck(int plies, pk_opening **out);
 /* The opening a replayed game gives (its start and first 8 plies); false when its end
  * position has no legal move. */
 bool match_opening_of(const pk_replay *rp, pk_opening *o);
@@ -88,7 +113,12 @@ int match_finished(const pk_match *m);
 typedef struct {
 	long wins, draws, losses;
 	double score, elo, elo_low, elo_high;
+	long pairs;                 /* openings played with both colours: the interval is from
+				     * them when there are at least two (pentanomial) */
+	double llr;                 /* the SPRT's log-likelihood ratio when one is set */
 } pk_match_score;
 void match_score(const pk_match *m, pk_match_score *out);
+/* The SPRT's bounds for alpha = beta = 0.05: below lower accepts elo0, above upper elo1. */
+void match_sprt_bounds(double *lower, double *upper);
 
 #endif

@@ -115,7 +115,7 @@ static const char *const known_tags[] = {
 	"WhiteTeam", "EventDate", "EventType", "Opening", "Variation", "Source", "Ballot", "Section",
 	"Stage", "Board", "Remark", "Annotation", "Publication", "Category", "Round2", "Level",
 	"Country", "Number", "Notation", "Description", "Comment", "Author", "Problem", "Theme",
-	"Solution", "Stipulation", "Composer", NULL
+	"Solution", "Stipulation", "Composer", "BlackSeconds", "WhiteSeconds", "TerminationDetail", NULL
 };
 
 static void check_tags(pk_game *g)

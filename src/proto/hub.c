@@ -1,0 +1,163 @@
+/* The Hub protocol's text. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pdn/pdn_write.h"
+#include "pdn/replay.h"
+#include "proto/hub.h"
+
+/* Splits "cmd a=1 b="x y" flag" in place; returns the command, or NULL for a blank line. */
+char *hub_parse(char *s, hub_line *l)
+{
+	l->n = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return NULL;
+	char *cmd = s;
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		*s++ = 0;
+	while (l->n < HUB_MAX_ARGS) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		l->name[l->n] = s;
+		while (*s && *s != '=' && !isspace((unsigned char)*s))
+			s++;
+		char *value = NULL;
+		if (*s == '=') {
+			*s++ = 0;
+			if (*s == '"') {
+				value = ++s;
+				while (*s && *s != '"')
+					s++;
+			} else {
+				value = s;
+				while (*s && !isspace((unsigned char)*s))
+					s++;
+			}
+		}
+		if (*s)
+			*s++ = 0;
+		l->value[l->n++] = value ? value : (char *)"";
+	}
+	return cmd;
+}
+
+const char *hub_arg(const hub_line *l, const char *name)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->name[i], name))
+			return l->value[i];
+	return NULL;
+}
+
+/* ---- positions and moves in Hub's form ---- */
+
+/* "W" or "B", then 32 of w, b, W, B, e. */
+int hub_pos(const char *s, pk_pos *p)
+{
+	if (strlen(s) != 33 || (s[0] != 'W' && s[0] != 'B'))
+		return -1;
+	pos_clear(p, s[0] == 'W' ? PK_WHITE : PK_BLACK);
+	int men[2] = { 0, 0 };
+	for (int sq = 1; sq <= 32; sq++) {
+		char ch = s[sq];
+		if (ch == 'e')
+			continue;
+		if (!strchr("wbWB", ch))
+			return -1;
+		int col = tolower((unsigned char)ch) == 'w' ? PK_WHITE : PK_BLACK;
+		if (++men[col] > 12)
+			return -1;
+		pos_put(p, sq, col, isupper((unsigned char)ch));
+	}
+	return 0;
+}
+
+
+void hub_pos_text(const pk_pos *p, char out[34])
+{
+	out[0] = p->stm == PK_WHITE ? 'W' : 'B';
+	for (int sq = 1; sq <= 32; sq++) {
+		int col;
+		bool king;
+		char ch = 'e';
+		if (pos_piece_at(p, sq, &col, &king))
+			ch = col == PK_WHITE ? (king ? 'W' : 'w') : (king ? 'B' : 'b');
+		out[sq] = ch;
+	}
+	out[33] = 0;
+}
+
+/* A move in Hub's form: "from-to", or "fromxto" followed by "xN" for each piece taken. */
+void hub_move_text(const pk_pos *p, const pk_move *m, bool pdn, char *buf, size_t size)
+{
+	if (pdn) {
+		char mv[PK_MOVE_STRLEN];
+		pdn_move_string(p, m, false, mv);
+		snprintf(buf, size, "%s", mv);
+		return;
+	}
+	if (!move_is_capture(m)) {
+		snprintf(buf, size, "%d-%d", m->from + 1, move_to(m) + 1);
+		return;
+	}
+	size_t n = (size_t)snprintf(buf, size, "%dx%d", m->from + 1, move_to(m) + 1);
+	for (bb_t c = m->captured; c && n < size; c &= c - 1)
+		n += (size_t)snprintf(buf + n, size - n, "x%d", __builtin_ctzll((unsigned long long)c) + 1);
+}
+
+/* The legal move a Hub (or PDN) move names, or false. */
+bool hub_read_move(const pk_pos *p, const char *text, bool pdn, pk_move *out)
+{
+	if (pdn) {
+		pk_move m[2];
+		char why[200];
+		if (replay_read_move(p, text, m, 2, why, sizeof why) != 1)
+			return false;
+		*out = m[0];
+		return true;
+	}
+	int sq[16], n = 0;
+	const char *s = text;
+	while (n < 16) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < 1 || v > 32)
+			return false;
+		sq[n++] = (int)v;
+		if (!*end)
+			break;
+		if (*end != '-' && *end != 'x')
+			return false;
+		s = end + 1;
+	}
+	if (n < 2)
+		return false;
+	bb_t taken = 0;
+	for (int i = 2; i < n; i++)
+		taken |= bb_sq(sq[i] - 1);
+	pk_movelist ml;
+	gen_moves(p, &ml);
+	for (int i = 0; i < ml.n; i++) {
+		const pk_move *m = &ml.m[i];
+		if (m->from + 1 == sq[0] && move_to(m) + 1 == sq[1] && (n == 2 ? true : m->captured == taken)) {
+			if (n == 2 && move_is_capture(m)) {
+				/* "fromxto" alone: fine when only one capture has those ends. */
+				for (int k = i + 1; k < ml.n; k++)
+					if (ml.m[k].from == m->from && move_to(&ml.m[k]) == move_to(m) &&
+					    ml.m[k].captured != m->captured)
+						return false;
+			}
+			*out = *m;
+			return true;
+		}
+	}
+	return false;
+}
+
