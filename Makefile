@@ -129,7 +129,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 
-tests: $(PROG) $(TEST_BIN) $(CB_SO)
+tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine
 
 # The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
 # compiled again as position-independent code.
@@ -154,6 +154,10 @@ $(CB_SO): cmd/cb/cb_engine.c src/proto/cb_api.h $(PIC_LIB)
 
 cb: $(CB_SO)
 	cp $(CB_SO) libpdnkit-cb.so
+
+$(BUILD)/tests/fake_engine: tests/fake_engine.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/fake_engine.c $(LIB) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/gen_games: tests/gen_games.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -1,6 +1,7 @@
 /* Engine options shared by analyze, bench, match and annotate. */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include "cli.h"
 #include "egdb_opts.h"
@@ -357,4 +358,19 @@ int engine_args_from_string(const char *what, const char *spec, const struct pop
 	poptFreeContext(ctx);
 	free(argv);
 	return status;
+}
+
+const char *engines_file_option(const char *arg)
+{
+	static char path[4096];
+	if (arg)
+		return arg;
+	const char *env = getenv("PDNKIT_ENGINES");
+	if (env && *env)
+		return env;
+	const char *home = getenv("HOME");
+	if (!home || !*home)
+		return NULL;
+	snprintf(path, sizeof path, "%s/.config/pdnkit/engines", home);
+	return access(path, R_OK) == 0 ? path : NULL;
 }

@@ -64,3 +64,7 @@ extern const double level_seconds[11];
 int position_after_moves(const char *option, const char *text, pk_pos *out, uint64_t **keys, pk_history *h);
 
 #endif
+
+/* The engines file: --engines FILE, else $PDNKIT_ENGINES, else ~/.config/pdnkit/engines
+ * when it exists; NULL when there is none. The result is static or arg itself. */
+const char *engines_file_option(const char *arg);

@@ -173,7 +173,7 @@ int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
-	char *on_fault = NULL, *adjudicate = NULL;
+	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "engine", 'E', POPT_ARG_ARGV, &engines, 0,
@@ -187,6 +187,7 @@ int cmd_match(int argc, const char **argv)
 		{ "openings", 0, POPT_ARG_STRING, &openings, 0,
 		  "openings from a PDN file (with --variant the default is every first move and reply)", "FILE" },
 		{ "sprt", 0, POPT_ARG_STRING, &sprt, 0, "stop when a sequential test decides between Elo ELO0 and ELO1 for A (alpha = beta = 0.05)", "ELO0,ELO1" },
+		{ "startup", 0, POPT_ARG_STRING, &startup, 0, "seconds another engine has to start and greet (default 10)", "SECONDS" },
 		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "seconds another engine may take past its time before it loses on time (default 1)", "SECONDS" },
 		{ "on-fault", 0, POPT_ARG_STRING, &on_fault, 0, "when an engine crashes, hangs, plays an illegal move or writes garbage: lose the game and go on (continue, the default) or also stop the run (stop)", "continue|stop" },
 		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end a game at the exact value of these endgame databases (default: the default directory's, when there are any)", "DIR|default|none" },
@@ -286,6 +287,29 @@ int cmd_match(int argc, const char **argv)
 			cli_error("--margin: '%s' is not a number of seconds from 0.001 to 3600", margin);
 			goto out;
 		}
+	}
+	if (startup) {
+		char *e;
+		m.copts.startup = strtod(startup, &e);
+		if (e == startup || *e || !(m.copts.startup >= 0.01 && m.copts.startup <= 3600)) {
+			cli_error("--startup: '%s' is not a number of seconds from 0.01 to 3600", startup);
+			goto out;
+		}
+	}
+	/* the other engines are started once now: one that cannot start is said at once,
+	 * not as a lost game after another */
+	for (int i = 0; i < 2; i++) {
+		if (!m.pl[i].ext)
+			continue;
+		char err[800], safe[900];
+		pk_client *c = client_open(m.pl[i].ext, &m.copts, err, sizeof err);
+		if (!c) {
+			cli_error("engine %s: %s", i ? "B" : "A", cli_safe_text(err, safe, sizeof safe));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		snprintf(m.pl[i].name, sizeof m.pl[i].name, "%s", client_name(c));
+		client_close(c);
 	}
 	if (on_fault && strcmp(on_fault, "continue") && strcmp(on_fault, "stop")) {
 		cli_error("--on-fault: '%s' is neither continue nor stop", on_fault);
@@ -528,6 +552,7 @@ out:
 	free(margin);
 	free(on_fault);
 	free(adjudicate);
+	free(startup);
 	free(pdnkit_opts_keep[0]);
 	free(pdnkit_opts_keep[1]);
 	egdb_free(m.adjudicate);

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "annotated games as one HTML page: graphs, classed moves, diagrams of the mistakes" },
 	{ "play", cmd_play, "play a game against the engine in the terminal: levels, clock, hints, take-backs, PDN" },
 	{ "engine", cmd_engine, "the engine for other programs: the Hub protocol on standard input and output" },
+	{ "engines", cmd_engines, "other engines pdnkit can drive: check one (name, parameters, a move), list the engines file" },
 	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };

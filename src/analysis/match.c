@@ -564,10 +564,24 @@ void match_score(const pk_match *m, pk_match_score *out)
 			pvar = 0;
 		se = sqrt(pvar / (double)np);
 	}
-	if (m->sprt_elo0 != m->sprt_elo1 && np >= 2 && pvar > 0) {
-		/* the normal approximation of the generalised SPRT on pair scores */
+	if (m->sprt_elo0 != m->sprt_elo1 && np >= MATCH_SPRT_MIN_PAIRS) {
+		/* the normal approximation of the generalised SPRT on the pairs' five outcomes,
+		 * each bin given a count of 1e-3 so that a one-sided start has a variance */
+		long bins[5] = { 0, 0, 0, 0, 0 };
+		for (int i = 0; i + 1 < m->ngames; i += 2) {
+			double a = points(m, i), b = points(m, i + 1);
+			if (a >= 0 && b >= 0)
+				bins[(int)((a + b) * 2 + 0.5)]++;
+		}
+		double tot = 0, mu = 0, v = 0;
+		for (int k = 0; k < 5; k++)
+			tot += (double)bins[k] + 1e-3;
+		for (int k = 0; k < 5; k++)
+			mu += ((double)bins[k] + 1e-3) / tot * (k / 4.0);
+		for (int k = 0; k < 5; k++)
+			v += ((double)bins[k] + 1e-3) / tot * (k / 4.0 - mu) * (k / 4.0 - mu);
 		double s0 = score_of(m->sprt_elo0), s1 = score_of(m->sprt_elo1);
-		llr = (double)np * (s1 - s0) * (2 * mean - s0 - s1) / (2 * pvar);
+		llr = (double)np * (s1 - s0) * (2 * mu - s0 - s1) / (2 * v);
 	}
 	*out = (pk_match_score){ w, d, l, s, elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se), np, llr };
 }

@@ -13,6 +13,8 @@
 #include "proto/client.h"
 
 #define MATCH_MAX_PLIES 400
+/* The SPRT decides only after this many pairs of games. */
+#define MATCH_SPRT_MIN_PAIRS 8
 
 typedef struct {
 	pk_pos start;

@@ -53,8 +53,9 @@ static bool is_text(const char *s)
 static void quote(const char *s, char *out, size_t size)
 {
 	size_t k = 0;
+	bool text = is_text(s);
 	for (const unsigned char *p = (const unsigned char *)s; *p && k + 4 < size; p++)
-		out[k++] = (*p < 32 || *p == 127) ? '?' : (char)*p;
+		out[k++] = (*p < 32 || *p == 127 || (!text && *p >= 0x80)) ? '?' : (char)*p;
 	if (*s && strlen(s) > k)
 		memcpy(out + (k > size - 4 ? size - 4 : k), "...", 4);
 	else
@@ -179,6 +180,25 @@ pk_client *client_open(const pk_engine_spec *s, const pk_client_opts *o, char *e
 		snprintf(line, sizeof line, "set-param name=%s value=\"%s\"", s->key[i], v);
 		if (!send_line(c, line))
 			goto fail;
+	}
+	/* an engine that says which variants it plays must play English draughts */
+	for (int i = 0; i < c->nparams; i++) {
+		char copy[4096];
+		snprintf(copy, sizeof copy, "%s", c->params[i]);
+		hub_line l;
+		hub_parse(copy, &l);
+		const char *pn = hub_arg(&l, "name"), *vals = hub_arg(&l, "values"), *val = hub_arg(&l, "value");
+		if (pn && !strcmp(pn, "variant")) {
+			const char *list = vals ? vals : val ? val : "";
+			if (!strstr(list, "english")) {
+				char q[200];
+				quote(list, q, sizeof q);
+				snprintf(err, errsize, "%s plays %s, not English draughts (its variant parameter)", s->label, q);
+				goto fail;
+			}
+			if (!send_line(c, "set-param name=variant value=english"))
+				goto fail;
+		}
 	}
 	err[0] = 0;
 	if (!send_line(c, "init") || wait_for(c, "ready", c->o.startup, "starting (init)", err, errsize) != 1)

@@ -176,6 +176,7 @@ static int lookup(const char *file, const char *name, pk_engine_spec *o, char *e
 			char keys[SPEC_MAX_PARAMS][64], vals[SPEC_MAX_PARAMS][256];
 			memcpy(keys, tmp.key, sizeof keys);
 			memcpy(vals, tmp.value, sizeof vals);
+			tmp.nparams = 0;
 			if (parse_direct(v, &tmp, why, sizeof why) < 0) {
 				snprintf(err, errsize, "%s:%d: %s", file, lineno, why);
 				fclose(f);

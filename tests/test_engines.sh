@@ -1,0 +1,115 @@
+# Other engines: pdnkit engines check/list, and pdnkit match between pdnkit and engines
+# driven through Hub (pdnkit engine, the misbehaving tests/fake_engine) and the
+# CheckerBoard interface (libpdnkit-cb.so in pdnkit engine --cb).
+. "$TESTS_DIR/lib.sh"
+FAKE="$BINDIR/fake_engine"
+CBSO="$BINDIR/../libpdnkit-cb.so"
+
+run "$PDNKIT" engines check pdnkit
+expect_rc 0 "check the built-in engine"
+expect_out_has "from the start it played" "the built-in engine plays a move"
+expect_out_has "russian" "its variants"
+run "$PDNKIT" engines check "hub:$PDNKIT engine" -j
+expect_rc 0 "check pdnkit engine through Hub"
+expect_out_has '"name":"pdnkit ' "its name"
+expect_out_has '"status":"ok"' "its move"
+expect_out_has 'param name=hash' "its parameters"
+run "$PDNKIT" engines check "cb:$CBSO" --time 0.05
+expect_rc 0 "check libpdnkit-cb.so"
+expect_out_has "a CheckerBoard library in a process of its own" "how it runs"
+expect_out_has "from the start it played" "it plays a move"
+run "$PDNKIT" engines check "hub:$FAKE crash 1"
+expect_rc 3 "an engine that crashes at once"
+expect_out_has "signal 11" "the crash is named"
+run "$PDNKIT" engines check "hub:/nonexistent/engine"
+expect_rc 3 "an engine that does not exist"
+expect_err_has "cannot start '/nonexistent/engine'" "says so"
+run "$PDNKIT" engines check "dxp:localhost:27531"
+expect_rc 3 "DXP is not driven yet"
+expect_err_has "DXP engines cannot be driven yet" "says so"
+run "$PDNKIT" engines check "uci:stockfish"
+expect_rc 2 "an unknown kind of engine"
+expect_err_has "is no engine" "says what an engine is"
+run "$PDNKIT" engines chek
+expect_rc 2 "a mistyped subcommand"
+expect_err_has "did you mean" "suggests"
+
+# the engines file
+cat > "$T_TMP/engines" <<EOT
+# test engines
+[self]
+spec = hub:$PDNKIT engine
+hash = 16
+[faulty]
+spec = hub:$FAKE illegal 2
+EOT
+run "$PDNKIT" engines list --engines "$T_TMP/engines"
+expect_rc 0 "list the engines file"
+expect_out_has "self" "names the first"
+expect_out_has "(hash=16)" "with its parameters"
+run env PDNKIT_ENGINES="$T_TMP/engines" "$PDNKIT" engines check self
+expect_rc 0 "an engine of the file named by \$PDNKIT_ENGINES"
+run "$PDNKIT" engines check nobody --engines "$T_TMP/engines"
+expect_rc 2 "a name not in the file"
+expect_err_has "no engine 'nobody'" "says so"
+
+# match: pdnkit against pdnkit through Hub, on the ACF deck
+run "$PDNKIT" match --engine "pdnkit:--depth 3" --engine self --engines "$T_TMP/engines" --time 0.02 --ballots acf3 \
+	--games 4 -c 2 -j -o "$T_TMP/m.pdn" --adjudicate none
+expect_rc 0 "a match against a Hub engine"
+expect_out_has '"games":4' "four games"
+expect_out_has '"pairs":2' "two pairs"
+expect_out_has '"illegal_moves":0' "no illegal move"
+expect_out_has '"name":"pdnkit 0.1.0"' "the Hub engine's name"
+run "$PDNKIT" validate "$T_TMP/m.pdn"
+expect_err_has "4 games read: 4 valid, 0 with errors, 0 with warnings" "its games are clean PDN"
+grep -q '\[Opening "ACF 1: 9-13 21-17 5-9"\]' "$T_TMP/m.pdn" && pass || fail "the deck's first ballot named"
+grep -q '\[WhiteSeconds "' "$T_TMP/m.pdn" && pass || fail "time used in the games"
+
+# match against a CheckerBoard library
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "cb:$CBSO" --time 0.02 --ballots acf3 --games 2 -c 1 --adjudicate none
+expect_rc 0 "a match against a CheckerBoard library"
+expect_out_has "2 games" "two games"
+
+# faults lose the game, the match goes on; --on-fault stop ends it
+for mode in crash hang illegal garbage nomove; do
+	run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "hub:$FAKE $mode 3" --time 0.02 --margin 0.3 \
+		--ballots acf3 --games 4 -c 2 --adjudicate none -j
+	expect_rc 0 "a match against an engine that goes wrong ($mode)"
+	expect_out_has '"wins":4' "A wins every game ($mode)"
+done
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine faulty --engines "$T_TMP/engines" --time 0.02 --ballots acf3 --games 2 -c 1 --adjudicate none
+expect_out_has "played 1-2, which is not a legal move here" "the illegal move is named"
+expect_out_has "B faults: 0 crashed, 0 on time, 2 illegal" "and counted"
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "hub:$FAKE crash 2" --time 0.02 --ballots acf3 --games 20 -c 1 --on-fault stop --adjudicate none -j
+expect_out_has '"games":1,' "--on-fault stop ends the run after the fault"
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "hub:$FAKE slow" --startup 0.3 --games 2
+expect_rc 3 "an engine that does not start in time"
+expect_err_has "did not answer 'wait' within 0.3 s" "says so at once"
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "hub:$FAKE variant" --games 2
+expect_rc 3 "an engine of another variant"
+expect_err_has "not English draughts" "says so"
+[ -z "$(pgrep -f "$FAKE" 2>/dev/null)" ] && pass || fail "no fake engine left running"
+
+# usage
+run "$PDNKIT" match --engine pdnkit
+expect_rc 2 "one engine only"
+expect_err_has "give it twice" "says so"
+run "$PDNKIT" match --engine pdnkit --engine pdnkit --a "--depth 2"
+expect_rc 2 "--engine with --a"
+run "$PDNKIT" match --engine pdnkit --engine pdnkit --sprt 10,0
+expect_rc 2 "a backwards SPRT"
+expect_err_has "ELO0 < ELO1" "says how"
+run "$PDNKIT" match --engine pdnkit --engine pdnkit --ballots acf4
+expect_rc 2 "an unknown deck"
+expect_err_has "neither acf3, all3, all2 nor a PDN file" "names the decks"
+run "$PDNKIT" match --engine pdnkit --engine pdnkit --time 0
+expect_rc 2 "a zero time"
+
+# the SPRT decides: a depth-4 engine against a depth-1 one is better by far
+run "$PDNKIT" match --engine "pdnkit:--depth 5" --engine "pdnkit:--depth 1" --sprt 0,50 --ballots acf3 -c 2 -j --adjudicate none
+expect_rc 0 "an SPRT run"
+expect_out_has '"decision":"H1"' "accepts H1 before the deck's end"
+case $OUT in *'"games":312'*) fail "the SPRT did not stop early" ;; *) pass ;; esac
+
+done_testing
