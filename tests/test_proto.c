@@ -13,6 +13,7 @@
 #include "proto/client.h"
 #include "proto/hub.h"
 #include "proto/spec.h"
+#include "analysis/match.h"
 
 static int open_fds(void)
 {
@@ -213,6 +214,27 @@ static void cb_library(void)
 	CHECK(client_open(&s, &o, err, sizeof err) == NULL);
 }
 
+/* The ACF deck: 156 legal openings, all different, in the deck's order. */
+static void deck(void)
+{
+	pk_opening *op = NULL;
+	int n = match_deck(3, &op);
+	CHECK_INT(n, 156);
+	int same = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			same += pos_equal(&op[i].start, &op[j].start);
+	CHECK_INT(same, 0);
+	if (n > 0) {
+		CHECK_STR(op[0].text, "ACF 1: 9-13 21-17 5-9");
+		CHECK_STR(op[155].text, "ACF 156: 12-16 24-20 10-15");
+		CHECK_INT(op[155].nply, 3);
+	}
+	free(op);
+	CHECK_INT(match_deck(2, &op), 49);
+	free(op);
+}
+
 int main(void)
 {
 	const char *bindir = getenv("BINDIR");
@@ -221,6 +243,7 @@ int main(void)
 	snprintf(pdnkit, sizeof pdnkit, "%s", prog ? prog : "./pdnkit");
 	snprintf(cbso, sizeof cbso, "%s/../libpdnkit-cb.so", bindir ? bindir : "build/tests");
 	specs();
+	deck();
 	hub_text();
 	faults();
 	cb_library();
