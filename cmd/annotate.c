@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "proto/client.h"
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
@@ -194,6 +195,11 @@ static void on_game(void *ctx, const pk_bgame *j)
 	if (j->file && bgame_annotatable(j) && !j->rp.complete)
 		cli_warning("%s: game %d stops at an error after %d plies (see pdnkit validate); "
 			    "the moves before it are annotated", j->file, j->g.index, bgame_plies(j));
+	if (!j->ok && j->error[0]) {
+		char safe[700];
+		cli_warning("%s%sgame %d: not annotated: %s", j->file ? j->file : "", j->file ? ": " : "",
+			    j->file ? j->g.index : (int)j->id, cli_safe_text(j->error, safe, sizeof safe));
+	}
 	if (j->ok) {
 		if (o->json)
 			print_json(j);
@@ -244,12 +250,16 @@ int cmd_annotate(int argc, const char **argv)
 	engine_args_init(&ea);
 	pk_book *bk = NULL;
 	char *book_arg = NULL;
+	char *engine_spec = NULL, *engines_file = NULL;
 	char *out_path = NULL, *blunder = NULL, *mistake = NULL, *inaccuracy = NULL, *variations = NULL, *shard = NULL,
 	     *merge = NULL;
 	int json = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, with --db:", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits (default: --depth 10):", NULL },
+		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0,
+		  "annotate with another engine: cb:LIB.so[,key=value...], hub:COMMAND or a name of --engines (English games; --movetime its seconds a search, default 1)", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "blunder", 0, POPT_ARG_STRING, &blunder, 0, "a loss of at least CP is a blunder ?? (default 100)", "CP" },
 		{ "mistake", 0, POPT_ARG_STRING, &mistake, 0, "a mistake ? (default 50)", "CP" },
 		{ "inaccuracy", 0, POPT_ARG_STRING, &inaccuracy, 0, "an inaccuracy ?! (default 25)", "CP" },
@@ -286,6 +296,40 @@ int cmd_annotate(int argc, const char **argv)
 		cli_error("nothing to annotate: give PDN FILEs, or --db PATH (with query filters)");
 		rc = EXIT_USAGE;
 		goto done;
+	}
+	pk_engine_spec ext;
+	if (engine_spec) {
+		char why[800];
+		if (spec_parse(engine_spec, engines_file_option(engines_file), &ext, why, sizeof why) < 0) {
+			cli_error("--engine %s", why);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (ext.kind == SPEC_DXP || (ext.kind == SPEC_PDNKIT && *ext.target)) {
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)"
+				  : "give the built-in engine's options to annotate itself (--depth 12, not --engine \"pdnkit:--depth 12\")");
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (ext.kind != SPEC_PDNKIT) {
+			if (ea.depth || ea.nodes || ea.level) {
+				cli_error("--engine %s: another engine is given seconds a search (--movetime), not a depth, nodes or a level",
+					  engine_spec);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			bo.ext = &ext;
+			bo.english_only = true;
+			bo.ext_time = ea.movetime ? atof(ea.movetime) : 1.0;
+			char why2[800], safe[900];
+			pk_client *c = client_open(&ext, &bo.copts, why2, sizeof why2);
+			if (!c) {
+				cli_error("--engine %s", cli_safe_text(why2, safe, sizeof safe));
+				rc = EXIT_RUNTIME;
+				goto done;
+			}
+			client_close(c);
+		}
 	}
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("10");
@@ -467,6 +511,8 @@ done:
 	free(shard);
 	free(merge);
 	free(book_arg);
+	free(engine_spec);
+	free(engines_file);
 	book_free(bk);
 	return rc < 0 ? EXIT_OK : rc;
 }

@@ -91,6 +91,29 @@ expect_rc 3 "an engine of another variant"
 expect_err_has "not English draughts" "says so"
 [ -z "$(pgrep -f "$FAKE" 2>/dev/null)" ] && pass || fail "no fake engine left running"
 
+# annotate with another engine: its move and score before each move, the position
+# after a move it would not play scored too
+G37="$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"
+run "$PDNKIT" annotate "$G37" --engine "hub:$PDNKIT engine --no-book" -t 0.02 --book none -j
+expect_rc 0 "annotate with a Hub engine"
+expect_out_has '"class":"' "the moves are classed"
+run "$PDNKIT" annotate "$G37" --engine "cb:$CBSO,eval-side=mover,book=0" -t 0.05 --book none
+expect_rc 0 "annotate with a CheckerBoard library (its score read from its status line)"
+expect_out_has "average loss" "a summary"
+run "$PDNKIT" annotate "$G37" --engine "hub:$FAKE crash 5" -t 0.02 --book none
+expect_err_has "not annotated: " "a crash is said"
+expect_err_has "signal 11" "with how it ended"
+run "$PDNKIT" annotate "$G37" --engine "hub:$FAKE ok" --depth 3
+expect_rc 2 "another engine is given seconds, not a depth"
+# in a store: the engine is part of the run's settings, so two engines' results never mix
+run "$PDNKIT" import --db "$T_TMP/a.db" "$G37"
+run "$PDNKIT" annotate --db "$T_TMP/a.db" --engine "hub:$PDNKIT engine --no-book" -t 0.02 --book none -q
+expect_rc 0 "annotate a store with a Hub engine"
+run "$PDNKIT" annotate --db "$T_TMP/a.db" --engine "hub:$PDNKIT engine --no-book" -t 0.02 --book none -q
+expect_err_has "1 skipped (done before with these settings)" "a second run with the same engine skips the game"
+run "$PDNKIT" annotate --db "$T_TMP/a.db" --depth 2 --book none -q
+expect_err_has "annotate: 1 games annotated" "pdnkit's own run does not take the other engine's"
+
 # usage
 run "$PDNKIT" match --engine pdnkit
 expect_rc 2 "one engine only"

@@ -85,8 +85,8 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 	if (it->npv > 0)
 		pdn_move_string(s->root, &it->pv[0], false, mv);
 	if (score_is_win(it->score))
-		snprintf(s->str, 1024, "pdnkit: depth %d  %s in %d  best %s  %.1f s  %llu nodes", it->depth,
-			 it->score > 0 ? "win" : "loss", score_plies(it->score), mv, it->seconds,
+		snprintf(s->str, 1024, "pdnkit: depth %d  %s in %d (score %+d)  best %s  %.1f s  %llu nodes", it->depth,
+			 it->score > 0 ? "win" : "loss", score_plies(it->score), it->score, mv, it->seconds,
 			 (unsigned long long)it->nodes);
 	else
 		snprintf(s->str, 1024, "pdnkit: depth %d  score %+d  best %s  %.1f s  %llu nodes", it->depth, it->score,
@@ -151,8 +151,9 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 			/* chosen in an iteration that did not finish: the status names the move played */
 			char mv[PK_MOVE_STRLEN];
 			pdn_move_string(&root, &best, false, mv);
-			snprintf(str, 1024, "pdnkit: depth %d+  best %s (found at depth %d, unfinished)  %llu nodes",
-				 res.last.depth, mv, res.last.depth + 1, (unsigned long long)res.last.nodes);
+			snprintf(str, 1024, "pdnkit: depth %d+  best %s (found at depth %d, unfinished; score %+d at depth %d)  %llu nodes",
+				 res.last.depth, mv, res.last.depth + 1, res.last.score, res.last.depth,
+				 (unsigned long long)res.last.nodes);
 		}
 		if (res.in_egdb)
 			ret = res.egdb.value == EGDB_WIN ? CB_WIN : res.egdb.value == EGDB_LOSS ? CB_LOSS : CB_DRAW;

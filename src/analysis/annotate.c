@@ -1,4 +1,5 @@
 /* Annotation of a game, move by move. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/annotate.h"
@@ -72,8 +73,156 @@ static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_histor
 	h->nkeys = p;         /* the positions before ply p's position (which is the root) */
 }
 
+/* The other engine's score of a position, in hundredths for the side to move, within
+ * what a loss counts; false (and the reason) when it fails or gives no score. */
+static bool client_score(const pk_annotate_opts *o, const pk_pos *start, const pk_move *moves, int n,
+			 pk_client_answer *a)
+{
+	client_go(o->client, start, moves, n, o->client_time, a);
+	if (a->status != CLIENT_OK) {
+		if (o->client_error)
+			snprintf(o->client_error, o->client_error_size, "%s", a->detail);
+		return false;
+	}
+	if (!a->has_score) {
+		if (o->client_error)
+			snprintf(o->client_error, o->client_error_size,
+				 "%s gives no score with its move (annotate needs one)", client_name(o->client));
+		return false;
+	}
+	return true;
+}
+
+static int to_hundredths(double men)
+{
+	double x = men * 100;
+	return x > 2 * LOSS_CAP ? 2 * LOSS_CAP : x < -2 * LOSS_CAP ? -2 * LOSS_CAP : (int)(x < 0 ? x - 0.5 : x + 0.5);
+}
+
+#define FORCED_MAX 32
+
+/* The value of the position after moves[0..n) for its side to move, in hundredths: a
+ * forced move (engines answer those at once, without a score) is played and the value
+ * after it taken, as many times as they follow; a side with no move has lost. moves has
+ * room for FORCED_MAX more. */
+static bool client_value(const pk_annotate_opts *o, const pk_pos *start, pk_move *moves, int n, int *value)
+{
+	pk_pos p = *start;
+	for (int i = 0; i < n; i++) {
+		pk_pos q;
+		pos_make(&p, &moves[i], &q);
+		p = q;
+	}
+	int sign = 1;
+	for (int k = 0; k < FORCED_MAX; k++) {
+		pk_movelist ml;
+		int nl = gen_moves(&p, &ml);
+		if (nl == 0) {
+			*value = -LOSS_CAP * sign;
+			return true;
+		}
+		if (nl > 1)
+			break;
+		moves[n++] = ml.m[0];
+		pk_pos q;
+		pos_make(&p, &ml.m[0], &q);
+		p = q;
+		sign = -sign;
+	}
+	pk_client_answer a;
+	if (!client_score(o, start, moves, n, &a))
+		return false;
+	*value = sign * to_hundredths(a.score);
+	return true;
+}
+
+/* annotate_game with another engine. */
+static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)
+{
+	pk_move *moves = malloc(sizeof *moves * (size_t)(rp->nply + 1 + FORCED_MAX));
+	if (!moves)
+		return -1;
+	int rc = 0;
+	client_new_game(o->client);
+	const pk_pos *start = &rp->start;
+	int first = 0;               /* the moves from start: those after the last set-up */
+	for (int i = 0; i < rp->nply; i++) {
+		pk_note *n = &notes[i];
+		const pk_ply *pl = &rp->plies[i];
+		if (pl->ordinal < 0) {
+			start = &pl->after;
+			first = i + 1;
+			continue;
+		}
+		if (o->stop && *o->stop) {
+			rc = 1;
+			break;
+		}
+		const pk_pos *before = replay_pos_before(rp, i + 1);
+		n->side = before->stm;
+		n->played = pl->move;
+		n->best = pl->move;
+		int nm = 0;
+		for (int k = first; k < i; k++)
+			moves[nm++] = rp->plies[k].move;
+		if (pl->nlegal == 1) {
+			n->cls = CLASS_FORCED;
+			goto next;
+		}
+		if (o->in_book && o->in_book(o->book_ctx, before, &pl->move)) {
+			n->cls = CLASS_BOOK;
+			goto next;
+		}
+		pk_client_answer a;
+		if (!client_score(o, start, moves, nm, &a)) {
+			rc = o->stop && *o->stop ? 1 : 2;
+			break;
+		}
+		n->best = a.move;
+		n->score_best = to_hundredths(a.score);
+		n->depth = a.depth;
+		n->npv = 1;
+		n->pv[0] = a.move;
+		if (move_same_effect(&a.move, &pl->move))
+			annotate_note_best(n, &o->th, false, 0);
+		else {
+			moves[nm] = pl->move;
+			int after;
+			if (!client_value(o, start, moves, nm + 1, &after)) {
+				rc = o->stop && *o->stop ? 1 : 2;
+				break;
+			}
+			annotate_note_played(n, &o->th, -after, 0);
+		}
+		if (o->egdb) {
+			pk_pos after;
+			pos_make(before, &pl->move, &after);
+			pk_egdb_result rb, ra;
+			if (egdb_probe(o->egdb, before, &rb) == EGDB_FOUND && egdb_probe(o->egdb, &after, &ra) == EGDB_FOUND) {
+				n->egdb = true;
+				n->egdb_before = rb.value;
+				n->egdb_after = -ra.value;
+				if (n->egdb_after < n->egdb_before)
+					n->cls = CLASS_BLUNDER;
+				else if (n->cls == CLASS_BLUNDER || n->cls == CLASS_MISTAKE || n->cls == CLASS_INACCURACY)
+					n->cls = CLASS_GOOD;
+			}
+		}
+	next:
+		if (o->on_move)
+			o->on_move(o->ctx, n);
+	}
+	free(moves);
+	return rc;
+}
+
 int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)
 {
+	if (o->client) {
+		for (int i = 0; i < rp->nply; i++)
+			notes[i] = (pk_note){ .ply = i + 1, .cls = CLASS_NONE };
+		return annotate_client(rp, o, notes);
+	}
 	engine_new_game(e);
 	uint64_t *keys = malloc(sizeof *keys * (size_t)(rp->nply + 1));
 	if (!keys)

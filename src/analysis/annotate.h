@@ -8,6 +8,7 @@
 #include "pdn/replay.h"
 #include "engine/search.h"
 #include "engine/vsearch.h"
+#include "proto/client.h"
 
 enum { CLASS_GOOD, CLASS_INACCURACY, CLASS_MISTAKE, CLASS_BLUNDER, CLASS_ONLY, CLASS_FORCED, CLASS_BOOK,
        CLASS_NONE /* a /FEN/ set-up: nothing to score */ };
@@ -58,6 +59,15 @@ typedef struct {
 	 * by them, whatever the search says: a win given up for a draw or a loss, or a draw
 	 * for a loss, is a blunder; a move that keeps the value is not one. */
 	pk_egdb *egdb;
+	/* Another engine instead of pdnkit's (English games): each position before a move is
+	 * searched for client_time seconds (its move and score), and a move other than its
+	 * choice is scored by a search of the position after it. There is no only-move
+	 * test (no protocol leaves moves out). When it fails, annotate_game returns 2 with
+	 * the reason in client_error. */
+	pk_client *client;
+	double client_time;
+	char *client_error;
+	size_t client_error_size;
 	/* after each move (may be NULL), e.g. for progress */
 	void (*on_move)(void *ctx, const pk_note *n);
 	void *ctx;
@@ -66,7 +76,7 @@ typedef struct {
 /* Annotate every ply of rp into notes (rp->nply entries). The engine starts a new game
  * first, so a game's annotation depends only on the game and the options (with one
  * search thread and a depth or node limit). 0; 1 when stopped (the notes after the stop
- * are CLASS_NONE); -1 when out of memory. */
+ * are CLASS_NONE); 2 when another engine failed (o->client); -1 when out of memory. */
 int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes);
 
 /* A move of another variant's game and the engine's line there (vannotate_game). */

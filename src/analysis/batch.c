@@ -24,6 +24,7 @@ struct pk_batch {
 	pk_batch_opts o;
 	pk_engine *eng[MAX_THREADS];
 	pk_vengine *veng[MAX_THREADS];   /* for games of other variants, made when one comes */
+	pk_client *cli[MAX_THREADS];     /* another engine's, started when needed */
 	pk_bgame *jobs;              /* the chunk, in input order */
 	int njobs;
 	int *order;                  /* the chunk's jobs, longest first */
@@ -156,6 +157,22 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 		free(vnotes);
 		return;
 	}
+	j->error[0] = 0;
+	if (b->o.ext && !variant) {
+		if (!client_alive(b->cli[wid])) {
+			client_close(b->cli[wid]);
+			b->cli[wid] = client_open(b->o.ext, &b->o.copts, j->error, sizeof j->error);
+		}
+		if (!b->cli[wid]) {
+			free(notes);
+			free(vnotes);
+			return;
+		}
+		o.client = b->cli[wid];
+		o.client_time = b->o.ext_time;
+		o.client_error = j->error;
+		o.client_error_size = sizeof j->error;
+	}
 	int rc = variant ? vannotate_game(b->veng[wid], &j->rp.vr, &o, notes, vnotes)
 			 : annotate_game(b->eng[wid], &j->rp, &o, notes);
 	if (rc < 0)
@@ -210,7 +227,7 @@ static void run_chunk(pk_batch *b)
 		nw = 1;
 	int per = b->o.threads / nw;
 	for (int i = 0; i < nw; i++)
-		if (engine_set_threads(b->eng[i], per) < 0)
+		if (b->eng[i] && engine_set_threads(b->eng[i], per) < 0)
 			atomic_store(&b->oom, true);
 	for (int i = 0; i < b->njobs; i++)
 		b->order[i] = i;
@@ -424,6 +441,8 @@ pk_batch *batch_new(const pk_batch_opts *o, char *err, size_t errsize)
 		return NULL;
 	}
 	for (int i = 0; i < b->o.threads; i++) {
+		if (b->o.ext)
+			continue;   /* another engine's searches; none of pdnkit's */
 		if (!(b->eng[i] = engine_new(b->o.hash, &b->o.w))) {
 			snprintf(err, errsize, "cannot allocate a %zu MB transposition table", b->o.hash);
 			batch_free(b);
@@ -526,6 +545,7 @@ void batch_free(pk_batch *b)
 	for (int i = 0; i < MAX_THREADS; i++) {
 		engine_free(b->eng[i]);
 		vengine_free(b->veng[i]);
+		client_close(b->cli[i]);
 	}
 	for (int i = 0; i < b->nplayers; i++)
 		free(b->players[i].name);
@@ -551,8 +571,15 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 		used = strlen(buf);
 	}
 	if (a->egdb && used < size)
-		snprintf(buf + used, size - used, " egdb=%d%s", egdb_pieces(a->egdb),
-			 egdb_has_distances(a->egdb, egdb_pieces(a->egdb)) ? "d" : "");
+		used += (size_t)snprintf(buf + used, size - used, " egdb=%d%s", egdb_pieces(a->egdb),
+					 egdb_has_distances(a->egdb, egdb_pieces(a->egdb)) ? "d" : "");
+	/* another engine: its spec and time instead of pdnkit's limits (the weights and
+	 * features above are pdnkit's defaults then, the same for every run) */
+	if (o->ext && used < size) {
+		used += (size_t)snprintf(buf + used, size - used, " engine=%s time=%g", o->ext->text, o->ext_time);
+		for (int i = 0; i < o->ext->nparams && used < size; i++)
+			used += (size_t)snprintf(buf + used, size - used, " %s=%s", o->ext->key[i], o->ext->value[i]);
+	}
 }
 
 int batch_eval_text(const pk_tnote *t, int first, char *buf, size_t size)

@@ -40,6 +40,7 @@ typedef struct {
 	int decisive;                /* index into notes of the decisive mistake, or -1 */
 	pk_tally side[2];            /* per side (PK_BLACK, PK_WHITE) */
 	bool done_before, ok;
+	char error[600];             /* why it failed, when another engine failed (else empty) */
 } pk_bgame;
 
 typedef struct {
@@ -54,6 +55,11 @@ typedef struct {
 	bool english_only;           /* games of other variants are left unannotated */
 	int shard_k, shard_n;        /* files: only every n-th game from the k-th (the store filters itself) */
 	const volatile sig_atomic_t *stop;
+	/* Another engine instead of pdnkit's (English games only; NULL: pdnkit's): each
+	 * worker starts its own, again after a failure. */
+	const pk_engine_spec *ext;
+	pk_client_opts copts;
+	double ext_time;             /* seconds a search */
 	/* Each game in input order, once it is done (on the calling thread). */
 	void (*on_game)(void *ctx, const pk_bgame *b);
 	/* A file or stored game that could not be read (the batch goes on). */

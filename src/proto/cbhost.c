@@ -27,6 +27,7 @@ typedef struct {
 				     * goes on from them keeps the library's history */
 	bool reset;
 	double maxtime;
+	bool eval_mover;            /* the status line's eval is the mover's, not Black's */
 } host;
 
 static void say(host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,6 +62,30 @@ static void clean(char *s)
 			*s = '\'';
 		else if ((unsigned char)*s < 32)
 			*s = ' ';
+}
+
+/* A number after a word of the library's status line ("Eval: -24", "depth 14"): the
+ * word is matched without case, then up to 3 characters of ':', '=' or spaces. */
+static bool number_after(const char *str, const char *word, long *out)
+{
+	size_t n = strlen(word);
+	for (const char *p = str; *p; p++) {
+		size_t i = 0;
+		while (i < n && p[i] && (p[i] | 0x20) == word[i])
+			i++;
+		if (i < n)
+			continue;
+		const char *q = p + n;
+		for (int k = 0; k < 3 && (*q == ':' || *q == '=' || *q == ' '); k++)
+			q++;
+		char *e;
+		long v = strtol(q, &e, 10);
+		if (e != q) {
+			*out = v;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void set_position(host *h, const hub_line *l)
@@ -125,7 +150,19 @@ static void go(host *h)
 	str[sizeof str - 1] = 0;
 	clean(str);
 	const char *claim = r == CB_WIN ? "win" : r == CB_LOSS ? "loss" : r == CB_DRAW ? "draw" : "unknown";
-	say(h, "info claim=%s str=\"%.900s\"", claim, str);
+	/* a score and depth when the status line has them as most engines write it (GuiNN,
+	 * Cake, Kingsrow, pdnkit: "eval", "value" or "score" in hundredths of a man, "depth") */
+	long ev, dp;
+	char extra[96] = "";
+	size_t k = 0;
+	if (number_after(str, "eval", &ev) || number_after(str, "value", &ev) || number_after(str, "score", &ev)) {
+		if (!h->eval_mover && h->pos.stm == PK_WHITE)
+			ev = -ev;   /* Black's view, as GuiNN writes it: the mover's for Hub */
+		k += (size_t)snprintf(extra + k, sizeof extra - k, " score=%.2f", ev / 100.0);
+	}
+	if (number_after(str, "depth", &dp))
+		snprintf(extra + k, sizeof extra - k, " depth=%ld", dp);
+	say(h, "info claim=%s%s str=\"%.900s\"", claim, extra, str);
 	/* the move is the legal move that gives the board the library returned */
 	pk_pos after;
 	const char *why = cb_board_light_written(board) ? "a light square written" :
@@ -201,13 +238,19 @@ int cbhost_run(const char *lib, int in, int out, char *err, size_t errsize)
 			clean(reply);
 			say(&h, "id name=\"%s\" version=\"\"", reply);
 			say(&h, "param name=variant value=english type=enum values=\"english\"");
+			say(&h, "param name=eval-side value=black type=enum values=\"black mover\"");
 			say(&h, "wait");
 		} else if (!strcmp(cmd, "set-param")) {
 			const char *k = hub_arg(&l, "name"), *v = hub_arg(&l, "value");
 			char c[256], reply[1024] = "";
 			if (!k || !v)
 				say(&h, "error message=\"set-param needs name=... value=...\"");
-			else if (!strcmp(k, "variant")) {
+			else if (!strcmp(k, "eval-side")) {
+				if (strcmp(v, "black") && strcmp(v, "mover"))
+					say(&h, "error message=\"set-param eval-side=%s: black or mover is expected\"", v);
+				else
+					h.eval_mover = !strcmp(v, "mover");
+			} else if (!strcmp(k, "variant")) {
 				if (strcmp(v, "english"))
 					say(&h, "error message=\"set-param variant=%s: a CheckerBoard engine plays English draughts\"", v);
 			} else {
