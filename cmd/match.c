@@ -169,6 +169,71 @@ static void tag(FILE *f, const char *name, const char *value)
 	fputs("\"]\n", f);
 }
 
+/* The finished games as PDN into out (replaced, or appended to with append): the
+ * engines' names, the opening, how it ended, the time control and time used. Game i is
+ * round ids[i] (ids NULL: i + 1). -1 after saying why. */
+static int write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append)
+{
+	pk_match m = *mp;
+	cli_text txt;
+	FILE *f = append ? fopen(out, "a") : cli_text_begin(&txt);
+	if (!f) {
+		if (append)
+			cli_error("cannot write %s: %s", out, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < m.ngames; i++) {
+		const pk_match_game *g = &m.games[i];
+		if (!atomic_load(&g->finished))
+			continue;
+		const pk_opening *o = &m.op[g->opening];
+		char event[64], num[32];
+		int bl = g->a_black ? 0 : 1;
+		long id = ids ? ids[i] : i + 1;
+		snprintf(event, sizeof event, "%s, game %ld", event_name, id);
+		tag(f, "Event", event);
+		snprintf(num, sizeof num, "%ld", id);
+		tag(f, "Round", num);
+		tag(f, "Black", m.pl[bl].name);
+		tag(f, "White", m.pl[!bl].name);
+		tag(f, "Result", result_string(g->result));
+		tag(f, "Opening", o->text);
+		tag(f, "Termination", g->reason);
+		if (g->detail)
+			tag(f, "TerminationDetail", g->detail);
+		char tc[32];
+		double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
+		if (limit > 0) {
+			snprintf(tc, sizeof tc, "%g s a move", limit);
+			tag(f, "TimeControl", tc);
+		}
+		snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
+		tag(f, "BlackSeconds", tc);
+		snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
+		tag(f, "WhiteSeconds", tc);
+		char fen[VAR_FEN_STRLEN];
+		bool second = false;    /* the second mover moves first: "1... " */
+		if (m.variant) {
+			fprintf(f, "[GameType \"%d\"]\n", m.variant->gametype);
+			vfen_format(&o->vstart, fen, sizeof fen);
+			second = o->vstart.stm != m.variant->first;
+		} else {
+			fen_format(&o->start, fen, sizeof fen);
+			second = o->start.stm == PK_WHITE;
+		}
+		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
+			g->movetext ? g->movetext : "", result_string(g->result));
+	}
+	if (append) {
+		if (fclose(f) != 0) {
+			cli_error("cannot write %s: %s", out, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	return cli_text_commit(&txt, out) < 0 ? -1 : 0;
+}
+
 int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
@@ -473,58 +538,9 @@ int cmd_match(int argc, const char **argv)
 	}
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
-	if (out) {
-		cli_text txt;
-		FILE *f = cli_text_begin(&txt);
-		if (!f) {
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		for (int i = 0; i < m.ngames; i++) {
-			const pk_match_game *g = &m.games[i];
-			if (!atomic_load(&g->finished))
-				continue;
-			const pk_opening *o = &m.op[g->opening];
-			char event[48], num[32];
-			int bl = g->a_black ? 0 : 1;
-			snprintf(event, sizeof event, "pdnkit match, game %d", i + 1);
-			tag(f, "Event", event);
-			snprintf(num, sizeof num, "%d", i + 1);
-			tag(f, "Round", num);
-			tag(f, "Black", m.pl[bl].name);
-			tag(f, "White", m.pl[!bl].name);
-			tag(f, "Result", result_string(g->result));
-			tag(f, "Opening", o->text);
-			tag(f, "Termination", g->reason);
-			if (g->detail)
-				tag(f, "TerminationDetail", g->detail);
-			char tc[32];
-			double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
-			if (limit > 0) {
-				snprintf(tc, sizeof tc, "%g s a move", limit);
-				tag(f, "TimeControl", tc);
-			}
-			snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
-			tag(f, "BlackSeconds", tc);
-			snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
-			tag(f, "WhiteSeconds", tc);
-			char fen[VAR_FEN_STRLEN];
-			bool second = false;    /* the second mover moves first: "1... " */
-			if (m.variant) {
-				fprintf(f, "[GameType \"%d\"]\n", m.variant->gametype);
-				vfen_format(&o->vstart, fen, sizeof fen);
-				second = o->vstart.stm != m.variant->first;
-			} else {
-				fen_format(&o->start, fen, sizeof fen);
-				second = o->start.stm == PK_WHITE;
-			}
-			fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
-				g->movetext ? g->movetext : "", result_string(g->result));
-		}
-		if (cli_text_commit(&txt, out) < 0) {
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
+	if (out && write_games(&m, out, "pdnkit match", NULL, false) < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
 	}
 	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:
@@ -556,5 +572,190 @@ out:
 	free(pdnkit_opts_keep[0]);
 	free(pdnkit_opts_keep[1]);
 	egdb_free(m.adjudicate);
+	return rc;
+}
+
+/* The rounds already in a self-play file (resuming): a sorted array, its size in *n. */
+static long *rounds_in(const char *path, long *n)
+{
+	*n = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	long cap = 0, *v = NULL;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		long r;
+		if (sscanf(line, "[Round \"%ld\"]", &r) != 1)
+			continue;
+		if (*n == cap) {
+			long *nv = realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 1024));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = r;
+	}
+	fclose(f);
+	return v;
+}
+
+static bool has_round(const long *v, long n, long r)
+{
+	for (long i = 0; i < n; i++)
+		if (v[i] == r)
+			return true;
+	return false;
+}
+
+/* pdnkit selfplay: games of the engine against itself for training data. */
+int cmd_selfplay(int argc, const char **argv)
+{
+	char *games_arg = NULL, *conc = NULL, *out = NULL, *random_arg = NULL, *seed_arg = NULL, *shard = NULL,
+	     *adjudicate = NULL;
+	engine_args ea;
+	engine_args_init(&ea);
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "The engine (default: --depth 6):", NULL },
+		{ "games", 'n', POPT_ARG_STRING, &games_arg, 0, "games numbered 1..N in all (default 1000)", "N" },
+		{ "random", 0, POPT_ARG_STRING, &random_arg, 0, "random plies after the three-move ballot (0-5, default 2)", "N" },
+		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random plies (default 1)", "S" },
+		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
+		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
+		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (default: the default directory's)", "DIR|default|none" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "append the games here as PDN; the games already there are not played again", "FILE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx, opts);
+	pk_match m = { .progress = show_progress, .stop = &cli_interrupted, .opening_per_game = true };
+	m.ctx = &m;
+	pk_opening *deck = NULL, *op = NULL;
+	long *done = NULL, *ids = NULL, ndone = 0;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (cli_no_args(ctx, NULL) < 0)
+		goto out;
+	if (!out) {
+		cli_error("-o FILE is needed: the games are appended there (and a rerun resumes)");
+		goto out;
+	}
+	long total = 1000, nconc = sysconf(_SC_NPROCESSORS_ONLN), random_plies = 2, k = 1, n = 1;
+	unsigned long long seed = 1;
+	if ((games_arg && cli_int(games_arg, 1, 100000000, "--games", &total)) ||
+	    (conc && cli_int(conc, 1, 256, "--concurrency", &nconc)) ||
+	    (random_arg && cli_int(random_arg, 0, 5, "--random", &random_plies)))
+		goto out;
+	if (seed_arg) {
+		char *e;
+		seed = strtoull(seed_arg, &e, 10);
+		if (e == seed_arg || *e) {
+			cli_error("--seed: '%s' is not a whole number", seed_arg);
+			goto out;
+		}
+	}
+	if (shard) {
+		char extra;
+		if (sscanf(shard, "%ld/%ld%c", &k, &n, &extra) != 2 || n < 1 || k < 1 || k > n) {
+			cli_error("--shard must be K/N with 1 <= K <= N, not '%s'", shard);
+			goto out;
+		}
+	}
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
+		ea.depth = strdup("6");
+	/* both sides the same engine, without the book: the openings vary by themselves */
+	char spec[512];
+	snprintf(spec, sizeof spec, "%s%s%s%s%s%s%s%s%s%s%s%s --book none", ea.depth ? "--depth " : "", ea.depth ? ea.depth : "",
+		 ea.nodes ? " --nodes " : "", ea.nodes ? ea.nodes : "", ea.movetime ? " --movetime " : "",
+		 ea.movetime ? ea.movetime : "", ea.weights ? " --weights " : "", ea.weights ? ea.weights : "",
+		 ea.patterns ? " --patterns " : "", ea.patterns ? ea.patterns : "", ea.features ? " --features " : "",
+		 ea.features ? ea.features : "");
+	for (int i = 0; i < 2; i++) {
+		m.pl[i].spec = spec;
+		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %s", spec);
+		if (parse_player("the engine", spec, NULL, false, &m.pl[i]) < 0)
+			goto out;
+	}
+	bool failed = false;
+	if (adjudicate && !strcmp(adjudicate, "default"))
+		m.adjudicate = egdb_use_option(NULL, true, &failed);
+	else if (!adjudicate || strcmp(adjudicate, "none"))
+		m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
+	if (failed)
+		goto out;
+	rc = EXIT_RUNTIME;
+	int nd = match_ballots(&deck);
+	done = rounds_in(out, &ndone);
+	long todo = 0;
+	for (long g = k; g <= total; g += n)
+		todo += !has_round(done, ndone, g);
+	if (todo == 0) {
+		printf("selfplay: all %ld games of this shard are in %s already\n", (total - k) / n + 1, out);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (nd <= 0 || !(op = calloc((size_t)todo, sizeof *op)) || !(ids = calloc((size_t)todo, sizeof *ids))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	long t = 0;
+	for (long g = k; g <= total; g += n) {
+		if (has_round(done, ndone, g))
+			continue;
+		/* game g: ballot (g - 1) modulo the ballots, then its own random plies */
+		uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)g;
+		for (int tries = 0; !match_randomize(&deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t]); tries++)
+			;
+		ids[t++] = g;
+	}
+	m.op = op;
+	m.nop = (int)todo;
+	if (ndone)
+		fprintf(stderr, "selfplay: %ld games in %s already; %ld to play\n", ndone, out, todo);
+	progress_t0 = cli_now();
+	cli_catch_signals(true);
+	if (match_run(&m, (int)todo, (int)nconc) < 0) {
+		clear_progress();
+		cli_error("out of memory");
+		goto out;
+	}
+	clear_progress();
+	if (write_games(&m, out, "pdnkit selfplay", ids, true) < 0)
+		goto out;
+	long w = 0, d = 0, l = 0;
+	for (int i = 0; i < m.ngames; i++) {
+		if (!atomic_load(&m.games[i].finished))
+			continue;
+		int r = m.games[i].result;
+		w += r == RES_BLACK_WINS;
+		d += r == RES_DRAW;
+		l += r == RES_WHITE_WINS;
+	}
+	printf("selfplay: %d games played (Black won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
+	       match_finished(&m), w, d, l, cli_now() - progress_t0, out,
+	       cli_interrupted ? "; interrupted: the finished games are kept, a rerun plays the rest" : "");
+	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
+out:
+	match_free_games(&m);
+	free(op);
+	free(deck);
+	free(done);
+	free(ids);
+	book_free(m.pl[0].bk);
+	book_free(m.pl[1].bk);
+	egdb_free(m.pl[0].egdb);
+	egdb_free(m.pl[1].egdb);
+	egdb_free(m.adjudicate);
+	engine_args_free(&ea);
+	poptFreeContext(ctx);
+	free(games_arg);
+	free(conc);
+	free(out);
+	free(random_arg);
+	free(seed_arg);
+	free(shard);
+	free(adjudicate);
 	return rc;
 }

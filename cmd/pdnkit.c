@@ -25,7 +25,8 @@ static const struct command commands[] = {
 	{ "stats", cmd_stats, "summarise stored games: results, openings, players, an opening explorer" },
 	{ "analyze", cmd_analyze, "search a position: each iteration's score and best line, then the best move" },
 	{ "bench", cmd_bench, "search fixed positions to fixed depths: node signature and speed" },
-	{ "match", cmd_match, "engine against engine over every opening with both colours; Elo difference" },
+	{ "match", cmd_match, "engine against engine (pdnkit, CheckerBoard, Hub) over an opening deck; Elo, SPRT, faults" },
+	{ "selfplay", cmd_selfplay, "games of the engine against itself for training: random openings, sharded, resumable" },
 	{ "solve", cmd_solve, "judge problem positions whose result is known: how many right, which missed" },
 	{ "annotate", cmd_annotate, "score every move of games with the engine; mark blunders, mistakes, only moves" },
 	{ "blunders", cmd_blunders, "the worst moves of the annotated games in a database" },
@@ -37,6 +38,7 @@ static const struct command commands[] = {
 	{ "engine", cmd_engine, "the engine for other programs: the Hub protocol on standard input and output" },
 	{ "engines", cmd_engines, "other engines pdnkit can drive: check one (name, parameters, a move), list the engines file" },
 	{ "tune", cmd_tune, "fit the evaluation weights to game results (logistic regression)" },
+	{ "train", cmd_train, "learn the pattern evaluation from game results (logistic regression, held-out loss)" },
 	{ "perft", cmd_perft, "count the leaves of the legal move tree (proves the move generator)" },
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/batch.h"
+#include "engine/pattern.h"
 #include "base/hash.h"
 #include "base/pool.h"
 #include "pdn/movenum.h"
@@ -557,7 +558,7 @@ void batch_free(pk_batch *b)
 
 void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t size)
 {
-	uint64_t wh = fnv64(FNV64_INIT, &o->w, sizeof o->w);
+	uint64_t wh = fnv64(FNV64_INIT, o->w.w, sizeof o->w.w);
 	const pk_annotate_opts *a = &o->ao;
 	int k = snprintf(buf, size,
 			 "depth=%d nodes=%llu movetime=%g weights=%016llx thresholds=%d/%d/%d move-order=%d book=%08x",
@@ -570,6 +571,8 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 			features_format(&o->f, buf + used, size - used);
 		used = strlen(buf);
 	}
+	if (o->w.pat && used < size)
+		used += (size_t)snprintf(buf + used, size - used, " patterns=%08x", (unsigned)o->w.pat->checksum);
 	if (a->egdb && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " egdb=%d%s", egdb_pieces(a->egdb),
 					 egdb_has_distances(a->egdb, egdb_pieces(a->egdb)) ? "d" : "");

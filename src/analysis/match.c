@@ -130,6 +130,40 @@ int match_deck(int plies, pk_opening **out)
 	return n;
 }
 
+/* A small, fixed generator: the same seed gives the same openings on every machine. */
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+bool match_randomize(const pk_opening *base, int plies, uint64_t seed, pk_opening *o)
+{
+	*o = *base;
+	uint64_t st = seed;
+	pk_pos p = o->start;
+	for (int k = 0; k < plies && o->nply < 8; k++) {
+		pk_movelist ml;
+		if (gen_moves(&p, &ml) == 0)
+			return false;
+		const pk_move *mv = &ml.m[splitmix(&st) % (uint64_t)ml.n];
+		o->keys[o->nply] = p.key;
+		o->pre[o->nply++] = *mv;
+		char t[PK_MOVE_STRLEN];
+		move_format(mv, false, t, sizeof t);
+		size_t len = strlen(o->text);
+		snprintf(o->text + len, sizeof o->text - len, " %s", t);
+		pk_pos q;
+		pos_make(&p, mv, &q);
+		p = q;
+	}
+	o->start = p;
+	pk_movelist ml;
+	return gen_moves(&p, &ml) > 0;
+}
+
 bool match_opening_of(const pk_replay *rp, pk_opening *o)
 {
 	o->nply = rp->nply > 8 ? 8 : rp->nply;
@@ -474,7 +508,7 @@ int match_run(pk_match *m, int ngames, int concurrency)
 	if (!(m->games = calloc((size_t)ngames, sizeof *m->games)))
 		return -1;
 	for (int i = 0; i < ngames; i++) {
-		m->games[i].opening = (i / 2) % m->nop;
+		m->games[i].opening = m->opening_per_game ? i % m->nop : (i / 2) % m->nop;
 		m->games[i].a_black = i % 2 == 0;
 	}
 	atomic_init(&m->next, 0);

@@ -83,6 +83,7 @@ typedef struct {
 	pk_egdb *adjudicate;        /* ends a game at an exact value of these databases (may be NULL) */
 	double sprt_elo0, sprt_elo1;  /* when they differ: stop when the SPRT decides */
 	int sprt_decision;          /* after the run: 1 H1 (elo1) accepted, -1 H0, 0 neither */
+	bool opening_per_game;      /* game i plays opening i (self-play), not (i / 2) % nop */
 	atomic_bool halt;           /* no new game: a fault with stop_on_fault, or the SPRT */
 	atomic_int faults;
 } pk_match;
@@ -93,6 +94,9 @@ int match_ballots(pk_opening **out);
 /* The ACF three-move deck (156 openings, analysis/ballots.h), or with plies 2 every
  * legal two-ply opening (49), the same way. */
 int match_deck(int plies, pk_opening **out);
+/* base followed by plies random legal moves chosen by seed (at most 8 plies in all), its
+ * text extended; false when the position reached has no legal move. */
+bool match_randomize(const pk_opening *base, int plies, uint64_t seed, pk_opening *o);
 /* The opening a replayed game gives (its start and first 8 plies); false when its end
  * position has no legal move. */
 bool match_opening_of(const pk_replay *rp, pk_opening *o);

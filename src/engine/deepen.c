@@ -155,7 +155,7 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 		done_at[d % 4] = t;
 		double growth = d >= 3 && done_at[(d - 2) % 4] > 0.0005 ? sqrt(t / done_at[(d - 2) % 4]) : 2.5;
 		growth = growth < 1.3 ? 1.3 : growth > 4 ? 4 : growth;
-		if (e->deadline > 0 && t * growth > lim->movetime)
+		if (e->deadline > 0 && (e->f.time_use > 0 ? t > lim->movetime * e->f.time_use / 100.0 : t * growth > lim->movetime))
 			break;
 	}
 }

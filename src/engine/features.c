@@ -24,6 +24,7 @@ static const struct {
 	{ "history-malus", 0, 1, offsetof(pk_features, history_malus), true },
 	{ "lmp", 0, 3, offsetof(pk_features, lmp), false },
 	{ "probcut", 0, 1000, offsetof(pk_features, probcut), false },
+	{ "time-use", 0, 100, offsetof(pk_features, time_use), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -72,6 +72,10 @@ typedef struct {
 			    * searched: 0 off, 1..3 from fewer to more pruning (default 3) */
 	int probcut;       /* margin (hundredths) of the shallow search that cuts a null-window
 			    * node off early; 0 off (default 60) */
+	int time_use;      /* with a time limit, a new iteration is begun while less than this
+			    * share (percent) of the time is used, and cut off at the limit
+			    * (its best move kept once the first root move is searched); 0: only
+			    * an iteration predicted to finish is begun (the older rule) */
 } pk_features;
 
 extern const pk_features features_all;

@@ -1,0 +1,280 @@
+/* Fitting the pattern weights to game results. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/pool.h"
+#include "engine/learn.h"
+#include "rules/gen.h"
+
+#define NW (PAT_PHASES * PAT_WINDOWS * PAT_INDEX)
+#define MAX_THREADS 64
+
+typedef struct {
+	uint16_t idx[PAT_WINDOWS];
+	int16_t base;                   /* the base evaluation, mover's view, hundredths */
+	uint8_t blend;
+	uint8_t y;                      /* 0 loss, 1 draw, 2 win for the side to move */
+	uint8_t held;
+} sample;
+
+struct pk_learn_data {
+	pk_weights base;
+	sample *v;
+	size_t n, cap;
+	long games;
+};
+
+pk_learn_data *learn_data_new(const pk_weights *base)
+{
+	pk_learn_data *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->base = *base;
+	d->base.pat = NULL;
+	return d;
+}
+
+void learn_data_free(pk_learn_data *d)
+{
+	if (!d)
+		return;
+	free(d->v);
+	free(d);
+}
+
+size_t learn_positions(const pk_learn_data *d) { return d->n; }
+long learn_games(const pk_learn_data *d) { return d->games; }
+
+int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
+{
+	if (!rp->supported || !rp->complete || rp->nply < skip + 2)
+		return 0;
+	int first = rp->result == RES_BLACK_WINS ? 2 : rp->result == RES_WHITE_WINS ? 0 : rp->result == RES_DRAW ? 1 : -1;
+	if (first < 0)
+		return 0;
+	bool held = d->games % 10 == 0;
+	d->games++;
+	for (int i = skip; i < rp->nply; i++) {
+		const pk_pos *p = &rp->plies[i].after;
+		if (gen_has_capture(p))
+			continue;
+		pk_movelist ml;
+		if (gen_moves(p, &ml) == 0)
+			continue;
+		if (d->n == d->cap) {
+			size_t cap = d->cap ? d->cap * 2 : 1 << 16;
+			sample *v = realloc(d->v, cap * sizeof *v);
+			if (!v)
+				return -1;
+			d->v = v;
+			d->cap = cap;
+		}
+		sample *s = &d->v[d->n++];
+		int blend;
+		pattern_indices(p, s->idx, &blend);
+		s->blend = (uint8_t)blend;
+		int b = eval(p, &d->base);
+		s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
+		s->y = (uint8_t)(p->stm == PK_BLACK ? first : 2 - first);
+		s->held = held;
+	}
+	return 0;
+}
+
+static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+static inline double value(const sample *s, const float *w)
+{
+	double a = 0, b = 0;
+	for (int k = 0; k < PAT_WINDOWS; k++) {
+		a += w[(0 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]];
+		b += w[(1 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]];
+	}
+	return s->base + (a * s->blend + b * (PAT_BLEND - s->blend)) / PAT_BLEND;
+}
+
+static inline double logloss(double p, int y)
+{
+	const double eps = 1e-12;
+	double t = y / 2.0;
+	return -(t * log(p + eps) + (1 - t) * log(1 - p + eps));
+}
+
+/* One pass on a thread: the gradient of its share of the training part into grad, the
+ * losses of both parts into sums. */
+typedef struct {
+	const pk_learn_data *d;
+	const float *w;
+	double K;
+	int nthreads;
+	float *grad[MAX_THREADS];
+	float *hess[MAX_THREADS];
+	double loss[MAX_THREADS][2];
+	size_t count[MAX_THREADS][2];
+	bool want_grad;
+} pass;
+
+static void pass_thread(int id, void *arg)
+{
+	pass *ps = arg;
+	const pk_learn_data *d = ps->d;
+	size_t lo = d->n * (size_t)id / (size_t)ps->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)ps->nthreads;
+	float *g = ps->grad[id], *hs = ps->hess[id];
+	if (ps->want_grad) {
+		memset(g, 0, sizeof(float) * NW);
+		memset(hs, 0, sizeof(float) * NW);
+	}
+	double l[2] = { 0, 0 };
+	size_t c[2] = { 0, 0 };
+	for (size_t i = lo; i < hi; i++) {
+		const sample *s = &d->v[i];
+		double p = sigmoid(ps->K * value(s, ps->w) / 100.0);
+		l[s->held] += logloss(p, s->y);
+		c[s->held]++;
+		if (s->held || !ps->want_grad)
+			continue;
+		double e = (p - s->y / 2.0) * ps->K / 100.0, cv = p * (1 - p) * (ps->K / 100.0) * (ps->K / 100.0);
+		double a0 = (double)s->blend / PAT_BLEND, a1 = 1 - a0;
+		float e0 = (float)(e * a0), e1 = (float)(e * a1), h0 = (float)(cv * a0 * a0), h1 = (float)(cv * a1 * a1);
+		for (int k = 0; k < PAT_WINDOWS; k++) {
+			size_t i0 = (size_t)(0 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k], i1 = (size_t)(1 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k];
+			g[i0] += e0;
+			g[i1] += e1;
+			hs[i0] += h0;
+			hs[i1] += h1;
+		}
+	}
+	ps->loss[id][0] = l[0];
+	ps->loss[id][1] = l[1];
+	ps->count[id][0] = c[0];
+	ps->count[id][1] = c[1];
+}
+
+/* Mean losses of w (train, held out), and with want_grad the summed gradient in grad[0]. */
+static void run_pass(pass *ps, bool want_grad, double *train, double *held)
+{
+	ps->want_grad = want_grad;
+	pool_run(ps->nthreads, pass_thread, ps);
+	double l[2] = { 0, 0 };
+	size_t c[2] = { 0, 0 };
+	for (int t = 0; t < ps->nthreads; t++)   /* in thread order: the same sums every run */
+		for (int h = 0; h < 2; h++) {
+			l[h] += ps->loss[t][h];
+			c[h] += ps->count[t][h];
+		}
+	*train = c[0] ? l[0] / (double)c[0] : 0;
+	*held = c[1] ? l[1] / (double)c[1] : 0;
+	if (want_grad)
+		for (int t = 1; t < ps->nthreads; t++)
+			for (size_t i = 0; i < NW; i++) {
+				ps->grad[0][i] += ps->grad[t][i];
+				ps->hess[0][i] += ps->hess[t][i];
+			}
+}
+
+int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(void *ctx, long epoch, double train,
+										double held),
+	      void *ctx, pk_patterns *out, pk_learn_result *r)
+{
+	memset(out, 0, sizeof *out);
+	memset(r, 0, sizeof *r);
+	long epochs = o->epochs > 0 ? o->epochs : 300;
+	double rate = o->rate > 0 ? o->rate : 0.3, l2 = o->l2 >= 0 ? o->l2 : 20;
+	int min_count = o->min_count > 0 ? o->min_count : 3;
+	int nt = o->threads < 1 ? 1 : o->threads > MAX_THREADS ? MAX_THREADS : o->threads;
+	float *w = calloc(NW, sizeof *w), *best = calloc(NW, sizeof *best), *keep = calloc(NW, sizeof *keep);
+	int *count = calloc(NW, sizeof *count);
+	pass ps = { .d = d, .w = w, .nthreads = nt };
+	int rc = 0;
+	for (int t = 0; t < nt; t++)
+		if (!(ps.grad[t] = malloc(sizeof(float) * NW)) || !(ps.hess[t] = malloc(sizeof(float) * NW)))
+			rc = -1;
+	if (!w || !best || !keep || !count || rc < 0) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const sample *s = &d->v[i];
+		r->train += !s->held;
+		r->heldout += s->held;
+		if (s->held)
+			continue;
+		for (int k = 0; k < PAT_WINDOWS; k++) {
+			count[(0 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]]++;
+			count[(1 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]]++;
+		}
+	}
+	for (size_t i = 0; i < NW; i++)
+		r->used += count[i] >= min_count;
+	/* the scale that fits the base evaluation best (golden section) */
+	double lo = 0.05, hi = 3.0, tr, he;
+	for (int it = 0; it < 30; it++) {
+		double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618, la, lb;
+		ps.K = a;
+		run_pass(&ps, false, &la, &he);
+		ps.K = b;
+		run_pass(&ps, false, &lb, &he);
+		if (la < lb)
+			hi = b;
+		else
+			lo = a;
+	}
+	ps.K = r->K = (lo + hi) / 2;
+	run_pass(&ps, false, &r->base_train, &r->base_held);
+	r->best_train = r->base_train;
+	r->best_held = r->base_held;
+	/* Damped Newton steps on each weight alone (its gradient over its curvature, both
+	 * summed over the positions it is seen in): a pattern moves as far as its own
+	 * evidence says, seldom-seen ones little; the ridge counts as l2 positions at zero. */
+	double ridge = l2 * 0.25 * (ps.K / 100.0) * (ps.K / 100.0) * 0.5;
+	/* A step that raises the training loss is taken back and the share halved: the
+	 * windows overlap, so the steps of a position's 18 weights add up. */
+	double prev = r->base_train;
+	for (long e = 1; e <= epochs; e++) {
+		if (o->stop && *o->stop)
+			break;
+		run_pass(&ps, true, &tr, &he);
+		memcpy(keep, w, sizeof(float) * NW);
+		for (;;) {
+			for (size_t i = 0; i < NW; i++) {
+				if (count[i] < min_count)
+					continue;
+				double g = ps.grad[0][i] + 2 * ridge * keep[i], h = ps.hess[0][i] + 2 * ridge;
+				w[i] = h > 0 ? (float)(keep[i] - rate * g / h) : keep[i];
+			}
+			/* the losses of the weights after the step */
+			run_pass(&ps, false, &tr, &he);
+			if (tr <= prev || rate < 1e-4)
+				break;
+			rate /= 2;
+		}
+		prev = tr;
+		r->epochs_done = e;
+		if (r->heldout == 0 || he < r->best_held) {
+			r->best_held = he;
+			r->best_train = tr;
+			r->best_epoch = e;
+			memcpy(best, w, sizeof(float) * NW);
+		}
+		if (progress)
+			progress(ctx, e, tr, he);
+	}
+	for (int ph = 0; ph < PAT_PHASES; ph++)
+		for (int k = 0; k < PAT_WINDOWS; k++)
+			for (int i = 0; i < PAT_INDEX; i++) {
+				double x = best[(ph * PAT_WINDOWS + k) * PAT_INDEX + i];
+				x = x > 3000 ? 3000 : x < -3000 ? -3000 : x;
+				out->w[ph][k][i] = (int16_t)lround(x);
+			}
+	patterns_checksum(out);
+out:
+	for (int t = 0; t < nt; t++) {
+		free(ps.grad[t]);
+		free(ps.hess[t]);
+	}
+	free(w);
+	free(best);
+	free(keep);
+	free(count);
+	return rc;
+}

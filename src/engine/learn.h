@@ -1,0 +1,55 @@
+/* Learning the pattern evaluation (engine/pattern.h) from games: every quiet position
+ * of a finished game (no capture for the side to move) is a sample labelled with the
+ * game's result for the side to move; the patterns are fitted as what the hand-set
+ * evaluation misses, by logistic regression (damped Newton steps on each weight over
+ * the whole training part, on N threads), every tenth game held out and the weights of the epoch with the lowest
+ * held-out loss kept. Deterministic: the same games in the same order and the same
+ * number of threads give the same weights (the threads' sums are added in one order). */
+#ifndef PK_LEARN_H
+#define PK_LEARN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include "engine/eval.h"
+#include "engine/pattern.h"
+#include "pdn/replay.h"
+
+typedef struct pk_learn_data pk_learn_data;
+
+/* An empty collection; base is the evaluation the patterns add to (its own patterns
+ * are left out). NULL when out of memory. */
+pk_learn_data *learn_data_new(const pk_weights *base);
+void learn_data_free(pk_learn_data *d);
+/* The quiet positions of a replayed, complete game of English draughts with a result,
+ * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out
+ * of memory. */
+int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip);
+/* Positions and games so far. */
+size_t learn_positions(const pk_learn_data *d);
+long learn_games(const pk_learn_data *d);
+
+typedef struct {
+	long epochs;                    /* full passes (default 300) */
+	double rate;                    /* the share of each weight's Newton step taken (default 0.3) */
+	double l2;                      /* the ridge, as that many positions seen at 0 (default 20) */
+	int min_count;                  /* a pattern seen in fewer training positions keeps 0 (default 3) */
+	int threads;                    /* 1..64 */
+	const volatile sig_atomic_t *stop;   /* when set: ends after the epoch under way */
+} pk_learn_opts;
+
+typedef struct {
+	size_t train, heldout;          /* positions */
+	double K;                       /* the sigmoid's scale fitted to the base evaluation */
+	double base_train, base_held;   /* mean log loss of the base evaluation */
+	double best_train, best_held;   /* of the weights kept */
+	long best_epoch, epochs_done;
+	long used;                      /* patterns that may move (seen at least min_count times) */
+} pk_learn_result;
+
+/* Fits out (zeroed first). progress (may be NULL) after every epoch: the epoch and its
+ * training and held-out losses. 0, or -1 when out of memory. */
+int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(void *ctx, long epoch, double train,
+										double held),
+	      void *ctx, pk_patterns *out, pk_learn_result *r);
+
+#endif

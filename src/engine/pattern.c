@@ -1,0 +1,202 @@
+/* The pattern evaluation. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/hash.h"
+#include "engine/pattern.h"
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+/* The playing squares (bit numbers) of each window, and their masks. */
+static uint32_t win_mask[PAT_WINDOWS];
+static uint16_t ter[256];             /* the bits of a byte read as base-3 digits 0/1 */
+
+static int row_of(int b) { return b / 4; }
+static int col_of(int b) { int r = b / 4; return (r % 2 == 0) ? 2 * (b % 4) + 1 : 2 * (b % 4); }
+
+__attribute__((constructor)) static void init_tables(void)
+{
+	int k = 0;
+	for (int y0 = 0; y0 <= 4; y0 += 2)
+		for (int x0 = 0; x0 <= 4; x0 += 2, k++) {
+			win_mask[k] = 0;
+			for (int b = 0; b < 32; b++)
+				if (row_of(b) >= y0 && row_of(b) < y0 + 4 && col_of(b) >= x0 && col_of(b) < x0 + 4)
+					win_mask[k] |= 1u << b;
+		}
+	for (int v = 0; v < 256; v++) {
+		int t = 0, p3 = 1;
+		for (int i = 0; i < 8; i++, p3 *= 3)
+			if (v >> i & 1)
+				t += p3;
+		ter[v] = (uint16_t)t;
+	}
+}
+
+static inline uint32_t extract(uint32_t x, uint32_t mask)
+{
+#if defined(__BMI2__)
+	return _pext_u32(x, mask);
+#else
+	uint32_t r = 0;
+	int k = 0;
+	for (uint32_t m = mask; m; m &= m - 1, k++)
+		if (x & (m & -m))
+			r |= 1u << k;
+	return r;
+#endif
+}
+
+static inline uint32_t reverse32(uint32_t x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+	return (x >> 16) | (x << 16);
+}
+
+void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *blend)
+{
+	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm];
+	if (p->stm == PK_WHITE) {
+		/* turned half a circle: the mover's men always move towards square 32 */
+		own = reverse32(own);
+		opp = reverse32(opp);
+	}
+	for (int k = 0; k < PAT_WINDOWS; k++)
+		idx[k] = (uint16_t)(ter[extract(own, win_mask[k])] + 2 * ter[extract(opp, win_mask[k])]);
+	int pieces = __builtin_popcount(own | opp);
+	int b = pieces - 2;
+	*blend = b < 0 ? 0 : b > PAT_BLEND ? PAT_BLEND : b;
+}
+
+int pattern_eval(const pk_patterns *pt, const pk_pos *p)
+{
+	uint16_t idx[PAT_WINDOWS];
+	int blend;
+	pattern_indices(p, idx, &blend);
+	int s0 = 0, s1 = 0;
+	for (int k = 0; k < PAT_WINDOWS; k++) {
+		s0 += pt->w[0][k][idx[k]];
+		s1 += pt->w[1][k][idx[k]];
+	}
+	return (s0 * blend + s1 * (PAT_BLEND - blend)) / PAT_BLEND;
+}
+
+void patterns_checksum(pk_patterns *pt)
+{
+	uint32_t h = 2166136261u;
+	long nz = 0;
+	for (int ph = 0; ph < PAT_PHASES; ph++)
+		for (int k = 0; k < PAT_WINDOWS; k++)
+			for (int i = 0; i < PAT_INDEX; i++) {
+				uint16_t v = (uint16_t)pt->w[ph][k][i];
+				nz += v != 0;
+				h = (h ^ (v & 0xFF)) * 16777619u;
+				h = (h ^ (v >> 8)) * 16777619u;
+			}
+	pt->checksum = h;
+	pt->nonzero = nz;
+}
+
+int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
+{
+	memset(pt, 0, sizeof *pt);
+	int line = 0;
+	bool header = false;
+	for (const char *s = text; *s;) {
+		line++;
+		const char *end = strchr(s, '\n');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		char buf[160];
+		if (len >= sizeof buf) {
+			snprintf(err, errsize, "line %d: longer than %zu bytes", line, sizeof buf - 1);
+			return -1;
+		}
+		memcpy(buf, s, len);
+		buf[len] = 0;
+		s += len + (end ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char word[32];
+		int version;
+		if (!header) {
+			if (sscanf(buf, "%31s", word) != 1)
+				continue;
+			if (sscanf(buf, "pdnkit-patterns %d", &version) != 1 || version != PAT_FORMAT) {
+				snprintf(err, errsize, "line %d: not a pattern file of format %d (\"pdnkit-patterns %d\" first)", line,
+					 PAT_FORMAT, PAT_FORMAT);
+				return -1;
+			}
+			header = true;
+			continue;
+		}
+		int ph, k, i, v;
+		char extra;
+		int n = sscanf(buf, "%d %d %d %d %c", &ph, &k, &i, &v, &extra);
+		if (n <= 0)
+			continue;
+		if (n != 4 || ph < 0 || ph >= PAT_PHASES || k < 0 || k >= PAT_WINDOWS || i < 0 || i >= PAT_INDEX ||
+		    v < -30000 || v > 30000) {
+			snprintf(err, errsize, "line %d: expected PHASE (0-%d) WINDOW (0-%d) INDEX (0-%d) VALUE", line,
+				 PAT_PHASES - 1, PAT_WINDOWS - 1, PAT_INDEX - 1);
+			return -1;
+		}
+		pt->w[ph][k][i] = (int16_t)v;
+	}
+	if (!header) {
+		snprintf(err, errsize, "empty: no \"pdnkit-patterns %d\" line", PAT_FORMAT);
+		return -1;
+	}
+	patterns_checksum(pt);
+	return 0;
+}
+
+char *patterns_format(const pk_patterns *pt, const char *comment)
+{
+	size_t cap = 4096 + (size_t)PAT_PHASES * PAT_WINDOWS * PAT_INDEX * 4, len = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	len += (size_t)snprintf(out + len, cap - len, "pdnkit-patterns %d\n# %s\n# PHASE WINDOW INDEX VALUE (hundredths of a man; "
+				"phase 0 at 24 pieces, 1 at 2)\n", PAT_FORMAT, comment ? comment : "");
+	for (int ph = 0; ph < PAT_PHASES; ph++)
+		for (int k = 0; k < PAT_WINDOWS; k++)
+			for (int i = 0; i < PAT_INDEX; i++) {
+				if (!pt->w[ph][k][i])
+					continue;
+				if (cap - len < 64) {
+					char *n = realloc(out, cap *= 2);
+					if (!n) {
+						free(out);
+						return NULL;
+					}
+					out = n;
+				}
+				len += (size_t)snprintf(out + len, cap - len, "%d %d %d %d\n", ph, k, i, pt->w[ph][k][i]);
+			}
+	return out;
+}
+
+/* book/patterns.txt as text, generated at build time. */
+extern const char eval_patterns_text[];
+
+const pk_patterns *patterns_builtin(void)
+{
+	static pk_patterns *pt;
+	static int ready;
+	if (!ready) {
+		ready = 1;
+		pk_patterns *x = malloc(sizeof *x);
+		char err[200];
+		if (x && patterns_parse(eval_patterns_text, x, err, sizeof err) == 0 && x->nonzero > 0)
+			pt = x;
+		else
+			free(x);
+	}
+	return pt;
+}

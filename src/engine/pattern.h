@@ -1,0 +1,44 @@
+/* The pattern evaluation: the contents of nine overlapping 4x4 regions of the board
+ * (eight playing squares each: empty, the mover's piece or the opponent's, 3^8 = 6561
+ * states) index a learned weight each, in two phases blended by the number of pieces,
+ * from the side to move's view (the board turned for White, so one table serves both
+ * sides). It adds to the hand-set evaluation (engine/eval.h): what it learns is what
+ * that one misses. Weights in hundredths of a man, learned by pdnkit train
+ * (engine/learn.h) from game results; book/patterns.txt is built in. */
+#ifndef PK_PATTERN_H
+#define PK_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rules/pos.h"
+
+#define PAT_WINDOWS 9
+#define PAT_CELLS 8
+#define PAT_INDEX 6561                  /* 3^8 */
+#define PAT_PHASES 2                    /* 0: all 24 pieces, 1: two pieces; blended */
+#define PAT_BLEND 22                    /* pieces - 2: the weight of phase 0 out of 22 */
+#define PAT_FORMAT 1
+
+typedef struct pk_patterns {
+	int16_t w[PAT_PHASES][PAT_WINDOWS][PAT_INDEX];
+	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
+	long nonzero;
+} pk_patterns;
+
+/* The index of each window's contents and the blend (pieces - 2, 0..22: phase 0's
+ * share out of PAT_BLEND), from the side to move's view. */
+void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *blend);
+/* Their sum in hundredths for the side to move. */
+int pattern_eval(const pk_patterns *pt, const pk_pos *p);
+
+/* The text form: "pdnkit-patterns 1", then "PHASE WINDOW INDEX VALUE" lines for the
+ * weights that are not zero; '#' comments. 0, or -1 with the line and reason in err. */
+int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize);
+/* The text of pt (malloc'ed; NULL when out of memory), with a header comment. */
+char *patterns_format(const pk_patterns *pt, const char *comment);
+void patterns_checksum(pk_patterns *pt);
+
+/* The built-in weights (book/patterns.txt); NULL when it holds none. */
+const pk_patterns *patterns_builtin(void);
+
+#endif

@@ -1,0 +1,66 @@
+# Self-play and training: selfplay's games are valid PDN, numbered, resumable and
+# sharded; train learns pattern weights from them that the engine loads, the same
+# weights every run; a pattern file that is wrong is refused with its line.
+. "$TESTS_DIR/lib.sh"
+SP="$T_TMP/sp.pdn"
+
+run "$PDNKIT" selfplay -n 30 -d 3 -c 2 -o "$SP" --adjudicate none
+expect_rc 0 "selfplay plays"
+expect_out_has "30 games played" "thirty games"
+run "$PDNKIT" validate "$SP"
+expect_err_has "30 games read: 30 valid, 0 with errors, 0 with warnings" "they are valid PDN"
+run "$PDNKIT" selfplay -n 40 -d 3 -o "$SP" --adjudicate none
+expect_out_has "10 games played" "a rerun with more games plays only the new ones"
+run "$PDNKIT" selfplay -n 40 -d 3 -o "$SP" --adjudicate none
+expect_out_has "already" "a finished set plays nothing"
+[ "$(grep -c '^\[Round ' "$SP")" = 40 ] && pass || fail "forty rounds in the file"
+# shards: the union of two shards is the whole set, game for game
+run "$PDNKIT" selfplay -n 12 -d 3 --shard 1/2 -o "$T_TMP/s1.pdn" --adjudicate none
+run "$PDNKIT" selfplay -n 12 -d 3 --shard 2/2 -o "$T_TMP/s2.pdn" --adjudicate none
+run "$PDNKIT" selfplay -n 12 -d 3 -o "$T_TMP/s12.pdn" --adjudicate none -c 1
+a=$(cat "$T_TMP/s1.pdn" "$T_TMP/s2.pdn" | grep -v 'Seconds' | awk '/^\[Event/{n++} {print > ("'"$T_TMP"'/g" n)}'; \
+    for f in "$T_TMP"/g*; do grep '^\[Round' "$f" | tr -d '\n'; grep -v '^\[Round' "$f" | grep -v '^\[Event' | tr -d '\n'; echo; done | sort | md5sum)
+rm -f "$T_TMP"/g*
+b=$(grep -v 'Seconds' "$T_TMP/s12.pdn" | awk '/^\[Event/{n++} {print > ("'"$T_TMP"'/g" n)}'; \
+    for f in "$T_TMP"/g*; do grep '^\[Round' "$f" | tr -d '\n'; grep -v '^\[Round' "$f" | grep -v '^\[Event' | tr -d '\n'; echo; done | sort | md5sum)
+[ "$a" = "$b" ] && pass || fail "two shards give the games of one run"
+run "$PDNKIT" selfplay -n 10 --shard 3/2 -o "$T_TMP/x.pdn"
+expect_rc 2 "a shard beyond N"
+run "$PDNKIT" selfplay -n 10
+expect_rc 2 "no output file"
+
+# train
+run "$PDNKIT" train "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --epochs 20 --min-count 1 --l2 1 -o "$T_TMP/p1.txt" -j -q --threads 2
+expect_rc 0 "train on self-play games"
+expect_out_has '"checksum":"' "a checksum"
+c1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
+run "$PDNKIT" train "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --epochs 20 --min-count 1 --l2 1 -o "$T_TMP/p2.txt" -j -q --threads 2
+c2=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
+[ -n "$c1" ] && [ "$c1" = "$c2" ] && pass || fail "the same games give the same weights ($c1, $c2)"
+cmp -s "$T_TMP/p1.txt" "$T_TMP/p2.txt" && pass || fail "the same file twice"
+head -1 "$T_TMP/p1.txt" | grep -qx 'pdnkit-patterns 1' && pass || fail "the file starts with its format line"
+if have_corpora "training on OCA 2.0"; then
+	run "$PDNKIT" train "$CORPORA/OCA_2.0.pdn" --epochs 10 -j -q
+	hl=$(echo "$OUT" | sed 's/.*"held_loss":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_held":\([0-9.]*\).*/\1/')
+	awk -v a="$hl" -v b="$bl" 'BEGIN { exit !(a < b) }' && pass || fail "the held-out loss goes down ($bl -> $hl)"
+fi
+run "$PDNKIT" analyze -d 6 --patterns "$T_TMP/p1.txt"
+expect_rc 0 "the engine loads the weights"
+run "$PDNKIT" analyze -d 6 --patterns none
+expect_rc 0 "and goes without"
+printf 'pdnkit-patterns 1\n0 9 5 3\n' > "$T_TMP/bad.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad.txt"
+expect_rc 3 "a window out of range"
+expect_err_has "line 2" "names the line"
+printf 'hello\n' > "$T_TMP/bad2.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad2.txt"
+expect_err_has "not a pattern file" "a file that is no pattern file"
+run "$PDNKIT" train "$T_TMP/nothing.pdn"
+expect_rc 3 "a file that does not exist"
+printf '[Event "x"]\n\n1. 11-15 *\n' > "$T_TMP/nores.pdn"
+run "$PDNKIT" train "$T_TMP/nores.pdn"
+expect_err_has "nothing to learn from" "games without a result"
+# the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
+grep -q '^pdnkit-patterns 1$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
+
+done_testing
