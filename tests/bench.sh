@@ -1,5 +1,6 @@
 #!/bin/sh
 # make bench: the figures that matter, with the machine they were measured on.
+# (about 45 minutes with the GuiNN match over the whole deck; BENCH_GUINN=0 skips it)
 # Every perft count is checked against OEIS A133046 as it is measured.
 PDNKIT=${1:-./pdnkit}
 BUILD=${BUILD:-build}
@@ -175,6 +176,23 @@ if [ "${BENCH_MATCH:-0}" != 0 ]; then
 	"$PDNKIT" match --a "--nodes 30000 --egdb $DB" --b "--nodes 30000 --egdb none" | tail -3 | sed 's/^/  match, databases on against off: /'
 fi
 rm -rf "$EG"
+
+# Against a peer: GuiNN 2.06 (../shared/peers/guinn, built here with g++) through the
+# CheckerBoard interface, the ACF deck with both colours at 0.1 s a move. BENCH_GUINN=0
+# skips it; BENCH_GUINN_GAMES (default 312, the whole deck) plays fewer.
+peer="$CORPORA/../peers/guinn/build.sh"
+if [ "${BENCH_GUINN:-1}" != 0 ] && [ -f "$peer" ] && command -v g++ >/dev/null; then
+	echo
+	echo "against GuiNN 2.06 (a CheckerBoard library, no book, no databases), 0.1 s a move, the ACF deck:"
+	gdir=$(mktemp -d)
+	if sh "$peer" "$gdir" >/dev/null 2>&1; then
+		"$PDNKIT" match --engine "pdnkit:--egdb none" --engine "cb:$gdir/libguinn-cb.so" --time 0.1 --ballots acf3 \
+			--games "${BENCH_GUINN_GAMES:-312}" -c "$cores" --adjudicate none 2>/dev/null | sed 's/^/  /'
+	else
+		echo "  (GuiNN did not build)"
+	fi
+	rm -rf "$gdir"
+fi
 
 echo
 echo "annotate: the 37 games of the 1981 Tinsley-Long match (tinsley.pdn, \"Petal 1981, game N\"):"
