@@ -1,9 +1,11 @@
 /* pdnkit analyze: search a position and show each completed iteration. */
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
 #include "cli.h"
+#include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
 #include "book/book.h"
@@ -99,11 +101,80 @@ void analyze_book_move(bool json, int i, const char *mv, uint32_t games, uint32_
 	}
 }
 
+/* analyze --engine: another engine's move, score and depth in the position (given
+ * without its history). */
+static int analyze_with(const char *text, const char *file, const pk_pos *root, const engine_args *ea,
+			const pk_limits *lim, long multipv, int json)
+{
+	pk_engine_spec spec;
+	char err[800], safe[900];
+	if (spec_parse(text, engines_file_option(file), &spec, err, sizeof err) < 0) {
+		cli_error("--engine %s", err);
+		return EXIT_USAGE;
+	}
+	if (spec.kind == SPEC_PDNKIT || spec.kind == SPEC_DXP) {
+		cli_error("--engine %s: %s", text, spec.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)"
+			  : "give the built-in engine's options to analyze itself");
+		return EXIT_USAGE;
+	}
+	if (ea->depth || ea->nodes || multipv > 1 || ea->egdb || ea->features || ea->threads) {
+		cli_error("--engine: another engine is given seconds (--movetime or --level), not --depth, --nodes, --multipv, "
+			  "--egdb, --features or --threads");
+		return EXIT_USAGE;
+	}
+	pk_movelist ml;
+	if (gen_moves(root, &ml) == 0) {
+		cli_error("the position has no legal move");
+		return EXIT_USAGE;
+	}
+	pk_client_opts co = { 0 };
+	pk_client *cl = client_open(&spec, &co, err, sizeof err);
+	if (!cl) {
+		cli_error("--engine %s", cli_safe_text(err, safe, sizeof safe));
+		return EXIT_RUNTIME;
+	}
+	pk_client_answer a;
+	client_new_game(cl);
+	client_go(cl, root, NULL, 0, lim->movetime > 0 ? lim->movetime : 1.0, &a);
+	int rc = EXIT_OK;
+	char mv[PK_MOVE_STRLEN] = "";
+	if (a.status == CLIENT_OK)
+		pdn_move_string(root, &a.move, false, mv);
+	if (json) {
+		printf("{\"engine\":");
+		json_string(stdout, client_name(cl));
+		printf(",\"status\":\"%s\",\"best\":", client_status_name(a.status));
+		json_string(stdout, mv);
+		if (a.has_score)
+			printf(",\"score\":%d", (int)lround(a.score * 100));
+		printf(",\"depth\":%d,\"seconds\":%.3f", a.depth, a.seconds);
+		if (a.status != CLIENT_OK) {
+			printf(",\"detail\":");
+			json_string(stdout, a.detail);
+		}
+		printf("}\n");
+	} else if (a.status == CLIENT_OK) {
+		printf("%s: bestmove %s", cli_safe_text(client_name(cl), safe, sizeof safe), mv);
+		if (a.has_score)
+			printf("  score %+.2f for the side to move", a.score);
+		if (a.depth)
+			printf("  depth %d", a.depth);
+		printf("  %.2f s\n", a.seconds);
+	}
+	if (a.status != CLIENT_OK) {
+		cli_error("%s", cli_safe_text(a.detail, safe, sizeof safe));
+		rc = EXIT_RUNTIME;
+	}
+	client_close(cl);
+	return rc;
+}
+
 int cmd_analyze(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
-	char *fen = NULL, *moves = NULL, *multipv_arg = NULL, *book_arg = NULL, *variant = NULL;
+	char *fen = NULL, *moves = NULL, *multipv_arg = NULL, *book_arg = NULL, *variant = NULL, *engine_spec = NULL,
+	     *engines_file = NULL;
 	pk_book *bk = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
@@ -113,6 +184,8 @@ int cmd_analyze(int argc, const char **argv)
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "a position of another variant (name or PDN GameType: international, russian, 25, ...; its FEN with --fen, its moves with --moves)", "NAME" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "answer from this opening book when the position is in it (of the position's variant; 'default': the shipped English book)", "FILE" },
 		{ "multipv", 0, POPT_ARG_STRING, &multipv_arg, 0, "show the K best moves, each with its line", "K" },
+		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "ask another engine instead: cb:LIB.so, hub:COMMAND or a name of --engines (its move, score and depth in --movetime seconds)", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per iteration, then the best move", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -147,6 +220,10 @@ int cmd_analyze(int argc, const char **argv)
 	bool given;
 	if (position_option(fen, moves, &c.root, &keys, &h, &given) < 0)
 		goto out;
+	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
+		rc = analyze_with(engine_spec, engines_file, &c.root, &ea, &lim, multipv, json);
+		goto out;
+	}
 	if (book_option(book_arg, false, &bk) < 0) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -254,6 +331,8 @@ out:
 	free(fen);
 	free(moves);
 	free(multipv_arg);
+	free(engine_spec);
+	free(engines_file);
 	free(variant);
 	engine_args_free(&ea);
 	return rc;

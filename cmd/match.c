@@ -18,7 +18,7 @@
 #include "proto/spec.h"
 
 /* Parse "--depth 6 --no-lmr" into a player. */
-static int parse_player(const char *what, const char *spec, const pk_variant *v, bool shipped_book, pk_player *pl)
+static int parse_player(const char *what, const char *spec, const pk_variant *v, bool as_engine, pk_player *pl)
 {
 	engine_args ea;
 	engine_args_init(&ea);
@@ -41,7 +41,7 @@ static int parse_player(const char *what, const char *spec, const pk_variant *v,
 		status = -1;
 	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
 		status = -1;
-	else if (book_option_for(book, shipped_book && !v, v, &pl->bk) < 0)
+	else if (book_option_for(book, as_engine && !v, v, &pl->bk) < 0)
 		status = -1;
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;
@@ -79,7 +79,9 @@ static int parse_player(const char *what, const char *spec, const pk_variant *v,
 	}
 	free(book);
 	ea.db = NULL;                   /* the player's now */
-	pl->hash = ea.hash ? (size_t)atol(ea.hash) : 16;
+	/* --engine pdnkit is the engine as analyze and play have it (64 MB); --a and --b
+	 * keep the smaller table of self-play matches */
+	pl->hash = ea.hash ? (size_t)atol(ea.hash) : as_engine ? 64 : 16;
 	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);
 	return status;

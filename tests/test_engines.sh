@@ -114,6 +114,17 @@ expect_err_has "1 skipped (done before with these settings)" "a second run with 
 run "$PDNKIT" annotate --db "$T_TMP/a.db" --depth 2 --book none -q
 expect_err_has "annotate: 1 games annotated" "pdnkit's own run does not take the other engine's"
 
+# analyze with another engine
+run "$PDNKIT" analyze -E "hub:$PDNKIT engine --no-book" -t 0.05 -m "11-15 23-19" -j
+expect_rc 0 "analyze with a Hub engine"
+expect_out_has '"status":"ok","best":"' "its move"
+expect_out_has '"score":' "and score"
+run "$PDNKIT" analyze -E "hub:$FAKE hang 1" -t 0.05
+expect_rc 3 "analyze with an engine that hangs"
+expect_err_has "gave no move within" "says so"
+run "$PDNKIT" analyze -E "hub:$FAKE ok" -d 5
+expect_rc 2 "another engine is given seconds, not a depth"
+
 # usage
 run "$PDNKIT" match --engine pdnkit
 expect_rc 2 "one engine only"
