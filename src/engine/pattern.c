@@ -112,6 +112,13 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 		const char *end = strchr(s, '\n');
 		size_t len = end ? (size_t)(end - s) : strlen(s);
 		char buf[160];
+		const char *q = s;
+		while (q < s + len && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < s + len && *q == '#') {   /* a comment, however long */
+			s += len + (end ? 1 : 0);
+			continue;
+		}
 		if (len >= sizeof buf) {
 			snprintf(err, errsize, "line %d: longer than %zu bytes", line, sizeof buf - 1);
 			return -1;
