@@ -1,11 +1,12 @@
 /* A Hub engine for the tests, well-behaved or not: it plays the first legal move, and
  * at its move N (the second argument) does what its mode (the first) says:
- *   ok        never misbehaves        crash     dies of SIGSEGV (after a word on stderr)
+ *   ok        never misbehaves        crash     dies of SIGABRT (after a word on stderr)
  *   hang      stops answering         illegal   plays a move that is not legal
  *   garbage   writes binary junk      nomove    answers done without a move
  *   slow      greets only after 60 s  variant   plays international draughts only
  *   exit      leaves at once, before the greeting */
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
 			if (++moves >= n) {
 				if (!strcmp(mode, "crash")) {
 					fprintf(stderr, "fake: about to crash\n");
-					raise(SIGSEGV);
+					struct rlimit none = { 0, 0 };
+					setrlimit(RLIMIT_CORE, &none);   /* no core file left behind */
+					abort();   /* a signal no sanitizer takes over */
 				} else if (!strcmp(mode, "hang")) {
 					for (;;)
 						pause();

@@ -20,7 +20,7 @@ expect_out_has "a CheckerBoard library in a process of its own" "how it runs"
 expect_out_has "from the start it played" "it plays a move"
 run "$PDNKIT" engines check "hub:$FAKE crash 1"
 expect_rc 3 "an engine that crashes at once"
-expect_out_has "signal 11" "the crash is named"
+expect_out_has "signal 6" "the crash is named"
 run "$PDNKIT" engines check "hub:/nonexistent/engine"
 expect_rc 3 "an engine that does not exist"
 expect_err_has "cannot start '/nonexistent/engine'" "says so"
@@ -102,7 +102,7 @@ expect_rc 0 "annotate with a CheckerBoard library (its score read from its statu
 expect_out_has "average loss" "a summary"
 run "$PDNKIT" annotate "$G37" --engine "hub:$FAKE crash 5" -t 0.02 --book none
 expect_err_has "not annotated: " "a crash is said"
-expect_err_has "signal 11" "with how it ended"
+expect_err_has "signal 6" "with how it ended"
 run "$PDNKIT" annotate "$G37" --engine "hub:$FAKE ok" --depth 3
 expect_rc 2 "another engine is given seconds, not a depth"
 # in a store: the engine is part of the run's settings, so two engines' results never mix

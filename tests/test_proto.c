@@ -151,7 +151,7 @@ static void faults(void)
 		pk_client_status want;
 		const char *says;
 	} cases[] = {
-		{ "crash", CLIENT_CRASHED, "signal 11" },
+		{ "crash", CLIENT_CRASHED, "signal 6" },
 		{ "hang", CLIENT_TIMEOUT, "no move within" },
 		{ "illegal", CLIENT_ILLEGAL, "1-2" },
 		{ "garbage", CLIENT_GARBAGE, "garbage" },
