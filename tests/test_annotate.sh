@@ -12,7 +12,7 @@ g3=$(echo "$OUT" | grep '"game":3,')
 echo "$g1" | grep -q '{"ply":1,"move":"14-18","side":"black","best":"11-1[56]",[^}]*"class":"blunder"' && pass || fail "14-18 is a blunder: $g1"
 echo "$g1" | grep -q '{"ply":2,"move":"22x8","side":"white","best":null,[^}]*"class":"forced","depth":0}' && pass || fail "22x8 forced: $g1"
 echo "$g2" | grep -q '"move":"15-18","side":"black","best":"[^"]*","score_best":-*[0-9]*,"score_played":-[0-9]*,"loss":[0-9]*,"class":"blunder"' && pass || fail "15-18 hangs a man: $g2"
-echo "$g3" | grep -q '"move":"15-19",[^}]*"loss":0,"class":"good","depth":6}' && pass || fail "15-19 is good: $g3"
+echo "$g3" | grep -q '"move":"15-19",[^}]*"class":"\(good\|inaccuracy\)","depth":6}' && pass || fail "15-19 keeps the man (good, or an inaccuracy at most): $g3"
 echo "$OUT" | tail -1 | grep -q '^{"players":\[{"name":"test","games":3,' && pass || fail "players line: $(echo "$OUT" | tail -1)"
 
 # Game 37 at a fixed depth: the same bytes every run, a PDN that validates cleanly and

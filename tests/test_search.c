@@ -208,7 +208,7 @@ static void test_weights(void)
 	pk_weights w = eval_default_weights;
 	char err[160];
 	CHECK(weights_parse(text, &w, err, sizeof err) == 0);
-	CHECK(memcmp(&w, t, sizeof w) == 0);
+	CHECK(memcmp(w.w, t->w, sizeof w.w) == 0);
 	CHECK(weights_parse("king 120\nbogus 3\n", &w, err, sizeof err) < 0);
 	CHECK_STR(err, "line 2: unknown weight 'bogus'");
 	CHECK(weights_parse("king\n", &w, err, sizeof err) < 0);

@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60,
 };
 
 static const struct {
