@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
 #include "engine/vsearch.h"
@@ -29,11 +30,16 @@ int cmd_solve(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
-	char *margin_arg = NULL;
+	char *margin_arg = NULL, *engine_spec = NULL, *engines_file = NULL;
 	int json = 0, quiet = 0;
+	pk_engine_spec ext;
+	pk_client *cl = NULL;
+	pk_client_opts co = { 0 };
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits (default: 1 s a position):", NULL },
 		{ "margin", 0, POPT_ARG_STRING, &margin_arg, 0, "a score beyond +-CP counts as a win or loss (default 80)", "CP" },
+		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "judge with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (English positions; its score after --movetime seconds)", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print only the summary", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per position, then the totals", NULL },
 		POPT_AUTOHELP
@@ -61,6 +67,24 @@ int cmd_solve(int argc, const char **argv)
 	pk_limits lim;
 	if (engine_args_resolve(&ea, &lim))
 		goto out;
+	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
+		char why[800], safe[900];
+		if (spec_parse(engine_spec, engines_file_option(engines_file), &ext, why, sizeof why) < 0) {
+			cli_error("--engine %s", why);
+			goto out;
+		}
+		if (ext.kind == SPEC_PDNKIT || ext.kind == SPEC_DXP || ea.depth || ea.nodes) {
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+				  ext.kind == SPEC_PDNKIT ? "give the built-in engine's options to solve itself" :
+				  "another engine is given seconds (--movetime), not a depth or nodes");
+			goto out;
+		}
+		if (!(cl = client_open(&ext, &co, why, sizeof why))) {
+			cli_error("--engine %s", cli_safe_text(why, safe, sizeof safe));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	size_t hash_mb = ea.hash ? (size_t)atol(ea.hash) : 64;
 	e = engine_from_args(&ea);
 	if (!e) {
@@ -110,6 +134,7 @@ int cmd_solve(int argc, const char **argv)
 		memset(&res, 0, sizeof res);
 		char mv[PK_MOVE_STRLEN + 64] = "-";
 		int s, depth, first = PK_BLACK, stm = p->stm;
+		bool fault = false;
 		if (v) {
 			first = v->first;
 			stm = rp->vr.start.stm;
@@ -118,6 +143,33 @@ int cmd_solve(int argc, const char **argv)
 				cli_error("cannot allocate a %zu MB transposition table", hash_mb);
 				rc = EXIT_RUNTIME;
 				break;
+			}
+		} else if (cl) {
+			/* another engine: its score after the time; a fault is a wrong answer, said */
+			pk_client_answer a;
+			char why[800];
+			if (!client_alive(cl)) {
+				client_close(cl);
+				cl = client_open(&ext, &co, why, sizeof why);
+			}
+			if (cl) {
+				client_new_game(cl);
+				client_go(cl, p, NULL, 0, lim.movetime > 0 ? lim.movetime : 1.0, &a);
+			} else {
+				a.status = CLIENT_CRASHED;
+				snprintf(a.detail, sizeof a.detail, "%s", why);
+			}
+			depth = a.depth;
+			if (a.status == CLIENT_OK && a.has_score) {
+				s = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
+				res.has_move = true;
+				move_format(&a.move, false, mv, sizeof mv);
+			} else {
+				char safe[900];
+				cli_warning("%s: game %d: %s", file, g->index,
+					    cli_safe_text(a.status == CLIENT_OK ? "the engine gave no score" : a.detail, safe, sizeof safe));
+				s = 0;
+				fault = true;   /* counted, never right */
 			}
 		} else {
 			engine_new_game(e);
@@ -136,7 +188,7 @@ int cmd_solve(int argc, const char **argv)
 			by_egdb++;
 		}
 		positions++;
-		bool ok = judged == want;
+		bool ok = judged == want && !fault;
 		correct += ok;
 		const char *name = game_tag(g, "Event");
 		if (json) {
@@ -173,6 +225,9 @@ int cmd_solve(int argc, const char **argv)
 out:
 	engine_free(e);
 	vengine_free(ve);
+	client_close(cl);
+	free(engine_spec);
+	free(engines_file);
 	poptFreeContext(ctx);
 	engine_args_free(&ea);
 	free(margin_arg);

@@ -125,6 +125,15 @@ expect_err_has "gave no move within" "says so"
 run "$PDNKIT" analyze -E "hub:$FAKE ok" -d 5
 expect_rc 2 "another engine is given seconds, not a depth"
 
+# solve with another engine
+printf '[Event "p1"]\n[Result "1-0"]\n[SetUp "1"]\n[FEN "B:W30:BK1,K5,K9"]\n\n*\n\n[Event "p2"]\n[Result "1-0"]\n[SetUp "1"]\n[FEN "B:W30:BK1,K5,K9"]\n\n*\n' > "$T_TMP/probs.pdn"
+run "$PDNKIT" solve -E "hub:$PDNKIT engine --no-book" -t 0.05 "$T_TMP/probs.pdn" -j
+expect_rc 0 "solve with a Hub engine"
+expect_out_has '"positions":2,"correct":2' "both judged right"
+run "$PDNKIT" solve -E "hub:$FAKE crash 2" -t 0.05 "$T_TMP/probs.pdn" -q
+expect_err_has "signal 6" "a crash is said"
+expect_out_has "of 2 positions" "and the position counted"
+
 # usage
 run "$PDNKIT" match --engine pdnkit
 expect_rc 2 "one engine only"
