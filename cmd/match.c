@@ -17,6 +17,8 @@
 #include "egdb_opts.h"
 #include "proto/spec.h"
 
+#define MAX_ENGINES 16
+
 /* Parse "--depth 6 --no-lmr" into a player. */
 static int parse_player(const char *what, const char *spec, const pk_variant *v, bool as_engine, pk_player *pl)
 {
@@ -171,6 +173,92 @@ static void tag(FILE *f, const char *name, const char *value)
 	fputs("\"]\n", f);
 }
 
+static int write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append);
+
+/* Every pair of np engines plays the openings (the template m gives the openings and
+ * the rules), one pair after the other; a line a pair, then each engine's points, score
+ * and Elo against the field. */
+static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames, long nconc, const char *out, int json)
+{
+	double pts[MAX_ENGINES] = { 0 };
+	long played[MAX_ENGINES] = { 0 };
+	bool written = false;
+	double t0 = cli_now();
+	if (json)
+		printf("{\"pairs\":[");
+	int npair = 0;
+	for (int i = 0; i < np && !cli_interrupted; i++)
+		for (int j = i + 1; j < np && !cli_interrupted; j++) {
+			pk_match m = *tmpl;
+			m.games = NULL;
+			m.ctx = &m;
+			m.pl[0] = pl[i];
+			m.pl[1] = pl[j];
+			progress_t0 = cli_now();
+			if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
+				clear_progress();
+				match_free_games(&m);
+				cli_error("out of memory");
+				return EXIT_RUNTIME;
+			}
+			clear_progress();
+			pk_match_score sc;
+			match_score(&m, &sc);
+			pts[i] += (double)sc.wins + 0.5 * (double)sc.draws;
+			pts[j] += (double)sc.losses + 0.5 * (double)sc.draws;
+			played[i] += sc.wins + sc.draws + sc.losses;
+			played[j] += sc.wins + sc.draws + sc.losses;
+			pl[i] = m.pl[0];   /* its time counters and name */
+			pl[j] = m.pl[1];
+			if (json) {
+				printf("%s{\"a\":", npair++ ? "," : "");
+				json_string(stdout, pl[i].name);
+				printf(",\"b\":");
+				json_string(stdout, pl[j].name);
+				printf(",\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f}", sc.wins, sc.draws, sc.losses, sc.score);
+			} else
+				printf("%c-%c  %s - %s: +%ld =%ld -%ld, %.1f%%, Elo %+.0f (95%%: %+.0f .. %+.0f)\n", 'A' + i, 'A' + j,
+				       pl[i].name, pl[j].name, sc.wins, sc.draws, sc.losses, 100 * sc.score, sc.elo, sc.elo_low,
+				       sc.elo_high);
+			fflush(stdout);
+			if (out) {
+				char event[200];
+				snprintf(event, sizeof event, "pdnkit match, %c-%c", 'A' + i, 'A' + j);
+				if (write_games(&m, out, event, NULL, written) < 0) {
+					match_free_games(&m);
+					return EXIT_RUNTIME;
+				}
+				written = true;
+			}
+			match_free_games(&m);
+		}
+	if (json)
+		printf("],\"engines\":[");
+	else
+		printf("\n%-3s %-40s %6s %7s %7s %8s %10s\n", "", "engine", "games", "points", "score", "Elo", "s a move");
+	for (int i = 0; i < np; i++) {
+		double sc = played[i] ? pts[i] / (double)played[i] : 0;
+		double elo = sc <= 0 ? -INFINITY : sc >= 1 ? INFINITY : -400 * log10(1 / sc - 1);
+		double spm = pl[i].searched ? pl[i].used / (double)pl[i].searched : 0;
+		if (json) {
+			printf("%s{\"name\":", i ? "," : "");
+			json_string(stdout, pl[i].name);
+			printf(",\"games\":%ld,\"points\":%.1f,\"score\":%.4f,\"seconds_a_move\":%.4f}", played[i], pts[i], sc, spm);
+		} else
+			printf("%-3c %-40.40s %6ld %7.1f %6.1f%% %+8.0f %10.3f\n", 'A' + i, pl[i].name, played[i], pts[i], 100 * sc, elo,
+			       spm);
+	}
+	if (json)
+		printf("],\"seconds\":%.1f}\n", cli_now() - t0);
+	else
+		printf("(Elo against the field: from each engine's score over all its games; %.0f s)\n", cli_now() - t0);
+	if (cli_interrupted) {
+		fprintf(stderr, "pdnkit match: interrupted; the pairs finished are shown%s\n", out ? " and their games written" : "");
+		return 128 + cli_interrupted;
+	}
+	return EXIT_OK;
+}
+
 /* The finished games as PDN into out (replaced, or appended to with append): the
  * engines' names, the opening, how it ended, the time control and time used. Game i is
  * round ids[i] (ids NULL: i + 1). -1 after saying why. */
@@ -270,8 +358,11 @@ int cmd_match(int argc, const char **argv)
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
 	pk_match m = { .progress = show_progress, .stop = &cli_interrupted };
-	pk_engine_spec specs[2];
-	char *pdnkit_opts_keep[2] = { NULL, NULL };
+	pk_engine_spec specs[MAX_ENGINES];
+	char *pdnkit_opts_keep[MAX_ENGINES] = { NULL };
+	pk_player rr[MAX_ENGINES];          /* the engines (A and B are rr[0] and rr[1]) */
+	memset(rr, 0, sizeof rr);
+	int np = 2;
 	m.ctx = &m;
 	pk_opening *op = NULL;
 	if (rc)
@@ -293,9 +384,17 @@ int cmd_match(int argc, const char **argv)
 		cli_error("--engine and --a/--b do not go together (--a OPTIONS is --engine \"pdnkit:OPTIONS\")");
 		goto out;
 	}
-	if (ne == 1 || ne > 2) {
-		cli_error("--engine: give it twice, engine A then engine B (%d given; more engines in one run are not supported yet)", ne);
+	if (ne == 1 || ne > MAX_ENGINES) {
+		cli_error("--engine: give it twice (engine A, then engine B), or up to %d times for a round robin (%d given)",
+			  MAX_ENGINES, ne);
 		goto out;
+	}
+	if (ne > 2) {
+		if (m.variant) {
+			cli_error("--variant: a round robin is of English draughts engines");
+			goto out;
+		}
+		np = ne;
 	}
 	double per_move = 0;
 	if (time_arg) {
@@ -306,8 +405,8 @@ int cmd_match(int argc, const char **argv)
 			goto out;
 		}
 	}
-	char *pdnkit_opts[2] = { NULL, NULL };
-	for (int i = 0; i < 2; i++) {
+	char *pdnkit_opts[MAX_ENGINES] = { NULL };
+	for (int i = 0; i < np; i++) {
 		if (ne) {
 			char err[600];
 			if (spec_parse(engines[i], engines_file, &specs[i], err, sizeof err) < 0) {
@@ -323,10 +422,10 @@ int cmd_match(int argc, const char **argv)
 					cli_error("--engine %s: other engines play English draughts only here", engines[i]);
 					goto out;
 				}
-				m.pl[i].ext = &specs[i];
-				m.pl[i].ext_time = per_move > 0 ? per_move : 0.1;
-				m.pl[i].spec = specs[i].text;
-				snprintf(m.pl[i].name, sizeof m.pl[i].name, "%s", specs[i].label);
+				rr[i].ext = &specs[i];
+				rr[i].ext_time = per_move > 0 ? per_move : 0.1;
+				rr[i].spec = specs[i].text;
+				snprintf(rr[i].name, sizeof rr[i].name, "%s", specs[i].label);
 				continue;
 			}
 		}
@@ -342,9 +441,11 @@ int cmd_match(int argc, const char **argv)
 			snprintf(pdnkit_opts[i], n, "%s", given && *given ? given : "--depth 6");
 		else
 			snprintf(pdnkit_opts[i], n, "%s%s--movetime %g", given ? given : "", given && *given ? " " : "", per_move);
-		m.pl[i].spec = pdnkit_opts_keep[i] = pdnkit_opts[i];
-		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %s", pdnkit_opts[i]);
-		if (parse_player(ne ? (i == 0 ? "engine A" : "engine B") : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &m.pl[i]) < 0)
+		rr[i].spec = pdnkit_opts_keep[i] = pdnkit_opts[i];
+		snprintf(rr[i].name, sizeof rr[i].name, "pdnkit %s", pdnkit_opts[i]);
+		char what[32];
+		snprintf(what, sizeof what, "engine %c", 'A' + i);
+		if (parse_player(ne ? what : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &rr[i]) < 0)
 			goto out;
 	}
 	if (margin) {
@@ -365,19 +466,21 @@ int cmd_match(int argc, const char **argv)
 	}
 	/* the other engines are started once now: one that cannot start is said at once,
 	 * not as a lost game after another */
-	for (int i = 0; i < 2; i++) {
-		if (!m.pl[i].ext)
+	for (int i = 0; i < np; i++) {
+		if (!rr[i].ext)
 			continue;
 		char err[800], safe[900];
-		pk_client *c = client_open(m.pl[i].ext, &m.copts, err, sizeof err);
+		pk_client *c = client_open(rr[i].ext, &m.copts, err, sizeof err);
 		if (!c) {
-			cli_error("engine %s: %s", i ? "B" : "A", cli_safe_text(err, safe, sizeof safe));
+			cli_error("engine %c: %s", 'A' + i, cli_safe_text(err, safe, sizeof safe));
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		snprintf(m.pl[i].name, sizeof m.pl[i].name, "%s", client_name(c));
+		snprintf(rr[i].name, sizeof rr[i].name, "%s", client_name(c));
 		client_close(c);
 	}
+	m.pl[0] = rr[0];
+	m.pl[1] = rr[1];
 	if (on_fault && strcmp(on_fault, "continue") && strcmp(on_fault, "stop")) {
 		cli_error("--on-fault: '%s' is neither continue nor stop", on_fault);
 		goto out;
@@ -432,6 +535,10 @@ int cmd_match(int argc, const char **argv)
 		if (m.nop == 0)
 			cli_error("no usable opening in '%s'", openings);
 		rc = m.nop < 0 ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	if (np > 2) {
+		rc = round_robin(&m, rr, np, ngames, nconc, out, json);
 		goto out;
 	}
 	double t0 = cli_now();
@@ -548,10 +655,10 @@ int cmd_match(int argc, const char **argv)
 out:
 	match_free_games(&m);
 	free(op);
-	book_free(m.pl[0].bk);
-	book_free(m.pl[1].bk);
-	egdb_free(m.pl[0].egdb);
-	egdb_free(m.pl[1].egdb);
+	for (int i = 0; i < np; i++) {
+		book_free(rr[i].bk);
+		egdb_free(rr[i].egdb);
+	}
 	poptFreeContext(ctx);
 	free(a);
 	free(b);
@@ -571,8 +678,8 @@ out:
 	free(on_fault);
 	free(adjudicate);
 	free(startup);
-	free(pdnkit_opts_keep[0]);
-	free(pdnkit_opts_keep[1]);
+	for (int i = 0; i < MAX_ENGINES; i++)
+		free(pdnkit_opts_keep[i]);
 	egdb_free(m.adjudicate);
 	return rc;
 }

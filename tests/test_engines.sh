@@ -134,6 +134,15 @@ run "$PDNKIT" solve -E "hub:$FAKE crash 2" -t 0.05 "$T_TMP/probs.pdn" -q
 expect_err_has "signal 6" "a crash is said"
 expect_out_has "of 2 positions" "and the position counted"
 
+# a round robin of three engines
+run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 4" -E "hub:$FAKE ok" --time 0.02 --ballots acf3 --games 2 -c 1 \
+	--adjudicate none -o "$T_TMP/rr.pdn" -j
+expect_rc 0 "a round robin"
+expect_out_has '"pairs":[{"a":"pdnkit --depth 2","b":"pdnkit --depth 4"' "the pairs"
+expect_out_has '{"name":"fake-ok 1","games":4,' "each engine's games"
+run "$PDNKIT" validate "$T_TMP/rr.pdn"
+expect_err_has "6 games read: 6 valid, 0 with errors, 0 with warnings" "all pairs' games written"
+
 # usage
 run "$PDNKIT" match --engine pdnkit
 expect_rc 2 "one engine only"
