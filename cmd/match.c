@@ -291,9 +291,12 @@ static int write_games(const pk_match *mp, const char *out, const char *event_na
 		tag(f, "Termination", g->reason);
 		if (g->detail)
 			tag(f, "TerminationDetail", g->detail);
-		char tc[32];
+		char tc[48];
 		double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
-		if (limit > 0) {
+		if (m.clock_base > 0) {
+			snprintf(tc, sizeof tc, "%g+%g", m.clock_base, m.clock_inc);   /* PGN's form: seconds+increment */
+			tag(f, "TimeControl", tc);
+		} else if (limit > 0) {
 			snprintf(tc, sizeof tc, "%g s a move", limit);
 			tag(f, "TimeControl", tc);
 		}
@@ -328,13 +331,14 @@ int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
-	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL;
+	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "engine", 'E', POPT_ARG_ARGV, &engines, 0,
 		  "an engine, twice (A, then B): pdnkit[:OPTIONS], cb:LIB.so[,key=value...], hub:COMMAND, or a name of --engines", "SPEC" },
 		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file that names engines (pdnkit-engines(5))", "FILE" },
 		{ "time", 't', POPT_ARG_STRING, &time_arg, 0, "seconds a move for every engine (default for pdnkit: its --movetime or --depth; 0.1 for others)", "SECONDS" },
+		{ "clock", 0, POPT_ARG_STRING, &clock_arg, 0, "a clock for the game instead: SECONDS, plus INC seconds after each move (e.g. 60+0.5)", "SECONDS[+INC]" },
 		{ "a", 0, POPT_ARG_STRING, &a, 0, "engine A is pdnkit with these options, e.g. \"--depth 8\"", "OPTIONS" },
 		{ "b", 0, POPT_ARG_STRING, &b, 0, "engine B is pdnkit with these options, e.g. \"--depth 8 --no-lmr\"", "OPTIONS" },
 		{ "ballots", 0, POPT_ARG_STRING, &ballots, 0,
@@ -405,6 +409,24 @@ int cmd_match(int argc, const char **argv)
 			goto out;
 		}
 	}
+	if (clock_arg) {
+		char *e, *e2 = NULL;
+		m.clock_base = strtod(clock_arg, &e);
+		m.clock_inc = *e == '+' ? strtod(e + 1, &e2) : 0;
+		if (e == clock_arg || (*e && *e != '+') || (e2 && (e2 == e + 1 || *e2)) || !(m.clock_base >= 0.01 && m.clock_base <= 86400) ||
+		    !(m.clock_inc >= 0 && m.clock_inc <= 3600)) {
+			cli_error("--clock: '%s' is not SECONDS or SECONDS+INC (e.g. 60+0.5)", clock_arg);
+			goto out;
+		}
+		if (time_arg) {
+			cli_error("--clock and --time do not go together");
+			goto out;
+		}
+		if (m.variant) {
+			cli_error("--clock: the variant engine plays by time a move (--time)");
+			goto out;
+		}
+	}
 	char *pdnkit_opts[MAX_ENGINES] = { NULL };
 	for (int i = 0; i < np; i++) {
 		if (ne) {
@@ -437,12 +459,13 @@ int cmd_match(int argc, const char **argv)
 			cli_error("out of memory");
 			goto out;
 		}
-		if (has_limit || !per_move)
-			snprintf(pdnkit_opts[i], n, "%s", given && *given ? given : "--depth 6");
+		if (m.clock_base > 0 || has_limit || !per_move)
+			/* with a clock, no limit of its own: the clock gives each move its time */
+			snprintf(pdnkit_opts[i], n, "%s", given && *given ? given : m.clock_base > 0 ? "" : "--depth 6");
 		else
 			snprintf(pdnkit_opts[i], n, "%s%s--movetime %g", given ? given : "", given && *given ? " " : "", per_move);
 		rr[i].spec = pdnkit_opts_keep[i] = pdnkit_opts[i];
-		snprintf(rr[i].name, sizeof rr[i].name, "pdnkit %s", pdnkit_opts[i]);
+		snprintf(rr[i].name, sizeof rr[i].name, "pdnkit%s%s", *pdnkit_opts[i] ? " " : "", pdnkit_opts[i]);
 		char what[32];
 		snprintf(what, sizeof what, "engine %c", 'A' + i);
 		if (parse_player(ne ? what : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &rr[i]) < 0)
@@ -598,7 +621,7 @@ int cmd_match(int argc, const char **argv)
 			printf(",\"moves_searched\":%ld,\"seconds_used\":%.3f,\"seconds_a_move\":%.4f,\"longest_move\":%.3f,"
 			       "\"limit\":%g,\"crashes\":%ld,\"time_losses\":%ld,\"illegal_moves\":%ld,\"garbage\":%ld,\"no_move\":%ld}",
 			       pl->searched, pl->used, pl->searched ? pl->used / (double)pl->searched : 0, pl->longest,
-			       pl->ext ? pl->ext_time : pl->lim.movetime, faults[i][CLIENT_CRASHED], faults[i][CLIENT_TIMEOUT],
+			       m.clock_base > 0 ? 0 : pl->ext ? pl->ext_time : pl->lim.movetime, faults[i][CLIENT_CRASHED], faults[i][CLIENT_TIMEOUT],
 			       faults[i][CLIENT_ILLEGAL], faults[i][CLIENT_GARBAGE], faults[i][CLIENT_NO_MOVE]);
 		}
 		printf("],\"seconds\":%.1f}\n", secs);
@@ -611,7 +634,7 @@ int cmd_match(int argc, const char **argv)
 			printf("%s: %s", i ? "B" : "A", pl->name);
 			if (pl->ext && strcmp(pl->name, pl->spec))
 				printf(" (%s)", pl->spec);
-			double limit = pl->ext ? pl->ext_time : pl->lim.movetime;
+			double limit = m.clock_base > 0 ? 0 : pl->ext ? pl->ext_time : pl->lim.movetime;
 			if (pl->searched) {
 				printf("; %.3f s a move", pl->used / (double)pl->searched);
 				if (limit > 0)
@@ -680,6 +703,7 @@ out:
 	free(startup);
 	for (int i = 0; i < MAX_ENGINES; i++)
 		free(pdnkit_opts_keep[i]);
+	free(clock_arg);
 	egdb_free(m.adjudicate);
 	return rc;
 }

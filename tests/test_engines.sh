@@ -134,6 +134,17 @@ run "$PDNKIT" solve -E "hub:$FAKE crash 2" -t 0.05 "$T_TMP/probs.pdn" -q
 expect_err_has "signal 6" "a crash is said"
 expect_out_has "of 2 positions" "and the position counted"
 
+# a clock with an increment: passed to a Hub engine as level time= inc=, a flag that
+# falls loses the game
+run "$PDNKIT" match -E "pdnkit" -E "hub:$PDNKIT engine" --clock 2+0.05 --ballots acf3 --games 2 -c 1 --adjudicate none -o "$T_TMP/clk.pdn" -j
+expect_rc 0 "a match with a clock"
+expect_out_has '"time_losses":0' "nobody loses on time"
+grep -q '^\[TimeControl "2+0.05"\]' "$T_TMP/clk.pdn" && pass || fail "the time control in the games"
+run "$PDNKIT" match -E "pdnkit" -E "hub:$FAKE hang 3" --clock 0.5 --margin 0.2 --ballots acf3 --games 2 -c 1 --adjudicate none
+expect_out_has "0.50 s on its clock" "an engine that hangs loses on its clock"
+run "$PDNKIT" match -E pdnkit -E pdnkit --clock 60+x
+expect_rc 2 "a clock that is no clock"
+
 # a round robin of three engines
 run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 4" -E "hub:$FAKE ok" --time 0.02 --ballots acf3 --games 2 -c 1 \
 	--adjudicate none -o "$T_TMP/rr.pdn" -j

@@ -304,6 +304,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	/* Between two settings of pdnkit, time saved on instant (forced) moves is carried
 	 * forward, as Querg Draughts did; against another engine every move has its limit. */
 	double saved[2] = { 0, 0 };
+	double clock[2] = { m->clock_base, m->clock_base };
+	bool timed = m->clock_base > 0;
 	for (ply = 0; ply < MATCH_MAX_PLIES && ok; ply++) {
 		int who = p.stm == PK_BLACK ? black : !black;
 		pk_player *pl = &m->pl[who];
@@ -318,7 +320,12 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				break;
 			} else {
 				pk_client_answer a;
-				client_go(st[who].c, &o->root, moves, nmoves, pl->ext_time, &a);
+				if (timed)
+					client_go_clock(st[who].c, &o->root, moves, nmoves, clock[who], m->clock_inc, &a);
+				else
+					client_go(st[who].c, &o->root, moves, nmoves, pl->ext_time, &a);
+				if (timed)
+					clock[who] -= a.seconds;
 				g->used[who] += a.seconds;
 				g->moves[who]++;
 				pthread_mutex_lock(&time_lock);
@@ -341,7 +348,13 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		} else {
 			pk_history h = { keys, nkeys, rev };
 			pk_limits lim = pl->lim;
-			if (lim.movetime > 0)
+			if (timed) {
+				/* a share of the clock and most of the increment, as pdnkit engine does */
+				double t = clock[who] / 25 + m->clock_inc * 0.8;
+				if (t > clock[who] * 0.4)
+					t = clock[who] * 0.4;
+				lim.movetime = t < 0.005 ? 0.005 : t;
+			} else if (lim.movetime > 0)
 				lim.movetime += saved[who];
 			if (pl->bk && book_choose(pl->bk, &p, &r.best)) {
 				r.has_move = true;       /* a book move: instant */
@@ -351,6 +364,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				double t0 = child_now();
 				engine_search(st[who].e, &p, &h, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, &r);
 				double dt = child_now() - t0;
+				if (timed)
+					clock[who] -= dt;
 				g->used[who] += dt;
 				g->moves[who]++;
 				pthread_mutex_lock(&time_lock);
@@ -362,8 +377,18 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				if (m->stop && *m->stop)
 					break;   /* abandoned: not finished, not counted */
 			}
-			if (pl->lim.movetime > 0 && selfplay)
+			if (pl->lim.movetime > 0 && selfplay && !timed)
 				saved[who] = r.forced ? lim.movetime : 0;
+		}
+		if (timed) {
+			if (clock[who] < -m->copts.margin) {
+				char d[200];
+				snprintf(d, sizeof d, "ply %d: %s's clock fell %.2f s below zero", o->nply + ply + 1, pl->name,
+					 -clock[who]);
+				forfeit(m, g, who, p.stm, CLIENT_TIMEOUT, d);
+				break;
+			}
+			clock[who] += m->clock_inc;
 		}
 		if (!r.has_move) {
 			g->result = p.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;

@@ -83,6 +83,8 @@ typedef struct {
 	pk_egdb *adjudicate;        /* ends a game at an exact value of these databases (may be NULL) */
 	double sprt_elo0, sprt_elo1;  /* when they differ: stop when the SPRT decides */
 	int sprt_decision;          /* after the run: 1 H1 (elo1) accepted, -1 H0, 0 neither */
+	double clock_base, clock_inc;  /* a clock: seconds for the game and added after each move
+				       * (0: each engine's time a move, pl[].lim / ext_time) */
 	bool opening_per_game;      /* game i plays opening i (self-play), not (i / 2) % nop */
 	atomic_bool halt;           /* no new game: a fault with stop_on_fault, or the SPRT */
 	atomic_int faults;

@@ -271,13 +271,17 @@ int cbhost_run(const char *lib, int in, int out, char *err, size_t errsize)
 		} else if (!strcmp(cmd, "pos"))
 			set_position(&h, &l);
 		else if (!strcmp(cmd, "level")) {
-			const char *v = hub_arg(&l, "move-time");
-			char *e;
-			double x = v ? strtod(v, &e) : 0;
-			if (v && !*e && x > 0 && x < 1e6)
-				h.maxtime = x;
-			else
-				say(&h, "error message=\"level: move-time=SECONDS is the only level a CheckerBoard engine takes here\"");
+			/* a CheckerBoard engine takes seconds a move: from a clock, a share of
+			 * what is left and most of the increment */
+			const char *v = hub_arg(&l, "move-time"), *t = hub_arg(&l, "time"), *iv = hub_arg(&l, "inc");
+			char *e = NULL, *e2 = NULL;
+			double x = v ? strtod(v, &e) : t ? strtod(t, &e) : 0, inc = iv ? strtod(iv, &e2) : 0;
+			if ((v || t) && !*e && x > 0 && x < 1e7 && (!iv || (!*e2 && inc >= 0 && inc < 1e6))) {
+				h.maxtime = v ? x : x / 25 + inc * 0.8;
+				if (!v && h.maxtime > x * 0.4)
+					h.maxtime = x * 0.4;
+			} else
+				say(&h, "error message=\"level: move-time=SECONDS, or time=SECONDS [inc=SECONDS]\"");
 		} else if (!strcmp(cmd, "go"))
 			go(&h);
 		else if (!strcmp(cmd, "ping"))

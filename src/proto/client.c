@@ -223,8 +223,23 @@ void client_new_game(pk_client *c)
 	send_line(c, "new-game");
 }
 
+static void go(pk_client *c, const pk_pos *start, const pk_move *moves, int nmoves, double movetime, double left,
+	       double inc, pk_client_answer *a);
+
 void client_go(pk_client *c, const pk_pos *start, const pk_move *moves, int nmoves, double movetime,
 	       pk_client_answer *a)
+{
+	go(c, start, moves, nmoves, movetime, 0, 0, a);
+}
+
+void client_go_clock(pk_client *c, const pk_pos *start, const pk_move *moves, int nmoves, double left, double inc,
+		     pk_client_answer *a)
+{
+	go(c, start, moves, nmoves, 0, left, inc, a);
+}
+
+static void go(pk_client *c, const pk_pos *start, const pk_move *moves, int nmoves, double movetime, double left,
+	       double inc, pk_client_answer *a)
 {
 	memset(a, 0, sizeof *a);
 	double t0 = child_now();
@@ -258,7 +273,10 @@ void client_go(pk_client *c, const pk_pos *start, const pk_move *moves, int nmov
 	if (nmoves > 0)
 		snprintf(line + len, cap - len, "\"");
 	char lv[64];
-	snprintf(lv, sizeof lv, "level move-time=%.3f", movetime);
+	if (movetime > 0)
+		snprintf(lv, sizeof lv, "level move-time=%.3f", movetime);
+	else
+		snprintf(lv, sizeof lv, "level time=%.3f inc=%.3f", left, inc);
 	bool sent = send_line(c, line) && send_line(c, lv) && send_line(c, "go think");
 	free(line);
 	if (!sent) {
@@ -266,17 +284,19 @@ void client_go(pk_client *c, const pk_pos *start, const pk_move *moves, int nmov
 		ended(c, "being sent the position", a->detail, sizeof a->detail);
 		return;
 	}
-	double deadline = t0 + movetime + c->o.margin;
+	double limit = movetime > 0 ? movetime : left;
+	double deadline = t0 + limit + c->o.margin;
 	char buf[4096], errmsg[400] = "";
 	int stray = 0;
 	for (;;) {
-		double left = deadline - child_now();
-		int k = left > 0 ? child_read_line(&c->ch, buf, sizeof buf, left) : 0;
+		double rest = deadline - child_now();
+		int k = rest > 0 ? child_read_line(&c->ch, buf, sizeof buf, rest) : 0;
 		a->seconds = child_now() - t0;
 		if (k == 0) {
 			a->status = CLIENT_TIMEOUT;
-			snprintf(a->detail, sizeof a->detail, "%s gave no move within %.2f s (%.2f s a move and a margin of %.2f s); "
-				 "stopped", c->spec.label, movetime + c->o.margin, movetime, c->o.margin);
+			snprintf(a->detail, sizeof a->detail, "%s gave no move within %.2f s (%.2f s %s and a margin of %.2f s); "
+				 "stopped", c->spec.label, limit + c->o.margin, limit, movetime > 0 ? "a move" : "on its clock",
+				 c->o.margin);
 			child_stop(&c->ch, 0);
 			c->alive = false;
 			return;

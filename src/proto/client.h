@@ -54,6 +54,10 @@ void client_new_game(pk_client *c);
  * stopped (client_alive false). */
 void client_go(pk_client *c, const pk_pos *start, const pk_move *moves, int nmoves, double movetime,
 	       pk_client_answer *a);
+/* The same with a clock: left seconds on it, inc added after each move ("level time=
+ * inc="); the engine loses on time past left and the margin. */
+void client_go_clock(pk_client *c, const pk_pos *start, const pk_move *moves, int nmoves, double left, double inc,
+		     pk_client_answer *a);
 bool client_alive(const pk_client *c);
 /* Quits it (quit, then SIGKILL after a grace) and frees everything. NULL is fine. */
 void client_close(pk_client *c);
