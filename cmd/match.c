@@ -178,7 +178,8 @@ static int write_games(const pk_match *mp, const char *out, const char *event_na
 /* Every pair of np engines plays the openings (the template m gives the openings and
  * the rules), one pair after the other; a line a pair, then each engine's points, score
  * and Elo against the field. */
-static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames, long nconc, const char *out, int json)
+static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames, long nconc, const char *out, int json,
+		       bool gauntlet)
 {
 	double pts[MAX_ENGINES] = { 0 };
 	long played[MAX_ENGINES] = { 0 };
@@ -187,7 +188,7 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 	if (json)
 		printf("{\"pairs\":[");
 	int npair = 0;
-	for (int i = 0; i < np && !cli_interrupted; i++)
+	for (int i = 0; i < (gauntlet ? 1 : np) && !cli_interrupted; i++)
 		for (int j = i + 1; j < np && !cli_interrupted; j++) {
 			pk_match m = *tmpl;
 			m.games = NULL;
@@ -332,8 +333,9 @@ int cmd_match(int argc, const char **argv)
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
 	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL;
-	int json = 0;
+	int json = 0, gauntlet = 0;
 	struct poptOption opts[] = {
+		{ "gauntlet", 0, POPT_ARG_NONE, &gauntlet, 0, "with three engines or more: the first plays each of the others (not every pair)", NULL },
 		{ "engine", 'E', POPT_ARG_ARGV, &engines, 0,
 		  "an engine, twice (A, then B): pdnkit[:OPTIONS], cb:LIB.so[,key=value...], hub:COMMAND, or a name of --engines", "SPEC" },
 		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file that names engines (pdnkit-engines(5))", "FILE" },
@@ -561,7 +563,7 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	}
 	if (np > 2) {
-		rc = round_robin(&m, rr, np, ngames, nconc, out, json);
+		rc = round_robin(&m, rr, np, ngames, nconc, out, json, gauntlet);
 		goto out;
 	}
 	double t0 = cli_now();

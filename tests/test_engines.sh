@@ -154,6 +154,10 @@ expect_out_has '{"name":"fake-ok 1","games":4,' "each engine's games"
 run "$PDNKIT" validate "$T_TMP/rr.pdn"
 expect_err_has "6 games read: 6 valid, 0 with errors, 0 with warnings" "all pairs' games written"
 
+run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 4" -E "pdnkit:--depth 3" --gauntlet --ballots acf3 --games 2 -c 1 --adjudicate none
+expect_out_has "A-C" "a gauntlet: the first against the third"
+case $OUT in *"B-C"*) fail "a gauntlet plays no B-C pair" ;; *) pass ;; esac
+
 # usage
 run "$PDNKIT" match --engine pdnkit
 expect_rc 2 "one engine only"
