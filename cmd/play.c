@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
 #include "play.h"
@@ -169,7 +170,38 @@ int pc_engine_move(pctx *c)
 	char mv[PK_MOVE_STRLEN];
 	double t0 = cli_now();
 	pc_have_expected = false;
-	if (c->bk && book_choose(c->bk, &root, &m)) {
+	if (c->client) {
+		/* another engine: the game from its start, its time from the level or the clock */
+		pk_client_answer a;
+		if (c->clocked)
+			client_go_clock(c->client, &c->g.start, c->g.moves, c->g.nply, c->clk.left[root.stm], c->clk.inc, &a);
+		else {
+			pk_limits lim = pc_move_limits(c);
+			client_go(c->client, &c->g.start, c->g.moves, c->g.nply, lim.movetime > 0 ? lim.movetime : 5.0, &a);
+		}
+		if (a.status != CLIENT_OK) {
+			char safe[800], t[120];
+			view_say(c, "%s", cli_safe_text(a.detail, safe, sizeof safe));
+			snprintf(t, sizeof t, "%s's engine failed (%s)", pc_side_name(root.stm), client_status_name(a.status));
+			pc_announce(c, root.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS, t);
+			return 0;
+		}
+		m = a.move;
+		c->depth = a.depth;
+		if (a.has_score) {
+			c->score = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
+			c->score_side = root.stm;
+		}
+		c->seconds = a.seconds;
+		pdn_move_string(&root, &m, false, mv);
+		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
+		snprintf(c->line, sizeof c->line, "%s", mv);
+		char s[48] = "?";
+		if (a.has_score)
+			pc_score_text(c->score, c->score_side, s, sizeof s);
+		view_say(c, "%s plays %s   time %.1f s  score %s  depth %d  (%s)", pc_side_name(root.stm), mv, c->seconds, s,
+			 c->depth, c->engine_name);
+	} else if (c->bk && book_choose(c->bk, &root, &m)) {
 		pdn_move_string(&root, &m, false, mv);
 		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
 		snprintf(c->line, sizeof c->line, "(book)");
@@ -303,12 +335,15 @@ int cmd_play(int argc, const char **argv)
 	engine_args ea;
 	engine_args_init(&ea);
 	char *side = NULL, *time_arg = NULL, *book_arg = NULL, *fen = NULL, *ballot_arg = NULL, *load = NULL,
-	     *game_arg = NULL, *draw_arg = NULL, *output = NULL, *name = NULL, *seed_arg = NULL;
+	     *game_arg = NULL, *draw_arg = NULL, *output = NULL, *name = NULL, *seed_arg = NULL, *engine_spec = NULL,
+	     *engines_file = NULL;
 	int ponder = 0, numbers = 0, flip = 0, line_mode = 0, screen_mode = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ "side", 's', POPT_ARG_STRING, &side, 0, "the side you play: black (the default; Black moves first), white, both (two players, the engine only on request) or none (the engine plays itself)", "SIDE" },
 		{ "time", 'T', POPT_ARG_STRING, &time_arg, 0, "a game clock for each side, with an increment a move, e.g. 5m+2s", "BASE[+INC]" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "How the engine plays (default: --level 3, 5 s a move):", NULL },
+		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "play against another engine: cb:LIB.so, hub:COMMAND or a name of --engines (hint and analyse stay pdnkit's)", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "ponder", 0, POPT_ARG_NONE, &ponder, 0, "the engine thinks on your time about the reply it expects", NULL },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "opening book (default: the shipped one), or 'none'", "FILE" },
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "start from this position", "FEN" },
@@ -433,6 +468,30 @@ int cmd_play(int argc, const char **argv)
 		goto out;
 	if (!(c.eng = engine_from_args(&ea)))
 		goto out;
+	snprintf(c.engine_name, sizeof c.engine_name, "pdnkit");
+	pk_engine_spec ext;
+	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
+		char why[800], safe[900];
+		if (spec_parse(engine_spec, engines_file_option(engines_file), &ext, why, sizeof why) < 0) {
+			cli_error("--engine %s", why);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (ext.kind == SPEC_PDNKIT || ext.kind == SPEC_DXP || ea.depth || ea.nodes || ponder) {
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+				  ext.kind == SPEC_PDNKIT ? "give the built-in engine's options to play itself" :
+				  "another engine is given a level, seconds a move or a clock; not --depth, --nodes or --ponder");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		pk_client_opts co = { 0 };
+		if (!(c.client = client_open(&ext, &co, why, sizeof why))) {
+			cli_error("--engine %s", cli_safe_text(why, safe, sizeof safe));
+			goto out;
+		}
+		snprintf(c.engine_name, sizeof c.engine_name, "%s", client_name(c.client));
+		client_new_game(c.client);
+	}
 	c.numbers = numbers;
 	c.flip = flip;
 	c.ponder = ponder;
@@ -520,6 +579,9 @@ out:
 	the_game = NULL;
 	if (c.eng)
 		engine_free(c.eng);
+	client_close(c.client);
+	free(engine_spec);
+	free(engines_file);
 	book_free(c.bk);
 	play_free(&c.g);
 	engine_args_free(&ea);

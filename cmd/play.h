@@ -12,6 +12,8 @@
 typedef struct {
 	pk_play g;
 	pk_engine *eng;
+	struct pk_client *client;   /* another engine plays the engine's side (--engine), or NULL */
+	char engine_name[64];       /* "pdnkit", or the other engine's name */
 	pk_book *bk;
 	pk_limits lim;              /* per move, when there is no game clock */
 	char level_text[48];        /* "level 3 (5 s a move)" */

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "proto/client.h"
 #include "engine_opts.h"
 #include "play.h"
 #include "analysis/match.h"
@@ -74,11 +75,13 @@ void pc_describe_level(pctx *c)
 	}
 	for (int s = 0; s < 2; s++)
 		if (c->engine_plays[s])
-			snprintf(c->names[s], sizeof c->names[s], "pdnkit");
+			snprintf(c->names[s], sizeof c->names[s], "%s", c->engine_name);
 }
 
 void pc_new_game(pctx *c, const pk_pos *start, bool setup)
 {
+	if (c->client)
+		client_new_game(c->client);
 	if (play_init(&c->g, start, setup) < 0) {
 		cli_error("out of memory");
 		exit(EXIT_RUNTIME);
@@ -394,7 +397,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		int s = c->g.pos.stm;
 		c->engine_plays[s] = true;
 		c->engine_plays[!s] = false;
-		snprintf(c->names[s], sizeof c->names[s], "pdnkit");
+		snprintf(c->names[s], sizeof c->names[s], "%s", c->engine_name);
 		snprintf(c->names[!s], sizeof c->names[!s], "%s", c->user);
 		*paused = false;
 		view_say(c, "you now play %s", pc_side_name(!s));
@@ -406,8 +409,8 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		return pc_engine_move(c) < 0 ? -1 : 0;
 	} else if (!strcmp(cmd, "auto")) {
 		c->engine_plays[0] = c->engine_plays[1] = true;
-		snprintf(c->names[0], sizeof c->names[0], "pdnkit");
-		snprintf(c->names[1], sizeof c->names[1], "pdnkit");
+		snprintf(c->names[0], sizeof c->names[0], "%s", c->engine_name);
+		snprintf(c->names[1], sizeof c->names[1], "%s", c->engine_name);
 		*paused = false;
 		view_say(c, "the engine plays both sides%s", c->screen ? " (a key stops it)" : "");
 	} else if (!strcmp(cmd, "undo") || !strcmp(cmd, "takeback")) {

@@ -145,6 +145,15 @@ expect_out_has "0.50 s on its clock" "an engine that hangs loses on its clock"
 run "$PDNKIT" match -E pdnkit -E pdnkit --clock 60+x
 expect_rc 2 "a clock that is no clock"
 
+# play against another engine
+printf '11-15\n8-11\nmoves\n' | "$PDNKIT" play --line -q -E "hub:$PDNKIT engine" -l 0 >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has '[White "pdnkit 0.1.0"]' "the other engine is White"
+case $OUT in *"1. 11-15 2"[0-9]"-1"[0-9]" 2. 8-11 "*) pass ;; *) fail "play against a Hub engine: $OUT" ;; esac
+printf '11-15\n' | "$PDNKIT" play --line -q -E "hub:$FAKE illegal 1" -l 0 >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "engine failed (illegal)" "an engine's illegal move ends the game"
+
 # a round robin of three engines
 run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 4" -E "hub:$FAKE ok" --time 0.02 --ballots acf3 --games 2 -c 1 \
 	--adjudicate none -o "$T_TMP/rr.pdn" -j
