@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "proto/client.h"
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
@@ -61,11 +62,14 @@ int cmd_report(int argc, const char **argv)
 	filter_args fa = { 0 };
 	engine_args ea;
 	engine_args_init(&ea);
-	char *out_path = NULL, *title = NULL, *book_arg = NULL;
+	char *out_path = NULL, *title = NULL, *book_arg = NULL, *engine_spec = NULL, *engines_file = NULL;
+	pk_engine_spec ext;
 	int no_script = 0, inaccuracies = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, with --db:", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Annotation of games not yet annotated (default: --depth 8):", NULL },
+		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "annotate with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (--movetime its seconds, default 1)", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "the HTML file to write", "OUT.html" },
 		{ "title", 0, POPT_ARG_STRING, &title, 0, "the page's title (default: from the games)", "TEXT" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "book moves from this book ('none': no book; default: the shipped one)", "FILE" },
@@ -100,6 +104,28 @@ int cmd_report(int argc, const char **argv)
 	if (cli_check_output(out_path) < 0) {   /* before the games are annotated */
 		rc = EXIT_RUNTIME;
 		goto done;
+	}
+	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
+		char why[800], safe[900];
+		if (spec_parse(engine_spec, engines_file_option(engines_file), &ext, why, sizeof why) < 0) {
+			cli_error("--engine %s", why);
+			goto done;
+		}
+		if (ext.kind == SPEC_PDNKIT || ext.kind == SPEC_DXP || ea.depth || ea.nodes || ea.level) {
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+				  ext.kind == SPEC_PDNKIT ? "give the built-in engine's options to report itself" :
+				  "another engine is given seconds a search (--movetime), not a depth, nodes or a level");
+			goto done;
+		}
+		bo.ext = &ext;
+		bo.ext_time = ea.movetime ? atof(ea.movetime) : 1.0;
+		pk_client *cl = client_open(&ext, &bo.copts, why, sizeof why);
+		if (!cl) {
+			cli_error("--engine %s", cli_safe_text(why, safe, sizeof safe));
+			rc = EXIT_RUNTIME;
+			goto done;
+		}
+		client_close(cl);
 	}
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("8");
@@ -142,9 +168,13 @@ int cmd_report(int argc, const char **argv)
 		snprintf(tbuf, sizeof tbuf, "Annotated games: %s", use_db ? db_path(&fa) : files[0]);
 		ro.title = tbuf;
 	}
-	snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s, thresholds %d/%d/%d",
-		 bo.ao.lim.depth ? "depth " : "", ea.depth ? ea.depth : ea.nodes ? "a node limit" : "a time limit",
-		 bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
+	if (bo.ext)
+		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", the engine %s at %g s a search, thresholds %d/%d/%d",
+			 ext.text, bo.ext_time, bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
+	else
+		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s, thresholds %d/%d/%d",
+			 bo.ao.lim.depth ? "depth " : "", ea.depth ? ea.depth : ea.nodes ? "a node limit" : "a time limit",
+			 bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
 	ro.subtitle = sub;
 	if (!(c.r = report_new(&ro))) {
 		cli_error("out of memory");
@@ -205,6 +235,8 @@ done:
 	batch_free(b);
 	store_close(s);
 	book_free(bk);
+	free(engine_spec);
+	free(engines_file);
 	poptFreeContext(ctx);
 	filter_args_free(&fa);
 	engine_args_free(&ea);

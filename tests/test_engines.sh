@@ -154,6 +154,11 @@ printf '11-15\n' | "$PDNKIT" play --line -q -E "hub:$FAKE illegal 1" -l 0 >"$T_T
 OUT=$(cat "$T_TMP/out")
 expect_out_has "engine failed (illegal)" "an engine's illegal move ends the game"
 
+# the report with another engine's annotation
+run "$PDNKIT" report "$G37" -E "hub:$PDNKIT engine --no-book" -t 0.02 --book none -o "$T_TMP/r.html"
+expect_rc 0 "a report annotated by a Hub engine"
+grep -q "the engine hub:" "$T_TMP/r.html" && pass || fail "the page names the engine"
+
 # a round robin of three engines
 run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 4" -E "hub:$FAKE ok" --time 0.02 --ballots acf3 --games 2 -c 1 \
 	--adjudicate none -o "$T_TMP/rr.pdn" -j
