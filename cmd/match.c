@@ -809,7 +809,7 @@ int cmd_selfplay(int argc, const char **argv)
 		 ea.features ? ea.features : "");
 	for (int i = 0; i < 2; i++) {
 		m.pl[i].spec = spec;
-		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %s", spec);
+		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %.150s", spec);
 		if (parse_player("the engine", spec, NULL, false, &m.pl[i]) < 0)
 			goto out;
 	}

@@ -169,7 +169,7 @@ int cmd_report(int argc, const char **argv)
 		ro.title = tbuf;
 	}
 	if (bo.ext)
-		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", the engine %s at %g s a search, thresholds %d/%d/%d",
+		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", the engine %.200s at %g s a search, thresholds %d/%d/%d",
 			 ext.text, bo.ext_time, bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
 	else
 		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s, thresholds %d/%d/%d",

@@ -157,7 +157,7 @@ int cmd_solve(int argc, const char **argv)
 				client_go(cl, p, NULL, 0, lim.movetime > 0 ? lim.movetime : 1.0, &a);
 			} else {
 				a.status = CLIENT_CRASHED;
-				snprintf(a.detail, sizeof a.detail, "%s", why);
+				snprintf(a.detail, sizeof a.detail, "%.600s", why);
 			}
 			depth = a.depth;
 			if (a.status == CLIENT_OK && a.has_score) {
