@@ -194,16 +194,13 @@ extern const char eval_patterns_text[];
 
 const pk_patterns *patterns_builtin(void)
 {
-	static pk_patterns *pt;
-	static int ready;
-	if (!ready) {
-		ready = 1;
-		pk_patterns *x = malloc(sizeof *x);
+	/* static storage, not the heap: a library (libpdnkit-cb.so) that is unloaded
+	 * leaves nothing behind */
+	static pk_patterns pt;
+	static int state;             /* 0 not read, 1 read and used, 2 none */
+	if (!state) {
 		char err[200];
-		if (x && patterns_parse(eval_patterns_text, x, err, sizeof err) == 0 && x->nonzero > 0)
-			pt = x;
-		else
-			free(x);
+		state = patterns_parse(eval_patterns_text, &pt, err, sizeof err) == 0 && pt.nonzero > 0 ? 1 : 2;
 	}
-	return pt;
+	return state == 1 ? &pt : NULL;
 }
