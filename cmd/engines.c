@@ -37,14 +37,8 @@ static int check(int argc, const char **argv)
 		goto out;
 	}
 	double t = 0.1;
-	if (time_arg) {
-		char *e;
-		t = strtod(time_arg, &e);
-		if (e == time_arg || *e || !(t >= 0.001 && t <= 3600)) {
-			cli_error("--time: '%s' is not a number of seconds from 0.001 to 3600", time_arg);
-			goto out;
-		}
-	}
+	if (time_arg && cli_number(time_arg, 0.001, 3600, "--time", &t))
+		goto out;
 	pk_engine_spec spec;
 	char err[800];
 	if (spec_parse(args[0], engines_file_option(file), &spec, err, sizeof err) < 0) {

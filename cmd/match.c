@@ -403,14 +403,8 @@ int cmd_match(int argc, const char **argv)
 		np = ne;
 	}
 	double per_move = 0;
-	if (time_arg) {
-		char *e;
-		per_move = strtod(time_arg, &e);
-		if (e == time_arg || *e || !(per_move >= 0.001 && per_move <= 3600)) {
-			cli_error("--time: '%s' is not a number of seconds from 0.001 to 3600", time_arg);
-			goto out;
-		}
-	}
+	if (time_arg && cli_number(time_arg, 0.001, 3600, "--time", &per_move))
+		goto out;
 	if (clock_arg) {
 		char *e, *e2 = NULL;
 		m.clock_base = strtod(clock_arg, &e);
@@ -473,22 +467,9 @@ int cmd_match(int argc, const char **argv)
 		if (parse_player(ne ? what : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &rr[i]) < 0)
 			goto out;
 	}
-	if (margin) {
-		char *e;
-		m.copts.margin = strtod(margin, &e);
-		if (e == margin || *e || !(m.copts.margin >= 0.001 && m.copts.margin <= 3600)) {
-			cli_error("--margin: '%s' is not a number of seconds from 0.001 to 3600", margin);
-			goto out;
-		}
-	}
-	if (startup) {
-		char *e;
-		m.copts.startup = strtod(startup, &e);
-		if (e == startup || *e || !(m.copts.startup >= 0.01 && m.copts.startup <= 3600)) {
-			cli_error("--startup: '%s' is not a number of seconds from 0.01 to 3600", startup);
-			goto out;
-		}
-	}
+	if ((margin && cli_number(margin, 0.001, 3600, "--margin", &m.copts.margin)) ||
+	    (startup && cli_number(startup, 0.01, 3600, "--startup", &m.copts.startup)))
+		goto out;
 	/* the other engines are started once now: one that cannot start is said at once,
 	 * not as a lost game after another */
 	for (int i = 0; i < np; i++) {

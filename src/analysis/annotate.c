@@ -73,6 +73,24 @@ static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_histor
 	h->nkeys = p;         /* the positions before ply p's position (which is the root) */
 }
 
+/* A move between positions the databases hold is classed by them, whatever the search
+ * said: a value given up is a blunder, a value kept is no mistake. */
+static void egdb_classify(pk_egdb *db, const pk_pos *before, const pk_move *m, pk_note *n)
+{
+	pk_pos after;
+	pos_make(before, m, &after);
+	pk_egdb_result rb, ra;
+	if (egdb_probe(db, before, &rb) != EGDB_FOUND || egdb_probe(db, &after, &ra) != EGDB_FOUND)
+		return;
+	n->egdb = true;
+	n->egdb_before = rb.value;
+	n->egdb_after = -ra.value;
+	if (n->egdb_after < n->egdb_before)
+		n->cls = CLASS_BLUNDER;
+	else if (n->cls == CLASS_BLUNDER || n->cls == CLASS_MISTAKE || n->cls == CLASS_INACCURACY)
+		n->cls = CLASS_GOOD;
+}
+
 /* The other engine's score of a position, in hundredths for the side to move, within
  * what a loss counts; false (and the reason) when it fails or gives no score. */
 static bool client_score(const pk_annotate_opts *o, const pk_pos *start, const pk_move *moves, int n,
@@ -194,20 +212,8 @@ static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_no
 			}
 			annotate_note_played(n, &o->th, -after, 0);
 		}
-		if (o->egdb) {
-			pk_pos after;
-			pos_make(before, &pl->move, &after);
-			pk_egdb_result rb, ra;
-			if (egdb_probe(o->egdb, before, &rb) == EGDB_FOUND && egdb_probe(o->egdb, &after, &ra) == EGDB_FOUND) {
-				n->egdb = true;
-				n->egdb_before = rb.value;
-				n->egdb_after = -ra.value;
-				if (n->egdb_after < n->egdb_before)
-					n->cls = CLASS_BLUNDER;
-				else if (n->cls == CLASS_BLUNDER || n->cls == CLASS_MISTAKE || n->cls == CLASS_INACCURACY)
-					n->cls = CLASS_GOOD;
-			}
-		}
+		if (o->egdb)
+			egdb_classify(o->egdb, before, &pl->move, n);
 	next:
 		if (o->on_move)
 			o->on_move(o->ctx, n);
@@ -304,20 +310,8 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 			}
 			annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
 		}
-		if (o->egdb) {
-			pk_pos after;
-			pos_make(before, &pl->move, &after);
-			pk_egdb_result rb, ra;
-			if (egdb_probe(o->egdb, before, &rb) == EGDB_FOUND && egdb_probe(o->egdb, &after, &ra) == EGDB_FOUND) {
-				n->egdb = true;
-				n->egdb_before = rb.value;
-				n->egdb_after = -ra.value;
-				if (n->egdb_after < n->egdb_before)
-					n->cls = CLASS_BLUNDER;
-				else if (n->cls == CLASS_BLUNDER || n->cls == CLASS_MISTAKE || n->cls == CLASS_INACCURACY)
-					n->cls = CLASS_GOOD;
-			}
-		}
+		if (o->egdb)
+			egdb_classify(o->egdb, before, &pl->move, n);
 	next:
 		if (o->on_move)
 			o->on_move(o->ctx, n);
