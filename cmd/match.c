@@ -154,6 +154,23 @@ static void show_progress(void *ctx, int done, int gi)
 	progress_shown = true;
 }
 
+/* selfplay's: the games of the batches before this one count too */
+static long sp_before, sp_total;
+
+static void show_selfplay_progress(void *ctx, int done, int gi)
+{
+	(void)ctx;
+	(void)gi;
+	if (!cli_stderr_is_tty())
+		return;
+	long all = sp_before + done;
+	double secs = cli_now() - progress_t0;
+	double eta = all > 0 ? secs * (double)(sp_total - all) / (double)all : 0;
+	fprintf(stderr, "\rselfplay: %ld/%ld games, %.1f a second, ETA %d:%02d:%02d\033[K", all, sp_total,
+		secs > 0 ? all / secs : 0.0, (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
+	progress_shown = true;
+}
+
 static void clear_progress(void)
 {
 	if (progress_shown)
@@ -745,7 +762,7 @@ int cmd_selfplay(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = show_progress, .stop = &cli_interrupted, .opening_per_game = true };
+	pk_match m = { .progress = show_selfplay_progress, .stop = &cli_interrupted, .opening_per_game = true };
 	m.ctx = &m;
 	pk_opening *deck = NULL, *op = NULL;
 	long *done = NULL, *ids = NULL, ndone = 0;
@@ -782,12 +799,21 @@ int cmd_selfplay(int argc, const char **argv)
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("6");
 	/* both sides the same engine, without the book: the openings vary by themselves */
-	char spec[512];
-	snprintf(spec, sizeof spec, "%s%s%s%s%s%s%s%s%s%s%s%s --book none", ea.depth ? "--depth " : "", ea.depth ? ea.depth : "",
-		 ea.nodes ? " --nodes " : "", ea.nodes ? ea.nodes : "", ea.movetime ? " --movetime " : "",
-		 ea.movetime ? ea.movetime : "", ea.weights ? " --weights " : "", ea.weights ? ea.weights : "",
-		 ea.patterns ? " --patterns " : "", ea.patterns ? ea.patterns : "", ea.features ? " --features " : "",
-		 ea.features ? ea.features : "");
+	char spec[1024];
+	size_t sl = 0;
+	const struct { const char *opt, *val; } given[] = {
+		{ "--depth", ea.depth }, { "--nodes", ea.nodes }, { "--movetime", ea.movetime }, { "--level", ea.level },
+		{ "--hash", ea.hash }, { "--weights", ea.weights }, { "--patterns", ea.patterns },
+		{ "--features", ea.features }, { "--egdb", ea.egdb },
+	};
+	for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
+		if (given[i].val && sl < sizeof spec)
+			sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%s%s %s", sl ? " " : "", given[i].opt, given[i].val);
+	if (sl >= sizeof spec - 16) {
+		cli_error("the engine options are too long");
+		goto out;
+	}
+	snprintf(spec + sl, sizeof spec - sl, " --book none");
 	for (int i = 0; i < 2; i++) {
 		m.pl[i].spec = spec;
 		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %.150s", spec);
@@ -826,31 +852,41 @@ int cmd_selfplay(int argc, const char **argv)
 			;
 		ids[t++] = g;
 	}
-	m.op = op;
-	m.nop = (int)todo;
 	if (ndone)
 		fprintf(stderr, "selfplay: %ld games in %s already; %ld to play\n", ndone, out, todo);
 	progress_t0 = cli_now();
 	cli_catch_signals(true);
-	if (match_run(&m, (int)todo, (int)nconc) < 0) {
+	/* In batches, each appended when it is done: a run killed outright loses at most
+	 * the batch in play. */
+	long w = 0, d = 0, l = 0, played = 0;
+	const long batch = nconc * 250;
+	for (long from = 0; from < todo && !cli_interrupted; from += batch) {
+		long nb = todo - from < batch ? todo - from : batch;
+		sp_before = from;
+		sp_total = todo;
+		match_free_games(&m);
+		m.op = op + from;
+		m.nop = (int)nb;
+		if (match_run(&m, (int)nb, (int)nconc) < 0) {
+			clear_progress();
+			cli_error("out of memory");
+			goto out;
+		}
 		clear_progress();
-		cli_error("out of memory");
-		goto out;
+		if (write_games(&m, out, "pdnkit selfplay", ids + from, true) < 0)
+			goto out;
+		for (int i = 0; i < m.ngames; i++) {
+			if (!atomic_load(&m.games[i].finished))
+				continue;
+			int r = m.games[i].result;
+			w += r == RES_BLACK_WINS;
+			d += r == RES_DRAW;
+			l += r == RES_WHITE_WINS;
+			played++;
+		}
 	}
-	clear_progress();
-	if (write_games(&m, out, "pdnkit selfplay", ids, true) < 0)
-		goto out;
-	long w = 0, d = 0, l = 0;
-	for (int i = 0; i < m.ngames; i++) {
-		if (!atomic_load(&m.games[i].finished))
-			continue;
-		int r = m.games[i].result;
-		w += r == RES_BLACK_WINS;
-		d += r == RES_DRAW;
-		l += r == RES_WHITE_WINS;
-	}
-	printf("selfplay: %d games played (Black won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
-	       match_finished(&m), w, d, l, cli_now() - progress_t0, out,
+	printf("selfplay: %ld games played (Black won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
+	       played, w, d, l, cli_now() - progress_t0, out,
 	       cli_interrupted ? "; interrupted: the finished games are kept, a rerun plays the rest" : "");
 	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:

@@ -38,7 +38,22 @@ run "$PDNKIT" train "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" -
 c2=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
 [ -n "$c1" ] && [ "$c1" = "$c2" ] && pass || fail "the same games give the same weights ($c1, $c2)"
 cmp -s "$T_TMP/p1.txt" "$T_TMP/p2.txt" && pass || fail "the same file twice"
-head -1 "$T_TMP/p1.txt" | grep -qx 'pdnkit-patterns 1' && pass || fail "the file starts with its format line"
+head -1 "$T_TMP/p1.txt" | grep -qx 'pdnkit-patterns 2' && pass || fail "the file starts with its format line"
+grep -qx 'phases [0-9]*' "$T_TMP/p1.txt" && pass || fail "and names its phases"
+# format 1 (two phases, no phases line) is still read: the same weights, the same search
+if grep -qx 'phases 2' "$T_TMP/p1.txt"; then
+	sed -e '1s/.*/pdnkit-patterns 1/' -e '/^phases /d' "$T_TMP/p1.txt" > "$T_TMP/p1v1.txt"
+	run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1.txt"; a2=$(echo "$OUT" | awk '{ print $1, $2, $3 }')
+	run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1v1.txt"
+	expect_rc 0 "a format 1 file loads"
+	[ "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" = "$a2" ] && pass || fail "format 1 and 2 of the same weights search alike (depths, scores, nodes)"
+fi
+printf 'pdnkit-patterns 2\nphases 99\n0 0 5 3\n' > "$T_TMP/bad3.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad3.txt"
+expect_err_has "line 2: another number of phases" "a file of another phase count"
+printf 'pdnkit-patterns 2\n0 0 5 3\n' > "$T_TMP/bad4.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad4.txt"
+expect_err_has "before the \"phases" "weights before the phases line"
 if have_corpora "training on OCA 2.0"; then
 	run "$PDNKIT" train "$CORPORA/OCA_2.0.pdn" --epochs 10 -j -q
 	hl=$(echo "$OUT" | sed 's/.*"held_loss":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_held":\([0-9.]*\).*/\1/')
@@ -61,6 +76,6 @@ printf '[Event "x"]\n\n1. 11-15 *\n' > "$T_TMP/nores.pdn"
 run "$PDNKIT" train "$T_TMP/nores.pdn"
 expect_err_has "nothing to learn from" "games without a result"
 # the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
-grep -q '^pdnkit-patterns 1$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
+grep -qE '^pdnkit-patterns [12]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
 
 done_testing

@@ -12,7 +12,7 @@
 typedef struct {
 	uint16_t idx[PAT_WINDOWS];
 	int16_t base;                   /* the base evaluation, mover's view, hundredths */
-	uint8_t blend;
+	uint8_t phase, t;               /* between phase and phase + 1, t of PAT_SEG past it */
 	uint8_t y;                      /* 0 loss, 1 draw, 2 win for the side to move */
 	uint8_t held;
 } sample;
@@ -70,9 +70,10 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 			d->cap = cap;
 		}
 		sample *s = &d->v[d->n++];
-		int blend;
-		pattern_indices(p, s->idx, &blend);
-		s->blend = (uint8_t)blend;
+		int ph, t;
+		pattern_indices(p, s->idx, &ph, &t);
+		s->phase = (uint8_t)ph;
+		s->t = (uint8_t)t;
 		int b = eval(p, &d->base);
 		s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
 		s->y = (uint8_t)(p->stm == PK_BLACK ? first : 2 - first);
@@ -86,11 +87,12 @@ static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 static inline double value(const sample *s, const float *w)
 {
 	double a = 0, b = 0;
+	const float *wa = w + (size_t)s->phase * PAT_WINDOWS * PAT_INDEX, *wb = wa + PAT_WINDOWS * PAT_INDEX;
 	for (int k = 0; k < PAT_WINDOWS; k++) {
-		a += w[(0 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]];
-		b += w[(1 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]];
+		a += wa[k * PAT_INDEX + s->idx[k]];
+		b += wb[k * PAT_INDEX + s->idx[k]];
 	}
-	return s->base + (a * s->blend + b * (PAT_BLEND - s->blend)) / PAT_BLEND;
+	return s->base + (a * (PAT_SEG - s->t) + b * s->t) / PAT_SEG;
 }
 
 static inline double logloss(double p, int y)
@@ -134,10 +136,10 @@ static void pass_thread(int id, void *arg)
 		if (s->held || !ps->want_grad)
 			continue;
 		double e = (p - s->y / 2.0) * ps->K / 100.0, cv = p * (1 - p) * (ps->K / 100.0) * (ps->K / 100.0);
-		double a0 = (double)s->blend / PAT_BLEND, a1 = 1 - a0;
+		double a1 = (double)s->t / PAT_SEG, a0 = 1 - a1;
 		float e0 = (float)(e * a0), e1 = (float)(e * a1), h0 = (float)(cv * a0 * a0), h1 = (float)(cv * a1 * a1);
 		for (int k = 0; k < PAT_WINDOWS; k++) {
-			size_t i0 = (size_t)(0 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k], i1 = (size_t)(1 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k];
+			size_t i0 = ((size_t)s->phase * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k], i1 = i0 + PAT_WINDOWS * PAT_INDEX;
 			g[i0] += e0;
 			g[i1] += e1;
 			hs[i0] += h0;
@@ -200,8 +202,9 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		if (s->held)
 			continue;
 		for (int k = 0; k < PAT_WINDOWS; k++) {
-			count[(0 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]]++;
-			count[(1 * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k]]++;
+			size_t i0 = ((size_t)s->phase * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k];
+			count[i0] += s->t < PAT_SEG;
+			count[i0 + PAT_WINDOWS * PAT_INDEX] += s->t > 0;
 		}
 	}
 	for (size_t i = 0; i < NW; i++)

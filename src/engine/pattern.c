@@ -1,4 +1,5 @@
 /* The pattern evaluation. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ static inline uint32_t reverse32(uint32_t x)
 	return (x >> 16) | (x << 16);
 }
 
-void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *blend)
+void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int *t)
 {
 	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm];
 	if (p->stm == PK_WHITE) {
@@ -68,22 +69,32 @@ void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *blend)
 	}
 	for (int k = 0; k < PAT_WINDOWS; k++)
 		idx[k] = (uint16_t)(ter[extract(own, win_mask[k])] + 2 * ter[extract(opp, win_mask[k])]);
-	int pieces = __builtin_popcount(own | opp);
-	int b = pieces - 2;
-	*blend = b < 0 ? 0 : b > PAT_BLEND ? PAT_BLEND : b;
+	int d = 24 - __builtin_popcount(own | opp);  /* 0 .. 22 */
+	d = d < 0 ? 0 : d > 22 ? 22 : d;
+	int ph = d / PAT_SEG;
+	if (ph > PAT_PHASES - 2)
+		ph = PAT_PHASES - 2;
+	*phase = ph;
+	*t = d - ph * PAT_SEG;
 }
 
 int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 {
 	uint16_t idx[PAT_WINDOWS];
-	int blend;
-	pattern_indices(p, idx, &blend);
+	int ph, t;
+	pattern_indices(p, idx, &ph, &t);
+	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
 	int s0 = 0, s1 = 0;
-	for (int k = 0; k < PAT_WINDOWS; k++) {
-		s0 += pt->w[0][k][idx[k]];
-		s1 += pt->w[1][k][idx[k]];
+	if (t == 0) {
+		for (int k = 0; k < PAT_WINDOWS; k++)
+			s0 += a[k][idx[k]];
+		return s0;
 	}
-	return (s0 * blend + s1 * (PAT_BLEND - blend)) / PAT_BLEND;
+	for (int k = 0; k < PAT_WINDOWS; k++) {
+		s0 += a[k][idx[k]];
+		s1 += b[k][idx[k]];
+	}
+	return (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG;
 }
 
 void patterns_checksum(pk_patterns *pt)
@@ -105,7 +116,7 @@ void patterns_checksum(pk_patterns *pt)
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 {
 	memset(pt, 0, sizeof *pt);
-	int line = 0;
+	int line = 0, version = 0, phases = 0;
 	bool header = false;
 	for (const char *s = text; *s;) {
 		line++;
@@ -130,30 +141,52 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 		if (hash)
 			*hash = 0;
 		char word[32];
-		int version;
 		if (!header) {
 			if (sscanf(buf, "%31s", word) != 1)
 				continue;
-			if (sscanf(buf, "pdnkit-patterns %d", &version) != 1 || version != PAT_FORMAT) {
-				snprintf(err, errsize, "line %d: not a pattern file of format %d (\"pdnkit-patterns %d\" first)", line,
-					 PAT_FORMAT, PAT_FORMAT);
+			if (sscanf(buf, "pdnkit-patterns %d", &version) != 1 || version < 1 || version > PAT_FORMAT) {
+				snprintf(err, errsize, "line %d: not a pattern file of format 1 or %d (\"pdnkit-patterns %d\" first)",
+					 line, PAT_FORMAT, PAT_FORMAT);
 				return -1;
 			}
 			header = true;
+			phases = version == 1 ? 2 : 0;
 			continue;
 		}
-		int ph, k, i, v;
+		int ph, k, i, v, nph;
 		char extra;
+		if (sscanf(buf, " phases %d %c", &nph, &extra) == 1) {
+			if (version < 2 || nph != PAT_PHASES || phases) {
+				snprintf(err, errsize, "line %d: %s", line, phases ? "a second \"phases\" line" :
+					 version < 2 ? "\"phases\" in a format 1 file" : "another number of phases than this program's");
+				return -1;
+			}
+			phases = nph;
+			continue;
+		}
 		int n = sscanf(buf, "%d %d %d %d %c", &ph, &k, &i, &v, &extra);
 		if (n <= 0)
 			continue;
-		if (n != 4 || ph < 0 || ph >= PAT_PHASES || k < 0 || k >= PAT_WINDOWS || i < 0 || i >= PAT_INDEX ||
-		    v < -30000 || v > 30000) {
-			snprintf(err, errsize, "line %d: expected PHASE (0-%d) WINDOW (0-%d) INDEX (0-%d) VALUE", line,
-				 PAT_PHASES - 1, PAT_WINDOWS - 1, PAT_INDEX - 1);
+		if (!phases) {
+			snprintf(err, errsize, "line %d: a weight before the \"phases %d\" line", line, PAT_PHASES);
 			return -1;
 		}
-		pt->w[ph][k][i] = (int16_t)v;
+		if (n != 4 || ph < 0 || ph >= phases || k < 0 || k >= PAT_WINDOWS || i < 0 || i >= PAT_INDEX ||
+		    v < -30000 || v > 30000) {
+			snprintf(err, errsize, "line %d: expected PHASE (0-%d) WINDOW (0-%d) INDEX (0-%d) VALUE", line,
+				 phases - 1, PAT_WINDOWS - 1, PAT_INDEX - 1);
+			return -1;
+		}
+		if (version == 1) {
+			/* two phases, at 24 and 2 pieces: each of ours gets its share of the line */
+			for (int ph2 = 0; ph2 < PAT_PHASES; ph2++) {
+				int share = ph == 0 ? (PAT_PHASES - 1 - ph2) : ph2;
+				int add = (int)lround((double)v * share / (PAT_PHASES - 1));
+				pt->w[ph2][k][i] = (int16_t)(pt->w[ph2][k][i] + add);
+			}
+		} else {
+			pt->w[ph][k][i] = (int16_t)v;
+		}
 	}
 	if (!header) {
 		snprintf(err, errsize, "empty: no \"pdnkit-patterns %d\" line", PAT_FORMAT);
@@ -170,7 +203,8 @@ char *patterns_format(const pk_patterns *pt, const char *comment)
 	if (!out)
 		return NULL;
 	len += (size_t)snprintf(out + len, cap - len, "pdnkit-patterns %d\n# %s\n# PHASE WINDOW INDEX VALUE (hundredths of a man; "
-				"phase 0 at 24 pieces, 1 at 2)\n", PAT_FORMAT, comment ? comment : "");
+				"phase q at 24 - %d q pieces)\nphases %d\n", PAT_FORMAT, comment ? comment : "", PAT_SEG,
+				PAT_PHASES);
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (int k = 0; k < PAT_WINDOWS; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {

@@ -1,6 +1,7 @@
 /* The pattern evaluation: the contents of nine overlapping 4x4 regions of the board
  * (eight playing squares each: empty, the mover's piece or the opponent's, 3^8 = 6561
- * states) index a learned weight each, in two phases blended by the number of pieces,
+ * states) index a learned weight each, in phases placed evenly from 24 pieces down to 2
+ * and blended linearly by the number of pieces between the two nearest,
  * from the side to move's view (the board turned for White, so one table serves both
  * sides). It adds to the hand-set evaluation (engine/eval.h): what it learns is what
  * that one misses. Weights in hundredths of a man, learned by pdnkit train
@@ -15,9 +16,11 @@
 #define PAT_WINDOWS 9
 #define PAT_CELLS 8
 #define PAT_INDEX 6561                  /* 3^8 */
-#define PAT_PHASES 2                    /* 0: all 24 pieces, 1: two pieces; blended */
-#define PAT_BLEND 22                    /* pieces - 2: the weight of phase 0 out of 22 */
-#define PAT_FORMAT 1
+#ifndef PAT_PHASES
+#define PAT_PHASES 2                    /* at 24 and 2 pieces (2, 3, 12 or 23) */
+#endif
+#define PAT_SEG (22 / (PAT_PHASES - 1)) /* pieces from one phase to the next */
+#define PAT_FORMAT 2                    /* format 1: two phases, at 24 and 2 pieces */
 
 typedef struct pk_patterns {
 	int16_t w[PAT_PHASES][PAT_WINDOWS][PAT_INDEX];
@@ -25,14 +28,17 @@ typedef struct pk_patterns {
 	long nonzero;
 } pk_patterns;
 
-/* The index of each window's contents and the blend (pieces - 2, 0..22: phase 0's
- * share out of PAT_BLEND), from the side to move's view. */
-void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *blend);
+/* The index of each window's contents, from the side to move's view, and where the
+ * piece count falls among the phases: between phase *phase and the next, *t pieces of
+ * PAT_SEG past the first (the next phase's share is t / PAT_SEG). */
+void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int *t);
 /* Their sum in hundredths for the side to move. */
 int pattern_eval(const pk_patterns *pt, const pk_pos *p);
 
-/* The text form: "pdnkit-patterns 1", then "PHASE WINDOW INDEX VALUE" lines for the
- * weights that are not zero; '#' comments. 0, or -1 with the line and reason in err. */
+/* The text form: "pdnkit-patterns 2" and "phases N" (N must be PAT_PHASES), then
+ * "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#' comments.
+ * Format 1 files (two phases, at 24 and 2 pieces) are read too, their phases between
+ * placed on the line that joins those two. 0, or -1 with the line and reason in err. */
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize);
 /* The text of pt (malloc'ed; NULL when out of memory), with a header comment. */
 char *patterns_format(const pk_patterns *pt, const char *comment);
