@@ -16,78 +16,7 @@
 #include "store/games.h"
 #include "egdb_opts.h"
 #include "proto/spec.h"
-
-#define MAX_ENGINES 16
-
-/* Parse "--depth 6 --no-lmr" into a player. */
-static int parse_player(const char *what, const char *spec, const pk_variant *v, bool as_engine, pk_player *pl)
-{
-	engine_args ea;
-	engine_args_init(&ea);
-	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
-	char *book = NULL, *lmr = NULL;
-	int tt_buckets = 0;
-	struct poptOption extra[] = {
-		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
-		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
-		{ "lmr", 0, POPT_ARG_STRING, &lmr, 0, NULL, NULL },
-		{ "tt-buckets", 0, POPT_ARG_NONE, &tt_buckets, 0, NULL, NULL },
-		{ "no-killers", 0, POPT_ARG_NONE, &no_killers, 0, NULL, NULL },
-		{ "no-history", 0, POPT_ARG_NONE, &no_history, 0, NULL, NULL },
-		{ "no-aspiration", 0, POPT_ARG_NONE, &no_aspiration, 0, NULL, NULL },
-		{ "book", 0, POPT_ARG_STRING, &book, 0, NULL, NULL },
-		POPT_TABLEEND
-	};
-	int status = 0;
-	if (engine_args_from_string(what, spec, extra, &ea) < 0)
-		status = -1;
-	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
-		status = -1;
-	else if (book_option_for(book, as_engine && !v, v, &pl->bk) < 0)
-		status = -1;
-	if (engine_features(&ea, &pl->f) < 0)
-		status = -1;
-	/* the older switches, kept beside --features */
-	if (no_lmr || strong_lmr)
-		pl->f.lmr = no_lmr ? 0 : 2;
-	long lv;
-	if (lmr) {
-		if (cli_int(lmr, 0, 4, "--lmr", &lv))
-			status = -1;
-		else
-			pl->f.lmr = (int)lv;
-	}
-	free(lmr);
-	if (no_killers)
-		pl->f.killers = false;
-	if (no_history)
-		pl->f.history = false;
-	if (no_aspiration)
-		pl->f.aspiration = 0;
-	if (tt_buckets)
-		pl->f.tt_ways = 2;
-	if (v) {
-		/* the variant engine: limits, hash, weights and a book; the rest is English draughts' */
-		if (ea.egdb || ea.features || ea.threads || no_lmr || strong_lmr || lmr || tt_buckets ||
-		    no_killers || no_history || no_aspiration) {
-			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
-				  "--weights and --book only", what);
-			status = -1;
-		} else if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
-			status = -1;
-		}
-	} else if (status == 0 && engine_egdb(&ea, &pl->egdb) < 0) {
-		status = -1;
-	}
-	free(book);
-	ea.db = NULL;                   /* the player's now */
-	/* --engine pdnkit is the engine as analyze and play have it (64 MB); --a and --b
-	 * keep the smaller table of self-play matches */
-	pl->hash = ea.hash ? (size_t)atol(ea.hash) : as_engine ? 64 : 16;
-	pl->threads = engine_threads(&ea);
-	engine_args_free(&ea);
-	return status;
-}
+#include "match_cli.h"
 
 /* Openings from a PDN file: each game's FEN (or the start) plus its moves. */
 static int openings_from_file(const char *path, const pk_variant *var, pk_opening **out)
@@ -131,66 +60,6 @@ static int openings_from_file(const char *path, const pk_variant *var, pk_openin
 }
 
 
-/* On a terminal, a line kept up to date as games finish: how many, A's score so far and
- * the Elo interval, the time left at this pace. */
-static double progress_t0;
-static bool progress_shown;
-
-static void show_progress(void *ctx, int done, int gi)
-{
-	(void)gi;
-	pk_match *m = ctx;
-	if (!cli_stderr_is_tty())
-		return;
-	pk_match_score sc;
-	match_score(m, &sc);
-	double secs = cli_now() - progress_t0;
-	double eta = done > 0 ? secs * (m->ngames - done) / done : 0;
-	fprintf(stderr, "\rmatch: %d/%d games, A +%ld =%ld -%ld, %.1f%%", done, m->ngames, sc.wins, sc.draws,
-		sc.losses, 100 * sc.score);
-	if (isfinite(sc.elo_low) && isfinite(sc.elo_high))
-		fprintf(stderr, ", Elo %+.0f (%+.0f .. %+.0f)", sc.elo, sc.elo_low, sc.elo_high);
-	fprintf(stderr, ", ETA %d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
-	progress_shown = true;
-}
-
-/* selfplay's: the games of the batches before this one count too */
-static long sp_before, sp_total;
-
-static void show_selfplay_progress(void *ctx, int done, int gi)
-{
-	(void)ctx;
-	(void)gi;
-	if (!cli_stderr_is_tty())
-		return;
-	long all = sp_before + done;
-	double secs = cli_now() - progress_t0;
-	double eta = all > 0 ? secs * (double)(sp_total - all) / (double)all : 0;
-	fprintf(stderr, "\rselfplay: %ld/%ld games, %.1f a second, ETA %d:%02d:%02d\033[K", all, sp_total,
-		secs > 0 ? all / secs : 0.0, (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
-	progress_shown = true;
-}
-
-static void clear_progress(void)
-{
-	if (progress_shown)
-		fprintf(stderr, "\r\033[K");
-	progress_shown = false;
-}
-
-/* A PDN tag pair; quotes and backslashes in the value (an engine's options) escaped. */
-static void tag(FILE *f, const char *name, const char *value)
-{
-	fprintf(f, "[%s \"", name);
-	for (const char *p = value; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-	fputs("\"]\n", f);
-}
-
-static int write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append);
 
 /* Every pair of np engines plays the openings (the template m gives the openings and
  * the rules), one pair after the other; a line a pair, then each engine's points, score
@@ -212,14 +81,14 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 			m.ctx = &m;
 			m.pl[0] = pl[i];
 			m.pl[1] = pl[j];
-			progress_t0 = cli_now();
+			match_progress_t0 = cli_now();
 			if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
-				clear_progress();
+				match_clear_progress();
 				match_free_games(&m);
 				cli_error("out of memory");
 				return EXIT_RUNTIME;
 			}
-			clear_progress();
+			match_clear_progress();
 			pk_match_score sc;
 			match_score(&m, &sc);
 			pts[i] += (double)sc.wins + 0.5 * (double)sc.draws;
@@ -242,7 +111,7 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 			if (out) {
 				char event[200];
 				snprintf(event, sizeof event, "pdnkit match, %c-%c", 'A' + i, 'A' + j);
-				if (write_games(&m, out, event, NULL, written) < 0) {
+				if (match_write_games(&m, out, event, NULL, written) < 0) {
 					match_free_games(&m);
 					return EXIT_RUNTIME;
 				}
@@ -275,74 +144,6 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 		return 128 + cli_interrupted;
 	}
 	return EXIT_OK;
-}
-
-/* The finished games as PDN into out (replaced, or appended to with append): the
- * engines' names, the opening, how it ended, the time control and time used. Game i is
- * round ids[i] (ids NULL: i + 1). -1 after saying why. */
-static int write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append)
-{
-	pk_match m = *mp;
-	cli_text txt;
-	FILE *f = append ? fopen(out, "a") : cli_text_begin(&txt);
-	if (!f) {
-		if (append)
-			cli_error("cannot write %s: %s", out, strerror(errno));
-		return -1;
-	}
-	for (int i = 0; i < m.ngames; i++) {
-		const pk_match_game *g = &m.games[i];
-		if (!atomic_load(&g->finished))
-			continue;
-		const pk_opening *o = &m.op[g->opening];
-		char event[64], num[32];
-		int bl = g->a_black ? 0 : 1;
-		long id = ids ? ids[i] : i + 1;
-		snprintf(event, sizeof event, "%s, game %ld", event_name, id);
-		tag(f, "Event", event);
-		snprintf(num, sizeof num, "%ld", id);
-		tag(f, "Round", num);
-		tag(f, "Black", m.pl[bl].name);
-		tag(f, "White", m.pl[!bl].name);
-		tag(f, "Result", result_string(g->result));
-		tag(f, "Opening", o->text);
-		tag(f, "Termination", g->reason);
-		if (g->detail)
-			tag(f, "TerminationDetail", g->detail);
-		char tc[48];
-		double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
-		if (m.clock_base > 0) {
-			snprintf(tc, sizeof tc, "%g+%g", m.clock_base, m.clock_inc);   /* PGN's form: seconds+increment */
-			tag(f, "TimeControl", tc);
-		} else if (limit > 0) {
-			snprintf(tc, sizeof tc, "%g s a move", limit);
-			tag(f, "TimeControl", tc);
-		}
-		snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
-		tag(f, "BlackSeconds", tc);
-		snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
-		tag(f, "WhiteSeconds", tc);
-		char fen[VAR_FEN_STRLEN];
-		bool second = false;    /* the second mover moves first: "1... " */
-		if (m.variant) {
-			fprintf(f, "[GameType \"%d\"]\n", m.variant->gametype);
-			vfen_format(&o->vstart, fen, sizeof fen);
-			second = o->vstart.stm != m.variant->first;
-		} else {
-			fen_format(&o->start, fen, sizeof fen);
-			second = o->start.stm == PK_WHITE;
-		}
-		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
-			g->movetext ? g->movetext : "", result_string(g->result));
-	}
-	if (append) {
-		if (fclose(f) != 0) {
-			cli_error("cannot write %s: %s", out, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	return cli_text_commit(&txt, out) < 0 ? -1 : 0;
 }
 
 int cmd_match(int argc, const char **argv)
@@ -380,7 +181,7 @@ int cmd_match(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = show_progress, .stop = &cli_interrupted };
+	pk_match m = { .progress = match_show_progress, .stop = &cli_interrupted };
 	pk_engine_spec specs[MAX_ENGINES];
 	char *pdnkit_opts_keep[MAX_ENGINES] = { NULL };
 	pk_player rr[MAX_ENGINES];          /* the engines (A and B are rr[0] and rr[1]) */
@@ -481,7 +282,7 @@ int cmd_match(int argc, const char **argv)
 		snprintf(rr[i].name, sizeof rr[i].name, "pdnkit%s%s", *pdnkit_opts[i] ? " " : "", pdnkit_opts[i]);
 		char what[32];
 		snprintf(what, sizeof what, "engine %c", 'A' + i);
-		if (parse_player(ne ? what : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &rr[i]) < 0)
+		if (match_parse_player(ne ? what : (i == 0 ? "--a" : "--b"), pdnkit_opts[i], m.variant, ne > 0, &rr[i]) < 0)
 			goto out;
 	}
 	if ((margin && cli_number(margin, 0.001, 3600, "--margin", &m.copts.margin)) ||
@@ -565,17 +366,17 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	}
 	double t0 = cli_now();
-	progress_t0 = t0;
+	match_progress_t0 = t0;
 	/* A signal ends the match: the games being played are abandoned, the finished ones
 	 * are counted, shown and written. */
 	cli_catch_signals(true);
 	if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
-		clear_progress();
+		match_clear_progress();
 		cli_error("out of memory");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	clear_progress();
+	match_clear_progress();
 	if (cli_interrupted)
 		fprintf(stderr, "pdnkit match: interrupted after %d of %d games; the finished games are counted%s\n",
 			match_finished(&m), m.ngames, out ? " and written" : "");
@@ -670,7 +471,7 @@ int cmd_match(int argc, const char **argv)
 	}
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
-	if (out && write_games(&m, out, "pdnkit match", NULL, false) < 0) {
+	if (out && match_write_games(&m, out, "pdnkit match", NULL, false) < 0) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -705,209 +506,5 @@ out:
 		free(pdnkit_opts_keep[i]);
 	free(clock_arg);
 	egdb_free(m.adjudicate);
-	return rc;
-}
-
-/* The rounds already in a self-play file (resuming): a sorted array, its size in *n. */
-static long *rounds_in(const char *path, long *n)
-{
-	*n = 0;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	long cap = 0, *v = NULL;
-	char line[256];
-	while (fgets(line, sizeof line, f)) {
-		long r;
-		if (sscanf(line, "[Round \"%ld\"]", &r) != 1)
-			continue;
-		if (*n == cap) {
-			long *nv = realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 1024));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[(*n)++] = r;
-	}
-	fclose(f);
-	return v;
-}
-
-static bool has_round(const long *v, long n, long r)
-{
-	for (long i = 0; i < n; i++)
-		if (v[i] == r)
-			return true;
-	return false;
-}
-
-/* pdnkit selfplay: games of the engine against itself for training data. */
-int cmd_selfplay(int argc, const char **argv)
-{
-	char *games_arg = NULL, *conc = NULL, *out = NULL, *random_arg = NULL, *seed_arg = NULL, *shard = NULL,
-	     *adjudicate = NULL;
-	engine_args ea;
-	engine_args_init(&ea);
-	struct poptOption opts[] = {
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "The engine (default: --depth 6):", NULL },
-		{ "games", 'n', POPT_ARG_STRING, &games_arg, 0, "games numbered 1..N in all (default 1000)", "N" },
-		{ "random", 0, POPT_ARG_STRING, &random_arg, 0, "random plies after the three-move ballot (0-5, default 2)", "N" },
-		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random plies (default 1)", "S" },
-		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
-		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
-		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (default: the default directory's)", "DIR|default|none" },
-		{ "output", 'o', POPT_ARG_STRING, &out, 0, "append the games here as PDN; the games already there are not played again", "FILE" },
-		POPT_AUTOHELP
-		POPT_TABLEEND
-	};
-	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = show_selfplay_progress, .stop = &cli_interrupted, .opening_per_game = true };
-	m.ctx = &m;
-	pk_opening *deck = NULL, *op = NULL;
-	long *done = NULL, *ids = NULL, ndone = 0;
-	if (rc)
-		goto out;
-	rc = EXIT_USAGE;
-	if (cli_no_args(ctx, NULL) < 0)
-		goto out;
-	if (!out) {
-		cli_error("-o FILE is needed: the games are appended there (and a rerun resumes)");
-		goto out;
-	}
-	long total = 1000, nconc = sysconf(_SC_NPROCESSORS_ONLN), random_plies = 2, k = 1, n = 1;
-	unsigned long long seed = 1;
-	if ((games_arg && cli_int(games_arg, 1, 100000000, "--games", &total)) ||
-	    (conc && cli_int(conc, 1, 256, "--concurrency", &nconc)) ||
-	    (random_arg && cli_int(random_arg, 0, 5, "--random", &random_plies)))
-		goto out;
-	if (seed_arg) {
-		char *e;
-		seed = strtoull(seed_arg, &e, 10);
-		if (e == seed_arg || *e) {
-			cli_error("--seed: '%s' is not a whole number", seed_arg);
-			goto out;
-		}
-	}
-	if (shard) {
-		char extra;
-		if (sscanf(shard, "%ld/%ld%c", &k, &n, &extra) != 2 || n < 1 || k < 1 || k > n) {
-			cli_error("--shard must be K/N with 1 <= K <= N, not '%s'", shard);
-			goto out;
-		}
-	}
-	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
-		ea.depth = strdup("6");
-	/* both sides the same engine, without the book: the openings vary by themselves */
-	char spec[1024];
-	size_t sl = 0;
-	const struct { const char *opt, *val; } given[] = {
-		{ "--depth", ea.depth }, { "--nodes", ea.nodes }, { "--movetime", ea.movetime }, { "--level", ea.level },
-		{ "--hash", ea.hash }, { "--weights", ea.weights }, { "--patterns", ea.patterns },
-		{ "--features", ea.features }, { "--egdb", ea.egdb },
-	};
-	for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
-		if (given[i].val && sl < sizeof spec)
-			sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%s%s %s", sl ? " " : "", given[i].opt, given[i].val);
-	if (sl >= sizeof spec - 16) {
-		cli_error("the engine options are too long");
-		goto out;
-	}
-	snprintf(spec + sl, sizeof spec - sl, " --book none");
-	for (int i = 0; i < 2; i++) {
-		m.pl[i].spec = spec;
-		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %.150s", spec);
-		if (parse_player("the engine", spec, NULL, false, &m.pl[i]) < 0)
-			goto out;
-	}
-	bool failed = false;
-	if (adjudicate && !strcmp(adjudicate, "default"))
-		m.adjudicate = egdb_use_option(NULL, true, &failed);
-	else if (!adjudicate || strcmp(adjudicate, "none"))
-		m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
-	if (failed)
-		goto out;
-	rc = EXIT_RUNTIME;
-	int nd = match_ballots(&deck);
-	done = rounds_in(out, &ndone);
-	long todo = 0;
-	for (long g = k; g <= total; g += n)
-		todo += !has_round(done, ndone, g);
-	if (todo == 0) {
-		printf("selfplay: all %ld games of this shard are in %s already\n", (total - k) / n + 1, out);
-		rc = EXIT_OK;
-		goto out;
-	}
-	if (nd <= 0 || !(op = calloc((size_t)todo, sizeof *op)) || !(ids = calloc((size_t)todo, sizeof *ids))) {
-		cli_error("out of memory");
-		goto out;
-	}
-	long t = 0;
-	for (long g = k; g <= total; g += n) {
-		if (has_round(done, ndone, g))
-			continue;
-		/* game g: ballot (g - 1) modulo the ballots, then its own random plies */
-		uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)g;
-		for (int tries = 0; !match_randomize(&deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t]); tries++)
-			;
-		ids[t++] = g;
-	}
-	if (ndone)
-		fprintf(stderr, "selfplay: %ld games in %s already; %ld to play\n", ndone, out, todo);
-	progress_t0 = cli_now();
-	cli_catch_signals(true);
-	/* In batches, each appended when it is done: a run killed outright loses at most
-	 * the batch in play. */
-	long w = 0, d = 0, l = 0, played = 0;
-	const long batch = nconc * 250;
-	for (long from = 0; from < todo && !cli_interrupted; from += batch) {
-		long nb = todo - from < batch ? todo - from : batch;
-		sp_before = from;
-		sp_total = todo;
-		match_free_games(&m);
-		m.op = op + from;
-		m.nop = (int)nb;
-		if (match_run(&m, (int)nb, (int)nconc) < 0) {
-			clear_progress();
-			cli_error("out of memory");
-			goto out;
-		}
-		clear_progress();
-		if (write_games(&m, out, "pdnkit selfplay", ids + from, true) < 0)
-			goto out;
-		for (int i = 0; i < m.ngames; i++) {
-			if (!atomic_load(&m.games[i].finished))
-				continue;
-			int r = m.games[i].result;
-			w += r == RES_BLACK_WINS;
-			d += r == RES_DRAW;
-			l += r == RES_WHITE_WINS;
-			played++;
-		}
-	}
-	printf("selfplay: %ld games played (Black won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
-	       played, w, d, l, cli_now() - progress_t0, out,
-	       cli_interrupted ? "; interrupted: the finished games are kept, a rerun plays the rest" : "");
-	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
-out:
-	match_free_games(&m);
-	free(op);
-	free(deck);
-	free(done);
-	free(ids);
-	book_free(m.pl[0].bk);
-	book_free(m.pl[1].bk);
-	egdb_free(m.pl[0].egdb);
-	egdb_free(m.pl[1].egdb);
-	egdb_free(m.adjudicate);
-	engine_args_free(&ea);
-	poptFreeContext(ctx);
-	free(games_arg);
-	free(conc);
-	free(out);
-	free(random_arg);
-	free(seed_arg);
-	free(shard);
-	free(adjudicate);
 	return rc;
 }

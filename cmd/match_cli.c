@@ -1,0 +1,196 @@
+/* What pdnkit match and pdnkit selfplay share (match_cli.h). */
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "pdn/movenum.h"
+#include "commands.h"
+#include "engine_opts.h"
+#include "analysis/match.h"
+#include "rules/fen.h"
+#include "store/games.h"
+#include "egdb_opts.h"
+#include "proto/spec.h"
+#include "match_cli.h"
+
+/* Parse "--depth 6 --no-lmr" into a player. */
+int match_parse_player(const char *what, const char *spec, const pk_variant *v, bool as_engine, pk_player *pl)
+{
+	engine_args ea;
+	engine_args_init(&ea);
+	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
+	char *book = NULL, *lmr = NULL;
+	int tt_buckets = 0;
+	struct poptOption extra[] = {
+		{ "no-lmr", 0, POPT_ARG_NONE, &no_lmr, 0, NULL, NULL },
+		{ "strong-lmr", 0, POPT_ARG_NONE, &strong_lmr, 0, NULL, NULL },
+		{ "lmr", 0, POPT_ARG_STRING, &lmr, 0, NULL, NULL },
+		{ "tt-buckets", 0, POPT_ARG_NONE, &tt_buckets, 0, NULL, NULL },
+		{ "no-killers", 0, POPT_ARG_NONE, &no_killers, 0, NULL, NULL },
+		{ "no-history", 0, POPT_ARG_NONE, &no_history, 0, NULL, NULL },
+		{ "no-aspiration", 0, POPT_ARG_NONE, &no_aspiration, 0, NULL, NULL },
+		{ "book", 0, POPT_ARG_STRING, &book, 0, NULL, NULL },
+		POPT_TABLEEND
+	};
+	int status = 0;
+	if (engine_args_from_string(what, spec, extra, &ea) < 0)
+		status = -1;
+	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
+		status = -1;
+	else if (book_option_for(book, as_engine && !v, v, &pl->bk) < 0)
+		status = -1;
+	if (engine_features(&ea, &pl->f) < 0)
+		status = -1;
+	/* the older switches, kept beside --features */
+	if (no_lmr || strong_lmr)
+		pl->f.lmr = no_lmr ? 0 : 2;
+	long lv;
+	if (lmr) {
+		if (cli_int(lmr, 0, 4, "--lmr", &lv))
+			status = -1;
+		else
+			pl->f.lmr = (int)lv;
+	}
+	free(lmr);
+	if (no_killers)
+		pl->f.killers = false;
+	if (no_history)
+		pl->f.history = false;
+	if (no_aspiration)
+		pl->f.aspiration = 0;
+	if (tt_buckets)
+		pl->f.tt_ways = 2;
+	if (v) {
+		/* the variant engine: limits, hash, weights and a book; the rest is English draughts' */
+		if (ea.egdb || ea.features || ea.threads || no_lmr || strong_lmr || lmr || tt_buckets ||
+		    no_killers || no_history || no_aspiration) {
+			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
+				  "--weights and --book only", what);
+			status = -1;
+		} else if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
+			status = -1;
+		}
+	} else if (status == 0 && engine_egdb(&ea, &pl->egdb) < 0) {
+		status = -1;
+	}
+	free(book);
+	ea.db = NULL;                   /* the player's now */
+	/* --engine pdnkit is the engine as analyze and play have it (64 MB); --a and --b
+	 * keep the smaller table of self-play matches */
+	pl->hash = ea.hash ? (size_t)atol(ea.hash) : as_engine ? 64 : 16;
+	pl->threads = engine_threads(&ea);
+	engine_args_free(&ea);
+	return status;
+}
+
+/* On a terminal, a line kept up to date as games finish: how many, A's score so far and
+ * the Elo interval, the time left at this pace. */
+double match_progress_t0;
+bool match_progress_shown;
+
+void match_show_progress(void *ctx, int done, int gi)
+{
+	(void)gi;
+	pk_match *m = ctx;
+	if (!cli_stderr_is_tty())
+		return;
+	pk_match_score sc;
+	match_score(m, &sc);
+	double secs = cli_now() - match_progress_t0;
+	double eta = done > 0 ? secs * (m->ngames - done) / done : 0;
+	fprintf(stderr, "\rmatch: %d/%d games, A +%ld =%ld -%ld, %.1f%%", done, m->ngames, sc.wins, sc.draws,
+		sc.losses, 100 * sc.score);
+	if (isfinite(sc.elo_low) && isfinite(sc.elo_high))
+		fprintf(stderr, ", Elo %+.0f (%+.0f .. %+.0f)", sc.elo, sc.elo_low, sc.elo_high);
+	fprintf(stderr, ", ETA %d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
+	match_progress_shown = true;
+}
+
+void match_clear_progress(void)
+{
+	if (match_progress_shown)
+		fprintf(stderr, "\r\033[K");
+	match_progress_shown = false;
+}
+
+/* A PDN tag pair; quotes and backslashes in the value (an engine's options) escaped. */
+static void tag(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "[%s \"", name);
+	for (const char *p = value; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	fputs("\"]\n", f);
+}
+
+/* The finished games as PDN into out (replaced, or appended to with append): the
+ * engines' names, the opening, how it ended, the time control and time used. Game i is
+ * round ids[i] (ids NULL: i + 1). -1 after saying why. */
+int match_write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append)
+{
+	pk_match m = *mp;
+	cli_text txt;
+	FILE *f = append ? fopen(out, "a") : cli_text_begin(&txt);
+	if (!f) {
+		if (append)
+			cli_error("cannot write %s: %s", out, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < m.ngames; i++) {
+		const pk_match_game *g = &m.games[i];
+		if (!atomic_load(&g->finished))
+			continue;
+		const pk_opening *o = &m.op[g->opening];
+		char event[64], num[32];
+		int bl = g->a_black ? 0 : 1;
+		long id = ids ? ids[i] : i + 1;
+		snprintf(event, sizeof event, "%s, game %ld", event_name, id);
+		tag(f, "Event", event);
+		snprintf(num, sizeof num, "%ld", id);
+		tag(f, "Round", num);
+		tag(f, "Black", m.pl[bl].name);
+		tag(f, "White", m.pl[!bl].name);
+		tag(f, "Result", result_string(g->result));
+		tag(f, "Opening", o->text);
+		tag(f, "Termination", g->reason);
+		if (g->detail)
+			tag(f, "TerminationDetail", g->detail);
+		char tc[48];
+		double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
+		if (m.clock_base > 0) {
+			snprintf(tc, sizeof tc, "%g+%g", m.clock_base, m.clock_inc);   /* PGN's form: seconds+increment */
+			tag(f, "TimeControl", tc);
+		} else if (limit > 0) {
+			snprintf(tc, sizeof tc, "%g s a move", limit);
+			tag(f, "TimeControl", tc);
+		}
+		snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
+		tag(f, "BlackSeconds", tc);
+		snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
+		tag(f, "WhiteSeconds", tc);
+		char fen[VAR_FEN_STRLEN];
+		bool second = false;    /* the second mover moves first: "1... " */
+		if (m.variant) {
+			fprintf(f, "[GameType \"%d\"]\n", m.variant->gametype);
+			vfen_format(&o->vstart, fen, sizeof fen);
+			second = o->vstart.stm != m.variant->first;
+		} else {
+			fen_format(&o->start, fen, sizeof fen);
+			second = o->start.stm == PK_WHITE;
+		}
+		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
+			g->movetext ? g->movetext : "", result_string(g->result));
+	}
+	if (append) {
+		if (fclose(f) != 0) {
+			cli_error("cannot write %s: %s", out, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	return cli_text_commit(&txt, out) < 0 ? -1 : 0;
+}

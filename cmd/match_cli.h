@@ -1,0 +1,27 @@
+/* What pdnkit match and pdnkit selfplay share: engines named by their options, the
+ * progress line, and the games written as PDN. */
+#ifndef PK_MATCH_CLI_H
+#define PK_MATCH_CLI_H
+
+#include <stdbool.h>
+#include "analysis/match.h"
+
+#define MAX_ENGINES 16
+
+/* Parse an engine spec (pdnkit options such as "--depth 6 --no-lmr", or another
+ * engine's spec with as_engine) into a player; -1 after saying why (WHAT: ...). */
+int match_parse_player(const char *what, const char *spec, const pk_variant *v, bool as_engine, pk_player *pl);
+
+/* The progress line on a terminal: started at match_progress_t0; cleared before
+ * anything else is printed. */
+extern double match_progress_t0;
+extern bool match_progress_shown;
+void match_show_progress(void *ctx, int done, int gi);
+void match_clear_progress(void);
+
+/* The finished games as PDN into out (replaced, or appended to with append): the
+ * engines' names, the opening, how it ended, the time control and time used. Game i is
+ * round ids[i] (ids NULL: i + 1). -1 after saying why. */
+int match_write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append);
+
+#endif

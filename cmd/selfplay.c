@@ -1,0 +1,239 @@
+/* pdnkit selfplay: the engine against itself from the deck's ballots and random plies,
+ * games appended to a PDN file in batches, resumable and sharded, for training. */
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "pdn/movenum.h"
+#include "commands.h"
+#include "engine_opts.h"
+#include "analysis/match.h"
+#include "rules/fen.h"
+#include "store/games.h"
+#include "egdb_opts.h"
+#include "proto/spec.h"
+#include "match_cli.h"
+
+/* selfplay's: the games of the batches before this one count too */
+static long sp_before, sp_total;
+
+static void show_selfplay_progress(void *ctx, int done, int gi)
+{
+	(void)ctx;
+	(void)gi;
+	if (!cli_stderr_is_tty())
+		return;
+	long all = sp_before + done;
+	double secs = cli_now() - match_progress_t0;
+	double eta = all > 0 ? secs * (double)(sp_total - all) / (double)all : 0;
+	fprintf(stderr, "\rselfplay: %ld/%ld games, %.1f a second, ETA %d:%02d:%02d\033[K", all, sp_total,
+		secs > 0 ? all / secs : 0.0, (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
+	match_progress_shown = true;
+}
+
+
+/* The rounds already in a self-play file (resuming): a sorted array, its size in *n. */
+static long *rounds_in(const char *path, long *n)
+{
+	*n = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	long cap = 0, *v = NULL;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		long r;
+		if (sscanf(line, "[Round \"%ld\"]", &r) != 1)
+			continue;
+		if (*n == cap) {
+			long *nv = realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 1024));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = r;
+	}
+	fclose(f);
+	return v;
+}
+
+static bool has_round(const long *v, long n, long r)
+{
+	for (long i = 0; i < n; i++)
+		if (v[i] == r)
+			return true;
+	return false;
+}
+
+/* pdnkit selfplay: games of the engine against itself for training data. */
+int cmd_selfplay(int argc, const char **argv)
+{
+	char *games_arg = NULL, *conc = NULL, *out = NULL, *random_arg = NULL, *seed_arg = NULL, *shard = NULL,
+	     *adjudicate = NULL;
+	engine_args ea;
+	engine_args_init(&ea);
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "The engine (default: --depth 6):", NULL },
+		{ "games", 'n', POPT_ARG_STRING, &games_arg, 0, "games numbered 1..N in all (default 1000)", "N" },
+		{ "random", 0, POPT_ARG_STRING, &random_arg, 0, "random plies after the three-move ballot (0-5, default 2)", "N" },
+		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random plies (default 1)", "S" },
+		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
+		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
+		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (default: the default directory's)", "DIR|default|none" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "append the games here as PDN; the games already there are not played again", "FILE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx, opts);
+	pk_match m = { .progress = show_selfplay_progress, .stop = &cli_interrupted, .opening_per_game = true };
+	m.ctx = &m;
+	pk_opening *deck = NULL, *op = NULL;
+	long *done = NULL, *ids = NULL, ndone = 0;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (cli_no_args(ctx, NULL) < 0)
+		goto out;
+	if (!out) {
+		cli_error("-o FILE is needed: the games are appended there (and a rerun resumes)");
+		goto out;
+	}
+	long total = 1000, nconc = sysconf(_SC_NPROCESSORS_ONLN), random_plies = 2, k = 1, n = 1;
+	unsigned long long seed = 1;
+	if ((games_arg && cli_int(games_arg, 1, 100000000, "--games", &total)) ||
+	    (conc && cli_int(conc, 1, 256, "--concurrency", &nconc)) ||
+	    (random_arg && cli_int(random_arg, 0, 5, "--random", &random_plies)))
+		goto out;
+	if (seed_arg) {
+		char *e;
+		seed = strtoull(seed_arg, &e, 10);
+		if (e == seed_arg || *e) {
+			cli_error("--seed: '%s' is not a whole number", seed_arg);
+			goto out;
+		}
+	}
+	if (shard) {
+		char extra;
+		if (sscanf(shard, "%ld/%ld%c", &k, &n, &extra) != 2 || n < 1 || k < 1 || k > n) {
+			cli_error("--shard must be K/N with 1 <= K <= N, not '%s'", shard);
+			goto out;
+		}
+	}
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
+		ea.depth = strdup("6");
+	/* both sides the same engine, without the book: the openings vary by themselves */
+	char spec[1024];
+	size_t sl = 0;
+	const struct { const char *opt, *val; } given[] = {
+		{ "--depth", ea.depth }, { "--nodes", ea.nodes }, { "--movetime", ea.movetime }, { "--level", ea.level },
+		{ "--hash", ea.hash }, { "--weights", ea.weights }, { "--patterns", ea.patterns },
+		{ "--features", ea.features }, { "--egdb", ea.egdb },
+	};
+	for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
+		if (given[i].val && sl < sizeof spec)
+			sl += (size_t)snprintf(spec + sl, sizeof spec - sl, "%s%s %s", sl ? " " : "", given[i].opt, given[i].val);
+	if (sl >= sizeof spec - 16) {
+		cli_error("the engine options are too long");
+		goto out;
+	}
+	snprintf(spec + sl, sizeof spec - sl, " --book none");
+	for (int i = 0; i < 2; i++) {
+		m.pl[i].spec = spec;
+		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %.150s", spec);
+		if (match_parse_player("the engine", spec, NULL, false, &m.pl[i]) < 0)
+			goto out;
+	}
+	bool failed = false;
+	if (adjudicate && !strcmp(adjudicate, "default"))
+		m.adjudicate = egdb_use_option(NULL, true, &failed);
+	else if (!adjudicate || strcmp(adjudicate, "none"))
+		m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
+	if (failed)
+		goto out;
+	rc = EXIT_RUNTIME;
+	int nd = match_ballots(&deck);
+	done = rounds_in(out, &ndone);
+	long todo = 0;
+	for (long g = k; g <= total; g += n)
+		todo += !has_round(done, ndone, g);
+	if (todo == 0) {
+		printf("selfplay: all %ld games of this shard are in %s already\n", (total - k) / n + 1, out);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (nd <= 0 || !(op = calloc((size_t)todo, sizeof *op)) || !(ids = calloc((size_t)todo, sizeof *ids))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	long t = 0;
+	for (long g = k; g <= total; g += n) {
+		if (has_round(done, ndone, g))
+			continue;
+		/* game g: ballot (g - 1) modulo the ballots, then its own random plies */
+		uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)g;
+		for (int tries = 0; !match_randomize(&deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t]); tries++)
+			;
+		ids[t++] = g;
+	}
+	if (ndone)
+		fprintf(stderr, "selfplay: %ld games in %s already; %ld to play\n", ndone, out, todo);
+	match_progress_t0 = cli_now();
+	cli_catch_signals(true);
+	/* In batches, each appended when it is done: a run killed outright loses at most
+	 * the batch in play. */
+	long w = 0, d = 0, l = 0, played = 0;
+	const long batch = nconc * 250;
+	for (long from = 0; from < todo && !cli_interrupted; from += batch) {
+		long nb = todo - from < batch ? todo - from : batch;
+		sp_before = from;
+		sp_total = todo;
+		match_free_games(&m);
+		m.op = op + from;
+		m.nop = (int)nb;
+		if (match_run(&m, (int)nb, (int)nconc) < 0) {
+			match_clear_progress();
+			cli_error("out of memory");
+			goto out;
+		}
+		match_clear_progress();
+		if (match_write_games(&m, out, "pdnkit selfplay", ids + from, true) < 0)
+			goto out;
+		for (int i = 0; i < m.ngames; i++) {
+			if (!atomic_load(&m.games[i].finished))
+				continue;
+			int r = m.games[i].result;
+			w += r == RES_BLACK_WINS;
+			d += r == RES_DRAW;
+			l += r == RES_WHITE_WINS;
+			played++;
+		}
+	}
+	printf("selfplay: %ld games played (Black won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
+	       played, w, d, l, cli_now() - match_progress_t0, out,
+	       cli_interrupted ? "; interrupted: the finished games are kept, a rerun plays the rest" : "");
+	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
+out:
+	match_free_games(&m);
+	free(op);
+	free(deck);
+	free(done);
+	free(ids);
+	book_free(m.pl[0].bk);
+	book_free(m.pl[1].bk);
+	egdb_free(m.pl[0].egdb);
+	egdb_free(m.pl[1].egdb);
+	egdb_free(m.adjudicate);
+	engine_args_free(&ea);
+	poptFreeContext(ctx);
+	free(games_arg);
+	free(conc);
+	free(out);
+	free(random_arg);
+	free(seed_arg);
+	free(shard);
+	free(adjudicate);
+	return rc;
+}
