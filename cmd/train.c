@@ -31,10 +31,25 @@ static void show_epoch(void *ctx, long epoch, double train, double held)
 			held, cli_now() - c->t0);
 }
 
+typedef struct {
+	bool quiet;
+	double t0;
+} label_ctx;
+
+static void show_label(void *ctx, size_t done, size_t total)
+{
+	label_ctx *c = ctx;
+	if (c->quiet || !cli_stderr_is_tty() || done == 0)
+		return;
+	double secs = cli_now() - c->t0, eta = secs * (double)(total - done) / (double)done;
+	fprintf(stderr, "\rtrain: labelling: %zu of %zu positions, ETA %d:%02d\033[K", done, total, (int)eta / 60,
+		(int)eta % 60);
+}
+
 int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
-	     *skip_arg = NULL;
+	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL;
 	int json = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights here (default: none, only the figures)", "FILE" },
@@ -44,6 +59,10 @@ int cmd_train(int argc, const char **argv)
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
 		{ "threads", 0, POPT_ARG_STRING, &threads_arg, 0, "threads (default: one per core)", "N" },
+		{ "label-depth", 0, POPT_ARG_STRING, &ldepth_arg, 0, "also label positions with the score of a search this deep (default 0: results only)", "D" },
+		{ "label-every", 0, POPT_ARG_STRING, &levery_arg, 0, "search only every Nth position (default 1)", "N" },
+		{ "label-patterns", 0, POPT_ARG_STRING, &lpat, 0, "the patterns of the labelling search (default: the built-in ones)", "FILE|none" },
+		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
 		POPT_AUTOHELP
@@ -80,6 +99,33 @@ int cmd_train(int argc, const char **argv)
 	if (skip_arg && !cli_int(skip_arg, 0, 200, "--skip", &x))
 		skip = x;
 	else if (skip_arg)
+		goto out;
+	long ldepth = 0, levery = 1;
+	if (ldepth_arg && cli_int(ldepth_arg, 0, 30, "--label-depth", &ldepth))
+		goto out;
+	if (levery_arg && cli_int(levery_arg, 1, 1000000, "--label-every", &levery))
+		goto out;
+	lo.lambda = 0.5;
+	if (lambda_arg) {
+		char *e;
+		lo.lambda = strtod(lambda_arg, &e);
+		if (e == lambda_arg || *e || !(lo.lambda >= 0 && lo.lambda <= 1)) {
+			cli_error("--lambda: '%s' is not a number from 0 to 1", lambda_arg);
+			goto out;
+		}
+	}
+	if ((levery_arg || lambda_arg || lpat) && !ldepth) {
+		cli_error("--label-every, --label-patterns and --lambda go with --label-depth");
+		goto out;
+	}
+	pk_weights lw;
+	engine_args lea;
+	engine_args_init(&lea);
+	lea.patterns = lpat;
+	int lwrc = engine_weights(&lea, &lw);
+	lea.patterns = NULL;
+	engine_args_free(&lea);
+	if (lwrc < 0)
 		goto out;
 	if (rate_arg) {
 		char *e;
@@ -148,6 +194,24 @@ int cmd_train(int argc, const char **argv)
 		cli_error("no quiet position of a finished game: nothing to learn from");
 		goto out;
 	}
+	if (ldepth > 0) {
+		double tl = cli_now();
+		label_ctx lc = { quiet, tl };
+		if (learn_label(d, &lw, (int)ldepth, (int)levery, lo.threads, &cli_interrupted, show_label, &lc) < 0) {
+			cli_error("out of memory");
+			goto out;
+		}
+		if (!quiet && cli_stderr_is_tty())
+			fprintf(stderr, "\r\033[K");
+		if (cli_interrupted) {
+			cli_error("interrupted while labelling the positions; nothing was fitted");
+			rc = 128 + cli_interrupted;
+			goto out;
+		}
+		if (!quiet)
+			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld (%.1f s)\n", learn_labelled(d), ldepth,
+				cli_now() - tl);
+	}
 	if (!(pt = malloc(sizeof *pt))) {
 		cli_error("out of memory");
 		goto out;
@@ -185,9 +249,9 @@ int cmd_train(int argc, const char **argv)
 	if (json)
 		printf("{\"games\":%ld,\"train\":%zu,\"heldout\":%zu,\"K\":%.5f,\"base_train\":%.5f,\"base_held\":%.5f,"
 		       "\"train_loss\":%.5f,\"held_loss\":%.5f,\"best_epoch\":%ld,\"epochs\":%ld,\"patterns\":%ld,\"nonzero\":%ld,"
-		       "\"checksum\":\"%08x\",\"seconds\":%.1f}\n",
+		       "\"checksum\":\"%08x\",\"labelled\":%zu,\"seconds\":%.1f}\n",
 		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_train, r.best_held, r.best_epoch,
-		       r.epochs_done, r.used, pt->nonzero, (unsigned)pt->checksum, secs);
+		       r.epochs_done, r.used, pt->nonzero, (unsigned)pt->checksum, learn_labelled(d), secs);
 	else
 		printf("%ld games: %zu training positions, %zu held out (every tenth game)\n"
 		       "log loss of the hand-set evaluation (K %.4f): training %.5f, held-out %.5f\n"
@@ -207,5 +271,9 @@ out:
 	free(min_arg);
 	free(threads_arg);
 	free(skip_arg);
+	free(ldepth_arg);
+	free(levery_arg);
+	free(lambda_arg);
+	free(lpat);
 	return rc;
 }

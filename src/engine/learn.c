@@ -4,6 +4,7 @@
 #include <string.h>
 #include "base/pool.h"
 #include "engine/learn.h"
+#include "engine/search.h"
 #include "rules/gen.h"
 
 #define NW (PAT_PHASES * PAT_WINDOWS * PAT_INDEX)
@@ -12,16 +13,21 @@
 typedef struct {
 	uint16_t idx[PAT_WINDOWS];
 	int16_t base;                   /* the base evaluation, mover's view, hundredths */
+	int16_t score;                  /* a search's score (mover's view), or NO_SCORE */
 	uint8_t phase, t;               /* between phase and phase + 1, t of PAT_SEG past it */
 	uint8_t y;                      /* 0 loss, 1 draw, 2 win for the side to move */
 	uint8_t held;
 } sample;
 
+#define NO_SCORE INT16_MIN
+
 struct pk_learn_data {
 	pk_weights base;
 	sample *v;
+	pk_pos *pos;                    /* each sample's position, kept for learn_label */
 	size_t n, cap;
 	long games;
+	size_t labelled;
 };
 
 pk_learn_data *learn_data_new(const pk_weights *base)
@@ -39,6 +45,7 @@ void learn_data_free(pk_learn_data *d)
 	if (!d)
 		return;
 	free(d->v);
+	free(d->pos);
 	free(d);
 }
 
@@ -52,7 +59,11 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 	int first = rp->result == RES_BLACK_WINS ? 2 : rp->result == RES_WHITE_WINS ? 0 : rp->result == RES_DRAW ? 1 : -1;
 	if (first < 0)
 		return 0;
-	bool held = d->games % 10 == 0;
+	/* Held out by opening: the games whose position after three plies (the ballot) hashes
+	 * to a tenth, so that no held-out game shares its opening with a training game (games
+	 * of one ballot are alike, and a held-out loss over them would reward learning them
+	 * by heart). */
+	bool held = (rp->plies[rp->nply > 2 ? 2 : rp->nply - 1].after.key * 0x9E3779B97F4A7C15ull >> 56) % 10 == 0;
 	d->games++;
 	for (int i = skip; i < rp->nply; i++) {
 		const pk_pos *p = &rp->plies[i].after;
@@ -67,9 +78,15 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 			if (!v)
 				return -1;
 			d->v = v;
+			pk_pos *ps = realloc(d->pos, cap * sizeof *ps);
+			if (!ps)
+				return -1;
+			d->pos = ps;
 			d->cap = cap;
 		}
+		d->pos[d->n] = *p;
 		sample *s = &d->v[d->n++];
+		s->score = NO_SCORE;
 		int ph, t;
 		pattern_indices(p, s->idx, &ph, &t);
 		s->phase = (uint8_t)ph;
@@ -80,6 +97,66 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 		s->held = held;
 	}
 	return 0;
+}
+
+size_t learn_labelled(const pk_learn_data *d) { return d->labelled; }
+
+typedef struct {
+	pk_learn_data *d;
+	const pk_weights *w;
+	int depth, every, nthreads;
+	size_t done[MAX_THREADS];
+	size_t labelled[MAX_THREADS];
+	const volatile sig_atomic_t *stop;
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *ctx;
+	bool failed;
+} label_job;
+
+static void label_thread(int id, void *arg)
+{
+	label_job *j = arg;
+	pk_learn_data *d = j->d;
+	pk_engine *e = engine_new(16, j->w);
+	if (!e) {
+		j->failed = true;
+		return;
+	}
+	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
+	pk_limits lim = { .depth = j->depth };
+	for (size_t i = lo; i < hi; i++) {
+		if (j->stop && *j->stop)
+			break;
+		j->done[id] = i - lo + 1;
+		if (id == 0 && j->progress && (i - lo) % 4096 == 0) {
+			size_t all = 0;
+			for (int t = 0; t < j->nthreads; t++)
+				all += j->done[t];
+			j->progress(j->ctx, all, d->n);
+		}
+		if (i % (size_t)j->every)
+			continue;
+		pk_result r;
+		if (engine_search(e, &d->pos[i], NULL, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
+			continue;
+		int s = r.last.score;
+		d->v[i].score = (int16_t)(s > 3000 ? 3000 : s < -3000 ? -3000 : s);
+		j->labelled[id]++;
+	}
+	engine_free(e);
+}
+
+int learn_label(pk_learn_data *d, const pk_weights *w, int depth, int every, int threads,
+		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx)
+{
+	label_job j = { .d = d, .w = w, .depth = depth < 1 ? 1 : depth, .every = every < 1 ? 1 : every, .stop = stop,
+			.progress = progress, .ctx = ctx };
+	j.nthreads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+	pool_run(j.nthreads, label_thread, &j);
+	d->labelled = 0;
+	for (int t = 0; t < j.nthreads; t++)
+		d->labelled += j.labelled[t];
+	return j.failed ? -1 : 0;
 }
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -95,10 +172,10 @@ static inline double value(const sample *s, const float *w)
 	return s->base + (a * (PAT_SEG - s->t) + b * s->t) / PAT_SEG;
 }
 
-static inline double logloss(double p, int y)
+/* The log loss of p against the target t (0 .. 1). */
+static inline double logloss(double p, double t)
 {
 	const double eps = 1e-12;
-	double t = y / 2.0;
 	return -(t * log(p + eps) + (1 - t) * log(1 - p + eps));
 }
 
@@ -108,6 +185,7 @@ typedef struct {
 	const pk_learn_data *d;
 	const float *w;
 	double K;
+	double lambda;                  /* the result's share of the target where there is a score */
 	int nthreads;
 	float *grad[MAX_THREADS];
 	float *hess[MAX_THREADS];
@@ -131,11 +209,15 @@ static void pass_thread(int id, void *arg)
 	for (size_t i = lo; i < hi; i++) {
 		const sample *s = &d->v[i];
 		double p = sigmoid(ps->K * value(s, ps->w) / 100.0);
-		l[s->held] += logloss(p, s->y);
+		/* the losses are against the game's result: what the held-out loss measures */
+		l[s->held] += logloss(p, s->y / 2.0);
 		c[s->held]++;
 		if (s->held || !ps->want_grad)
 			continue;
-		double e = (p - s->y / 2.0) * ps->K / 100.0, cv = p * (1 - p) * (ps->K / 100.0) * (ps->K / 100.0);
+		double target = s->y / 2.0;
+		if (s->score != NO_SCORE)
+			target = ps->lambda * target + (1 - ps->lambda) * sigmoid(ps->K * s->score / 100.0);
+		double e = (p - target) * ps->K / 100.0, cv = p * (1 - p) * (ps->K / 100.0) * (ps->K / 100.0);
 		double a1 = (double)s->t / PAT_SEG, a0 = 1 - a1;
 		float e0 = (float)(e * a0), e1 = (float)(e * a1), h0 = (float)(cv * a0 * a0), h1 = (float)(cv * a1 * a1);
 		for (int k = 0; k < PAT_WINDOWS; k++) {
@@ -186,7 +268,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	int nt = o->threads < 1 ? 1 : o->threads > MAX_THREADS ? MAX_THREADS : o->threads;
 	float *w = calloc(NW, sizeof *w), *best = calloc(NW, sizeof *best), *keep = calloc(NW, sizeof *keep);
 	int *count = calloc(NW, sizeof *count);
-	pass ps = { .d = d, .w = w, .nthreads = nt };
+	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda };
 	int rc = 0;
 	for (int t = 0; t < nt; t++)
 		if (!(ps.grad[t] = malloc(sizeof(float) * NW)) || !(ps.hess[t] = malloc(sizeof(float) * NW)))

@@ -24,6 +24,13 @@ void learn_data_free(pk_learn_data *d);
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out
  * of memory. */
 int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip);
+/* Labels the positions (every one whose number is a multiple of every) with the score
+ * of a search to depth by the engine with weights w (its patterns included), on
+ * threads threads; a forced position keeps none. progress (may be NULL) now and then.
+ * 0, or -1 when out of memory; stops early when *stop is set. */
+int learn_label(pk_learn_data *d, const pk_weights *w, int depth, int every, int threads,
+		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx);
+size_t learn_labelled(const pk_learn_data *d);
 /* Positions and games so far. */
 size_t learn_positions(const pk_learn_data *d);
 long learn_games(const pk_learn_data *d);
@@ -34,6 +41,9 @@ typedef struct {
 	double l2;                      /* the ridge, as that many positions seen at 0 (default 20) */
 	int min_count;                  /* a pattern seen in fewer training positions keeps 0 (default 3) */
 	int threads;                    /* 1..64 */
+	double lambda;                  /* where a position has a search score (learn_label), the
+					 * target is lambda * result + (1 - lambda) * sigmoid(score);
+					 * 1: the result alone. Losses printed are against results. */
 	const volatile sig_atomic_t *stop;   /* when set: ends after the epoch under way */
 } pk_learn_opts;
 
