@@ -1,5 +1,5 @@
 /* pdnkit train: learn the pattern evaluation from the results of games (PDN files: a
- * collection, self-play or match games), every tenth game held out, and write the
+ * collection, self-play or match games), the games of a tenth of the openings held out, and write the
  * weights as a pattern file (pdnkit-patterns(5)) that --patterns loads and
  * book/patterns.txt builds in. */
 #include <errno.h>
@@ -253,7 +253,7 @@ int cmd_train(int argc, const char **argv)
 		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_train, r.best_held, r.best_epoch,
 		       r.epochs_done, r.used, pt->nonzero, (unsigned)pt->checksum, learn_labelled(d), secs);
 	else
-		printf("%ld games: %zu training positions, %zu held out (every tenth game)\n"
+		printf("%ld games: %zu training positions, %zu held out (the games of a tenth of the openings)\n"
 		       "log loss of the hand-set evaluation (K %.4f): training %.5f, held-out %.5f\n"
 		       "with the patterns (epoch %ld of %ld, the lowest held-out loss): training %.5f, held-out %.5f\n"
 		       "%ld patterns seen %d times or more, %ld weights not zero, checksum %08x; %.1f s\n",

@@ -54,6 +54,23 @@ expect_err_has "line 2: another number of phases" "a file of another phase count
 printf 'pdnkit-patterns 2\n0 0 5 3\n' > "$T_TMP/bad4.txt"
 run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad4.txt"
 expect_err_has "before the \"phases" "weights before the phases line"
+# positions labelled by a search: every one searched, and the same weights every run
+run "$PDNKIT" train "$SP" --label-depth 2 --epochs 10 --min-count 1 -j -q --threads 2
+expect_rc 0 "train with search labels"
+lab=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/'); tr=$(echo "$OUT" | sed 's/.*"train":\([0-9]*\).*/\1/')
+[ -n "$lab" ] && [ "$lab" -gt 0 ] && pass || fail "positions were labelled ($lab)"
+c3=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
+run "$PDNKIT" train "$SP" --label-depth 2 --epochs 10 --min-count 1 -j -q --threads 2
+[ "$c3" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "search labels give the same weights every run"
+run "$PDNKIT" train "$SP" --epochs 10 --min-count 1 -j -q --threads 2
+[ "$c3" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the labels change the weights"
+run "$PDNKIT" train "$SP" --label-depth 2 --label-every 5 --epochs 2 -j -q --threads 2
+lab5=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/')
+[ -n "$lab5" ] && [ "$lab5" -lt "$lab" ] && pass || fail "--label-every 5 searches fewer positions ($lab5 of $lab)"
+run "$PDNKIT" train "$SP" --lambda 0.3
+expect_rc 2 "--lambda without --label-depth"
+run "$PDNKIT" train "$SP" --label-depth 2 --lambda 1.5
+expect_rc 2 "--lambda out of range"
 if have_corpora "training on OCA 2.0"; then
 	run "$PDNKIT" train "$CORPORA/OCA_2.0.pdn" --epochs 10 -j -q
 	hl=$(echo "$OUT" | sed 's/.*"held_loss":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_held":\([0-9.]*\).*/\1/')

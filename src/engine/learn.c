@@ -1,5 +1,6 @@
 /* Fitting the pattern weights to game results. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/pool.h"
@@ -105,12 +106,12 @@ typedef struct {
 	pk_learn_data *d;
 	const pk_weights *w;
 	int depth, every, nthreads;
-	size_t done[MAX_THREADS];
+	_Atomic size_t done[MAX_THREADS];   /* read by thread 0 for the progress */
 	size_t labelled[MAX_THREADS];
 	const volatile sig_atomic_t *stop;
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *ctx;
-	bool failed;
+	atomic_bool failed;
 } label_job;
 
 static void label_thread(int id, void *arg)
@@ -119,7 +120,7 @@ static void label_thread(int id, void *arg)
 	pk_learn_data *d = j->d;
 	pk_engine *e = engine_new(16, j->w);
 	if (!e) {
-		j->failed = true;
+		atomic_store(&j->failed, true);
 		return;
 	}
 	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
@@ -127,11 +128,11 @@ static void label_thread(int id, void *arg)
 	for (size_t i = lo; i < hi; i++) {
 		if (j->stop && *j->stop)
 			break;
-		j->done[id] = i - lo + 1;
+		atomic_store_explicit(&j->done[id], i - lo + 1, memory_order_relaxed);
 		if (id == 0 && j->progress && (i - lo) % 4096 == 0) {
 			size_t all = 0;
 			for (int t = 0; t < j->nthreads; t++)
-				all += j->done[t];
+				all += atomic_load_explicit(&j->done[t], memory_order_relaxed);
 			j->progress(j->ctx, all, d->n);
 		}
 		if (i % (size_t)j->every)
@@ -156,7 +157,7 @@ int learn_label(pk_learn_data *d, const pk_weights *w, int depth, int every, int
 	d->labelled = 0;
 	for (int t = 0; t < j.nthreads; t++)
 		d->labelled += j.labelled[t];
-	return j.failed ? -1 : 0;
+	return atomic_load(&j.failed) ? -1 : 0;
 }
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }

@@ -1,9 +1,10 @@
 /* Learning the pattern evaluation (engine/pattern.h) from games: every quiet position
  * of a finished game (no capture for the side to move) is a sample labelled with the
- * game's result for the side to move; the patterns are fitted as what the hand-set
- * evaluation misses, by logistic regression (damped Newton steps on each weight over
- * the whole training part, on N threads), every tenth game held out and the weights of the epoch with the lowest
- * held-out loss kept. Deterministic: the same games in the same order and the same
+ * game's result for the side to move, and optionally with a search's score
+ * (learn_label); the patterns are fitted as what the hand-set evaluation misses, by
+ * logistic regression (damped Newton steps on each weight over the whole training
+ * part, on N threads), the games of a tenth of the openings held out (by the position
+ * after three plies) and the weights of the epoch with the lowest held-out loss kept. Deterministic: the same games in the same order and the same
  * number of threads give the same weights (the threads' sums are added in one order). */
 #ifndef PK_LEARN_H
 #define PK_LEARN_H
