@@ -75,7 +75,9 @@ grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$T_TMP/auto.pdn" && pass || fail 
 # Pondering: the player's lines are read while the engine thinks on them, none lost.
 printf '11-15\n8-11\nmoves\n' | $P --depth 4 --ponder >"$T_TMP/out" 2>&1
 OUT=$(cat "$T_TMP/out")
-case $OUT in *"1. 11-15 2"[0-9]"-1"[0-9]" 2. 8-11 "*) pass ;; *) fail "ponder: the moves typed while it pondered: $OUT" ;; esac
+# (the engine's reply differs between builds: after 22-18 the line 8-11 is refused as
+# illegal, which still shows it was read)
+case $OUT in *"1. 11-15 2"[0-9]"-1"[0-9]" 2. 8-11 "*|*"8-11 is not legal"*) pass ;; *) fail "ponder: the moves typed while it pondered: $OUT" ;; esac
 
 # Commands: hint, analyse for a time, levels, a clock.
 printf 'hint\nanalyse 0.3\nlevel 0\ntime 1m+1s\nboard\n' | $P --side both >"$T_TMP/out" 2>&1
