@@ -100,15 +100,25 @@ run $PDNKIT play --load "$T_TMP/none.pdn"
 expect_rc 3 "a missing file to load"
 
 # Full screen in a terminal of 80x24: the board, the panel and the engine's move.
+# shot SESSION FILE PATTERN: capture the screen into FILE until PATTERN shows (20 s at
+# most; a loaded machine draws late, so the checks wait for the screen and not a clock)
+shot() {
+	n=0
+	while :; do
+		tmux -L "$1" capture-pane -J -t "$1" -p >"$2" 2>/dev/null
+		grep -q -- "$3" "$2" && return 0
+		n=$((n + 1))
+		[ $n -ge 100 ] && return 1
+		sleep 0.2
+	done
+}
 if command -v tmux >/dev/null; then
-	s=pdnkit-play-$$
-	tmux -L "$s" new-session -d -x 80 -y 24 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 --numbers; sleep 5"
-	sleep 1
+	s=pdnkit-play-$$-a
+	tmux -L "$s" new-session -d -x 80 -y 24 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 --numbers; sleep 30"
+	shot "$s" "$T_TMP/screen" 'Move'
 	tmux -L "$s" send-keys -t "$s" "11-15" Enter
-	sleep 2
-	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/screen"
+	shot "$s" "$T_TMP/screen" 'White plays'
 	tmux -L "$s" send-keys -t "$s" "quit" Enter
-	sleep 0.5
 	tmux -L "$s" kill-server 2>/dev/null
 	OUT=$(cat "$T_TMP/screen")
 	expect_out_has "Iteration  3" "the engine's iteration on the screen"
@@ -122,31 +132,31 @@ if command -v tmux >/dev/null; then
 		"$T_TMP/screen" && pass || fail "the man on 15: $OUT"
 	# A wide terminal: messages as wide as it; undo clears the panel's search of the
 	# move taken back; quit offers to save an unsaved game.
-	tmux -L "$s" new-session -d -x 140 -y 30 -s "$s" "cd $T_TMP && $PDNKIT play --book none --egdb none --depth 5; sleep 5"
-	sleep 1
+	s=pdnkit-play-$$-b
+	tmux -L "$s" new-session -d -x 140 -y 30 -s "$s" "cd $T_TMP && $PDNKIT play --book none --egdb none --depth 5; sleep 30"
+	shot "$s" "$T_TMP/wide" 'Move'
 	tmux -L "$s" send-keys -t "$s" "11-15" Enter
-	sleep 2
-	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/wide"
+	shot "$s" "$T_TMP/wide" 'White plays'
 	grep 'White plays' "$T_TMP/wide" | awk 'length > 82 { ok = 1 } END { exit !ok }' && pass || fail "a message cut at 80 columns: $(cat "$T_TMP/wide")"
 	grep -q '  \.  ' "$T_TMP/wide" && pass || fail "empty dark squares not drawn: $(cat "$T_TMP/wide")"
 	tmux -L "$s" send-keys -t "$s" "undo" Enter
-	sleep 1
-	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/undone"
+	shot "$s" "$T_TMP/undone" 'Iteration  0'
 	grep -q 'Move       -' "$T_TMP/undone" && grep -q 'Iteration  0' "$T_TMP/undone" && pass || fail "the panel after undo: $(cat "$T_TMP/undone")"
 	tmux -L "$s" send-keys -t "$s" "11-15" Enter
-	sleep 2
+	shot "$s" "$T_TMP/quit" '1\. 11-15  *[0-9]'
 	tmux -L "$s" send-keys -t "$s" "quit" Enter
-	sleep 0.5
-	tmux -L "$s" capture-pane -t "$s" -p >"$T_TMP/quit"
+	shot "$s" "$T_TMP/quit" 'save the game first?'
 	grep -q 'save the game first?' "$T_TMP/quit" && pass || fail "quit does not offer to save: $(cat "$T_TMP/quit")"
 	tmux -L "$s" send-keys -t "$s" "kept.pdn" Enter
-	sleep 1
+	n=0
+	while [ ! -s "$T_TMP/kept.pdn" ] && [ $n -lt 100 ]; do sleep 0.2; n=$((n + 1)); done
+	sleep 0.3
 	tmux -L "$s" kill-server 2>/dev/null
 	grep -q '^1\. 11-15 ' "$T_TMP/kept.pdn" && pass || fail "the game saved at quit: $(cat "$T_TMP/kept.pdn" 2>&1)"
 	# A terminal too small for the board: the game in lines, said so.
-	tmux -L "$s" new-session -d -x 60 -y 20 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 2>&1; sleep 5"
-	sleep 1
-	tmux -L "$s" capture-pane -J -t "$s" -p >"$T_TMP/small"
+	s=pdnkit-play-$$-c
+	tmux -L "$s" new-session -d -x 60 -y 20 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 2>&1; sleep 30"
+	shot "$s" "$T_TMP/small" 'playing in lines'
 	tmux -L "$s" kill-server 2>/dev/null
 	grep -q 'the board needs 80x24: playing in lines' "$T_TMP/small" && pass || fail "a small terminal: $(cat "$T_TMP/small")"
 else
