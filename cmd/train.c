@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
+#include "egdb_opts.h"
 #include "engine_opts.h"
 #include "engine/learn.h"
 #include "store/games.h"
@@ -49,7 +50,7 @@ static void show_label(void *ctx, size_t done, size_t total)
 int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
-	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL;
+	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL;
 	int json = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights here (default: none, only the figures)", "FILE" },
@@ -62,6 +63,7 @@ int cmd_train(int argc, const char **argv)
 		{ "label-depth", 0, POPT_ARG_STRING, &ldepth_arg, 0, "also label positions with the score of a search this deep (default 0: results only)", "D" },
 		{ "label-every", 0, POPT_ARG_STRING, &levery_arg, 0, "search only every Nth position (default 1)", "N" },
 		{ "label-patterns", 0, POPT_ARG_STRING, &lpat, 0, "the patterns of the labelling search (default: the built-in ones)", "FILE|none" },
+		{ "label-egdb", 0, POPT_ARG_STRING, &legdb, 0, "the endgame databases the labelling search probes (default: those of the default directory, when there)", "DIR|none" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
@@ -73,6 +75,7 @@ int cmd_train(int argc, const char **argv)
 	int rc = cli_parse_options(ctx, opts);
 	pk_learn_data *d = NULL;
 	pk_patterns *pt = NULL;
+	pk_egdb *db = NULL;
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -114,8 +117,8 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if ((levery_arg || lambda_arg || lpat) && !ldepth) {
-		cli_error("--label-every, --label-patterns and --lambda go with --label-depth");
+	if ((levery_arg || lambda_arg || lpat || legdb) && !ldepth) {
+		cli_error("--label-every, --label-patterns, --label-egdb and --lambda go with --label-depth");
 		goto out;
 	}
 	pk_weights lw;
@@ -197,7 +200,13 @@ int cmd_train(int argc, const char **argv)
 	if (ldepth > 0) {
 		double tl = cli_now();
 		label_ctx lc = { quiet, tl };
-		if (learn_label(d, &lw, (int)ldepth, (int)levery, lo.threads, &cli_interrupted, show_label, &lc) < 0) {
+		bool dbfailed = false;
+		db = egdb_use_option(legdb, legdb == NULL || quiet, &dbfailed);
+		if (dbfailed) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		if (learn_label(d, &lw, db, (int)ldepth, (int)levery, lo.threads, &cli_interrupted, show_label, &lc) < 0) {
 			cli_error("out of memory");
 			goto out;
 		}
@@ -209,8 +218,8 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 		if (!quiet)
-			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld (%.1f s)\n", learn_labelled(d), ldepth,
-				cli_now() - tl);
+			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld%s (%.1f s)\n", learn_labelled(d), ldepth,
+				db ? " with the endgame databases" : "", cli_now() - tl);
 	}
 	if (!(pt = malloc(sizeof *pt))) {
 		cli_error("out of memory");
@@ -230,9 +239,10 @@ int cmd_train(int argc, const char **argv)
 		char comment[400];
 		snprintf(comment, sizeof comment,
 			 "pdnkit train: %ld games, %zu training and %zu held-out positions; held-out log loss %.5f -> %.5f "
-			 "(epoch %ld of %ld); K %.4f; checksum %08x",
+			 "(epoch %ld of %ld); K %.4f; %s%s; checksum %08x",
 			 learn_games(d), r.train, r.heldout, r.base_held, r.best_held, r.best_epoch, r.epochs_done, r.K,
-			 (unsigned)pt->checksum);
+			 ldepth ? "labelled by a search" : "labelled by results alone",
+			 ldepth ? (db ? " with the endgame databases" : " without endgame databases") : "", (unsigned)pt->checksum);
 		char *text = patterns_format(pt, comment);
 		cli_text txt;
 		FILE *f = text ? cli_text_begin(&txt) : NULL;
@@ -275,5 +285,7 @@ out:
 	free(levery_arg);
 	free(lambda_arg);
 	free(lpat);
+	free(legdb);
+	egdb_free(db);
 	return rc;
 }

@@ -67,6 +67,20 @@ run "$PDNKIT" train "$SP" --epochs 10 --min-count 1 -j -q --threads 2
 run "$PDNKIT" train "$SP" --label-depth 2 --label-every 5 --epochs 2 -j -q --threads 2
 lab5=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/')
 [ -n "$lab5" ] && [ "$lab5" -lt "$lab" ] && pass || fail "--label-every 5 searches fewer positions ($lab5 of $lab)"
+# the labelling search with the endgame databases: exact where they hold the position
+mkdir -p "$T_TMP/eg3"
+"$PDNKIT" egdb build -q --dir "$T_TMP/eg3" --pieces 3 >/dev/null 2>&1
+run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb "$T_TMP/eg3" --epochs 10 --min-count 1 -j --threads 2
+expect_rc 0 "train with search labels and the databases"
+expect_err_has "labelled by a search to depth 2 with the endgame databases" "the labels said to use the databases"
+[ "$c3" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the databases change the labels of the games' endings"
+run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb none --epochs 10 --min-count 1 -j --threads 2
+[ "$c3" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "--label-egdb none: the weights of no databases"
+expect_err_has "labelled by a search to depth 2 (" "no databases said"
+run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb "$T_TMP/no-such-dir" --epochs 2 -q
+expect_rc 3 "--label-egdb: a directory that is not there"
+run "$PDNKIT" train "$SP" --label-egdb none
+expect_rc 2 "--label-egdb without --label-depth"
 run "$PDNKIT" train "$SP" --lambda 0.3
 expect_rc 2 "--lambda without --label-depth"
 run "$PDNKIT" train "$SP" --label-depth 2 --lambda 1.5

@@ -105,6 +105,7 @@ size_t learn_labelled(const pk_learn_data *d) { return d->labelled; }
 typedef struct {
 	pk_learn_data *d;
 	const pk_weights *w;
+	pk_egdb *db;
 	int depth, every, nthreads;
 	_Atomic size_t done[MAX_THREADS];   /* read by thread 0 for the progress */
 	size_t labelled[MAX_THREADS];
@@ -123,6 +124,7 @@ static void label_thread(int id, void *arg)
 		atomic_store(&j->failed, true);
 		return;
 	}
+	engine_set_egdb(e, j->db);
 	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
 	pk_limits lim = { .depth = j->depth };
 	for (size_t i = lo; i < hi; i++) {
@@ -147,10 +149,10 @@ static void label_thread(int id, void *arg)
 	engine_free(e);
 }
 
-int learn_label(pk_learn_data *d, const pk_weights *w, int depth, int every, int threads,
+int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int every, int threads,
 		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx)
 {
-	label_job j = { .d = d, .w = w, .depth = depth < 1 ? 1 : depth, .every = every < 1 ? 1 : every, .stop = stop,
+	label_job j = { .d = d, .w = w, .db = db, .depth = depth < 1 ? 1 : depth, .every = every < 1 ? 1 : every, .stop = stop,
 			.progress = progress, .ctx = ctx };
 	j.nthreads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
 	pool_run(j.nthreads, label_thread, &j);

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include "egdb/egdb.h"
 #include "engine/eval.h"
 #include "engine/pattern.h"
 #include "pdn/replay.h"
@@ -27,9 +28,10 @@ void learn_data_free(pk_learn_data *d);
 int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip);
 /* Labels the positions (every one whose number is a multiple of every) with the score
  * of a search to depth by the engine with weights w (its patterns included), on
- * threads threads; a forced position keeps none. progress (may be NULL) now and then.
- * 0, or -1 when out of memory; stops early when *stop is set. */
-int learn_label(pk_learn_data *d, const pk_weights *w, int depth, int every, int threads,
+ * threads threads, probing the endgame databases db (NULL: none), which are exact for
+ * the positions they hold; a forced position keeps none. progress (may be NULL) now and
+ * then. 0, or -1 when out of memory; stops early when *stop is set. */
+int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int every, int threads,
 		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx);
 size_t learn_labelled(const pk_learn_data *d);
 /* Positions and games so far. */
