@@ -449,11 +449,11 @@ int store_duplicates(pk_store *s, int min_plies,
 
 	/* Games whose moves begin a longer game's (same start). */
 	sqlite3_stmt *all, *longer;
-	if (st_prepare(s, &all, "SELECT id, coalesce(start, ''), moves, plies, gametype FROM game WHERE status < 3 AND plies >= ?"
+	if (st_prepare(s, &all, "SELECT id, start, moves, plies, gametype FROM game WHERE status < 3 AND plies >= ?"
 			       " ORDER BY id") < 0)
 		return -1;
 	if (st_prepare(s, &longer,
-		    "SELECT id, plies FROM game WHERE coalesce(start, '') = ? AND moves > ? AND moves < ? AND plies > ?"
+		    "SELECT id, plies FROM game WHERE start IS ? AND moves > ? AND moves < ? AND plies > ?"
 		    " AND status < 3 AND gametype = ? ORDER BY id") < 0) {
 		sqlite3_finalize(all);
 		return -1;
@@ -474,7 +474,11 @@ int store_duplicates(pk_store *s, int min_plies,
 		if (k == 0)
 			continue;
 		succ[k - 1]++;
-		sqlite3_bind_text(longer, 1, (const char *)sqlite3_column_text(all, 1), -1, SQLITE_TRANSIENT);
+		/* start IS ?: the index on (start, moves) finds the longer games by a range */
+		if (sqlite3_column_type(all, 1) == SQLITE_NULL)
+			sqlite3_bind_null(longer, 1);
+		else
+			sqlite3_bind_text(longer, 1, (const char *)sqlite3_column_text(all, 1), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_blob(longer, 2, m, n, SQLITE_TRANSIENT);
 		sqlite3_bind_blob(longer, 3, succ, k, SQLITE_TRANSIENT);
 		sqlite3_bind_int(longer, 4, plies);
