@@ -26,7 +26,9 @@ struct poptOption *filter_options(filter_args *fa)
 		{ "opening", 0, POPT_ARG_STRING, &fa->opening, 0, "games from the initial position that start with these moves", "\"9-14 23-18 ...\"" },
 		{ "position", 0, POPT_ARG_STRING, &fa->position, 0, "games that reach this position, in any move order", "FEN" },
 		{ "after", 0, POPT_ARG_STRING, &fa->after, 0, "games that reach the position after these moves, in any order", "\"MOVES\"" },
-		{ "invalid", 0, POPT_ARG_NONE, &fa->invalid, 0, "only games with errors", NULL },
+		{ "invalid", 0, POPT_ARG_NONE, &fa->invalid, 0, "only games with errors (copies of other games included)", NULL },
+		{ "with-copies", 0, POPT_ARG_NONE, &fa->copies, 0, "also the games stored as copies of another (the same game from another source: "
+		  "left out unless asked, so that each game counts once)", NULL },
 		{ "min-plies", 0, POPT_ARG_STRING, &fa->min_plies, 0, "at least N half-moves", "N" },
 		{ "max-plies", 0, POPT_ARG_STRING, &fa->max_plies, 0, "at most N half-moves", "N" },
 		{ "order", 0, POPT_ARG_STRING, &fa->order, 0, "sort by id, date, event, black, white, plies, result or ply", "FIELD" },
@@ -147,6 +149,7 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 	f->event = fa->event;
 	f->site = fa->site;
 	f->invalid = fa->invalid;
+	f->copies = fa->copies || fa->invalid;
 	f->desc = fa->desc;
 	f->order = fa->order;
 	fa->v = NULL;
@@ -274,6 +277,6 @@ void filter_args_free(filter_args *fa)
 bool filter_args_given(const filter_args *fa)
 {
 	return fa->db || fa->variant || fa->player || fa->black || fa->white || fa->event || fa->site || fa->result || fa->date_from ||
-	       fa->date_to || fa->opening || fa->position || fa->after || fa->invalid || fa->min_plies || fa->max_plies ||
+	       fa->date_to || fa->opening || fa->position || fa->after || fa->invalid || fa->copies || fa->min_plies || fa->max_plies ||
 	       fa->limit || fa->order;
 }

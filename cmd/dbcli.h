@@ -22,7 +22,7 @@ typedef struct {
 	char *player, *black, *white, *event, *site, *result;
 	char *date_from, *date_to, *opening, *position, *after;
 	char *order, *limit, *min_plies, *max_plies;
-	int invalid, desc;
+	int invalid, desc, copies;
 	uint8_t opening_buf[1024];
 	char result_buf[16];
 	/* set by filter_resolve */

@@ -15,7 +15,7 @@
  * 128 + signal. */
 
 typedef struct {
-	long files, games, stored, duplicates, invalid, skipped, variants;
+	long files, games, stored, duplicates, copies, invalid, skipped, variants;
 	long judged, contradicted;
 } import_totals;
 
@@ -23,12 +23,15 @@ int cmd_import(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	int no_positions = 0, json = 0;
-	char *egdb_arg = NULL;
+	char *egdb_arg = NULL, *copies_arg = NULL;
 	pk_egdb *edb = NULL;
 	struct poptOption opts[] = {
 		{ "egdb", 0, POPT_ARG_STRING, &egdb_arg, 0, "check the results of games that end with few pieces against the endgame databases in DIR ('default': $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb; 'none', the default: no check); a contradiction is stored as a finding", "DIR|default|none" },
 		{ "egdb-dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &egdb_arg, 0, "the same as --egdb DIR (an older spelling)", "DIR" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, db_option(&fa), 0, NULL, NULL },
+		{ "duplicates", 0, POPT_ARG_STRING, &copies_arg, 0, "a game stored already from another source (the same moves and result, "
+		  "players and year that fit): mark it as a copy, left out of queries, exports and counts unless asked (default), "
+		  "skip it, or keep it as a game of its own", "mark|skip|keep" },
 		{ "no-positions", 0, POPT_ARG_NONE, &no_positions, 0, "do not index positions (faster, smaller; no --position search)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
 		POPT_AUTOHELP
@@ -48,6 +51,20 @@ int cmd_import(int argc, const char **argv)
 		fprintf(stderr, "Try 'pdnkit import --help' for more information.\n");
 		rc = EXIT_USAGE;
 		goto out;
+	}
+	int copies = COPIES_MARK;
+	if (copies_arg) {
+		if (!strcmp(copies_arg, "mark"))
+			copies = COPIES_MARK;
+		else if (!strcmp(copies_arg, "skip"))
+			copies = COPIES_SKIP;
+		else if (!strcmp(copies_arg, "keep"))
+			copies = COPIES_KEEP;
+		else {
+			cli_error("--duplicates must be mark, skip or keep, not '%s'", copies_arg);
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 	int erc;
 	if (egdb_arg && (erc = egdb_check_option(egdb_arg, &edb)) != 0) {
@@ -73,6 +90,7 @@ int cmd_import(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	store_set_copies(s, copies);
 	cli_catch_signals(false);
 
 	import_totals t = { 0 };
@@ -137,9 +155,10 @@ int cmd_import(int argc, const char **argv)
 			break;
 		}
 		t.games++;
+		t.copies += outcome == STORE_COPY_MARKED || outcome == STORE_COPY_SKIPPED || outcome == STORE_COPY_KEPT;
 		if (outcome == STORE_DUPLICATE)
 			t.duplicates++;
-		else {
+		else if (outcome != STORE_COPY_SKIPPED) {
 			t.stored++;
 			bool replayed = rp->supported || rp->variant_replayed;
 			t.invalid += replayed && g->findings.errors > 0;
@@ -167,13 +186,17 @@ int cmd_import(int argc, const char **argv)
 	if (json) {
 		printf("{\"db\":");
 		json_string(stdout, db_path(&fa));
-		printf(",\"files\":%ld,\"games\":%ld,\"stored\":%ld,\"duplicates\":%ld,\"invalid\":%ld,"
-		       "\"not_replayed\":%ld,\"other_variants\":%ld,\"interrupted\":%s,\"seconds\":%.3f}\n",
-		       t.files, t.games, t.stored, t.duplicates, t.invalid, t.skipped, t.variants,
+		printf(",\"files\":%ld,\"games\":%ld,\"stored\":%ld,\"duplicates\":%ld,\"copies\":%ld,\"copies_were\":\"%s\","
+		       "\"invalid\":%ld,\"not_replayed\":%ld,\"other_variants\":%ld,\"interrupted\":%s,\"seconds\":%.3f}\n",
+		       t.files, t.games, t.stored, t.duplicates, t.copies,
+		       copies == COPIES_MARK ? "marked" : copies == COPIES_SKIP ? "skipped" : "kept", t.invalid, t.skipped, t.variants,
 		       cli_interrupted ? "true" : "false", secs);
 	}
 	fprintf(stderr, "pdnkit import: %ld games read, %ld stored, %ld duplicates skipped, %ld invalid (stored, flagged)",
 		t.games, t.stored, t.duplicates, t.invalid);
+	if (t.copies)
+		fprintf(stderr, ", %ld cop%s of stored games from another source (%s)", t.copies, t.copies == 1 ? "y" : "ies",
+			copies == COPIES_MARK ? "stored, marked as copies" : copies == COPIES_SKIP ? "skipped" : "stored as games of their own");
 	if (t.variants)
 		fprintf(stderr, ", %ld of other variants (replayed under their rules)", t.variants);
 	if (t.skipped)
@@ -190,6 +213,7 @@ out:
 	store_close(s);
 	egdb_free(edb);
 	free(egdb_arg);
+	free(copies_arg);
 	poptFreeContext(ctx);
 	filter_args_free(&fa);
 	return rc;

@@ -63,7 +63,9 @@ cp "$SMALL"/t.db* "$T_TMP/"           # room to spare
 [ $? -eq 0 ] && pass || fail "annotate: the rerun with room failed: $(cat "$T_TMP/err2")"
 grep -q "$done1 skipped (done before" "$T_TMP/err2" && pass ||
 	fail "annotate: the rerun did not keep the $done1 games stored before: $(cat "$T_TMP/err2")"
-[ "$(sqlite3 "$T_TMP/t.db" 'SELECT count(*) FROM annotated')" = 724 ] && pass || fail "annotate: the rerun did not finish every game"
+# every game once: the copies of another game within tinsley.pdn are left out
+want=$(sqlite3 "$T_TMP/t.db" 'SELECT count(*) FROM game WHERE copy_of IS NULL')
+[ "$(sqlite3 "$T_TMP/t.db" 'SELECT count(*) FROM annotated')" = "$want" ] && pass || fail "annotate: the rerun did not finish every game"
 rm -f "$SMALL"/t.db*
 
 # Book and endgame-database files.

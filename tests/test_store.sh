@@ -13,7 +13,7 @@ run "$PDNKIT" import "$F"
 expect_rc 0 "import fixture"
 expect_err_has "pdnkit import: 4 games read, 4 stored, 0 duplicates skipped, 0 invalid (stored, flagged);" "import summary"
 run "$PDNKIT" import --json "$F"
-expect_out_has '"files":1,"games":4,"stored":0,"duplicates":4,"invalid":0,"not_replayed":0,"other_variants":0,"interrupted":false' "re-import adds nothing"
+expect_out_has '"files":1,"games":4,"stored":0,"duplicates":4,"copies":0,"copies_were":"marked","invalid":0,"not_replayed":0,"other_variants":0,"interrupted":false' "re-import adds nothing"
 
 run "$PDNKIT" query --format count
 expect_out "4" "count"
@@ -101,22 +101,66 @@ if have_corpora "importing OCA 2.0 and Tinsley"; then
 	ODB="$T_TMP/oca.db"
 	run "$PDNKIT" import --db "$ODB" "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn"
 	expect_rc 0 "import OCA and tinsley"
-	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid (stored, flagged);" "OCA+tinsley counts"
+	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid (stored, flagged), " "OCA+tinsley counts"
+	expect_err_has "copies of stored games from another source (stored, marked as copies);" "the copies counted"
 	run "$PDNKIT" import --db "$ODB" "$CORPORA/tinsley.pdn"
 	expect_err_has "724 games read, 0 stored, 724 duplicates skipped" "tinsley re-import adds 0"
+	# Copies: the 1981 match is in both files, under other spellings of the names; each
+	# game counts once unless --with-copies.
+	run "$PDNKIT" export --db "$ODB" --event "Petal 1981"
+	[ "$(echo "$OUT" | grep -c '^\[Event ')" = 37 ] && pass || fail "the 1981 match exported once: $(echo "$OUT" | grep -c '^\[Event ') games"
+	run "$PDNKIT" query --db "$ODB" --event "Petal 1981" --with-copies --format count
+	expect_out 74 "the 1981 match with its copies"
+	[ "$(sqlite3 "$ODB" "SELECT count(*) FROM game c JOIN game o ON o.id = c.copy_of WHERE o.event LIKE 'Petal 1981%' AND c.source <> o.source")" = 37 ] &&
+		pass || fail "the 1981 match found as 37 pairs across the two files"
+	copies=$(sqlite3 "$ODB" "SELECT count(*) FROM game WHERE copy_of IS NOT NULL")
+	# every mark sound: the same start, variant and result, the same moves or one the
+	# beginning of the other (compared byte by byte here, not by the store's code)
+	[ "$(sqlite3 "$ODB" "SELECT count(*) FROM game c JOIN game o ON o.id = c.copy_of WHERE NOT (c.result = o.result AND
+		c.start IS o.start AND c.gametype = o.gametype AND o.copy_of IS NULL AND o.id < c.id AND (c.moves = o.moves OR
+		substr(c.moves, 1, length(o.moves)) = o.moves OR substr(o.moves, 1, length(c.moves)) = c.moves))")" = 0 ] &&
+		pass || fail "a copy that is not the same game"
+	# and none missed: no two originals with the same moves and identical headers
+	[ "$(sqlite3 "$ODB" "SELECT count(*) FROM game a JOIN game b ON a.start IS b.start AND a.moves = b.moves AND a.id < b.id
+		WHERE a.copy_of IS NULL AND b.copy_of IS NULL AND a.plies > 0 AND a.status < 3 AND b.status < 3 AND a.result = b.result
+		AND a.black_key IS b.black_key AND a.white_key IS b.white_key AND a.date_key IS b.date_key AND a.event IS b.event
+		AND a.round IS b.round AND a.gametype = b.gametype")" = 0 ] && pass || fail "two games alike in every header not marked"
 	run "$PDNKIT" stats --db "$ODB" --json
+	g=$(echo "$OUT" | sed 's/^{"games":\([0-9]*\),.*/\1/')
+	[ "$g" = $((23345 - copies)) ] && pass || fail "stats counts each game once: $g, want $((23345 - copies))"
+	run "$PDNKIT" query --db "$ODB" --format count
+	expect_out "$g" "query and stats count the same games"
+	# a player as stats groups them (the spellings of one key) is what --player finds
+	st=$(echo "$OUT" | head -0; "$PDNKIT" stats --db "$ODB" --json | grep -o '"name":"Tinsley, M.F.","games":[0-9]*' | sed 's/.*://')
+	run "$PDNKIT" query --db "$ODB" --player "Tinsley, M.F." --format count
+	[ -n "$st" ] && [ "$OUT" = "$st" ] && pass || fail "--player 'Tinsley, M.F.' finds $OUT games, stats counts $st"
+	run "$PDNKIT" query --db "$ODB" --player "Tinsley ,M.F." --format count
+	[ "$OUT" = "$st" ] && pass || fail "--player 'Tinsley ,M.F.' (another spelling) finds $OUT games, stats counts $st"
+	run "$PDNKIT" import --db "$T_TMP/skip.db" --duplicates skip --json "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn"
+	expect_out_has "\"stored\":$((23345 - copies)),\"duplicates\":0,\"copies\":$copies,\"copies_were\":\"skipped\"" "--duplicates skip"
+	run "$PDNKIT" import --db "$T_TMP/skip.db" --duplicates twice "$CORPORA/tinsley.pdn"
+	expect_rc 2 "--duplicates of another word"
+	# an older store is migrated when opened, its copies marked as an import would
+	cp "$ODB" "$T_TMP/v2.db"
+	sqlite3 "$T_TMP/v2.db" "DROP INDEX game_copy; ALTER TABLE game DROP COLUMN copy_of; PRAGMA user_version = 2" 2>/dev/null &&
+		{
+			run "$PDNKIT" query --db "$T_TMP/v2.db" --format count
+			expect_out "$g" "a version 2 store migrated by a query"
+			[ "$(sqlite3 "$T_TMP/v2.db" "PRAGMA user_version")" = 3 ] && pass || fail "the migrated store's version"
+		}
+	run "$PDNKIT" stats --db "$ODB" --json --with-copies
 	# Results as counted in corpora/README.txt: OCA 3626 / 4803 / 14192, tinsley 66 / 125 / 533.
 	expect_out_has '"results":{"1-0":3692,"0-1":4928,"1/2-1/2":14725,"*":0}' "results of OCA + tinsley"
 	want=$(awk '/^\[(Black|White) /{ if (tolower($0) ~ /tinsley/) hit=1 } /^\[Event /{ if (started && hit) n++; started=1; hit=0 } END { if (hit) n++; print n }' "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn")
-	run "$PDNKIT" query --db "$ODB" --player TINSLEY --format count
+	run "$PDNKIT" query --db "$ODB" --player TINSLEY --format count --with-copies
 	expect_out "$want" "--player count equals an awk count of the raw files"
 	want=$(awk '/^1\. /{ if ($0 ~ /^1\. 11-15 23-19 2\. 8-11 /) n++ } END { print n }' "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn")
-	run "$PDNKIT" query --db "$ODB" --opening "11-15 23-19 8-11" --format count
+	run "$PDNKIT" query --db "$ODB" --opening "11-15 23-19 8-11" --format count --with-copies
 	expect_out "$want" "--opening count equals an awk count of the raw files"
 	run "$PDNKIT" query --db "$ODB" --invalid --format json
 	expect_out_has '"event":"Petal 1981, game 18"' "the one invalid game"
-	"$PDNKIT" export --db "$ODB" -o "$T_TMP/all.pdn" 2>/dev/null
-	run "$PDNKIT" import --db "$T_TMP/all.db" "$T_TMP/all.pdn"
+	"$PDNKIT" export --db "$ODB" --with-copies -o "$T_TMP/all.pdn" 2>/dev/null
+	run "$PDNKIT" import --db "$T_TMP/all.db" --duplicates keep "$T_TMP/all.pdn"
 	expect_err_has "23345 games read, 23345 stored, 0 duplicates skipped, 1 invalid" "whole export re-imported"
 	"$PDNKIT" export --db "$T_TMP/all.db" -o "$T_TMP/all2.pdn" 2>/dev/null
 	cmp -s "$T_TMP/all.pdn" "$T_TMP/all2.pdn" && pass || fail "OCA export, re-import, export differs"

@@ -91,7 +91,7 @@ expect_rc 0 "export the Russian games"
 run "$PDNKIT" validate "$T_TMP/ru.pdn"
 expect_rc 0 "the export validates"
 run "$PDNKIT" import --db "$T_TMP/ru.db" --json "$T_TMP/ru.pdn"
-expect_out_has "\"stored\":$ru_games,\"duplicates\":0,\"invalid\":0,\"not_replayed\":0,\"other_variants\":$ru_games" "the export imports whole"
+expect_out_has "\"stored\":$ru_games,\"duplicates\":0,\"copies\":0,\"copies_were\":\"marked\",\"invalid\":0,\"not_replayed\":0,\"other_variants\":$ru_games" "the export imports whole"
 run "$PDNKIT" query --db "$T_TMP/ru.db" --variant russian --after "c3-d4 f6-g5 g3-f4" --format count
 expect_out "$a" "the same positions found in the copy"
 

@@ -71,11 +71,12 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 	if (st_prepare(s, &s->ins_game,
 		    "INSERT INTO game(source, source_game, source_offset, event, site, date, round, black, white,"
 		    " result, black_key, white_key, date_key, gametype, start, plies, moves, movetext, status,"
-		    " fingerprint) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
+		    " fingerprint, copy_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
 	    st_prepare(s, &s->ins_tag, "INSERT INTO tag VALUES(?,?,?,?)") < 0 ||
 	    st_prepare(s, &s->ins_finding, "INSERT INTO finding VALUES(?,?,?,?,?,?,?,?,?)") < 0 ||
 	    st_prepare(s, &s->ins_pos, "INSERT OR IGNORE INTO position VALUES(?,?,?,?)") < 0 ||
-	    st_prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0)
+	    st_prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0 ||
+	    st_prepare(s, &s->find_copy, st_find_copy_sql) < 0)
 		return -1;
 	if (st_exec(s, "BEGIN IMMEDIATE") < 0)
 		return -1;
@@ -253,6 +254,22 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	int32_t dkey = store_date_key(date);
 	int status = !rp->supported && !vr ? STATUS_NOT_REPLAYED : g->findings.errors ? STATUS_ERRORS :
 		     g->findings.warnings ? STATUS_WARNINGS : STATUS_VALID;
+	/* The same game from another source: found by the index on (start, moves), in
+	 * a time that does not grow with the store. */
+	const char *stored_start = custom ? start : vr && vr->custom_start ? vstart : NULL;
+	int64_t copy_of = 0;
+	if (status != STATUS_NOT_REPLAYED && plies > 0) {
+		st_game_head h = { .start = stored_start, .gametype = rp->variant, .moves = moves, .nmoves = nmoves,
+				   .bkey = black ? bkey : NULL, .wkey = white ? wkey : NULL, .result = result_string(rp->result),
+				   .event = event, .round = round, .date = dkey };
+		if (st_find_copy(s, s->find_copy, &h, INT64_MAX, NULL, 0, &copy_of) < 0)
+			goto out;
+		if (copy_of && s->copies == COPIES_SKIP) {
+			*outcome = STORE_COPY_SKIPPED;
+			rc = 0;
+			goto out;
+		}
+	}
 	sqlite3_stmt *st = s->ins_game;
 	sqlite3_bind_int64(st, 1, s->source);
 	sqlite3_bind_int(st, 2, g->index);
@@ -271,12 +288,16 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	else
 		sqlite3_bind_null(st, 13);
 	sqlite3_bind_int(st, 14, rp->variant);
-	bind_text_or_null(st, 15, custom ? start : vr && vr->custom_start ? vstart : NULL);
+	bind_text_or_null(st, 15, stored_start);
 	sqlite3_bind_int(st, 16, plies);
 	sqlite3_bind_blob(st, 17, moves, nmoves, SQLITE_TRANSIENT);
 	bind_text_or_null(st, 18, movetext);
 	sqlite3_bind_int(st, 19, status);
 	sqlite3_bind_int64(st, 20, (int64_t)fp);
+	if (copy_of && s->copies == COPIES_MARK)
+		sqlite3_bind_int64(st, 21, copy_of);
+	else
+		sqlite3_bind_null(st, 21);
 	step = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (step != SQLITE_DONE) {
@@ -338,7 +359,7 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 			if (add_position(s, rp->plies[i].after.key, id, i + 1) < 0)
 				goto out;
 	}
-	*outcome = STORE_ADDED;
+	*outcome = !copy_of ? STORE_ADDED : s->copies == COPIES_MARK ? STORE_COPY_MARKED : STORE_COPY_KEPT;
 	rc = 0;
 	if (++s->pending >= BATCH_GAMES)
 		rc = commit_batch(s);

@@ -29,7 +29,8 @@ struct pk_store {
 	int64_t source;
 	int pending;                      /* games added since the last commit */
 	long committed;                   /* games added and committed by this handle */
-	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup;
+	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup, *find_copy;
+	int copies;                       /* COPIES_MARK, COPIES_SKIP or COPIES_KEEP */
 	posrow *pos;
 	size_t npos, poscap;
 	long unindexed;                   /* games of this batch stored without positions */
@@ -41,6 +42,24 @@ int st_fail(pk_store *s, const char *what);
 /* Run SQL without results; -1 with s->err. */
 int st_exec(pk_store *s, const char *sql);
 int st_prepare(pk_store *s, sqlite3_stmt **st, const char *sql);
+/* What finding a game's copies looks at (moves as stored, names as keys, NULL unknown). */
+typedef struct {
+	const char *start;
+	int gametype;
+	const uint8_t *moves;
+	int nmoves;
+	const char *bkey, *wkey, *result, *event, *round;
+	int32_t date;
+} st_game_head;
+/* The statement st_find_copy runs (prepared by the caller, kept for many games). */
+extern const char *const st_find_copy_sql;
+/* The first original stored with an id below `below` of which h is a copy (see
+ * store.h), not one of the ids in marked[0..nmarked) (sorted); *copy_of 0 when none. 0
+ * or -1. */
+int st_find_copy(pk_store *s, sqlite3_stmt *fc, const st_game_head *h, int64_t below, const int64_t *marked,
+		 size_t nmarked, int64_t *copy_of);
+/* store_mark_copies inside the caller's transaction. */
+int st_mark_copies(pk_store *s, long *marked);
 /* Drop the import's prepared statements. */
 void st_finalize_import(pk_store *s);
 

@@ -28,7 +28,7 @@ typedef struct {
 		const void *blob;
 		int blen;
 		char own[300];
-	} b[24];
+	} b[32];
 } where;
 
 static void w_add(where *w, const char *clause)
@@ -49,6 +49,16 @@ static void w_like(where *w, const char *v)
 	}
 	o[k++] = '%';
 	o[k] = 0;
+	w->b[w->nb].type = 0;
+	w->b[w->nb].text = o;
+	w->nb++;
+}
+
+/* The player key of a name (store_name_key), bound as text. */
+static void w_key(where *w, const char *v)
+{
+	char *o = w->b[w->nb].own;
+	store_name_key(v, o, sizeof w->b[0].own);
 	w->b[w->nb].type = 0;
 	w->b[w->nb].text = o;
 	w->nb++;
@@ -82,9 +92,13 @@ static void build_where(const pk_filter *f, where *w, uint8_t *succ)
 	w->nb = 0;
 	w->sql[0] = 0;
 	if (f->player) {
-		w_add(w, "(g.black LIKE ? ESCAPE '\\' OR g.white LIKE ? ESCAPE '\\')");
+		/* a substring of the name as written, or the same name spelt otherwise (its
+		 * key: "Tinsley ,M.F." is "Tinsley, M.F."), as stats groups players */
+		w_add(w, "(g.black LIKE ? ESCAPE '\\' OR g.white LIKE ? ESCAPE '\\' OR g.black_key = ? OR g.white_key = ?)");
 		w_like(w, f->player);
 		w_like(w, f->player);
+		w_key(w, f->player);
+		w_key(w, f->player);
 	}
 	if (f->own_moves && f->player) {
 		w_add(w, "((a.side = 'black' AND g.black LIKE ? ESCAPE '\\') OR (a.side = 'white' AND g.white LIKE ? ESCAPE '\\'))");
@@ -136,6 +150,8 @@ static void build_where(const pk_filter *f, where *w, uint8_t *succ)
 	if (f->id > 0) {
 		w_add(w, "g.id = ?");
 		w_int(w, f->id);
+	} else if (!f->copies) {
+		w_add(w, "g.copy_of IS NULL");
 	}
 	if (f->shard_n > 1) {
 		w_add(w, "g.id % ? = ?");

@@ -120,6 +120,14 @@ static const char *const schema_v2[] = {
 	NULL
 };
 
+/* Version 3: copies, the same game from another source (store_mark_copies marks those
+ * already stored when a store is migrated). */
+static const char *const schema_v3[] = {
+	"ALTER TABLE game ADD COLUMN copy_of INTEGER",
+	"CREATE INDEX game_copy ON game(copy_of) WHERE copy_of IS NOT NULL",
+	NULL
+};
+
 
 static int user_version(pk_store *s)
 {
@@ -187,6 +195,18 @@ static int migrate(pk_store *s)
 				return -1;
 			}
 	}
+	if (v < 3) {
+		for (int i = 0; schema_v3[i]; i++)
+			if (st_exec(s, schema_v3[i]) < 0) {
+				rollback(s);
+				return -1;
+			}
+		long marked;
+		if (v > 0 && st_mark_copies(s, &marked) < 0) {
+			rollback(s);
+			return -1;
+		}
+	}
 	/* Later versions migrate here, one step at a time. */
 	char sql[64];
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
@@ -252,13 +272,19 @@ pk_store *store_open(const char *path, int mode, char *err, size_t errsize)
 			if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) == SQLITE_OK)
 				v = user_version(s);
 		}
+		if (v > 0 && v < STORE_SCHEMA_VERSION && access(path, W_OK) == 0) {
+			/* A store of an earlier version that may be written: migrated once (in one
+			 * transaction), then read. */
+			store_close(s);
+			return store_open(path, STORE_WRITE, err, errsize);
+		}
 		if (v != STORE_SCHEMA_VERSION || st_exec(s, "PRAGMA cache_size=-65536") < 0) {
 			if (v == 0)
 				snprintf(err, errsize, "'%s' is not a pdnkit database (no pdnkit schema; run 'pdnkit import' into a new file)", path);
 			else if (v > STORE_SCHEMA_VERSION)
 				snprintf(err, errsize, "database '%s': schema version %d is newer than this pdnkit understands (%d)", path, v, STORE_SCHEMA_VERSION);
 			else if (v > 0)
-				snprintf(err, errsize, "database '%s' has schema version %d: a command that writes (import) upgrades it to %d first", path, v, STORE_SCHEMA_VERSION);
+				snprintf(err, errsize, "database '%s' has schema version %d: it is upgraded to %d by a command run by someone who may write it", path, v, STORE_SCHEMA_VERSION);
 			else
 				snprintf(err, errsize, "database '%s': %s", path, sqlite3_errmsg(s->db));
 			store_close(s);
@@ -282,7 +308,8 @@ void st_finalize_import(pk_store *s)
 	sqlite3_finalize(s->ins_finding);
 	sqlite3_finalize(s->ins_pos);
 	sqlite3_finalize(s->find_dup);
-	s->ins_game = s->ins_tag = s->ins_finding = s->ins_pos = s->find_dup = NULL;
+	sqlite3_finalize(s->find_copy);
+	s->ins_game = s->ins_tag = s->ins_finding = s->ins_pos = s->find_dup = s->find_copy = NULL;
 }
 
 void store_close(pk_store *s)

@@ -9,7 +9,7 @@
 #include "pdn/pdn.h"
 #include "pdn/replay.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 typedef struct pk_store pk_store;
 
@@ -26,8 +26,19 @@ const char *store_error(const pk_store *s);
 /* Import. Games are written in batches, each one transaction: an interrupted import
  * keeps the batches it completed. */
 int store_begin_import(pk_store *s, const char *source_path, bool positions);
-enum { STORE_ADDED, STORE_DUPLICATE };
-/* Add a replayed game; *outcome says whether it was new. 0 or -1. */
+/* A copy is the same game from another source: the same variant, start, moves and
+ * result as a stored game, and compatible headers (each player's name shares a word of
+ * three letters or more with the other's, or one is unknown; the same year, or one
+ * unknown). What the import does with one (set before store_begin_import; default
+ * COPIES_MARK): store it marked as a copy of the first (game.copy_of), which the
+ * filters then leave out unless pk_filter.copies; not store it; store it unmarked. */
+enum { COPIES_MARK, COPIES_SKIP, COPIES_KEEP };
+void store_set_copies(pk_store *s, int mode);
+/* ADDED: a new game; DUPLICATE: this very record is stored already (the same tags and
+ * moves: not stored again); COPY_MARKED: stored, marked as a copy; COPY_SKIPPED: a copy,
+ * not stored; COPY_KEPT: a copy, stored unmarked (COPIES_KEEP). */
+enum { STORE_ADDED, STORE_DUPLICATE, STORE_COPY_MARKED, STORE_COPY_SKIPPED, STORE_COPY_KEPT };
+/* Add a replayed game; *outcome says what became of it. 0 or -1. */
 int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outcome);
 /* Commit what is pending (call at the end, or to stop early). 0 or -1. */
 int store_end_import(pk_store *s);
@@ -53,6 +64,8 @@ typedef struct {
 	int min_plies, max_plies;         /* -1 for none */
 	const char *order;                /* id, date, event, black, white, plies, result */
 	bool desc;
+	bool copies;                      /* also the games marked as copies of another (unless
+					   * id is given: a game asked for by its id is found) */
 	bool own_moves;                   /* annotated moves (store_blunders): with player, black or
 					   * white, only the moves that side played */
 	long limit;                       /* 0 = all */
@@ -83,6 +96,15 @@ int store_tags(pk_store *s, int64_t id, int (*cb)(void *ctx, const char *name, c
 
 /* Rebuild a stored game as a game record and its replay (for export and analysis). */
 int store_load_game(pk_store *s, const pk_row *row, pk_game *g, pk_replay *rp);
+
+/* Mark the copies among the stored games (as at import, the first game of each set is
+ * the original); *marked counts the games newly marked. 0 or -1. */
+int store_mark_copies(pk_store *s, long *marked);
+/* Whether the headers of two games of the same moves are those of one game: see
+ * COPIES_MARK. Names as store_name_key gives them (NULL or "" unknown), dates as
+ * store_date_key, results as stored. */
+bool store_copy_compatible(const char *bkey1, const char *wkey1, int32_t date1, const char *res1,
+			   const char *bkey2, const char *wkey2, int32_t date2, const char *res2);
 
 /* Duplicates among the matching games: same start and moves under different headers
  * (kind "same-moves", ids in `ids`), and games whose moves begin another, longer game
