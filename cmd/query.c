@@ -88,11 +88,18 @@ static int dup_row(void *vctx, const char *kind, const int64_t *ids, int n, int 
 {
 	qctx *c = vctx;
 	c->rows++;
+	bool one = !strcmp(kind, "one-move");   /* ids[2]: the ply where they differ */
 	if (c->width < 0) {   /* JSON */
 		fprintf(c->out, "{\"kind\":\"%s\",\"plies\":%d,\"games\":[", kind, plies);
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < (one ? 2 : n); i++)
 			fprintf(c->out, "%s%lld", i ? "," : "", (long long)ids[i]);
-		fputs("]}\n", c->out);
+		if (one)
+			fprintf(c->out, "],\"ply\":%lld}\n", (long long)ids[2]);
+		else
+			fputs("]}\n", c->out);
+	} else if (one) {
+		fprintf(c->out, "one move apart: games %lld and %lld (%d plies) differ at ply %lld\n", (long long)ids[0],
+			(long long)ids[1], plies, (long long)ids[2]);
 	} else if (!strcmp(kind, "same-moves")) {
 		fprintf(c->out, "same moves (%d plies):", plies);
 		for (int i = 0; i < n; i++)

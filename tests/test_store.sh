@@ -254,4 +254,19 @@ printf '[Black "Ann"]\n[White "Bob"]\n[Result "1-0"]\n1. 11-15 1-0\n\n[Black "Cy
 run "$PDNKIT" stats --db "$T_TMP/scores.db"
 echo "$OUT" | grep -q '^  Ann  *3   75\.0%  +1 =1 -0$' && pass || fail "Ann's line in stats: $OUT"
 echo "$OUT" | grep -q '^  Bob  *1    0\.0%  +0 =0 -1$' && pass || fail "Bob's line in stats: $OUT"
+# Near-duplicates: the same game with a different last move (a typo in one source) is
+# listed as one move apart; a game of other players along the same line is not.
+line="1. 9-13 22-18 2. 12-16 24-20 3. 11-15 18x11 4. 8x15 20x11 5. 7x16 25-22 6. 6-9"
+printf '[Event "Typo"]\n[Site "a"]\n[Black "Smith, J."]\n[White "Brown, K."]\n[Result "*"]\n\n%s 27-24 *\n' "$line" >"$T_TMP/ty1.pdn"
+printf '[Event "Typo"]\n[Site "b"]\n[Black "J Smith"]\n[White "K Brown"]\n[Result "*"]\n\n%s 28-24 *\n' "$line" >"$T_TMP/ty2.pdn"
+printf '[Event "Other"]\n[Black "Jones, A."]\n[White "Young, B."]\n[Result "*"]\n\n%s 28-24 *\n' "$line" >"$T_TMP/ty3.pdn"
+"$PDNKIT" import --db "$T_TMP/ty.db" "$T_TMP/ty1.pdn" "$T_TMP/ty2.pdn" "$T_TMP/ty3.pdn" 2>/dev/null
+run "$PDNKIT" query --db "$T_TMP/ty.db" --duplicates
+expect_out_has "one move apart: games 1 and 2 (12 plies) differ at ply 12" "a typo in one source listed"
+expect_out_has "same moves (12 plies): 2, 3" "the same moves under other headers listed"
+[ "$(echo "$OUT" | grep -c '^one move apart')" = 1 ] && pass || fail "other players along the same line are no typo: $OUT"
+run "$PDNKIT" query --db "$T_TMP/ty.db" --duplicates --json
+expect_out_has '{"kind":"one-move","plies":12,"games":[1,2],"ply":12}' "one move apart in JSON"
+run "$PDNKIT" query --db "$T_TMP/ty.db" --format count
+expect_out 3 "none of the three is a copy"
 done_testing

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "store/internal.h"
+#include "base/hash.h"
 #include "rules/fen.h"
 #include "pdn/movenum.h"
 
@@ -436,6 +437,181 @@ int store_load_game(pk_store *s, const pk_row *row, pk_game *g, pk_replay *rp)
 	return rc;
 }
 
+/* Games of the same length and start whose moves differ in exactly one ply, compared
+ * as written (from and to squares): a typo in one source. Each game's moves are
+ * replayed once; a game is hashed by each half of its moves with its length, so that
+ * two games one move apart share a hash (the half without the difference) and only the
+ * games that share one are compared. English draughts only (other variants' games are
+ * left out). */
+typedef struct {
+	uint64_t h;
+	uint32_t game;                    /* index into the games read */
+} half;
+
+static int cmp_half(const void *a, const void *b)
+{
+	const half *x = a, *y = b;
+	return x->h < y->h ? -1 : x->h > y->h ? 1 : x->game < y->game ? -1 : x->game > y->game;
+}
+
+/* Whether the headers of games a and b are those of one game (store_copy_compatible). */
+static bool headers_fit(pk_store *s, sqlite3_stmt *hd[2], int64_t a, int64_t b)
+{
+	(void)s;
+	sqlite3_bind_int64(hd[0], 1, a);
+	sqlite3_bind_int64(hd[1], 1, b);
+	bool fit = sqlite3_step(hd[0]) == SQLITE_ROW && sqlite3_step(hd[1]) == SQLITE_ROW &&
+		   store_copy_compatible((const char *)sqlite3_column_text(hd[0], 0), (const char *)sqlite3_column_text(hd[0], 1),
+					 sqlite3_column_int(hd[0], 2), (const char *)sqlite3_column_text(hd[0], 3),
+					 (const char *)sqlite3_column_text(hd[1], 0), (const char *)sqlite3_column_text(hd[1], 1),
+					 sqlite3_column_int(hd[1], 2), (const char *)sqlite3_column_text(hd[1], 3));
+	sqlite3_reset(hd[0]);
+	sqlite3_reset(hd[1]);
+	return fit;
+}
+
+static int one_move_apart(pk_store *s, int min_plies,
+			  int (*cb)(void *ctx, const char *kind, const int64_t *ids, int n, int plies), void *ctx)
+{
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, "SELECT id, start, moves, plies FROM game WHERE status < 3 AND gametype = 21 AND plies >= ?"
+			       " ORDER BY id") < 0)
+		return -1;
+	sqlite3_bind_int(st, 1, min_plies < 2 ? 2 : min_plies);
+	int64_t *ids = NULL;
+	uint64_t *starts = NULL;          /* the hash of the start (0: the initial position) */
+	size_t *off = NULL, n = 0, cap = 0;
+	uint16_t *sq = NULL;              /* every game's moves as from * 64 + to, one after another */
+	size_t nsq = 0, sqcap = 0;
+	int rc, fail = 0;
+	int ord[1024];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *start = (const char *)sqlite3_column_text(st, 1);
+		pk_pos pos;
+		if (start) {
+			pk_fen_error fe;
+			if (fen_parse(start, strlen(start), &pos, &fe) < 0)
+				continue;
+		} else {
+			pos_start(&pos);
+		}
+		int k = store_decode_moves(sqlite3_column_blob(st, 2), sqlite3_column_bytes(st, 2), ord, 1024);
+		if (k < 2)
+			continue;
+		if (n + 1 >= cap) {
+			size_t c = cap ? cap * 2 : 4096;
+			int64_t *a = realloc(ids, c * sizeof *a);
+			uint64_t *b = a ? realloc(starts, c * sizeof *b) : NULL;
+			size_t *o = b ? realloc(off, (c + 1) * sizeof *o) : NULL;
+			if (a)
+				ids = a;
+			if (b)
+				starts = b;
+			if (!o) {
+				fail = 1;
+				break;
+			}
+			off = o;
+			cap = c;
+		}
+		if (nsq + (size_t)k > sqcap) {
+			size_t c = sqcap ? sqcap * 2 : 1 << 16;
+			while (c < nsq + (size_t)k)
+				c *= 2;
+			uint16_t *p = realloc(sq, c * sizeof *p);
+			if (!p) {
+				fail = 1;
+				break;
+			}
+			sq = p;
+			sqcap = c;
+		}
+		size_t at = nsq;
+		bool ok = true;
+		for (int i = 0; i < k && ok; i++) {
+			pk_movelist ml;
+			gen_moves(&pos, &ml);
+			if (ord[i] < 0 || ord[i] >= ml.n) {
+				ok = false;
+				break;
+			}
+			const pk_move *m = &ml.m[ord[i]];
+			sq[at + (size_t)i] = (uint16_t)(m->from * 64 + m->land[m->nland - 1]);
+			pk_pos next;
+			pos_make(&pos, m, &next);
+			pos = next;
+		}
+		if (!ok)
+			continue;
+		ids[n] = sqlite3_column_int64(st, 0);
+		starts[n] = start ? fnv64(FNV64_INIT, start, strlen(start)) : 0;
+		off[n] = at;
+		nsq += (size_t)k;
+		off[++n] = nsq;
+	}
+	sqlite3_finalize(st);
+	if (!fail && rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		free(ids), free(starts), free(off), free(sq);
+		return st_fail(s, "cannot read the games to compare");
+	}
+	half *hv = !fail && n ? malloc(2 * n * sizeof *hv) : NULL;
+	if (fail || (n && !hv)) {
+		free(ids), free(starts), free(off), free(sq), free(hv);
+		snprintf(s->err, sizeof s->err, "out of memory");
+		return -1;
+	}
+	for (size_t g = 0; g < n; g++) {
+		size_t len = off[g + 1] - off[g], mid = len / 2;
+		uint64_t h0 = fnv64(starts[g] ^ (uint64_t)len * 0x9E3779B97F4A7C15ull, "a", 1);
+		uint64_t h1 = fnv64(starts[g] ^ (uint64_t)len * 0x9E3779B97F4A7C15ull, "b", 1);
+		hv[2 * g] = (half){ fnv64(h0, sq + off[g], mid * sizeof *sq), (uint32_t)g };
+		hv[2 * g + 1] = (half){ fnv64(h1, sq + off[g] + mid, (len - mid) * sizeof *sq), (uint32_t)g };
+	}
+	qsort(hv, 2 * n, sizeof *hv, cmp_half);
+	sqlite3_stmt *hd[2] = { NULL, NULL };
+	for (int i = 0; i < 2; i++)
+		if (st_prepare(s, &hd[i], "SELECT black_key, white_key, coalesce(date_key, 0), result FROM game WHERE id = ?") < 0) {
+			sqlite3_finalize(hd[0]);
+			free(ids), free(starts), free(off), free(sq), free(hv);
+			return -1;
+		}
+	int stop = 0;
+	for (size_t i = 0; i < 2 * n && !stop;) {
+		size_t j = i;
+		while (j < 2 * n && hv[j].h == hv[i].h)
+			j++;
+		/* the games sharing this half, pair by pair (a set of more than 4096 is a
+		 * common short line, not copies of one game: left out) */
+		for (size_t a = i; a < j && j - i <= 4096 && !stop; a++)
+			for (size_t b = a + 1; b < j && !stop; b++) {
+				uint32_t x = hv[a].game, y = hv[b].game;
+				size_t len = off[x + 1] - off[x];
+				if (off[y + 1] - off[y] != len || starts[x] != starts[y])
+					continue;
+				int diff = 0, at = -1;
+				for (size_t p = 0; p < len && diff < 2; p++)
+					if (sq[off[x] + p] != sq[off[y] + p]) {
+						diff++;
+						at = (int)p;
+					}
+				if (diff != 1)
+					continue;
+				/* found once: the two share only the half without the difference;
+				 * listed when their headers can be those of one game (two players
+				 * who followed the same published line are not a typo) */
+				if (!headers_fit(s, hd, ids[x], ids[y]))
+					continue;
+				int64_t pair[3] = { ids[x], ids[y], at + 1 };
+				stop = cb(ctx, "one-move", pair, 3, (int)len);
+			}
+		i = j;
+	}
+	sqlite3_finalize(hd[0]);
+	sqlite3_finalize(hd[1]);
+	free(ids), free(starts), free(off), free(sq), free(hv);
+	return 0;
+}
+
 int store_duplicates(pk_store *s, int min_plies,
 		     int (*cb)(void *ctx, const char *kind, const int64_t *ids, int n, int plies), void *ctx)
 {
@@ -510,6 +686,8 @@ int store_duplicates(pk_store *s, int min_plies,
 	}
 	sqlite3_finalize(all);
 	sqlite3_finalize(longer);
-	return 0;
+	if (stop)
+		return 0;
+	return one_move_apart(s, min_plies, cb, ctx);
 }
 

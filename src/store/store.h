@@ -106,10 +106,13 @@ int store_mark_copies(pk_store *s, long *marked);
 bool store_copy_compatible(const char *bkey1, const char *wkey1, int32_t date1, const char *res1,
 			   const char *bkey2, const char *wkey2, int32_t date2, const char *res2);
 
-/* Duplicates among the matching games: same start and moves under different headers
- * (kind "same-moves", ids in `ids`), and games whose moves begin another, longer game
- * (kind "prefix": ids[0] is the shorter, ids[1] the longer). min_plies bounds the
- * shorter game of a prefix pair. */
+/* Duplicates among the stored games (copies included): same start and moves under
+ * different headers (kind "same-moves", ids in `ids`), games whose moves begin another,
+ * longer game (kind "prefix": ids[0] is the shorter, ids[1] the longer), and games of
+ * English draughts of the same start and length whose moves (as written: from and to)
+ * differ at one ply (kind "one-move": ids[0] and ids[1], ids[2] the ply, from 1).
+ * min_plies bounds the shorter game of a prefix pair and the games compared move by
+ * move. */
 int store_duplicates(pk_store *s, int min_plies,
 		     int (*cb)(void *ctx, const char *kind, const int64_t *ids, int n, int plies), void *ctx);
 
