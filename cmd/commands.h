@@ -10,6 +10,7 @@ int cmd_import(int argc, const char **argv);
 int cmd_query(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_stats(int argc, const char **argv);
+int cmd_players(int argc, const char **argv);
 int cmd_analyze(int argc, const char **argv);
 int cmd_bench(int argc, const char **argv);
 int cmd_match(int argc, const char **argv);

@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "query", cmd_query, "find stored games by player, event, date, result, opening or position" },
 	{ "export", cmd_export, "write stored games as PDN" },
 	{ "stats", cmd_stats, "summarise stored games: results, openings, players, an opening explorer" },
+	{ "players", cmd_players, "the players of the store, their spellings, probable aliases; apply an alias file" },
 	{ "analyze", cmd_analyze, "search a position: each iteration's score and best line, then the best move" },
 	{ "bench", cmd_bench, "search fixed positions to fixed depths: node signature and speed" },
 	{ "match", cmd_match, "engine against engine (pdnkit, CheckerBoard, Hub) over an opening deck; Elo, SPRT, faults" },

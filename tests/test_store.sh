@@ -142,11 +142,16 @@ if have_corpora "importing OCA 2.0 and Tinsley"; then
 	expect_rc 2 "--duplicates of another word"
 	# an older store is migrated when opened, its copies marked as an import would
 	cp "$ODB" "$T_TMP/v2.db"
-	sqlite3 "$T_TMP/v2.db" "DROP INDEX game_copy; ALTER TABLE game DROP COLUMN copy_of; PRAGMA user_version = 2" 2>/dev/null &&
+	sqlite3 "$T_TMP/v2.db" "DROP INDEX game_copy; ALTER TABLE game DROP COLUMN copy_of; DROP TABLE player; DROP TABLE alias; UPDATE game SET black_key = 'stale'; PRAGMA user_version = 2" 2>/dev/null &&
 		{
 			run "$PDNKIT" query --db "$T_TMP/v2.db" --format count
 			expect_out "$g" "a version 2 store migrated by a query"
 			[ "$(sqlite3 "$T_TMP/v2.db" "PRAGMA user_version")" = 3 ] && pass || fail "the migrated store's version"
+			[ "$(sqlite3 "$T_TMP/v2.db" "SELECT count(*) FROM game WHERE black_key = 'stale'")" = 0 ] && pass ||
+				fail "the migration makes the players' keys again"
+			run "$PDNKIT" query --db "$T_TMP/v2.db" --player "M Tinsley" --format count
+			[ "$OUT" = "$(sqlite3 "$ODB" "SELECT count(*) FROM game WHERE copy_of IS NULL AND (black_key = 'f m tinsley' OR white_key = 'f m tinsley')")" ] &&
+				pass || fail "the migrated store knows the built-in aliases: $OUT games of M Tinsley"
 		}
 	run "$PDNKIT" stats --db "$ODB" --json --with-copies
 	# Results as counted in corpora/README.txt: OCA 3626 / 4803 / 14192, tinsley 66 / 125 / 533.

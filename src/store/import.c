@@ -78,7 +78,7 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 	    st_prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0 ||
 	    st_prepare(s, &s->find_copy, st_find_copy_sql) < 0)
 		return -1;
-	if (st_exec(s, "BEGIN IMMEDIATE") < 0)
+	if (st_load_aliases(s) < 0 || st_exec(s, "BEGIN IMMEDIATE") < 0)
 		return -1;
 	s->importing = true;
 	sqlite3_stmt *st;
@@ -249,8 +249,8 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	}
 
 	char bkey[256], wkey[256];
-	store_name_key(black ? black : "", bkey, sizeof bkey);
-	store_name_key(white ? white : "", wkey, sizeof wkey);
+	st_player_key(s, black ? black : "", bkey, sizeof bkey);
+	st_player_key(s, white ? white : "", wkey, sizeof wkey);
 	int32_t dkey = store_date_key(date);
 	int status = !rp->supported && !vr ? STATUS_NOT_REPLAYED : g->findings.errors ? STATUS_ERRORS :
 		     g->findings.warnings ? STATUS_WARNINGS : STATUS_VALID;

@@ -31,6 +31,8 @@ struct pk_store {
 	long committed;                   /* games added and committed by this handle */
 	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup, *find_copy;
 	int copies;                       /* COPIES_MARK, COPIES_SKIP or COPIES_KEEP */
+	char **aliases;                   /* spelling key, player key, ... sorted by spelling */
+	size_t naliases;
 	posrow *pos;
 	size_t npos, poscap;
 	long unindexed;                   /* games of this batch stored without positions */
@@ -58,6 +60,16 @@ extern const char *const st_find_copy_sql;
  * or -1. */
 int st_find_copy(pk_store *s, sqlite3_stmt *fc, const st_game_head *h, int64_t below, const int64_t *marked,
 		 size_t nmarked, int64_t *copy_of);
+/* The store's aliases read for st_player_key (st_load_aliases; freed by st_free_aliases
+ * and store_close). */
+int st_load_aliases(pk_store *s);
+void st_free_aliases(pk_store *s);
+/* A name's player key: its store_name_key, or the key of the player it is an alias of. */
+void st_player_key(const pk_store *s, const char *name, char *out, size_t size);
+/* Every game's player keys made again; the alias tables set (built-in and text's) and
+ * the keys made again; both inside the caller's transaction. */
+int st_rekey(pk_store *s, long *changed);
+int st_set_aliases(pk_store *s, const char *text, long *rekeyed, long *spellings);
 /* store_mark_copies inside the caller's transaction. */
 int st_mark_copies(pk_store *s, long *marked);
 /* Drop the import's prepared statements. */

@@ -65,19 +65,51 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The ASCII letter of a Latin-1 letter (U+00C0..U+00FF, the second byte of its UTF-8
+ * form after 0xC3), or 0. */
+static char fold_latin1(unsigned char b)
+{
+	static const char map[] = "aaaaaaaceeeeiiiidnooooo/ouuuuyts"   /* 0x80 .. 0x9F */
+				  "aaaaaaaceeeeiiiidnooooo/ouuuuyty";  /* 0xA0 .. 0xBF */
+	if (b < 0x80 || b > 0xBF)
+		return 0;
+	char c = map[b - 0x80];
+	return c == '/' ? 0 : c;
+}
+
 void store_name_key(const char *name, char *out, size_t size)
 {
 	char buf[256], *words[32];
 	int nw = 0;
 	size_t k = 0;
-	for (const char *p = name; *p && k < sizeof buf - 1; p++) {
+	/* Whether the name is written in lower case anywhere: then a word of two or three
+	 * capitals is initials ("MF Tinsley", "AA Long"), else a name in capitals ("LEE"). */
+	bool lower = false;
+	for (const char *p = name; *p; p++)
+		lower = lower || islower((unsigned char)*p);
+	for (const char *p = name; *p && k < sizeof buf - 2; p++) {
 		unsigned char c = (unsigned char)*p;
-		if (isalnum(c) || c >= 0x80)
+		if (c == 0xC3 && fold_latin1((unsigned char)p[1])) {
+			buf[k++] = fold_latin1((unsigned char)*++p);   /* accents: "Müller" is "muller" */
+		} else if (isalnum(c) || c >= 0x80) {
+			int run = 0;
+			while (lower && isupper((unsigned char)p[run]))
+				run++;
+			if (lower && (run == 2 || run == 3) && !isalnum((unsigned char)p[run]) && (unsigned char)p[run] < 0x80 &&
+			    (p == name || !isalnum((unsigned char)p[-1]))) {
+				for (int i = 0; i < run && k < sizeof buf - 2; i++) {
+					buf[k++] = (char)tolower((unsigned char)p[i]);
+					buf[k++] = ' ';
+				}
+				p += run - 1;
+				continue;
+			}
 			buf[k++] = (char)tolower(c);
-		else if (c == '\'')
+		} else if (c == '\'') {
 			continue;
-		else if (k > 0 && buf[k - 1] != ' ')
+		} else if (k > 0 && buf[k - 1] != ' ') {
 			buf[k++] = ' ';
+		}
 	}
 	while (k > 0 && buf[k - 1] == ' ')
 		k--;

@@ -55,7 +55,8 @@ static void w_like(where *w, const char *v)
 	w->nb++;
 }
 
-/* The player key of a name (store_name_key), bound as text. */
+/* The key of a name (store_name_key), bound as text; the SQL maps it through the
+ * aliases to its player's. */
 static void w_key(where *w, const char *v)
 {
 	char *o = w->b[w->nb].own;
@@ -95,11 +96,13 @@ static void build_where(const pk_filter *f, where *w, uint8_t *succ)
 	if (f->player) {
 		/* a substring of the name as written, or the same name spelt otherwise (its
 		 * key: "Tinsley ,M.F." is "Tinsley, M.F."), as stats groups players */
-		w_add(w, "(g.black LIKE ? ESCAPE '\\' OR g.white LIKE ? ESCAPE '\\' OR g.black_key = ? OR g.white_key = ?)");
+		w_add(w, "(g.black LIKE ? ESCAPE '\\' OR g.white LIKE ? ESCAPE '\\'"
+			 " OR g.black_key = (SELECT coalesce(max(player), ?) FROM alias WHERE spelling = ?)"
+			 " OR g.white_key = (SELECT coalesce(max(player), ?) FROM alias WHERE spelling = ?))");
 		w_like(w, f->player);
 		w_like(w, f->player);
-		w_key(w, f->player);
-		w_key(w, f->player);
+		for (int i = 0; i < 4; i++)
+			w_key(w, f->player);
 	}
 	if (f->own_moves && f->player) {
 		w_add(w, "((a.side = 'black' AND g.black LIKE ? ESCAPE '\\') OR (a.side = 'white' AND g.white LIKE ? ESCAPE '\\'))");

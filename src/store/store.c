@@ -125,6 +125,10 @@ static const char *const schema_v2[] = {
 static const char *const schema_v3[] = {
 	"ALTER TABLE game ADD COLUMN copy_of INTEGER",
 	"CREATE INDEX game_copy ON game(copy_of) WHERE copy_of IS NOT NULL",
+	/* players: the canonical name of a player's key, and the keys of the spellings
+	 * that stand for another player's */
+	"CREATE TABLE player(key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID",
+	"CREATE TABLE alias(spelling TEXT PRIMARY KEY, player TEXT NOT NULL) WITHOUT ROWID",
 	NULL
 };
 
@@ -201,8 +205,10 @@ static int migrate(pk_store *s)
 				rollback(s);
 				return -1;
 			}
-		long marked;
-		if (v > 0 && st_mark_copies(s, &marked) < 0) {
+		/* the built-in aliases, and the keys made again (names are reduced better
+		 * since version 3: "MF Tinsley" is "Tinsley, M.F."), then the copies */
+		long marked, rekeyed, spellings;
+		if (st_set_aliases(s, NULL, &rekeyed, &spellings) < 0 || (v > 0 && st_mark_copies(s, &marked) < 0)) {
 			rollback(s);
 			return -1;
 		}
@@ -319,6 +325,7 @@ void store_close(pk_store *s)
 	if (s->importing)
 		rollback(s);
 	st_finalize_import(s);
+	st_free_aliases(s);
 	free(s->pos);
 	sqlite3_close(s->db);
 	free(s);

@@ -106,6 +106,28 @@ int store_mark_copies(pk_store *s, long *marked);
 bool store_copy_compatible(const char *bkey1, const char *wkey1, int32_t date1, const char *res1,
 			   const char *bkey2, const char *wkey2, int32_t date2, const char *res2);
 
+/* Players. A name's key (store_name_key) stands for its player, unless an alias file
+ * names it as a spelling of another player: then that player's key does. The aliases
+ * are those of book/aliases.txt (built in) and of the last file applied; a store made
+ * or migrated gets the built-in ones. Apply text (NULL: the built-in ones alone) to the
+ * store: the alias tables replaced and every game's keys made again (*rekeyed counts
+ * the games changed, *spellings the spellings known). 0, or -1 (a bad file: "where:LINE:
+ * reason" in store_error). The alias file: a player's canonical name at the start of a
+ * line, then its spellings, one an indented line each; '#' comments. */
+int store_set_aliases(pk_store *s, const char *text, long *rekeyed, long *spellings);
+/* Only parse (no store): 0, or -1 with the reason in err. */
+int store_check_aliases(const char *text, char *err, size_t errsize, long *spellings);
+
+typedef struct {
+	const char *key, *name;           /* name: the canonical one, else the latest in sort order */
+	long games;
+	int first_year, last_year;        /* 0 when unknown */
+	const char *spellings;            /* the names as written, the most used first, joined
+					   * by '\x1F' (a character no name holds) */
+} pk_store_player;
+/* The players of the matching games, the most games first (limit 0: all). */
+int store_players(pk_store *s, const pk_filter *f, long limit, int (*cb)(void *ctx, const pk_store_player *p), void *ctx);
+
 /* Duplicates among the stored games (copies included): same start and moves under
  * different headers (kind "same-moves", ids in `ids`), games whose moves begin another,
  * longer game (kind "prefix": ids[0] is the shorter, ids[1] the longer), and games of

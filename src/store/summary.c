@@ -201,7 +201,7 @@ int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, const pk_
 			wn += (size_t)snprintf(white_first + wn, sizeof white_first - wn, ",%d", variant_at(i)->gametype);
 	char players[1400];
 	snprintf(players, sizeof players,
-		 "SELECT max(name), count(*), sum(points), sum(points = 1), sum(points = 0.5), sum(points = 0) FROM ("
+		 "SELECT coalesce((SELECT p.name FROM player p WHERE p.key = k), max(name)), count(*), sum(points), sum(points = 1), sum(points = 0.5), sum(points = 0) FROM ("
 		 " SELECT g.black name, g.black_key k, CASE g.result WHEN '1/2-1/2' THEN 0.5"
 		 " WHEN '1-0' THEN g.gametype NOT IN (%s) WHEN '0-1' THEN g.gametype IN (%s) END points"
 		 " FROM game g %%W AND g.black_key IS NOT NULL AND g.black_key != ''"
