@@ -81,7 +81,10 @@ if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
 		make -s "$BUILD/tests/gen_games" >/dev/null 2>&1
 		"$BUILD/tests/gen_games" "$scale" 7 > "$tmpd/random.pdn"
 		rm -f "$tmpd"/o.db*
-		t0=$(now); "$PDNKIT" import --json --db "$tmpd/o.db" "$tmpd/random.pdn" >"$tmpd/import.json" 2>"$tmpd/import.err"
+		# the peak memory (resident) by /usr/bin/time when there is one
+		timed=""
+		[ -x /usr/bin/time ] && timed="/usr/bin/time -f %M -o $tmpd/mem"
+		t0=$(now); $timed "$PDNKIT" import --json --db "$tmpd/o.db" "$tmpd/random.pdn" >"$tmpd/import.json" 2>"$tmpd/import.err"
 		irc=$?; t1=$(now)
 		[ $irc -eq 0 ] || { echo "  scale: import FAILED (exit $irc): $(tail -2 "$tmpd/import.err")"; }
 		t=$(echo "$t0 $t1" | awk '{print $2-$1}')
@@ -90,6 +93,11 @@ if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
 		printf '  scale: %s random legal games (%.0f MB of PDN) imported in %.1f s, %.0f games/s\n' "$plies" \
 			"$(du -k "$tmpd/random.pdn" | cut -f1 | awk '{print $1/1024}')" "$t" "$(echo "$plies $t" | awk '{print $1/$2}')"
 		printf '    database %.0f MB, %.0f bytes per game\n' "$(echo "$size" | awk '{print $1/1024}')" "$(echo "$size $plies" | awk '{print $1*1024/$2}')"
+		[ -s "$tmpd/mem" ] && printf '    import peak memory %.0f MB\n' "$(tail -1 "$tmpd/mem" | awk '{print $1/1024}')"
+		for q in "--player=Able" "--date-from=1950-03-01 --date-to=1950-03-02" "--result=1-0 --max-plies=25"; do
+			tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" $q --format count)
+			printf '    query %s (%s games), whole process: %.1f ms\n' "$q" "$("$PDNKIT" query --db "$tmpd/o.db" $q --format count)" "$(echo "$tq" | awk '{print $1*1000}')"
+		done
 		tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --after "11-15 23-19 8-11 22-17 9-13" --format count)
 		n=$("$PDNKIT" query --db "$tmpd/o.db" --after "11-15 23-19 8-11 22-17 9-13" --format count)
 		printf '    position query (%s games reach it), whole process: %.1f ms\n' "$n" "$(echo "$tq" | awk '{print $1*1000}')"
