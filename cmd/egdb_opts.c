@@ -66,13 +66,18 @@ int egdb_check_option(const char *arg, pk_egdb **out)
 
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed)
 {
+	return egdb_use_option_cache(arg, quiet, failed, EGDB_CACHE_BYTES);
+}
+
+pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t cache_bytes)
+{
 	*failed = false;
 	const char *env = getenv("PDNKIT_EGDB");
 	if ((arg && !strcmp(arg, "none")) || (!arg && env && !strcmp(env, "none")))
 		return NULL;
 	char dir[4096], err[700];
 	egdb_dir(arg, dir, sizeof dir);
-	pk_egdb *db = egdb_new(EGDB_CACHE_BYTES);
+	pk_egdb *db = egdb_new(cache_bytes);
 	if (!db) {
 		cli_error("out of memory");
 		*failed = true;

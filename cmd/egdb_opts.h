@@ -23,5 +23,7 @@ pk_egdb *egdb_open_option(const char *arg);
  * "validate --egdb games.pdn" would, is a usage error). */
 int egdb_check_option(const char *arg, pk_egdb **out);
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
+/* The same with a cache of cache_bytes of decompressed blocks (the default is 64 MiB). */
+pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t cache_bytes);
 
 #endif

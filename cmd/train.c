@@ -50,7 +50,7 @@ static void show_label(void *ctx, size_t done, size_t total)
 int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
-	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL;
+	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL;
 	int json = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights here (default: none, only the figures)", "FILE" },
@@ -64,6 +64,7 @@ int cmd_train(int argc, const char **argv)
 		{ "label-every", 0, POPT_ARG_STRING, &levery_arg, 0, "search only every Nth position (default 1)", "N" },
 		{ "label-patterns", 0, POPT_ARG_STRING, &lpat, 0, "the patterns of the labelling search (default: the built-in ones)", "FILE|none" },
 		{ "label-egdb", 0, POPT_ARG_STRING, &legdb, 0, "the endgame databases the labelling search probes (default: those of the default directory, when there)", "DIR|none" },
+		{ "label-egdb-cache", 0, POPT_ARG_STRING, &lcache_arg, 0, "the databases' cache of decompressed blocks, in MiB (default 3072: the 6-piece databases whole, after the first probes)", "MB" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
@@ -117,8 +118,11 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if ((levery_arg || lambda_arg || lpat || legdb) && !ldepth) {
-		cli_error("--label-every, --label-patterns, --label-egdb and --lambda go with --label-depth");
+	long lcache = 3072;
+	if (lcache_arg && cli_int(lcache_arg, 1, 1 << 20, "--label-egdb-cache", &lcache))
+		goto out;
+	if ((levery_arg || lambda_arg || lpat || legdb || lcache_arg) && !ldepth) {
+		cli_error("--label-every, --label-patterns, --label-egdb, --label-egdb-cache and --lambda go with --label-depth");
 		goto out;
 	}
 	pk_weights lw;
@@ -201,7 +205,7 @@ int cmd_train(int argc, const char **argv)
 		double tl = cli_now();
 		label_ctx lc = { quiet, tl };
 		bool dbfailed = false;
-		db = egdb_use_option(legdb, legdb == NULL || quiet, &dbfailed);
+		db = egdb_use_option_cache(legdb, legdb == NULL || quiet, &dbfailed, (size_t)lcache << 20);
 		if (dbfailed) {
 			rc = EXIT_RUNTIME;
 			goto out;
@@ -286,6 +290,7 @@ out:
 	free(lambda_arg);
 	free(lpat);
 	free(legdb);
+	free(lcache_arg);
 	egdb_free(db);
 	return rc;
 }
