@@ -72,7 +72,8 @@ static int game_number(const char *e, size_t *len)
 	while (b > 0 && (e[b - 1] == ' ' || e[b - 1] == ',' || e[b - 1] == '-'))
 		b--;
 	*len = b;
-	return atoi(e + k);
+	long v = strtol(e + k, NULL, 10);   /* saturates on a number too long */
+	return v > 1000000000L ? 1000000000 : (int)v;
 }
 
 /* Two games that their source tells apart: the same event with different game numbers
