@@ -38,7 +38,7 @@ static void free_rows(alias_row *v, size_t n)
 static int parse_aliases(const char *text, const char *what, alias_row **v, size_t *n, size_t *cap, char *err,
 			 size_t errsize)
 {
-	char canon[256] = "", ckey[256] = "";
+	char canon[512] = "", ckey[256] = "";
 	int line = 0;
 	for (const char *p = text; *p;) {
 		const char *e = strchr(p, '\n');

@@ -570,7 +570,8 @@ static int one_move_apart(pk_store *s, int min_plies,
 		hv[2 * g] = (half){ fnv64(h0, sq + off[g], mid * sizeof *sq), (uint32_t)g };
 		hv[2 * g + 1] = (half){ fnv64(h1, sq + off[g] + mid, (len - mid) * sizeof *sq), (uint32_t)g };
 	}
-	qsort(hv, 2 * n, sizeof *hv, cmp_half);
+	if (n)
+		qsort(hv, 2 * n, sizeof *hv, cmp_half);
 	sqlite3_stmt *hd[2] = { NULL, NULL };
 	for (int i = 0; i < 2; i++)
 		if (st_prepare(s, &hd[i], "SELECT black_key, white_key, coalesce(date_key, 0), result FROM game WHERE id = ?") < 0) {

@@ -199,7 +199,7 @@ int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, const pk_
 	for (int i = 0; variant_at(i); i++)
 		if (variant_at(i)->first == PK_WHITE)
 			wn += (size_t)snprintf(white_first + wn, sizeof white_first - wn, ",%d", variant_at(i)->gametype);
-	char players[1400];
+	char players[2000];
 	snprintf(players, sizeof players,
 		 "SELECT coalesce((SELECT p.name FROM player p WHERE p.key = k), max(name)), count(*), sum(points), sum(points = 1), sum(points = 0.5), sum(points = 0) FROM ("
 		 " SELECT g.black name, g.black_key k, CASE g.result WHEN '1/2-1/2' THEN 0.5"
