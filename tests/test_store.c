@@ -328,6 +328,7 @@ static void digest(const char *db, char *out)
 		return;
 	pk_filter f;
 	filter_init(&f);
+	f.copies = true;   /* every stored record, copies of another game included */
 	store_select(s, "SELECT count(*), sum(g.fingerprint % 1000003), (SELECT count(*) FROM position),"
 			" (SELECT count(*) FROM tag) FROM game g %W", &f, on_digest, out);
 	store_close(s);
