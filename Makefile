@@ -37,7 +37,7 @@ LDLIBS    += $(PKG_LIBS) -lpthread -lm -ldl
 BUILD     ?= build
 SRC       := $(wildcard src/*/*.c)
 CMD       := $(wildcard cmd/*.c)
-GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
@@ -78,6 +78,16 @@ $(BUILD)/gen/patterns_data.c: book/patterns.txt
 	   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
 $(BUILD)/gen/patterns_data.o: $(BUILD)/gen/patterns_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The learned network (pdnkit train --net): book/net.txt, built in as text.
+$(BUILD)/gen/net_data.c: book/net.txt
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/net.txt by the Makefile. */'; \
+	   echo 'const char eval_net_text[] ='; \
+	   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/gen/net_data.o: $(BUILD)/gen/net_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The players' aliases that ship with pdnkit: book/aliases.txt, built in as text.

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "egdb_opts.h"
 #include "engine_opts.h"
+#include "engine/net.h"
 #include "engine/pattern.h"
 #include "book/book.h"
 #include "rules/fen.h"
@@ -20,7 +21,7 @@ void engine_args_init(engine_args *ea)
 
 struct poptOption *engine_options(engine_args *ea)
 {
-	static struct poptOption t[11];
+	static struct poptOption t[12];
 	struct poptOption opts[] = {
 		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
 		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
@@ -30,6 +31,7 @@ struct poptOption *engine_options(engine_args *ea)
 		{ "threads", 0, POPT_ARG_STRING, &ea->threads, 0, "search with N threads sharing the table (default 1)", "N" },
 		{ "weights", 0, POPT_ARG_STRING, &ea->weights, 0, "evaluation weights from FILE (pdnkit tune -o), or 'untuned'", "FILE" },
 		{ "patterns", 0, POPT_ARG_STRING, &ea->patterns, 0, "learned pattern weights from FILE (pdnkit train -o), or 'none' (default: the built-in ones)", "FILE" },
+		{ "net", 0, POPT_ARG_STRING, &ea->net, 0, "a learned network from FILE (pdnkit train --net -o), or 'none' (default: the built-in one, when there is one)", "FILE" },
 		{ "features", 0, POPT_ARG_STRING, &ea->features, 0, "search features changed from the defaults, e.g. \"lmr=0,killers=0\"", "LIST" },
 		{ "egdb", 0, POPT_ARG_STRING, &ea->egdb, 0, "endgame databases from DIR (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb), or 'none'", "DIR" },
 		POPT_TABLEEND
@@ -102,6 +104,82 @@ static int read_weights(const char *path, char *text, size_t size)
 	return 0;
 }
 
+/* A whole file as text (malloc'ed), up to 64 MB; NULL after saying why ("WHAT 'path': ..."). */
+static char *read_whole(const char *path, const char *what)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		cli_error("cannot open %s '%s': %s", what, path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 20, n = 0;
+	char *text = malloc(cap);
+	size_t got;
+	while (text && (got = fread(text + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			char *t = cap < (64u << 20) ? realloc(text, cap *= 2) : NULL;
+			if (!t) {
+				free(text);
+				text = NULL;
+			} else
+				text = t;
+		}
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (!text || bad) {
+		cli_error("%s '%s': %s", what, path, bad ? "read error" : "out of memory, or larger than 64 MB");
+		free(text);
+		return NULL;
+	}
+	text[n] = 0;
+	return text;
+}
+
+/* The network of --net: the built-in one, none, or a file's (read once a path, kept for
+ * the program's life). -1 after saying why. */
+static int engine_net(const engine_args *ea, pk_weights *w)
+{
+	static struct {
+		char *path;
+		pk_net *net;
+	} cache[4];
+	if (!ea->net)
+		return 0;
+	if (!strcmp(ea->net, "none")) {
+		w->net = NULL;
+		return 0;
+	}
+	for (int i = 0; i < 4; i++)
+		if (cache[i].path && !strcmp(cache[i].path, ea->net)) {
+			w->net = cache[i].net;
+			return 0;
+		}
+	pk_net *net = malloc(sizeof *net);
+	char *text = net ? read_whole(ea->net, "network") : NULL;
+	if (!text) {
+		free(net);
+		return -1;
+	}
+	char err[200];
+	int rc = net_parse(text, net, err, sizeof err);
+	free(text);
+	if (rc != 0) {
+		cli_error("network '%s': %s", ea->net, rc > 0 ? "no weights in it" : err);
+		free(net);
+		return -1;
+	}
+	for (int i = 0; i < 4; i++)
+		if (!cache[i].path) {
+			cache[i].path = strdup(ea->net);
+			cache[i].net = net;
+			break;
+		}
+	w->net = net;
+	return 0;
+}
+
 /* The patterns of --patterns: the built-in ones, none, or a file's (read once a path,
  * kept for the program's life). -1 after saying why. */
 static int engine_patterns(const engine_args *ea, pk_weights *w)
@@ -121,34 +199,12 @@ static int engine_patterns(const engine_args *ea, pk_weights *w)
 			w->pat = cache[i].pt;
 			return 0;
 		}
-	FILE *f = fopen(ea->patterns, "rb");
-	if (!f) {
-		cli_error("cannot open patterns '%s': %s", ea->patterns, strerror(errno));
-		return -1;
-	}
-	size_t cap = 1 << 20, n = 0;
-	char *text = malloc(cap);
-	size_t got;
-	while (text && (got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			char *t = cap < (64u << 20) ? realloc(text, cap *= 2) : NULL;
-			if (!t) {
-				free(text);
-				text = NULL;
-			} else
-				text = t;
-		}
-	}
-	fclose(f);
 	pk_patterns *pt = malloc(sizeof *pt);
-	if (!text || !pt) {
-		cli_error("patterns '%s': out of memory, or larger than 64 MB", ea->patterns);
-		free(text);
+	char *text = pt ? read_whole(ea->patterns, "patterns") : NULL;
+	if (!text) {
 		free(pt);
 		return -1;
 	}
-	text[n] = 0;
 	char err[200];
 	int rc = patterns_parse(text, pt, err, sizeof err);
 	free(text);
@@ -170,14 +226,16 @@ static int engine_patterns(const engine_args *ea, pk_weights *w)
 int engine_weights(const engine_args *ea, pk_weights *w)
 {
 	*w = *eval_tuned_weights();
-	if (engine_patterns(ea, w) < 0)
+	if (engine_patterns(ea, w) < 0 || engine_net(ea, w) < 0)
 		return -1;
 	if (!ea->weights)
 		return 0;
 	if (!strcmp(ea->weights, "untuned")) {
 		const struct pk_patterns *keep = w->pat;
+		const struct pk_net *keep_net = w->net;
 		*w = eval_default_weights;
 		w->pat = ea->patterns ? keep : NULL;
+		w->net = ea->net ? keep_net : NULL;
 		return 0;
 	}
 	char text[8192];
@@ -279,6 +337,7 @@ void engine_args_free(engine_args *ea)
 	free(ea->nodes);
 	free(ea->movetime);
 	free(ea->patterns);
+	free(ea->net);
 	free(ea->level);
 	free(ea->hash);
 	free(ea->weights);

@@ -17,7 +17,7 @@
 typedef struct {
 	long epochs;
 	bool quiet;
-	double t0;
+	double t0, shown;
 } progress_ctx;
 
 static void show_epoch(void *ctx, long epoch, double train, double held)
@@ -27,9 +27,12 @@ static void show_epoch(void *ctx, long epoch, double train, double held)
 		return;
 	if (cli_stderr_is_tty())
 		fprintf(stderr, "\rtrain: epoch %ld of %ld: training loss %.5f, held-out %.5f\033[K", epoch, c->epochs, train, held);
-	else if (epoch % 25 == 0 || epoch == c->epochs)
+	else if (epoch % 25 == 0 || epoch == c->epochs || cli_now() - c->shown >= 30) {
+		/* a line every 25 epochs, or every half minute when epochs are long */
+		c->shown = cli_now();
 		fprintf(stderr, "train: epoch %ld of %ld: training loss %.5f, held-out %.5f (%.0f s)\n", epoch, c->epochs, train,
-			held, cli_now() - c->t0);
+			held, c->shown - c->t0);
+	}
 }
 
 typedef struct {
@@ -47,15 +50,85 @@ static void show_label(void *ctx, size_t done, size_t total)
 		(int)eta % 60);
 }
 
+/* The --net part: fit, write, report. */
+static int train_net(pk_learn_data *d, const pk_net_opts *no, long ldepth, bool with_db, const char *out, int json,
+		     int quiet)
+{
+	pk_net *n = malloc(sizeof *n);
+	if (!n) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	progress_ctx pc = { no->epochs, quiet, cli_now(), cli_now() };
+	pk_learn_result r;
+	pk_net_opts o = *no;
+	o.stop = &cli_interrupted;
+	double t1 = cli_now();
+	if (learn_fit_net(d, eval_tuned_weights(), &o, show_epoch, &pc, n, &r) < 0) {
+		cli_error("out of memory");
+		free(n);
+		return EXIT_RUNTIME;
+	}
+	if (!quiet && cli_stderr_is_tty())
+		fprintf(stderr, "\r\033[K");
+	double secs = cli_now() - t1;
+	if (out) {
+		char comment[400];
+		snprintf(comment, sizeof comment,
+			 "pdnkit train --net: %ld games, %zu training and %zu held-out positions; held-out log loss %.5f -> %.5f "
+			 "(epoch %ld of %ld); K %.4f; %s%s; seed %llu; checksum %08x",
+			 learn_games(d), r.train, r.heldout, r.base_held, r.best_held, r.best_epoch, r.epochs_done, r.K,
+			 ldepth ? "labelled by a search" : "labelled by results alone",
+			 ldepth ? (with_db ? " with the endgame databases" : "") : "", (unsigned long long)no->seed,
+			 (unsigned)n->checksum);
+		char *text = net_format(n, comment);
+		cli_text txt;
+		FILE *f = text ? cli_text_begin(&txt) : NULL;
+		if (!f) {
+			free(text);
+			free(n);
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		fputs(text, f);
+		free(text);
+		if (cli_text_commit(&txt, out) < 0) {
+			free(n);
+			return EXIT_RUNTIME;
+		}
+	}
+	if (json)
+		printf("{\"games\":%ld,\"train\":%zu,\"heldout\":%zu,\"K\":%.5f,\"base_train\":%.5f,\"base_held\":%.5f,"
+		       "\"train_loss\":%.5f,\"held_loss\":%.5f,\"best_epoch\":%ld,\"epochs\":%ld,\"weights\":%d,"
+		       "\"last_train\":%.5f,\"last_held\":%.5f,\"checksum\":\"%08x\",\"labelled\":%zu,\"seconds\":%.1f}\n",
+		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_train, r.best_held, r.best_epoch,
+		       r.epochs_done, NET_NWEIGHTS, r.last_train, r.last_held, (unsigned)n->checksum, learn_labelled(d), secs);
+	else
+		printf("%ld games: %zu training positions, %zu held out (the games of a tenth of the openings)\n"
+		       "log loss of the built-in evaluation without a network (K %.4f): training %.5f, held-out %.5f\n"
+		       "with the network (epoch %ld of %ld, %s): training %.5f, held-out %.5f\n"
+		       "%d weights, checksum %08x; %.1f s\n",
+		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_epoch, r.epochs_done,
+		       no->keep_last ? "the last" : "the lowest held-out loss", r.best_train, r.best_held, NET_NWEIGHTS, (unsigned)n->checksum, secs);
+	free(n);
+	return cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
+}
+
 int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
-	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL;
-	int json = 0, quiet = 0;
+	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
+	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL;
+	int json = 0, quiet = 0, net = 0, keep_last = 0;
 	struct poptOption opts[] = {
-		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights here (default: none, only the figures)", "FILE" },
-		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes over the training positions (default 300)", "N" },
-		{ "rate", 0, POPT_ARG_STRING, &rate_arg, 0, "the share of each weight's Newton step taken an epoch (default 0.3)", "R" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
+		{ "net", 0, POPT_ARG_NONE, &net, 0, "learn a network (pdnkit-net(5)) that adds to the built-in evaluation and patterns, instead of patterns", NULL },
+		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes over the training positions (default 300; 30 with --net)", "N" },
+		{ "rate", 0, POPT_ARG_STRING, &rate_arg, 0, "the share of each weight's Newton step taken an epoch (default 0.3); with --net, the first epoch's step (default 0.001)", "R" },
+		{ "decay", 0, POPT_ARG_STRING, &decay_arg, 0, "with --net: the step's factor from one epoch to the next (default 0.9)", "R" },
+		{ "batch", 0, POPT_ARG_STRING, &batch_arg, 0, "with --net: positions a step (default 1024)", "N" },
+		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "with --net: keep the last epoch's network, not the one of the lowest held-out loss", NULL },
+		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
@@ -65,6 +138,7 @@ int cmd_train(int argc, const char **argv)
 		{ "label-patterns", 0, POPT_ARG_STRING, &lpat, 0, "the patterns of the labelling search (default: the built-in ones)", "FILE|none" },
 		{ "label-egdb", 0, POPT_ARG_STRING, &legdb, 0, "the endgame databases the labelling search probes (default: those of the default directory, when there)", "DIR|none" },
 		{ "label-egdb-cache", 0, POPT_ARG_STRING, &lcache_arg, 0, "the databases' cache of decompressed blocks, in MiB (default 3072: the 6-piece databases whole, after the first probes)", "MB" },
+		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
@@ -88,6 +162,8 @@ int cmd_train(int argc, const char **argv)
 	}
 	pk_learn_opts lo = { .epochs = 300, .rate = 0.3, .l2 = 20, .min_count = 3, .threads = (int)sysconf(_SC_NPROCESSORS_ONLN) };
 	long x, skip = 6;
+	if (net)
+		lo.epochs = 30;
 	if (epochs_arg && !cli_int(epochs_arg, 1, 100000, "--epochs", &x))
 		lo.epochs = x;
 	else if (epochs_arg)
@@ -121,9 +197,35 @@ int cmd_train(int argc, const char **argv)
 	long lcache = 3072;
 	if (lcache_arg && cli_int(lcache_arg, 1, 1 << 20, "--label-egdb-cache", &lcache))
 		goto out;
-	if ((levery_arg || lambda_arg || lpat || legdb || lcache_arg) && !ldepth) {
-		cli_error("--label-every, --label-patterns, --label-egdb, --label-egdb-cache and --lambda go with --label-depth");
+	if ((levery_arg || lambda_arg || lpat || legdb || lcache_arg || lfile) && !ldepth) {
+		cli_error("--label-every, --label-patterns, --label-egdb, --label-egdb-cache, --label-file and --lambda go with --label-depth");
 		goto out;
+	}
+	if (net && (l2_arg || min_arg)) {
+		cli_error("--l2 and --min-count are for patterns, not with --net");
+		goto out;
+	}
+	if (!net && (decay_arg || batch_arg || seed_arg || keep_last)) {
+		cli_error("--decay, --batch, --seed and --keep-last go with --net");
+		goto out;
+	}
+	pk_net_opts no = { .epochs = lo.epochs, .rate = 0.001, .decay = 0.9, .batch = 1024, .threads = lo.threads, .seed = 1,
+			  .keep_last = keep_last };
+	if (batch_arg && !cli_int(batch_arg, 1, 1 << 20, "--batch", &x))
+		no.batch = (int)x;
+	else if (batch_arg)
+		goto out;
+	if (seed_arg && !cli_int(seed_arg, 0, 1000000000000L, "--seed", &x))
+		no.seed = (uint64_t)x;
+	else if (seed_arg)
+		goto out;
+	if (decay_arg) {
+		char *e;
+		no.decay = strtod(decay_arg, &e);
+		if (e == decay_arg || *e || !(no.decay > 0 && no.decay <= 1)) {
+			cli_error("--decay: '%s' is not a number above 0 and up to 1", decay_arg);
+			goto out;
+		}
 	}
 	pk_weights lw;
 	engine_args lea;
@@ -141,6 +243,7 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--rate: '%s' is not a number above 0 and up to 1", rate_arg);
 			goto out;
 		}
+		no.rate = lo.rate;
 	}
 	if (l2_arg) {
 		char *e;
@@ -201,7 +304,29 @@ int cmd_train(int argc, const char **argv)
 		cli_error("no quiet position of a finished game: nothing to learn from");
 		goto out;
 	}
-	if (ldepth > 0) {
+	/* the labels' file is for these settings: the depth and how many positions */
+	int lkey = (int)ldepth | (int)levery << 8;
+	bool have_labels = false;
+	if (ldepth > 0 && lfile) {
+		FILE *f = fopen(lfile, "rb");
+		if (!f && errno != ENOENT) {
+			cli_error("cannot open the labels '%s': %s", lfile, strerror(errno));
+			goto out;
+		}
+		if (f) {
+			int lr = learn_labels_load(d, lkey, f);
+			fclose(f);
+			if (lr < 0) {
+				cli_error("'%s' is no labels file of pdnkit train, or is cut short; remove it to label again", lfile);
+				goto out;
+			}
+			have_labels = lr == 0;
+			if (!quiet)
+				fprintf(stderr, "train: %s\n", have_labels ? "the labels read from the labels file" :
+					"the labels file holds those of other games or settings: labelling again");
+		}
+	}
+	if (ldepth > 0 && !have_labels) {
 		double tl = cli_now();
 		label_ctx lc = { quiet, tl };
 		bool dbfailed = false;
@@ -224,12 +349,26 @@ int cmd_train(int argc, const char **argv)
 		if (!quiet)
 			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld%s (%.1f s)\n", learn_labelled(d), ldepth,
 				db ? " with the endgame databases" : "", cli_now() - tl);
+		if (lfile) {
+			cli_text lt;
+			FILE *f = cli_text_begin(&lt);
+			if (!f || learn_labels_save(d, lkey, f) < 0) {
+				cli_error("cannot write the labels: out of memory or disk");
+				goto out;
+			}
+			if (cli_text_commit(&lt, lfile) < 0)
+				goto out;
+		}
+	}
+	if (net) {
+		rc = train_net(d, &no, ldepth, db != NULL || have_labels, out, json, quiet);
+		goto out;
 	}
 	if (!(pt = malloc(sizeof *pt))) {
 		cli_error("out of memory");
 		goto out;
 	}
-	progress_ctx pc = { lo.epochs, quiet, cli_now() };
+	progress_ctx pc = { lo.epochs, quiet, cli_now(), cli_now() };
 	pk_learn_result r;
 	double t1 = cli_now();
 	if (learn_fit(d, &lo, show_epoch, &pc, pt, &r) < 0) {
@@ -291,6 +430,10 @@ out:
 	free(lpat);
 	free(legdb);
 	free(lcache_arg);
+	free(batch_arg);
+	free(seed_arg);
+	free(decay_arg);
+	free(lfile);
 	egdb_free(db);
 	return rc;
 }

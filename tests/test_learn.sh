@@ -106,7 +106,63 @@ expect_rc 3 "a file that does not exist"
 printf '[Event "x"]\n\n1. 11-15 *\n' > "$T_TMP/nores.pdn"
 run "$PDNKIT" train "$T_TMP/nores.pdn"
 expect_err_has "nothing to learn from" "games without a result"
+# the network: training lowers the loss of what it adds to, the same network for a seed
+# whatever the threads, another seed another one; the engine loads it and its checksum
+run "$PDNKIT" train --net "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --epochs 4 --batch 64 --rate 0.005 --keep-last -o "$T_TMP/n1.txt" -j -q --threads 2
+expect_rc 0 "train a network"
+tl=$(echo "$OUT" | sed 's/.*"last_train":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_train":\([0-9.]*\).*/\1/')
+awk -v a="$tl" -v b="$bl" 'BEGIN { exit !(a < b) }' && pass || fail "the network lowers the training loss ($bl -> $tl)"
+n1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
+run "$PDNKIT" train --net "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --epochs 4 --batch 64 --rate 0.005 --keep-last -o "$T_TMP/n2.txt" -j -q --threads 1
+cmp -s "$T_TMP/n1.txt" "$T_TMP/n2.txt" && pass || fail "the same network on one thread and on two"
+run "$PDNKIT" train --net "$SP" --epochs 2 --batch 64 --seed 7 --keep-last -j -q
+[ "$n1" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "another seed, another network"
+head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "the network file's header"
+run "$PDNKIT" analyze -d 8 --net "$T_TMP/n1.txt"
+expect_rc 0 "the engine loads the network"
+a_net=$(echo "$OUT" | tail -1)
+run "$PDNKIT" analyze -d 8 --net none
+[ "$(echo "$OUT" | tail -1)" != "$a_net" ] || [ "$(echo "$OUT" | awk 'NR==10')" != "$a_net" ] && pass || fail "the network changes the search"
+# a stored annotation's settings name the network: another network annotates again
+"$PDNKIT" import --db "$T_TMP/an.db" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" >/dev/null 2>&1
+run "$PDNKIT" annotate --db "$T_TMP/an.db" -d 4 --net "$T_TMP/n1.txt" --quiet
+run "$PDNKIT" annotate --db "$T_TMP/an.db" -d 4 --net "$T_TMP/n1.txt" --quiet
+expect_err_has "0 games annotated, 1 skipped" "the same network: done before"
+run "$PDNKIT" annotate --db "$T_TMP/an.db" -d 4 --net none --quiet
+expect_err_has "1 games annotated" "no network: annotated again"
+sed '$d' "$T_TMP/n1.txt" > "$T_TMP/nbad1.txt"
+run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad1.txt"
+expect_rc 3 "a network cut short"
+expect_err_has "weights, the network has" "says how many weights it holds"
+printf 'pdnkit-net 1\nlayers 128 16 16 1\n' > "$T_TMP/nbad2.txt"
+run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad2.txt"
+expect_err_has "line 2: expected \"layers 128 32 32 1\"" "a network of another shape"
+{ head -3 "$T_TMP/n1.txt"; echo "1 2 x 4"; } > "$T_TMP/nbad3.txt"
+run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad3.txt"
+expect_err_has "line 4: not a whole number" "junk among the weights, with its line"
+{ head -3 "$T_TMP/n1.txt"; echo "99999"; } > "$T_TMP/nbad4.txt"
+run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad4.txt"
+expect_err_has "out of its range" "a weight out of range"
+run "$PDNKIT" analyze -d 4 --net "$T_TMP/no-such-net.txt"
+expect_rc 3 "a network file that is not there"
+run "$PDNKIT" train "$SP" --batch 10
+expect_rc 2 "--batch without --net"
+run "$PDNKIT" train --net "$SP" --l2 3
+expect_rc 2 "--l2 with --net"
+# the labels kept in a file: read back instead of searched again, the same network
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 -j
+expect_err_has "positions labelled by a search" "labels searched the first time"
+l1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 -j
+expect_err_has "labels read from the labels file" "read back the second time"
+[ "$l1" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the same network from the labels read back"
+run "$PDNKIT" train --net "$SP" --label-depth 3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
+expect_err_has "other games or settings" "another depth labels again"
+printf 'junk' > "$T_TMP/lab2.bin"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab2.bin" --epochs 1
+expect_rc 3 "a labels file that is not one"
 # the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
 grep -qE '^pdnkit-patterns [12]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
+head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "book/net.txt has its header"
 
 done_testing

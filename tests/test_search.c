@@ -7,6 +7,7 @@
 #include <time.h>
 #include "check.h"
 #include "rules/fen.h"
+#include "engine/net.h"
 #include "engine/search.h"
 
 /* Minimax with the engine's rules: captures and forced moves do not spend depth, quiet
@@ -215,6 +216,82 @@ static void test_weights(void)
 	CHECK_STR(err, "line 1: expected 'name value'");
 }
 
+/* The network: a file's text and back is the same network; its value is the integer
+ * arithmetic of its layers, the same for a position and its mirror with colours turned;
+ * the built-in file parses. */
+static void test_net(void)
+{
+	pk_net *n = calloc(1, sizeof *n), *m = calloc(1, sizeof *m);
+	CHECK(n && m);
+	if (!n || !m)
+		return;
+	uint64_t r = 12345;
+	for (int i = 0; i < NET_IN; i++)
+		for (int j = 0; j < NET_H; j++)
+			n->w1[i][j] = (int16_t)((int)((r = r * 6364136223846793005ull + 1442695040888963407ull) >> 58) - 32);
+	for (int j = 0; j < NET_H; j++) {
+		n->b1[j] = 60;
+		n->b2[j] = 64 * 60;
+		n->w3[j] = (int16_t)(j % 2 ? 64 : -32);
+		for (int o = 0; o < NET_H; o++)
+			n->w2[o][j] = (int16_t)((o + j) % 5 - 2);
+	}
+	n->b3 = 127 * 64 / 2;
+	net_prepare(n);
+	char *text = net_format(n, "test");
+	char err[200];
+	CHECK(text && net_parse(text, m, err, sizeof err) == 0);
+	CHECK(m->checksum == n->checksum);
+	CHECK(memcmp(m->w1, n->w1, sizeof n->w1) == 0 && memcmp(m->w2, n->w2, sizeof n->w2) == 0 && m->b3 == n->b3);
+	free(text);
+	/* the value by hand for the initial position, Black to move */
+	pk_pos p;
+	pk_fen_error fe;
+	const char *f1 = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+	/* the same position seen from White: square n is 33 - n, the colours swapped */
+	const char *f3 = "B:W19,23,K27:B9,K10,14", *f2 = "W:W24,K23,19:B14,10,K6";
+	CHECK(fen_parse(f1, strlen(f1), &p, &fe) == 0);
+	int in[32], k = net_inputs(&p, in);
+	CHECK(k == 24);
+	int32_t h1[NET_H];
+	for (int j = 0; j < NET_H; j++) {
+		int32_t a = n->b1[j];
+		for (int i = 0; i < k; i++)
+			a += n->w1[in[i]][j];
+		h1[j] = a < 0 ? 0 : a > 127 ? 127 : a;
+	}
+	int64_t out = n->b3;
+	for (int o = 0; o < NET_H; o++) {
+		int32_t s = n->b2[o];
+		for (int j = 0; j < NET_H; j++)
+			s += n->w2[o][j] * h1[j];
+		int32_t h = s < 0 ? 0 : s / 64;
+		out += n->w3[o] * (h > 127 ? 127 : h);
+	}
+	CHECK(net_eval(n, &p) == (int)(out * 100 / (127 * 64)));
+	pk_pos q;
+	CHECK(fen_parse(f2, strlen(f2), &q, &fe) == 0);
+	CHECK(fen_parse(f3, strlen(f3), &p, &fe) == 0);
+	CHECK(net_eval(n, &q) == net_eval(n, &p));
+	CHECK(net_parse("pdnkit-net 1\nlayers 128 32 32 1\n", m, err, sizeof err) == 1);
+	CHECK(net_parse("pdnkit-net 1\nlayers 128 32 32 1\n1 2 3\n", m, err, sizeof err) < 0);
+	CHECK_STR(err, "line 4: 3 weights, the network has 5217");
+	CHECK(net_parse("pdnkit-net 2\n", m, err, sizeof err) < 0);
+	CHECK_STR(err, "line 1: not a network file of format 1 (\"pdnkit-net 1\" first)");
+	FILE *f = fopen("book/net.txt", "r");
+	CHECK(f != NULL);
+	if (f) {
+		static char buf[1 << 20];
+		size_t got = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[got] = 0;
+		CHECK(net_parse(buf, m, err, sizeof err) >= 0);
+		CHECK((net_builtin() != NULL) == (net_parse(buf, m, err, sizeof err) == 0));
+	}
+	free(n);
+	free(m);
+}
+
 /* Shots from real play, with the reason written down. */
 static void test_shots(void)
 {
@@ -361,6 +438,7 @@ int main(void)
 	test_two_kings();
 	test_draw_rules();
 	test_weights();
+	test_net();
 	test_shots();
 	test_determinism_and_time();
 	test_threads();

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/batch.h"
+#include "engine/net.h"
 #include "engine/pattern.h"
 #include "base/hash.h"
 #include "base/pool.h"
@@ -573,6 +574,8 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 	}
 	if (o->w.pat && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " patterns=%08x", (unsigned)o->w.pat->checksum);
+	if (o->w.net && used < size)
+		used += (size_t)snprintf(buf + used, size - used, " net=%08x", (unsigned)o->w.net->checksum);
 	if (a->egdb && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " egdb=%d%s", egdb_pieces(a->egdb),
 					 egdb_has_distances(a->egdb, egdb_pieces(a->egdb)) ? "d" : "");

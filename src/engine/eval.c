@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/eval.h"
+#include "engine/net.h"
 #include "engine/pattern.h"
 #include "rules/gen.h"
 
@@ -16,7 +17,7 @@ const pk_weights eval_default_weights = { {
 	[W_KING] = 130, [W_BACK_RANK] = 6, [W_BRIDGE] = 8, [W_CENTRE_MAN] = 5, [W_CENTRE_KING] = 8,
 	[W_EDGE_MAN] = -3, [W_MOBILITY] = 2, [W_TEMPO] = 1, [W_RUNAWAY] = 30, [W_DOG_HOLE] = -10,
 	[W_TRADE_DOWN] = 4, [W_KING_CORNER] = 25, [W_DRIVE] = 3,
-}, NULL };
+}, NULL, NULL };
 
 #define CENTRE ((1u << 9) | (1u << 10) | (1u << 13) | (1u << 14) | (1u << 17) | (1u << 18) | (1u << 21) | (1u << 22))
 #define EDGES  ((1u << 4) | (1u << 11) | (1u << 12) | (1u << 19) | (1u << 20) | (1u << 27))
@@ -146,6 +147,8 @@ int eval(const pk_pos *p, const pk_weights *w)
 	v = p->stm == PK_BLACK ? v : -v;
 	if (w->pat)
 		v += pattern_eval(w->pat, p);
+	if (w->net)
+		v += net_eval(w->net, p);
 	return v;
 }
 
@@ -206,6 +209,7 @@ const pk_weights *eval_tuned_weights(void)
 		if (weights_parse(eval_weights_text, &w, err, sizeof err) < 0)
 			w = eval_default_weights;   /* a broken file is caught by the tests */
 		w.pat = patterns_builtin();
+		w.net = net_builtin();
 		ready = 1;
 	}
 	return &w;

@@ -24,14 +24,16 @@ enum {
 };
 
 struct pk_patterns;
+struct pk_net;
 typedef struct {
 	int w[W_NUM];
 	const struct pk_patterns *pat;  /* learned patterns added to the sum (engine/pattern.h); may be NULL */
+	const struct pk_net *net;       /* a learned network added to the sum (engine/net.h); may be NULL */
 } pk_weights;
 
 /* The hand-set weights ("untuned"), and the weights fitted by `pdnkit tune` that the
  * engine uses by default: book/weights.txt, built into the program, with the built-in
- * patterns (book/patterns.txt) when there are any. */
+ * patterns (book/patterns.txt) and network (book/net.txt) when there are any. */
 extern const pk_weights eval_default_weights;
 const pk_weights *eval_tuned_weights(void);
 extern const char *const eval_weight_names[W_NUM];

@@ -10,9 +10,12 @@
 #define PK_LEARN_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "egdb/egdb.h"
 #include "engine/eval.h"
+#include "engine/net.h"
 #include "engine/pattern.h"
 #include "pdn/replay.h"
 
@@ -34,6 +37,11 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip);
 int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int every, int threads,
 		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx);
 size_t learn_labelled(const pk_learn_data *d);
+/* The labels to a file and back, so that a later run on the same games skips the search:
+ * load gives 0, 1 when the file holds the labels of other positions or of another depth
+ * (nothing changed), -1 when it is no labels file or is cut short. save: 0 or -1. */
+int learn_labels_save(const pk_learn_data *d, int depth, FILE *f);
+int learn_labels_load(pk_learn_data *d, int depth, FILE *f);
 /* Positions and games so far. */
 size_t learn_positions(const pk_learn_data *d);
 long learn_games(const pk_learn_data *d);
@@ -56,6 +64,7 @@ typedef struct {
 	double base_train, base_held;   /* mean log loss of the base evaluation */
 	double best_train, best_held;   /* of the weights kept */
 	long best_epoch, epochs_done;
+	double last_train, last_held;   /* of the last epoch */
 	long used;                      /* patterns that may move (seen at least min_count times) */
 } pk_learn_result;
 
@@ -64,5 +73,26 @@ typedef struct {
 int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(void *ctx, long epoch, double train,
 										double held),
 	      void *ctx, pk_patterns *out, pk_learn_result *r);
+
+typedef struct {
+	long epochs;                    /* passes over the training positions (default 30) */
+	double rate;                    /* Adam's step in the first epoch (default 0.001) */
+	double decay;                   /* the step's factor from one epoch to the next (default 0.9) */
+	int batch;                      /* positions a step (default 1024) */
+	int threads;                    /* 1..64 */
+	double lambda;                  /* as in pk_learn_opts */
+	uint64_t seed;                  /* the first weights and the order of the positions (0: 1) */
+	bool keep_last;                 /* keep the last epoch's weights, not the best held-out */
+	const volatile sig_atomic_t *stop;
+} pk_net_opts;
+
+/* Fits a network (engine/net.h) that adds to base (its hand-set terms and patterns; its
+ * network left out): minibatch steps (Adam) in a seeded order, the epoch with the lowest
+ * held-out loss kept. The losses of r: base, then base + the integer network out; used is
+ * the number of weights. Deterministic for a seed, whatever the threads. 0, or -1 when
+ * out of memory. */
+int learn_fit_net(const pk_learn_data *d, const pk_weights *base, const pk_net_opts *o,
+		  void (*progress)(void *ctx, long epoch, double train, double held), void *ctx, pk_net *out,
+		  pk_learn_result *r);
 
 #endif

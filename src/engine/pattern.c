@@ -50,22 +50,13 @@ static inline uint32_t extract(uint32_t x, uint32_t mask)
 #endif
 }
 
-static inline uint32_t reverse32(uint32_t x)
-{
-	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
-	return (x >> 16) | (x << 16);
-}
-
 void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int *t)
 {
 	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm];
 	if (p->stm == PK_WHITE) {
 		/* turned half a circle: the mover's men always move towards square 32 */
-		own = reverse32(own);
-		opp = reverse32(opp);
+		own = bb_reverse32(own);
+		opp = bb_reverse32(opp);
 	}
 	for (int k = 0; k < PAT_WINDOWS; k++)
 		idx[k] = (uint16_t)(ter[extract(own, win_mask[k])] + 2 * ter[extract(opp, win_mask[k])]);

@@ -22,6 +22,16 @@
 #define PAT_SEG (22 / (PAT_PHASES - 1)) /* pieces from one phase to the next */
 #define PAT_FORMAT 2                    /* format 1: two phases, at 24 and 2 pieces */
 
+/* The board turned half a circle: square n becomes square 33 - n. */
+static inline uint32_t bb_reverse32(uint32_t x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+	return (x >> 16) | (x << 16);
+}
+
 typedef struct pk_patterns {
 	int16_t w[PAT_PHASES][PAT_WINDOWS][PAT_INDEX];
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */

@@ -458,9 +458,8 @@ static int cmp_half(const void *a, const void *b)
 }
 
 /* Whether the headers of games a and b are those of one game (store_copy_compatible). */
-static bool headers_fit(pk_store *s, sqlite3_stmt *hd[2], int64_t a, int64_t b)
+static bool headers_fit(sqlite3_stmt *hd[2], int64_t a, int64_t b)
 {
-	(void)s;
 	sqlite3_bind_int64(hd[0], 1, a);
 	sqlite3_bind_int64(hd[1], 1, b);
 	bool fit = sqlite3_step(hd[0]) == SQLITE_ROW && sqlite3_step(hd[1]) == SQLITE_ROW &&
@@ -603,7 +602,7 @@ static int one_move_apart(pk_store *s, int min_plies,
 				/* found once: the two share only the half without the difference;
 				 * listed when their headers can be those of one game (two players
 				 * who followed the same published line are not a typo) */
-				if (!headers_fit(s, hd, ids[x], ids[y]))
+				if (!headers_fit(hd, ids[x], ids[y]))
 					continue;
 				int64_t pair[3] = { ids[x], ids[y], at + 1 };
 				stop = cb(ctx, "one-move", pair, 3, (int)len);

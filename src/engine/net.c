@@ -1,0 +1,252 @@
+/* The network evaluation. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/net.h"
+#include "engine/pattern.h"
+
+int net_inputs(const pk_pos *p, int in[32])
+{
+	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm], k = (uint32_t)p->kings;
+	if (p->stm == PK_WHITE) {
+		/* turned half a circle: the mover's men always move towards square 32 */
+		own = bb_reverse32(own);
+		opp = bb_reverse32(opp);
+		k = bb_reverse32(k);
+	}
+	uint32_t plane[4] = { own & ~k, own & k, opp & ~k, opp & k };
+	int n = 0;
+	for (int q = 0; q < 4; q++)
+		for (uint32_t x = plane[q]; x && n < 32; x &= x - 1)
+			in[n++] = q * 32 + __builtin_ctz(x);
+	return n;
+}
+
+int net_eval(const pk_net *n, const pk_pos *p)
+{
+	int in[32];
+	int k = net_inputs(p, in);
+	int32_t a[NET_H];
+	for (int j = 0; j < NET_H; j++)
+		a[j] = n->b1[j];
+	for (int i = 0; i < k; i++) {
+		const int16_t *row = n->w1[in[i]];
+		for (int j = 0; j < NET_H; j++)
+			a[j] += row[j];
+	}
+	int16_t h1[NET_H];
+	for (int j = 0; j < NET_H; j++)
+		h1[j] = (int16_t)(a[j] < 0 ? 0 : a[j] > NET_Q1 ? NET_Q1 : a[j]);
+	/* the second layer, all its units at once: input j's weights added times h1[j] */
+	int32_t s[NET_H];
+	for (int o = 0; o < NET_H; o++)
+		s[o] = n->b2[o];
+	for (int j = 0; j < NET_H; j++) {
+		if (!h1[j])
+			continue;
+		const int16_t *col = n->w2t[j];
+		int32_t h = h1[j];
+		for (int o = 0; o < NET_H; o++)
+			s[o] += col[o] * h;
+	}
+	int64_t out = n->b3;
+	for (int o = 0; o < NET_H; o++) {
+		/* in 127ths after the division (of a number not below 0: the same on every machine) */
+		int32_t h = s[o] < 0 ? 0 : s[o] / NET_Q2;
+		out += (int64_t)n->w3[o] * (h > NET_Q1 ? NET_Q1 : h);
+	}
+	return (int)(out * 100 / (NET_Q1 * NET_Q2));
+}
+
+void net_prepare(pk_net *n)
+{
+	for (int o = 0; o < NET_H; o++)
+		for (int j = 0; j < NET_H; j++)
+			n->w2t[j][o] = n->w2[o][j];
+	uint32_t h = 2166136261u;
+#define MIX(v) do { uint32_t x_ = (uint32_t)(v); for (int b_ = 0; b_ < 4; b_++) h = (h ^ ((x_ >> (8 * b_)) & 0xFF)) * 16777619u; } while (0)
+	for (int i = 0; i < NET_IN; i++)
+		for (int j = 0; j < NET_H; j++)
+			MIX(n->w1[i][j]);
+	for (int j = 0; j < NET_H; j++)
+		MIX(n->b1[j]);
+	for (int o = 0; o < NET_H; o++)
+		for (int j = 0; j < NET_H; j++)
+			MIX(n->w2[o][j]);
+	for (int o = 0; o < NET_H; o++)
+		MIX(n->b2[o]);
+	for (int o = 0; o < NET_H; o++)
+		MIX(n->w3[o]);
+	MIX(n->b3);
+#undef MIX
+	n->checksum = h;
+}
+
+/* Where the k-th weight of the file goes, and its range. */
+static void slot(pk_net *n, long k, int16_t **s16, int32_t **s32)
+{
+	*s16 = NULL;
+	*s32 = NULL;
+	if (k < NET_IN * NET_H) {
+		*s16 = &n->w1[k / NET_H][k % NET_H];
+		return;
+	}
+	k -= NET_IN * NET_H;
+	if (k < NET_H) {
+		*s16 = &n->b1[k];
+		return;
+	}
+	k -= NET_H;
+	if (k < NET_H * NET_H) {
+		*s16 = &n->w2[k / NET_H][k % NET_H];
+		return;
+	}
+	k -= NET_H * NET_H;
+	if (k < NET_H) {
+		*s32 = &n->b2[k];
+		return;
+	}
+	k -= NET_H;
+	if (k < NET_H) {
+		*s16 = &n->w3[k];
+		return;
+	}
+	*s32 = &n->b3;
+}
+
+int net_parse(const char *text, pk_net *n, char *err, size_t errsize)
+{
+	memset(n, 0, sizeof *n);
+	int line = 1, version = 0, header = 0;
+	long count = 0;
+	const char *s = text;
+	while (*s) {
+		if (*s == '\n') {
+			line++;
+			s++;
+			continue;
+		}
+		if (*s == '#') {
+			while (*s && *s != '\n')
+				s++;
+			continue;
+		}
+		if (isspace((unsigned char)*s)) {
+			s++;
+			continue;
+		}
+		if (header < 2) {
+			/* the header lines, each whole */
+			const char *end = strchr(s, '\n');
+			size_t len = end ? (size_t)(end - s) : strlen(s);
+			char buf[128];
+			snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), s);
+			char *hash = strchr(buf, '#');
+			if (hash)
+				*hash = 0;
+			int a, b, c, d;
+			char extra;
+			if (header == 0 && (sscanf(buf, "pdnkit-net %d %c", &version, &extra) != 1 || version != NET_FORMAT)) {
+				snprintf(err, errsize, "line %d: not a network file of format %d (\"pdnkit-net %d\" first)", line,
+					 NET_FORMAT, NET_FORMAT);
+				return -1;
+			}
+			if (header == 1 && (sscanf(buf, " layers %d %d %d %d %c", &a, &b, &c, &d, &extra) != 4 || a != NET_IN ||
+					    b != NET_H || c != NET_H || d != 1)) {
+				snprintf(err, errsize, "line %d: expected \"layers %d %d %d 1\", the shape of this program's network",
+					 line, NET_IN, NET_H, NET_H);
+				return -1;
+			}
+			header++;
+			s += len;
+			continue;
+		}
+		char *e;
+		errno = 0;
+		long v = strtol(s, &e, 10);
+		if (e == s || (*e && !isspace((unsigned char)*e) && *e != '#')) {
+			snprintf(err, errsize, "line %d: not a whole number", line);
+			return -1;
+		}
+		if (count >= NET_NWEIGHTS) {
+			snprintf(err, errsize, "line %d: more than the %d weights of the network", line, NET_NWEIGHTS);
+			return -1;
+		}
+		int16_t *p16;
+		int32_t *p32;
+		slot(n, count, &p16, &p32);
+		long lim = p16 ? 32767 : 1L << 30;
+		if (errno || v < -lim || v > lim) {
+			snprintf(err, errsize, "line %d: weight %ld is out of its range (-%ld .. %ld)", line, count + 1, lim, lim);
+			return -1;
+		}
+		if (p16)
+			*p16 = (int16_t)v;
+		else
+			*p32 = (int32_t)v;
+		count++;
+		s = e;
+	}
+	if (header < 2) {
+		snprintf(err, errsize, "%s", header ? "no \"layers\" line" : "empty: no \"pdnkit-net 1\" line");
+		return -1;
+	}
+	net_prepare(n);
+	if (count == 0)
+		return 1;
+	if (count != NET_NWEIGHTS) {
+		snprintf(err, errsize, "line %d: %ld weights, the network has %d", line, count, NET_NWEIGHTS);
+		return -1;
+	}
+	return 0;
+}
+
+char *net_format(const pk_net *n, const char *comment)
+{
+	size_t cap = 4096 + (size_t)NET_NWEIGHTS * 12, len = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+#define PUT(...) (len += (size_t)snprintf(out + len, cap - len, __VA_ARGS__))
+	PUT("pdnkit-net %d\nlayers %d %d %d 1\n# %s\n", NET_FORMAT, NET_IN, NET_H, NET_H, comment ? comment : "");
+	static const char *const plane[4] = { "own men", "own kings", "opponent's men", "opponent's kings" };
+	for (int i = 0; i < NET_IN; i++) {
+		if (i % 32 == 0)
+			PUT("# first layer: %s on squares 1-32 (from the mover's side), a line a square\n", plane[i / 32]);
+		for (int j = 0; j < NET_H; j++)
+			PUT("%d%c", n->w1[i][j], j + 1 < NET_H ? ' ' : '\n');
+	}
+	PUT("# first layer's biases\n");
+	for (int j = 0; j < NET_H; j++)
+		PUT("%d%c", n->b1[j], j + 1 < NET_H ? ' ' : '\n');
+	PUT("# second layer, a line an output unit\n");
+	for (int o = 0; o < NET_H; o++)
+		for (int j = 0; j < NET_H; j++)
+			PUT("%d%c", n->w2[o][j], j + 1 < NET_H ? ' ' : '\n');
+	PUT("# second layer's biases\n");
+	for (int o = 0; o < NET_H; o++)
+		PUT("%d%c", n->b2[o], o + 1 < NET_H ? ' ' : '\n');
+	PUT("# output layer, then its bias\n");
+	for (int o = 0; o < NET_H; o++)
+		PUT("%d%c", n->w3[o], o + 1 < NET_H ? ' ' : '\n');
+	PUT("%d\n", n->b3);
+#undef PUT
+	return out;
+}
+
+/* book/net.txt as text, generated at build time. */
+extern const char eval_net_text[];
+
+const pk_net *net_builtin(void)
+{
+	static pk_net n;
+	static int state;             /* 0 not read, 1 read and used, 2 none */
+	if (!state) {
+		char err[200];
+		state = net_parse(eval_net_text, &n, err, sizeof err) == 0 ? 1 : 2;
+	}
+	return state == 1 ? &n : NULL;
+}
