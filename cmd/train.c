@@ -51,8 +51,8 @@ static void show_label(void *ctx, size_t done, size_t total)
 }
 
 /* The --net part: fit, write, report. */
-static int train_net(pk_learn_data *d, const pk_net_opts *no, long ldepth, bool with_db, const char *out, int json,
-		     int quiet)
+static int train_net(pk_learn_data *d, const pk_weights *base, const pk_net_opts *no, long ldepth, bool with_db,
+		     const char *out, int json, int quiet)
 {
 	pk_net *n = malloc(sizeof *n);
 	if (!n) {
@@ -64,7 +64,7 @@ static int train_net(pk_learn_data *d, const pk_net_opts *no, long ldepth, bool 
 	pk_net_opts o = *no;
 	o.stop = &cli_interrupted;
 	double t1 = cli_now();
-	if (learn_fit_net(d, eval_tuned_weights(), &o, show_epoch, &pc, n, &r) < 0) {
+	if (learn_fit_net(d, base, &o, show_epoch, &pc, n, &r) < 0) {
 		cli_error("out of memory");
 		free(n);
 		return EXIT_RUNTIME;
@@ -118,7 +118,7 @@ int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
-	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL;
+	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -127,6 +127,7 @@ int cmd_train(int argc, const char **argv)
 		{ "rate", 0, POPT_ARG_STRING, &rate_arg, 0, "the share of each weight's Newton step taken an epoch (default 0.3); with --net, the first epoch's step (default 0.001)", "R" },
 		{ "decay", 0, POPT_ARG_STRING, &decay_arg, 0, "with --net: the step's factor from one epoch to the next (default 0.9)", "R" },
 		{ "batch", 0, POPT_ARG_STRING, &batch_arg, 0, "with --net: positions a step (default 1024)", "N" },
+		{ "net-patterns", 0, POPT_ARG_STRING, &npat, 0, "with --net: the patterns the network adds to (default: the built-in ones)", "FILE|none" },
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "with --net: keep the last epoch's network, not the one of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
@@ -205,10 +206,23 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--l2 and --min-count are for patterns, not with --net");
 		goto out;
 	}
-	if (!net && (decay_arg || batch_arg || seed_arg || keep_last)) {
-		cli_error("--decay, --batch, --seed and --keep-last go with --net");
+	if (!net && (decay_arg || batch_arg || seed_arg || keep_last || npat)) {
+		cli_error("--decay, --batch, --seed, --keep-last and --net-patterns go with --net");
 		goto out;
 	}
+	/* what the network adds to: the built-in evaluation, or its hand-set terms with
+	 * other patterns (or none) */
+	pk_weights nbase;
+	engine_args nea;
+	engine_args_init(&nea);
+	nea.patterns = npat;
+	nea.net = (char *)"none";
+	int nbrc = engine_weights(&nea, &nbase);
+	nea.patterns = NULL;
+	nea.net = NULL;
+	engine_args_free(&nea);
+	if (nbrc < 0)
+		goto out;
 	pk_net_opts no = { .epochs = lo.epochs, .rate = 0.001, .decay = 0.9, .batch = 1024, .threads = lo.threads, .seed = 1,
 			  .keep_last = keep_last };
 	if (batch_arg && !cli_int(batch_arg, 1, 1 << 20, "--batch", &x))
@@ -361,7 +375,7 @@ int cmd_train(int argc, const char **argv)
 		}
 	}
 	if (net) {
-		rc = train_net(d, &no, ldepth, db != NULL || have_labels, out, json, quiet);
+		rc = train_net(d, &nbase, &no, ldepth, db != NULL || have_labels, out, json, quiet);
 		goto out;
 	}
 	if (!(pt = malloc(sizeof *pt))) {
@@ -434,6 +448,7 @@ out:
 	free(seed_arg);
 	free(decay_arg);
 	free(lfile);
+	free(npat);
 	egdb_free(db);
 	return rc;
 }

@@ -117,7 +117,7 @@ run "$PDNKIT" train --net "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.
 cmp -s "$T_TMP/n1.txt" "$T_TMP/n2.txt" && pass || fail "the same network on one thread and on two"
 run "$PDNKIT" train --net "$SP" --epochs 2 --batch 64 --seed 7 --keep-last -j -q
 [ "$n1" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "another seed, another network"
-head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "the network file's header"
+head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 128 32 1 ' && pass || fail "the network file's header"
 run "$PDNKIT" analyze -d 8 --net "$T_TMP/n1.txt"
 expect_rc 0 "the engine loads the network"
 a_net=$(echo "$OUT" | tail -1)
@@ -136,7 +136,7 @@ expect_rc 3 "a network cut short"
 expect_err_has "weights, the network has" "says how many weights it holds"
 printf 'pdnkit-net 1\nlayers 128 16 16 1\n' > "$T_TMP/nbad2.txt"
 run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad2.txt"
-expect_err_has "line 2: expected \"layers 128 32 32 1\"" "a network of another shape"
+expect_err_has "line 2: expected \"layers 128 128 32 1\"" "a network of another shape"
 { head -3 "$T_TMP/n1.txt"; echo "1 2 x 4"; } > "$T_TMP/nbad3.txt"
 run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad3.txt"
 expect_err_has "line 4: not a whole number" "junk among the weights, with its line"
@@ -163,6 +163,6 @@ run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab2.bin" -
 expect_rc 3 "a labels file that is not one"
 # the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
 grep -qE '^pdnkit-patterns [12]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
-head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "book/net.txt has its header"
+head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 128 32 1 ' && pass || fail "book/net.txt has its header"
 
 done_testing

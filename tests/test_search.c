@@ -227,14 +227,16 @@ static void test_net(void)
 		return;
 	uint64_t r = 12345;
 	for (int i = 0; i < NET_IN; i++)
-		for (int j = 0; j < NET_H; j++)
+		for (int j = 0; j < NET_H1; j++)
 			n->w1[i][j] = (int16_t)((int)((r = r * 6364136223846793005ull + 1442695040888963407ull) >> 58) - 32);
-	for (int j = 0; j < NET_H; j++) {
+	for (int j = 0; j < NET_H1; j++) {
 		n->b1[j] = 60;
-		n->b2[j] = 64 * 60;
-		n->w3[j] = (int16_t)(j % 2 ? 64 : -32);
-		for (int o = 0; o < NET_H; o++)
+		for (int o = 0; o < NET_H2; o++)
 			n->w2[o][j] = (int16_t)((o + j) % 5 - 2);
+	}
+	for (int o = 0; o < NET_H2; o++) {
+		n->b2[o] = 64 * 60;
+		n->w3[o] = (int16_t)(o % 2 ? 64 : -32);
 	}
 	n->b3 = 127 * 64 / 2;
 	net_prepare(n);
@@ -253,17 +255,17 @@ static void test_net(void)
 	CHECK(fen_parse(f1, strlen(f1), &p, &fe) == 0);
 	int in[32], k = net_inputs(&p, in);
 	CHECK(k == 24);
-	int32_t h1[NET_H];
-	for (int j = 0; j < NET_H; j++) {
+	int32_t h1[NET_H1];
+	for (int j = 0; j < NET_H1; j++) {
 		int32_t a = n->b1[j];
 		for (int i = 0; i < k; i++)
 			a += n->w1[in[i]][j];
 		h1[j] = a < 0 ? 0 : a > 127 ? 127 : a;
 	}
 	int64_t out = n->b3;
-	for (int o = 0; o < NET_H; o++) {
+	for (int o = 0; o < NET_H2; o++) {
 		int32_t s = n->b2[o];
-		for (int j = 0; j < NET_H; j++)
+		for (int j = 0; j < NET_H1; j++)
 			s += n->w2[o][j] * h1[j];
 		int32_t h = s < 0 ? 0 : s / 64;
 		out += n->w3[o] * (h > 127 ? 127 : h);
@@ -273,9 +275,14 @@ static void test_net(void)
 	CHECK(fen_parse(f2, strlen(f2), &q, &fe) == 0);
 	CHECK(fen_parse(f3, strlen(f3), &p, &fe) == 0);
 	CHECK(net_eval(n, &q) == net_eval(n, &p));
-	CHECK(net_parse("pdnkit-net 1\nlayers 128 32 32 1\n", m, err, sizeof err) == 1);
-	CHECK(net_parse("pdnkit-net 1\nlayers 128 32 32 1\n1 2 3\n", m, err, sizeof err) < 0);
-	CHECK_STR(err, "line 4: 3 weights, the network has 5217");
+	char hdr[80], hdr3[96];
+	snprintf(hdr, sizeof hdr, "pdnkit-net 1\nlayers %d %d %d 1\n", NET_IN, NET_H1, NET_H2);
+	snprintf(hdr3, sizeof hdr3, "%s1 2 3\n", hdr);
+	CHECK(net_parse(hdr, m, err, sizeof err) == 1);
+	CHECK(net_parse(hdr3, m, err, sizeof err) < 0);
+	char want[80];
+	snprintf(want, sizeof want, "line 4: 3 weights, the network has %d", NET_NWEIGHTS);
+	CHECK_STR(err, want);
 	CHECK(net_parse("pdnkit-net 2\n", m, err, sizeof err) < 0);
 	CHECK_STR(err, "line 1: not a network file of format 1 (\"pdnkit-net 1\" first)");
 	FILE *f = fopen("book/net.txt", "r");

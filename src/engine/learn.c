@@ -1,5 +1,6 @@
 /* Fitting the pattern weights to game results. */
 #include <math.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,11 +441,11 @@ out:
 #define NCHUNK 8
 /* The offsets of each layer in the flat parameter vector (the file's order). */
 #define P_W1 0
-#define P_B1 (P_W1 + NET_IN * NET_H)
-#define P_W2 (P_B1 + NET_H)
-#define P_B2 (P_W2 + NET_H * NET_H)
-#define P_W3 (P_B2 + NET_H)
-#define P_B3 (P_W3 + NET_H)
+#define P_B1 (P_W1 + NET_IN * NET_H1)
+#define P_W2 (P_B1 + NET_H1)
+#define P_B2 (P_W2 + NET_H2 * NET_H1)
+#define P_W3 (P_B2 + NET_H2)
+#define P_B3 (P_W3 + NET_H2)
 #define NP NET_NWEIGHTS
 
 typedef struct {
@@ -464,21 +465,21 @@ static inline double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 /* The network's output (men) for the inputs in[0..k), with the layers' values. */
 static double net_forward(const float *P, const int *in, int k, float *a1, float *a2)
 {
-	for (int j = 0; j < NET_H; j++)
+	for (int j = 0; j < NET_H1; j++)
 		a1[j] = P[P_B1 + j];
 	for (int i = 0; i < k; i++) {
-		const float *row = P + P_W1 + in[i] * NET_H;
-		for (int j = 0; j < NET_H; j++)
+		const float *row = P + P_W1 + in[i] * NET_H1;
+		for (int j = 0; j < NET_H1; j++)
 			a1[j] += row[j];
 	}
-	float h1[NET_H];
-	for (int j = 0; j < NET_H; j++)
+	float h1[NET_H1];
+	for (int j = 0; j < NET_H1; j++)
 		h1[j] = (float)clamp01(a1[j]);
 	double out = P[P_B3];
-	for (int o = 0; o < NET_H; o++) {
-		const float *row = P + P_W2 + o * NET_H;
+	for (int o = 0; o < NET_H2; o++) {
+		const float *row = P + P_W2 + o * NET_H1;
 		float s = P[P_B2 + o];
-		for (int j = 0; j < NET_H; j++)
+		for (int j = 0; j < NET_H1; j++)
 			s += row[j] * h1[j];
 		a2[o] = s;
 		out += P[P_W3 + o] * clamp01(s);
@@ -508,35 +509,35 @@ static void net_batch_thread(int id, void *arg)
 			size_t i = j->order[b];
 			const sample *s = &j->d->v[i];
 			int in[32], k = net_inputs(&j->d->pos[i], in);
-			float a1[NET_H], a2[NET_H];
+			float a1[NET_H1], a2[NET_H2];
 			double out = net_forward(j->P, in, k, a1, a2);
 			double p = sigmoid(j->K * (j->base[i] + 100 * out) / 100.0);
 			loss += logloss(p, s->y / 2.0);
 			float e = (float)((p - net_target(s, j->K, j->lambda)) * j->K);  /* d loss / d out */
 			g[P_B3] += e;
-			float g1[NET_H] = { 0 };
-			for (int o = 0; o < NET_H; o++) {
+			float g1[NET_H1] = { 0 };
+			for (int o = 0; o < NET_H2; o++) {
 				float h2 = (float)clamp01(a2[o]);
 				g[P_W3 + o] += e * h2;
 				if (a2[o] <= 0 || a2[o] >= 1)
 					continue;
 				float e2 = e * j->P[P_W3 + o];
 				g[P_B2 + o] += e2;
-				const float *row = j->P + P_W2 + o * NET_H;
-				float *grow = g + P_W2 + o * NET_H;
-				for (int q = 0; q < NET_H; q++) {
+				const float *row = j->P + P_W2 + o * NET_H1;
+				float *grow = g + P_W2 + o * NET_H1;
+				for (int q = 0; q < NET_H1; q++) {
 					grow[q] += e2 * (float)clamp01(a1[q]);
 					g1[q] += e2 * row[q];
 				}
 			}
-			for (int q = 0; q < NET_H; q++)
+			for (int q = 0; q < NET_H1; q++)
 				if (a1[q] <= 0 || a1[q] >= 1)
 					g1[q] = 0;
-			for (int q = 0; q < NET_H; q++)
+			for (int q = 0; q < NET_H1; q++)
 				g[P_B1 + q] += g1[q];
 			for (int t = 0; t < k; t++) {
-				float *grow = g + P_W1 + in[t] * NET_H;
-				for (int q = 0; q < NET_H; q++)
+				float *grow = g + P_W1 + in[t] * NET_H1;
+				for (int q = 0; q < NET_H1; q++)
 					grow[q] += g1[q];
 			}
 		}
@@ -550,6 +551,7 @@ typedef struct {
 	const pk_net *qnet;             /* the integer network, as the engine has it; or */
 	const float *P;                 /* the float one */
 	double K;
+	size_t stride;                  /* every stride-th position */
 	double loss[NCHUNK][2];
 	size_t count[NCHUNK][2];
 	_Atomic int next;
@@ -564,14 +566,14 @@ static void net_loss_thread(int id, void *arg)
 		double l[2] = { 0, 0 };
 		size_t n[2] = { 0, 0 };
 		size_t lo = j->d->n * (size_t)c / NCHUNK, hi = j->d->n * (size_t)(c + 1) / NCHUNK;
-		for (size_t i = lo; i < hi; i++) {
+		for (size_t i = lo; i < hi; i += j->stride) {
 			const sample *s = &j->d->v[i];
 			double v;
 			if (j->qnet) {
 				v = j->base[i] + net_eval(j->qnet, &j->d->pos[i]);
 			} else {
 				int in[32], k = net_inputs(&j->d->pos[i], in);
-				float a1[NET_H], a2[NET_H];
+				float a1[NET_H1], a2[NET_H2];
 				v = j->base[i] + 100 * net_forward(j->P, in, k, a1, a2);
 			}
 			l[s->held] += logloss(sigmoid(j->K * v / 100.0), s->y / 2.0);
@@ -586,10 +588,10 @@ static void net_loss_thread(int id, void *arg)
 
 /* Mean losses (training, held out) of base + the network (qnet, or P; neither: base). */
 static void net_losses(const pk_learn_data *d, const int16_t *base, const pk_net *qnet, const float *P, double K,
-		       int threads, double *train, double *held)
+		       size_t stride, int threads, double *train, double *held)
 {
 	static const float zero[NP];
-	net_eval_job j = { .d = d, .base = base, .qnet = qnet, .P = qnet || P ? P : zero, .K = K };
+	net_eval_job j = { .d = d, .base = base, .qnet = qnet, .P = qnet || P ? P : zero, .K = K, .stride = stride };
 	pool_run(threads, net_loss_thread, &j);
 	double l[2] = { 0, 0 };
 	size_t n[2] = { 0, 0 };
@@ -622,13 +624,13 @@ static void net_quantize(const float *P, pk_net *n)
 {
 	memset(n, 0, sizeof *n);
 	for (int i = 0; i < NET_IN; i++)
-		for (int q = 0; q < NET_H; q++)
-			n->w1[i][q] = (int16_t)qround(P[P_W1 + i * NET_H + q] * NET_Q1, 32767);
-	for (int q = 0; q < NET_H; q++)
+		for (int q = 0; q < NET_H1; q++)
+			n->w1[i][q] = (int16_t)qround(P[P_W1 + i * NET_H1 + q] * NET_Q1, 32767);
+	for (int q = 0; q < NET_H1; q++)
 		n->b1[q] = (int16_t)qround(P[P_B1 + q] * NET_Q1, 32767);
-	for (int o = 0; o < NET_H; o++) {
-		for (int q = 0; q < NET_H; q++)
-			n->w2[o][q] = (int16_t)qround(P[P_W2 + o * NET_H + q] * NET_Q2, 32767);
+	for (int o = 0; o < NET_H2; o++) {
+		for (int q = 0; q < NET_H1; q++)
+			n->w2[o][q] = (int16_t)qround(P[P_W2 + o * NET_H1 + q] * NET_Q2, 32767);
 		n->b2[o] = (int32_t)qround(P[P_B2 + o] * NET_Q1 * NET_Q2, 1 << 30);
 		n->w3[o] = (int16_t)qround(P[P_W3 + o] * NET_Q2, 32767);
 	}
@@ -693,30 +695,31 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 	r->train = ntrain;
 	r->heldout = d->n - ntrain;
 	r->used = NP;
-	/* the scale that fits the base evaluation best (golden section) */
+	/* the scale that fits the base evaluation best (golden section, on a seventh of
+	 * the positions) */
 	double lo = 0.05, hi = 3.0, tr, he;
 	for (int it = 0; it < 30; it++) {
 		double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618, la, lb;
-		net_losses(d, base, NULL, NULL, a, nt, &la, &he);
-		net_losses(d, base, NULL, NULL, b, nt, &lb, &he);
+		net_losses(d, base, NULL, NULL, a, 7, nt, &la, &he);
+		net_losses(d, base, NULL, NULL, b, 7, nt, &lb, &he);
 		if (la < lb)
 			hi = b;
 		else
 			lo = a;
 	}
 	job.K = r->K = (lo + hi) / 2;
-	net_losses(d, base, NULL, NULL, r->K, nt, &r->base_train, &r->base_held);
+	net_losses(d, base, NULL, NULL, r->K, 1, nt, &r->base_train, &r->base_held);
 	r->best_train = r->base_train;
 	r->best_held = r->base_held;
 	/* the first layers' units start in their linear part; the output at 0 */
 	uint64_t seed = o->seed ? o->seed : 1;
-	for (int i = 0; i < NET_IN * NET_H; i++)
+	for (int i = 0; i < NET_IN * NET_H1; i++)
 		P[P_W1 + i] = (float)rng_uniform(&seed, 0.1);
-	for (int q = 0; q < NET_H; q++)
+	for (int q = 0; q < NET_H1; q++)
 		P[P_B1 + q] = 0.5f;
-	for (int i = 0; i < NET_H * NET_H; i++)
+	for (int i = 0; i < NET_H2 * NET_H1; i++)
 		P[P_W2 + i] = (float)rng_uniform(&seed, 0.3);
-	for (int q = 0; q < NET_H; q++)
+	for (int q = 0; q < NET_H2; q++)
 		P[P_B2 + q] = 0.5f;
 	memcpy(best, P, sizeof(float) * NP);
 	long step = 0;
@@ -760,7 +763,7 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 		}
 		if (o->stop && *o->stop)
 			break;
-		net_losses(d, base, NULL, P, r->K, nt, &tr, &he);
+		net_losses(d, base, NULL, P, r->K, 1, nt, &tr, &he);
 		r->epochs_done = e;
 		r->last_train = tr;
 		r->last_held = he;
@@ -776,7 +779,7 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 	net_quantize(best, out);
 	if (r->best_epoch) {
 		/* the losses of the integer network, as the engine will see it */
-		net_losses(d, base, out, NULL, r->K, nt, &r->best_train, &r->best_held);
+		net_losses(d, base, out, NULL, r->K, 1, nt, &r->best_train, &r->best_held);
 	}
 out:
 	for (int c = 0; c < NCHUNK; c++)

@@ -29,31 +29,31 @@ int net_eval(const pk_net *n, const pk_pos *p)
 {
 	int in[32];
 	int k = net_inputs(p, in);
-	int32_t a[NET_H];
-	for (int j = 0; j < NET_H; j++)
+	int32_t a[NET_H1];
+	for (int j = 0; j < NET_H1; j++)
 		a[j] = n->b1[j];
 	for (int i = 0; i < k; i++) {
 		const int16_t *row = n->w1[in[i]];
-		for (int j = 0; j < NET_H; j++)
+		for (int j = 0; j < NET_H1; j++)
 			a[j] += row[j];
 	}
-	int16_t h1[NET_H];
-	for (int j = 0; j < NET_H; j++)
+	int16_t h1[NET_H1];
+	for (int j = 0; j < NET_H1; j++)
 		h1[j] = (int16_t)(a[j] < 0 ? 0 : a[j] > NET_Q1 ? NET_Q1 : a[j]);
 	/* the second layer, all its units at once: input j's weights added times h1[j] */
-	int32_t s[NET_H];
-	for (int o = 0; o < NET_H; o++)
+	int32_t s[NET_H2];
+	for (int o = 0; o < NET_H2; o++)
 		s[o] = n->b2[o];
-	for (int j = 0; j < NET_H; j++) {
+	for (int j = 0; j < NET_H1; j++) {
 		if (!h1[j])
 			continue;
 		const int16_t *col = n->w2t[j];
 		int32_t h = h1[j];
-		for (int o = 0; o < NET_H; o++)
+		for (int o = 0; o < NET_H2; o++)
 			s[o] += col[o] * h;
 	}
 	int64_t out = n->b3;
-	for (int o = 0; o < NET_H; o++) {
+	for (int o = 0; o < NET_H2; o++) {
 		/* in 127ths after the division (of a number not below 0: the same on every machine) */
 		int32_t h = s[o] < 0 ? 0 : s[o] / NET_Q2;
 		out += (int64_t)n->w3[o] * (h > NET_Q1 ? NET_Q1 : h);
@@ -63,22 +63,22 @@ int net_eval(const pk_net *n, const pk_pos *p)
 
 void net_prepare(pk_net *n)
 {
-	for (int o = 0; o < NET_H; o++)
-		for (int j = 0; j < NET_H; j++)
+	for (int o = 0; o < NET_H2; o++)
+		for (int j = 0; j < NET_H1; j++)
 			n->w2t[j][o] = n->w2[o][j];
 	uint32_t h = 2166136261u;
 #define MIX(v) do { uint32_t x_ = (uint32_t)(v); for (int b_ = 0; b_ < 4; b_++) h = (h ^ ((x_ >> (8 * b_)) & 0xFF)) * 16777619u; } while (0)
 	for (int i = 0; i < NET_IN; i++)
-		for (int j = 0; j < NET_H; j++)
+		for (int j = 0; j < NET_H1; j++)
 			MIX(n->w1[i][j]);
-	for (int j = 0; j < NET_H; j++)
+	for (int j = 0; j < NET_H1; j++)
 		MIX(n->b1[j]);
-	for (int o = 0; o < NET_H; o++)
-		for (int j = 0; j < NET_H; j++)
+	for (int o = 0; o < NET_H2; o++)
+		for (int j = 0; j < NET_H1; j++)
 			MIX(n->w2[o][j]);
-	for (int o = 0; o < NET_H; o++)
+	for (int o = 0; o < NET_H2; o++)
 		MIX(n->b2[o]);
-	for (int o = 0; o < NET_H; o++)
+	for (int o = 0; o < NET_H2; o++)
 		MIX(n->w3[o]);
 	MIX(n->b3);
 #undef MIX
@@ -90,27 +90,27 @@ static void slot(pk_net *n, long k, int16_t **s16, int32_t **s32)
 {
 	*s16 = NULL;
 	*s32 = NULL;
-	if (k < NET_IN * NET_H) {
-		*s16 = &n->w1[k / NET_H][k % NET_H];
+	if (k < NET_IN * NET_H1) {
+		*s16 = &n->w1[k / NET_H1][k % NET_H1];
 		return;
 	}
-	k -= NET_IN * NET_H;
-	if (k < NET_H) {
+	k -= NET_IN * NET_H1;
+	if (k < NET_H1) {
 		*s16 = &n->b1[k];
 		return;
 	}
-	k -= NET_H;
-	if (k < NET_H * NET_H) {
-		*s16 = &n->w2[k / NET_H][k % NET_H];
+	k -= NET_H1;
+	if (k < NET_H2 * NET_H1) {
+		*s16 = &n->w2[k / NET_H1][k % NET_H1];
 		return;
 	}
-	k -= NET_H * NET_H;
-	if (k < NET_H) {
+	k -= NET_H2 * NET_H1;
+	if (k < NET_H2) {
 		*s32 = &n->b2[k];
 		return;
 	}
-	k -= NET_H;
-	if (k < NET_H) {
+	k -= NET_H2;
+	if (k < NET_H2) {
 		*s16 = &n->w3[k];
 		return;
 	}
@@ -155,9 +155,9 @@ int net_parse(const char *text, pk_net *n, char *err, size_t errsize)
 				return -1;
 			}
 			if (header == 1 && (sscanf(buf, " layers %d %d %d %d %c", &a, &b, &c, &d, &extra) != 4 || a != NET_IN ||
-					    b != NET_H || c != NET_H || d != 1)) {
+					    b != NET_H1 || c != NET_H2 || d != 1)) {
 				snprintf(err, errsize, "line %d: expected \"layers %d %d %d 1\", the shape of this program's network",
-					 line, NET_IN, NET_H, NET_H);
+					 line, NET_IN, NET_H1, NET_H2);
 				return -1;
 			}
 			header++;
@@ -211,27 +211,27 @@ char *net_format(const pk_net *n, const char *comment)
 	if (!out)
 		return NULL;
 #define PUT(...) (len += (size_t)snprintf(out + len, cap - len, __VA_ARGS__))
-	PUT("pdnkit-net %d\nlayers %d %d %d 1\n# %s\n", NET_FORMAT, NET_IN, NET_H, NET_H, comment ? comment : "");
+	PUT("pdnkit-net %d\nlayers %d %d %d 1\n# %s\n", NET_FORMAT, NET_IN, NET_H1, NET_H2, comment ? comment : "");
 	static const char *const plane[4] = { "own men", "own kings", "opponent's men", "opponent's kings" };
 	for (int i = 0; i < NET_IN; i++) {
 		if (i % 32 == 0)
 			PUT("# first layer: %s on squares 1-32 (from the mover's side), a line a square\n", plane[i / 32]);
-		for (int j = 0; j < NET_H; j++)
-			PUT("%d%c", n->w1[i][j], j + 1 < NET_H ? ' ' : '\n');
+		for (int j = 0; j < NET_H1; j++)
+			PUT("%d%c", n->w1[i][j], j + 1 < NET_H1 ? ' ' : '\n');
 	}
 	PUT("# first layer's biases\n");
-	for (int j = 0; j < NET_H; j++)
-		PUT("%d%c", n->b1[j], j + 1 < NET_H ? ' ' : '\n');
+	for (int j = 0; j < NET_H1; j++)
+		PUT("%d%c", n->b1[j], j + 1 < NET_H1 ? ' ' : '\n');
 	PUT("# second layer, a line an output unit\n");
-	for (int o = 0; o < NET_H; o++)
-		for (int j = 0; j < NET_H; j++)
-			PUT("%d%c", n->w2[o][j], j + 1 < NET_H ? ' ' : '\n');
+	for (int o = 0; o < NET_H2; o++)
+		for (int j = 0; j < NET_H1; j++)
+			PUT("%d%c", n->w2[o][j], j + 1 < NET_H1 ? ' ' : '\n');
 	PUT("# second layer's biases\n");
-	for (int o = 0; o < NET_H; o++)
-		PUT("%d%c", n->b2[o], o + 1 < NET_H ? ' ' : '\n');
+	for (int o = 0; o < NET_H2; o++)
+		PUT("%d%c", n->b2[o], o + 1 < NET_H2 ? ' ' : '\n');
 	PUT("# output layer, then its bias\n");
-	for (int o = 0; o < NET_H; o++)
-		PUT("%d%c", n->w3[o], o + 1 < NET_H ? ' ' : '\n');
+	for (int o = 0; o < NET_H2; o++)
+		PUT("%d%c", n->w3[o], o + 1 < NET_H2 ? ' ' : '\n');
 	PUT("%d\n", n->b3);
 #undef PUT
 	return out;

@@ -1,8 +1,8 @@
 /* The network evaluation: a small neural network that sees the whole board, from the
  * side to move's view (the board turned for White, so one network serves both sides):
  * 128 inputs (the mover's men, the mover's kings, the opponent's men and kings on each
- * of the 32 squares), two hidden layers of NET_H clipped-linear units (0 .. 1) and one
- * output, a number of men added to the rest of the evaluation (engine/eval.h): what it
+ * of the 32 squares), two hidden layers of NET_H1 and NET_H2 clipped-linear units (0 .. 1)
+ * and one output, a number of men added to the rest of the evaluation (engine/eval.h): what it
  * learns is what the hand-set terms and the patterns miss. Integer arithmetic only, so
  * the same position has the same value on every machine: the first layer's weights in
  * 127ths, the others in 64ths. Learned by pdnkit train --net (engine/learn.h) from
@@ -15,22 +15,25 @@
 #include "rules/pos.h"
 
 #define NET_IN 128
-#define NET_H 32
+#ifndef NET_H1
+#define NET_H1 128                      /* the first hidden layer's units */
+#endif
+#define NET_H2 32                       /* the second's */
 #define NET_FORMAT 1
 #define NET_Q1 127                      /* first layer's scale: an activation of 1 is 127 */
 #define NET_Q2 64                       /* the other layers' weights' scale */
 /* The weights as the file lists them, in this order. */
-#define NET_NWEIGHTS (NET_IN * NET_H + NET_H + NET_H * NET_H + NET_H + NET_H + 1)
+#define NET_NWEIGHTS (NET_IN * NET_H1 + NET_H1 + NET_H2 * NET_H1 + NET_H2 + NET_H2 + 1)
 
 typedef struct pk_net {
-	int16_t w1[NET_IN][NET_H];      /* input i's weight into hidden unit j, in 127ths */
-	int16_t b1[NET_H];
-	int16_t w2[NET_H][NET_H];       /* second layer: w2[out][in], in 64ths */
-	int32_t b2[NET_H];              /* in 127 * 64ths */
-	int16_t w3[NET_H];              /* output layer, in 64ths */
+	int16_t w1[NET_IN][NET_H1];     /* input i's weight into hidden unit j, in 127ths */
+	int16_t b1[NET_H1];
+	int16_t w2[NET_H2][NET_H1];     /* second layer: w2[out][in], in 64ths */
+	int32_t b2[NET_H2];             /* in 127 * 64ths */
+	int16_t w3[NET_H2];             /* output layer, in 64ths */
 	int32_t b3;                     /* in 127 * 64ths */
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
-	int16_t w2t[NET_H][NET_H];      /* w2 turned: w2t[in][out], for the evaluation */
+	int16_t w2t[NET_H1][NET_H2];    /* w2 turned: w2t[in][out], for the evaluation */
 } pk_net;
 
 /* The inputs that are 1 (0 .. 127) of p, from the side to move's view; their number. */
@@ -38,7 +41,7 @@ int net_inputs(const pk_pos *p, int in[32]);
 /* The network's value of p in hundredths of a man, for the side to move. */
 int net_eval(const pk_net *n, const pk_pos *p);
 
-/* The text form: "pdnkit-net 1", "layers 128 32 32 1", then the NET_NWEIGHTS integers in
+/* The text form: "pdnkit-net 1", "layers 128 H1 H2 1", then the NET_NWEIGHTS integers in
  * the order of the struct (w1 by input, then b1, w2 by output unit, b2, w3, b3),
  * separated by white space; '#' comments. 0, or -1 with the line and reason in err.
  * A file with the two header lines and no weights at all is "no network": 1. */
