@@ -12,6 +12,7 @@
 #include "egdb/check.h"
 #include "egdb/egdb.h"
 #include "egdb_opts.h"
+#include "engine_opts.h"
 #include "rules/fen.h"
 #include "rules/gen.h"
 
@@ -533,6 +534,142 @@ out:
 	return rc;
 }
 
+/* How the engine's judgement agrees with the databases: random quiet positions they
+ * hold, each classed by the evaluation (or a search without the databases) as a win,
+ * a draw or a loss for the side to move, against their exact value. */
+static int egdb_agree_cmd(int argc, const char **argv)
+{
+	engine_args ea;
+	engine_args_init(&ea);
+	char *n_arg = NULL, *pieces_arg = NULL, *seed_arg = NULL, *margin_arg = NULL;
+	int json = 0, even = 0;
+	struct poptOption opts[] = {
+		{ "positions", 'n', POPT_ARG_STRING, &n_arg, 0, "positions to draw (default 10000)", "N" },
+		{ "pieces", 0, POPT_ARG_STRING, &pieces_arg, 0, "at most this many pieces (default: the most the databases hold)", "N" },
+		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "the draw of positions (default 1)", "N" },
+		{ "even", 0, POPT_ARG_NONE, &even, 0, "as many pieces on each side (4 or 6; the men and kings drawn at random)", NULL },
+		{ "margin", 0, POPT_ARG_STRING, &margin_arg, 0, "a score beyond +-M hundredths of a man is a win or a loss, within it a draw (default 50)", "M" },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "The engine (--egdb: the databases to compare with; the engine does not probe them; no limit: the static evaluation):", NULL },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "the figures as one JSON object", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...]");
+	int rc = cli_parse_options(ctx, opts);
+	pk_egdb *db = NULL;
+	pk_engine *e = NULL;
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	long npos = 10000, maxp = 0, seedv = 1, margin = 50;
+	if (cli_no_args(ctx, NULL) < 0 || (n_arg && cli_int(n_arg, 1, 100000000, "--positions", &npos)) ||
+	    (pieces_arg && cli_int(pieces_arg, 3, 24, "--pieces", &maxp)) || (seed_arg && cli_int(seed_arg, 0, 1000000000000L, "--seed", &seedv)) ||
+	    (margin_arg && cli_int(margin_arg, 0, 10000, "--margin", &margin)))
+		goto out;
+	pk_limits lim;
+	bool search = ea.depth || ea.nodes || ea.movetime || ea.level;
+	if (engine_args_resolve(&ea, &lim))
+		goto out;
+	pk_weights w;
+	if (engine_weights(&ea, &w) < 0)
+		goto out;
+	rc = EXIT_RUNTIME;
+	if (ea.egdb && !strcmp(ea.egdb, "none")) {
+		cli_error("--egdb none: there is nothing to compare with");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!(db = egdb_open_option(ea.egdb)))
+		goto out;
+	int dbp = egdb_pieces(db);
+	if (dbp < 3) {
+		cli_error("the databases hold fewer than 3 pieces: nothing to measure");
+		goto out;
+	}
+	if (!maxp || maxp > dbp)
+		maxp = dbp;
+	if (even && maxp < 4) {
+		cli_error("--even needs databases of 4 pieces or more");
+		goto out;
+	}
+	if (search && !(e = engine_new(16, &w))) {
+		cli_error("out of memory");
+		goto out;
+	}
+	/* table[true][guess]: value and guess 0 loss, 1 draw, 2 win */
+	long table[3][3] = { { 0 } }, drawn = 0;
+	uint64_t seed = (uint64_t)seedv;
+	double t0 = cli_now();
+	cli_catch_signals(true);
+	for (long i = 0; i < npos && !cli_interrupted;) {
+		int n = even ? 4 + 2 * (int)(egdb_rng(&seed) % (uint64_t)((maxp - 2) / 2)) : 3 + (int)(egdb_rng(&seed) % (uint64_t)(maxp - 2));
+		pk_pos p;
+		drawn++;
+		if (drawn > 1000 * npos + 1000000)
+			break;
+		if (!egdb_random_quiet(&seed, n, even, &p))
+			continue;
+		pk_egdb_result r;
+		if (egdb_probe(db, &p, &r) != EGDB_FOUND)
+			continue;
+		int v;
+		if (e) {
+			pk_result res;
+			if (engine_search(e, &p, NULL, &lim, &cli_interrupted, NULL, NULL, &res) < 0)
+				break;
+			v = res.last.score;
+		} else {
+			v = eval(&p, &w);
+		}
+		int guess = v > margin ? 2 : v < -margin ? 0 : 1;
+		table[r.value + 1][guess]++;
+		i++;
+	}
+	long total = 0, right = 0, of[3] = { 0, 0, 0 };
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++) {
+			total += table[a][b];
+			of[a] += table[a][b];
+			right += a == b ? table[a][b] : 0;
+		}
+	if (!total) {
+		cli_error("no position drawn was held by the databases");
+		goto out;
+	}
+	static const char *const name[3] = { "loss", "draw", "win" };
+	if (json) {
+		printf("{\"positions\":%ld,\"pieces\":%ld,\"even\":%s,\"margin\":%ld,\"search\":%s,\"agree\":%.4f", total, maxp,
+		       even ? "true" : "false", margin, search ? "true" : "false", (double)right / (double)total);
+		for (int a = 0; a < 3; a++)
+			printf(",\"%s\":{\"positions\":%ld,\"loss\":%ld,\"draw\":%ld,\"win\":%ld}", name[a], of[a], table[a][0],
+			       table[a][1], table[a][2]);
+		printf(",\"seconds\":%.1f}\n", cli_now() - t0);
+	} else {
+		printf("%ld quiet positions of %d to %ld pieces%s held by the databases; the %s of the side to move, "
+		       "beyond +-%ld a win or a loss:\n", total, even ? 4 : 3, maxp, even ? " (as many on each side)" : "",
+		       search ? "search's score" : "evaluation", margin);
+		printf("agrees with the databases on %.1f%%\n", 100.0 * (double)right / (double)total);
+		printf("%-10s %9s %9s %9s %9s\n", "value", "positions", "as loss", "as draw", "as win");
+		for (int a = 0; a < 3; a++)
+			printf("%-10s %9ld %8.1f%% %8.1f%% %8.1f%%\n", name[a], of[a],
+			       of[a] ? 100.0 * (double)table[a][0] / (double)of[a] : 0.0,
+			       of[a] ? 100.0 * (double)table[a][1] / (double)of[a] : 0.0,
+			       of[a] ? 100.0 * (double)table[a][2] / (double)of[a] : 0.0);
+	}
+	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
+out:
+	engine_free(e);
+	egdb_free(db);
+	engine_args_free(&ea);
+	poptFreeContext(ctx);
+	free(n_arg);
+	free(pieces_arg);
+	free(seed_arg);
+	free(margin_arg);
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int, const char **);
@@ -542,13 +679,14 @@ static const struct {
 	{ "probe", egdb_probe_cmd, "the value of positions: win, loss or draw and in how many plies" },
 	{ "stats", egdb_stats_cmd, "positions, wins, losses, draws, longest win, bytes, build time" },
 	{ "verify", egdb_verify_cmd, "re-check stored values against the values of their successors" },
+	{ "agree", egdb_agree_cmd, "how often the engine's evaluation agrees with the databases" },
 };
 
 int cmd_egdb(int argc, const char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		FILE *f = argc < 2 ? stderr : stdout;
-		fprintf(f, "usage: pdnkit egdb <build|probe|stats|verify> [options]\n\n");
+		fprintf(f, "usage: pdnkit egdb <build|probe|stats|verify|agree> [options]\n\n");
 		for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
 			fprintf(f, "  %-8s %s\n", subs[i].name, subs[i].summary);
 		fprintf(f, "\nThe directory: --dir, else $PDNKIT_EGDB, else %s.\n"

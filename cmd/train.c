@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "egdb_opts.h"
 #include "engine_opts.h"
+#include "egdb/check.h"
 #include "engine/learn.h"
 #include "store/games.h"
 
@@ -118,7 +119,7 @@ int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
-	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL;
+	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -139,6 +140,7 @@ int cmd_train(int argc, const char **argv)
 		{ "label-patterns", 0, POPT_ARG_STRING, &lpat, 0, "the patterns of the labelling search (default: the built-in ones)", "FILE|none" },
 		{ "label-egdb", 0, POPT_ARG_STRING, &legdb, 0, "the endgame databases the labelling search probes (default: those of the default directory, when there)", "DIR|none" },
 		{ "label-egdb-cache", 0, POPT_ARG_STRING, &lcache_arg, 0, "the databases' cache of decompressed blocks, in MiB (default 3072: the 6-piece databases whole, after the first probes)", "MB" },
+		{ "egdb-positions", 0, POPT_ARG_STRING, &epos_arg, 0, "add N random quiet positions of the endgame databases (those of --label-egdb), labelled with their exact value, to the training part", "N" },
 		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
@@ -198,7 +200,10 @@ int cmd_train(int argc, const char **argv)
 	long lcache = 3072;
 	if (lcache_arg && cli_int(lcache_arg, 1, 1 << 20, "--label-egdb-cache", &lcache))
 		goto out;
-	if ((levery_arg || lambda_arg || lpat || legdb || lcache_arg || lfile) && !ldepth) {
+	long epos = 0;
+	if (epos_arg && cli_int(epos_arg, 1, 100000000, "--egdb-positions", &epos))
+		goto out;
+	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile) && !ldepth) {
 		cli_error("--label-every, --label-patterns, --label-egdb, --label-egdb-cache, --label-file and --lambda go with --label-depth");
 		goto out;
 	}
@@ -374,6 +379,41 @@ int cmd_train(int argc, const char **argv)
 				goto out;
 		}
 	}
+	if (epos) {
+		/* exact positions, added after the labelling (a labels file covers the games' positions) */
+		if (!db) {
+			bool dbfailed = false;
+			db = egdb_use_option_cache(legdb, quiet, &dbfailed, (size_t)lcache << 20);
+			if (dbfailed)
+				goto out;
+			if (!db) {
+				cli_error("--egdb-positions: no endgame databases (--label-egdb DIR, $PDNKIT_EGDB or the default directory)");
+				rc = EXIT_USAGE;
+				goto out;
+			}
+		}
+		uint64_t seed = 1;
+		int maxp = egdb_pieces(db);
+		long added = 0, tries = 0;
+		double te = cli_now();
+		while (added < epos && tries++ < 1000 * epos + 1000000 && maxp >= 3) {
+			/* half with as many pieces on each side (the endings games reach), half any */
+			bool even = maxp >= 4 && (egdb_rng(&seed) & 1);
+			int np = even ? 4 + 2 * (int)(egdb_rng(&seed) % (uint64_t)((maxp - 2) / 2)) : 3 + (int)(egdb_rng(&seed) % (uint64_t)(maxp - 2));
+			pk_pos p;
+			pk_egdb_result er;
+			if (!egdb_random_quiet(&seed, np, even, &p) || egdb_probe(db, &p, &er) != EGDB_FOUND)
+				continue;
+			if (learn_add_position(d, &p, er.value) < 0) {
+				cli_error("out of memory");
+				goto out;
+			}
+			added++;
+		}
+		if (!quiet)
+			fprintf(stderr, "train: %ld positions of up to %d pieces from the endgame databases (%.1f s)\n", added, maxp,
+				cli_now() - te);
+	}
 	if (net) {
 		rc = train_net(d, &nbase, &no, ldepth, db != NULL || have_labels, out, json, quiet);
 		goto out;
@@ -449,6 +489,7 @@ out:
 	free(decay_arg);
 	free(lfile);
 	free(npat);
+	free(epos_arg);
 	egdb_free(db);
 	return rc;
 }

@@ -6,7 +6,7 @@ D="$T_TMP/egdb"
 
 run "$PDNKIT" egdb
 expect_rc 2 "egdb without a subcommand"
-expect_err_has "usage: pdnkit egdb <build|probe|stats|verify>" "egdb lists its subcommands"
+expect_err_has "usage: pdnkit egdb <build|probe|stats|verify|agree>" "egdb lists its subcommands"
 run "$PDNKIT" egdb frob
 expect_rc 2 "unknown subcommand"
 run "$PDNKIT" egdb build --pieces 9 --dir "$D"
@@ -179,6 +179,26 @@ expect_rc 3 "a second build into the same directory"
 expect_err_has "another egdb build is writing into $E3" "the lock said"
 run "$PDNKIT" egdb build --dir "$T_TMP/eg-pipe" --pieces 3
 case $ERR in *"$(printf '\033')"*) fail "terminal codes in a build's progress to a pipe" ;; *) pass ;; esac
+# agree: the evaluation against the databases, the same figures for a seed
+run "$PDNKIT" egdb agree --egdb "$D" -n 3000 -j
+expect_rc 0 "agree"
+a1=$OUT
+tot=$(echo "$OUT" | sed 's/.*"positions":\([0-9]*\),"pieces".*/\1/')
+[ "$tot" = 3000 ] && pass || fail "3000 positions measured ($tot)"
+ag=$(echo "$OUT" | sed 's/.*"agree":\([0-9.]*\).*/\1/')
+awk -v a="$ag" 'BEGIN { exit !(a > 0.5 && a <= 1) }' && pass || fail "most positions of up to 4 pieces judged right ($ag)"
+run "$PDNKIT" egdb agree --egdb "$D" -n 3000 -j
+[ "$OUT" = "$a1" ] || [ "$(echo "$OUT" | sed 's/"seconds".*//')" = "$(echo "$a1" | sed 's/"seconds".*//')" ] && pass || fail "the same draw twice"
+run "$PDNKIT" egdb agree --egdb "$D" -n 500 --even --depth 4
+expect_rc 0 "agree --even with a search"
+expect_out_has "as many on each side" "even material said"
+expect_out_has "search's score" "a search said"
+run "$PDNKIT" egdb agree --egdb none -n 10
+expect_rc 2 "agree without databases"
+# train --egdb-positions: exact positions added to the training part
+run "$PDNKIT" train "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --egdb-positions 200 --label-egdb "$D" --epochs 2 -j
+expect_rc 0 "train with database positions"
+expect_err_has "200 positions of up to 4 pieces from the endgame databases" "the positions counted"
 # A database directory that does not exist: how to build one is said.
 run "$PDNKIT" egdb probe --egdb "$T_TMP/no/such/dir" "B:W21:B1"
 expect_rc 3 "probe of a missing directory"

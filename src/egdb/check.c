@@ -8,6 +8,7 @@
 #include "base/pool.h"
 #include "egdb/check.h"
 #include "egdb/slice.h"
+#include "rules/gen.h"
 
 typedef struct {
 	pk_egdb *db;
@@ -136,3 +137,37 @@ int egdb_measure(const char *dir, const pk_egdb_slice_info *v, int nv, int piece
 	free(pos);
 	return 0;
 }
+
+/* Random positions. */
+uint64_t egdb_rng(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* A random position of n pieces (both sides at least one; with even as many of each),
+ * quiet (no capture for the
+ * side to move) and with a move; false when the draw is none of that. */
+bool egdb_random_quiet(uint64_t *seed, int n, bool even, pk_pos *p)
+{
+	pos_clear(p, (int)(egdb_rng(seed) & 1));
+	for (int i = 0; i < n; i++) {
+		int colour = i < 2 || even ? i % 2 : (int)(egdb_rng(seed) & 1);
+		bool king = egdb_rng(seed) % 3 == 0;
+		int sq;
+		int c;
+		bool k;
+		do
+			sq = 1 + (int)(egdb_rng(seed) % 32);
+		while (pos_piece_at(p, sq, &c, &k));
+		if (!king && ((colour == PK_BLACK && sq >= 29) || (colour == PK_WHITE && sq <= 4)))
+			king = true;
+		pos_put(p, sq, colour, king);
+	}
+	p->key = pos_compute_key(p);
+	pk_movelist ml;
+	return !pos_impossible(p) && !gen_has_capture(p) && gen_moves(p, &ml) > 0;
+}
+

@@ -34,4 +34,11 @@ typedef struct {
 int egdb_measure(const char *dir, const pk_egdb_slice_info *v, int nv, int pieces, long n, pk_probe_timing *out,
 		 char *err, size_t errsize);
 
+/* A 64-bit random number from the state s (splitmix64). */
+uint64_t egdb_rng(uint64_t *s);
+/* A random position of n pieces (both sides at least one; with even, as many of each;
+ * men and kings at random), quiet (no capture for the side to move) and with a move;
+ * false when the draw is none of that (draw again). */
+bool egdb_random_quiet(uint64_t *seed, int n, bool even, pk_pos *p);
+
 #endif

@@ -30,6 +30,7 @@ struct pk_learn_data {
 	size_t n, cap;
 	long games;
 	size_t labelled;
+	size_t exact;                   /* positions of learn_add_position */
 };
 
 pk_learn_data *learn_data_new(const pk_weights *base)
@@ -100,6 +101,37 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 	}
 	return 0;
 }
+
+int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
+{
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 1 << 16;
+		sample *v = realloc(d->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		d->v = v;
+		pk_pos *ps = realloc(d->pos, cap * sizeof *ps);
+		if (!ps)
+			return -1;
+		d->pos = ps;
+		d->cap = cap;
+	}
+	d->pos[d->n] = *p;
+	sample *s = &d->v[d->n++];
+	s->score = NO_SCORE;
+	int ph, t;
+	pattern_indices(p, s->idx, &ph, &t);
+	s->phase = (uint8_t)ph;
+	s->t = (uint8_t)t;
+	int b = eval(p, &d->base);
+	s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
+	s->y = (uint8_t)(value + 1);
+	s->held = 0;
+	d->exact++;
+	return 0;
+}
+
+size_t learn_exact(const pk_learn_data *d) { return d->exact; }
 
 size_t learn_labelled(const pk_learn_data *d) { return d->labelled; }
 

@@ -29,6 +29,11 @@ void learn_data_free(pk_learn_data *d);
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out
  * of memory. */
 int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip);
+/* A position whose value is known (from the endgame databases: -1 loss, 0 draw, 1 win
+ * for the side to move), for training only (never held out), its target that value
+ * alone. 0, or -1 when out of memory. */
+int learn_add_position(pk_learn_data *d, const pk_pos *p, int value);
+size_t learn_exact(const pk_learn_data *d);
 /* Labels the positions (every one whose number is a multiple of every) with the score
  * of a search to depth by the engine with weights w (its patterns included), on
  * threads threads, probing the endgame databases db (NULL: none), which are exact for
