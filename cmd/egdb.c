@@ -12,6 +12,7 @@
 #include "egdb/check.h"
 #include "egdb/egdb.h"
 #include "egdb_opts.h"
+#include "store/games.h"
 #include "engine_opts.h"
 #include "rules/fen.h"
 #include "rules/gen.h"
@@ -542,8 +543,10 @@ static int egdb_agree_cmd(int argc, const char **argv)
 	engine_args ea;
 	engine_args_init(&ea);
 	char *n_arg = NULL, *pieces_arg = NULL, *seed_arg = NULL, *margin_arg = NULL;
+	int from_games = 0;
 	int json = 0, even = 0;
 	struct poptOption opts[] = {
+		{ "from", 0, POPT_ARG_NONE, &from_games, 0, "the positions of the games of the FILEs that the databases hold (each once), not random ones", NULL },
 		{ "positions", 'n', POPT_ARG_STRING, &n_arg, 0, "positions to draw (default 10000)", "N" },
 		{ "pieces", 0, POPT_ARG_STRING, &pieces_arg, 0, "at most this many pieces (default: the most the databases hold)", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "the draw of positions (default 1)", "N" },
@@ -555,15 +558,25 @@ static int egdb_agree_cmd(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION...]");
+	poptSetOtherOptionHelp(ctx, "[OPTION...] [--from FILE...]");
 	int rc = cli_parse_options(ctx, opts);
 	pk_egdb *db = NULL;
 	pk_engine *e = NULL;
+	pk_games *it = NULL;
+	uint64_t *seen = NULL;
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
 	long npos = 10000, maxp = 0, seedv = 1, margin = 50;
-	if (cli_no_args(ctx, NULL) < 0 || (n_arg && cli_int(n_arg, 1, 100000000, "--positions", &npos)) ||
+	int nfiles = 0;
+	const char **files = from_games ? cli_args(ctx, &nfiles) : NULL;
+	if (from_games && (nfiles == 0 || even || seed_arg)) {
+		cli_error("--from takes PDN files, and neither --even nor --seed");
+		goto out;
+	}
+	if (!from_games && cli_no_args(ctx, NULL) < 0)
+		goto out;
+	if ((n_arg && cli_int(n_arg, 1, 100000000, "--positions", &npos)) ||
 	    (pieces_arg && cli_int(pieces_arg, 3, 24, "--pieces", &maxp)) || (seed_arg && cli_int(seed_arg, 0, 1000000000000L, "--seed", &seedv)) ||
 	    (margin_arg && cli_int(margin_arg, 0, 10000, "--margin", &margin)))
 		goto out;
@@ -602,14 +615,60 @@ static int egdb_agree_cmd(int argc, const char **argv)
 	uint64_t seed = (uint64_t)seedv;
 	double t0 = cli_now();
 	cli_catch_signals(true);
+	/* --from: the games' positions, each once (a table of keys, open addressing) */
+	size_t seen_cap = 1 << 20, seen_n = 0;
+	pk_replay *rp = NULL;
+	int ply = 0;
+	if (from_games) {
+		pk_source src = { .files = files, .nfiles = nfiles, .stop = &cli_interrupted };
+		char err[600];
+		if (!(it = games_open(&src, err, sizeof err))) {
+			cli_error("%s", err);
+			goto out;
+		}
+		if (!(seen = calloc(seen_cap, sizeof *seen))) {
+			cli_error("out of memory");
+			goto out;
+		}
+	}
 	for (long i = 0; i < npos && !cli_interrupted;) {
-		int n = even ? 4 + 2 * (int)(egdb_rng(&seed) % (uint64_t)((maxp - 2) / 2)) : 3 + (int)(egdb_rng(&seed) % (uint64_t)(maxp - 2));
 		pk_pos p;
+		if (from_games) {
+			if (!rp || ply >= rp->nply) {
+				pk_game *g;
+				int got = games_next(it, &g, &rp);
+				if (got == GAMES_END)
+					break;
+				if (got == GAMES_ERROR || got == GAMES_FATAL) {
+					cli_error("%s", got == GAMES_ERROR ? games_error(it) : "out of memory");
+					goto out;
+				}
+				ply = 0;
+				if (!rp || !rp->supported)
+					rp = NULL;
+				continue;
+			}
+			p = rp->plies[ply++].after;
+			pk_movelist ml;
+			if (bb_count(p.side[0] | p.side[1]) > maxp || gen_has_capture(&p) || gen_moves(&p, &ml) == 0)
+				continue;
+			size_t h = (size_t)(p.key * 0x9E3779B97F4A7C15ull >> 40) & (seen_cap - 1);
+			while (seen[h] && seen[h] != (p.key | 1))
+				h = (h + 1) & (seen_cap - 1);
+			if (seen[h])
+				continue;
+			if (seen_n * 2 >= seen_cap)
+				continue;       /* a million positions measured: enough */
+			seen[h] = p.key | 1;
+			seen_n++;
+		} else {
+		int n = even ? 4 + 2 * (int)(egdb_rng(&seed) % (uint64_t)((maxp - 2) / 2)) : 3 + (int)(egdb_rng(&seed) % (uint64_t)(maxp - 2));
 		drawn++;
 		if (drawn > 1000 * npos + 1000000)
 			break;
 		if (!egdb_random_quiet(&seed, n, even, &p))
 			continue;
+		}
 		pk_egdb_result r;
 		if (egdb_probe(db, &p, &r) != EGDB_FOUND)
 			continue;
@@ -646,9 +705,9 @@ static int egdb_agree_cmd(int argc, const char **argv)
 			       table[a][1], table[a][2]);
 		printf(",\"seconds\":%.1f}\n", cli_now() - t0);
 	} else {
-		printf("%ld quiet positions of %d to %ld pieces%s held by the databases; the %s of the side to move, "
-		       "beyond +-%ld a win or a loss:\n", total, even ? 4 : 3, maxp, even ? " (as many on each side)" : "",
-		       search ? "search's score" : "evaluation", margin);
+		printf("%ld quiet positions of %s%ld pieces%s held by the databases; the %s of the side to move, "
+		       "beyond +-%ld a win or a loss:\n", total, from_games ? "the games, up to " : even ? "4 to " : "3 to ", maxp,
+		       even ? " (as many on each side)" : "", search ? "search's score" : "evaluation", margin);
 		printf("agrees with the databases on %.1f%%\n", 100.0 * (double)right / (double)total);
 		printf("%-10s %9s %9s %9s %9s\n", "value", "positions", "as loss", "as draw", "as win");
 		for (int a = 0; a < 3; a++)
@@ -661,6 +720,8 @@ static int egdb_agree_cmd(int argc, const char **argv)
 out:
 	engine_free(e);
 	egdb_free(db);
+	games_close(it);
+	free(seen);
 	engine_args_free(&ea);
 	poptFreeContext(ctx);
 	free(n_arg);

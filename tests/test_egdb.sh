@@ -193,6 +193,13 @@ run "$PDNKIT" egdb agree --egdb "$D" -n 500 --even --depth 4
 expect_rc 0 "agree --even with a search"
 expect_out_has "as many on each side" "even material said"
 expect_out_has "search's score" "a search said"
+printf '[Event "end"]\n[Result "*"]\n[SetUp "1"]\n[FEN "B:WK27,K32:BK5,K1"]\n\n1. 5-9 27-23 2. 9-13 23-26 3. 1-5 32-28 *\n' > "$T_TMP/e4.pdn"
+run "$PDNKIT" egdb agree --egdb "$D" --from "$T_TMP/e4.pdn" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" -j
+expect_rc 0 "agree on the positions of games"
+expect_out_has '"positions":6,' "the six positions after the moves of the ending (none of game 37)"
+expect_out_has '"draw":{"positions":6,' "all drawn"
+run "$PDNKIT" egdb agree --egdb "$D" --from
+expect_rc 2 "--from without files"
 run "$PDNKIT" egdb agree --egdb none -n 10
 expect_rc 2 "agree without databases"
 # train --egdb-positions: exact positions added to the training part
