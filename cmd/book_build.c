@@ -10,6 +10,7 @@
 #include "dbcli.h"
 #include "engine_opts.h"
 #include "analysis/expand.h"
+#include "proto/client.h"
 #include "book/book.h"
 #include "store/games.h"
 #include "rules/fen.h"
@@ -230,12 +231,127 @@ static void on_step(void *ctx, const pk_expand_step *st)
 	fputc('\n', stderr);
 }
 
+/* book expand with another engine: its move and score after the time; a move left out
+ * is not something a protocol can ask, so then every other move is searched, the
+ * engine's score of the position after it turned round. */
+typedef struct {
+	pk_client *cl;
+	pk_engine_spec spec;
+	pk_client_opts co;
+	double movetime;
+	long searches, unscored;
+} ext_searcher;
+
+static int ext_go(ext_searcher *x, const pk_pos *pos, pk_client_answer *a)
+{
+	char why[800], safe[900];
+	if (!x->cl || !client_alive(x->cl)) {
+		client_close(x->cl);
+		if (!(x->cl = client_open(&x->spec, &x->co, why, sizeof why))) {
+			cli_error("--engine: %s", cli_safe_text(why, safe, sizeof safe));
+			return -1;
+		}
+	}
+	client_new_game(x->cl);
+	client_go(x->cl, pos, NULL, 0, x->movetime, a);
+	x->searches++;
+	if (a->status != CLIENT_OK) {
+		cli_error("--engine %s: %s", client_name(x->cl), cli_safe_text(a->detail, safe, sizeof safe));
+		return -1;
+	}
+	if (!a->has_score) {
+		/* a move from its own book, say: no judgement of it */
+		if (!x->unscored++)
+			cli_warning("--engine %s: a move without a score (from its opening book?), counted as 0; "
+				    "turn its book off for scores", client_name(x->cl));
+		a->has_score = true;
+		a->score = 0;
+	}
+	return 0;
+}
+
+static int hundredths(double men) { return (int)(men * 100 + (men < 0 ? -0.5 : 0.5)); }
+
+/* The engine's score of pos for its side to move, in hundredths: a forced move is made
+ * first (engines answer one without a search, so without a score), no move is lost. */
+static int ext_score(ext_searcher *x, const pk_pos *pos, int *score)
+{
+	pk_pos p = *pos;
+	int sign = 1;
+	for (int plies = 0;; plies++) {
+		pk_movelist ml;
+		int n = gen_moves(&p, &ml);
+		if (n == 0) {
+			*score = sign * -(SCORE_WIN - 1 - plies);
+			return 0;
+		}
+		if (n > 1 || plies >= 60)
+			break;
+		pk_pos q;
+		pos_make(&p, &ml.m[0], &q);
+		p = q;
+		sign = -sign;
+	}
+	pk_client_answer a;
+	if (ext_go(x, &p, &a) < 0)
+		return -1;
+	*score = sign * hundredths(a.score);
+	return 0;
+}
+
+static int ext_search(void *ctx, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r)
+{
+	ext_searcher *x = ctx;
+	memset(r, 0, sizeof *r);
+	pk_movelist ml;
+	int n = gen_moves(pos, &ml);
+	if (n == 0)
+		return 0;
+	if (nexclude == 0) {
+		if (n == 1) {
+			r->has_move = r->forced = true;
+			r->best = ml.m[0];
+			return 0;
+		}
+		pk_client_answer a;
+		if (ext_go(x, pos, &a) < 0)
+			return -1;
+		r->has_move = true;
+		r->best = a.move;
+		r->last.score = hundredths(a.score);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		bool out = false;
+		for (int j = 0; j < nexclude; j++)
+			out |= move_equal(&ml.m[i], &exclude[j]);
+		if (out)
+			continue;
+		pk_pos c;
+		pos_make(pos, &ml.m[i], &c);
+		int s;
+		if (ext_score(x, &c, &s) < 0)
+			return -1;
+		s = -s;
+		if (!r->has_move || s > r->last.score) {
+			r->has_move = true;
+			r->best = ml.m[i];
+			r->last.score = s;
+		}
+	}
+	return 0;
+}
+
 int book_expand(int argc, const char **argv)
 {
-	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL;
+	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL,
+	     *engine_spec = NULL, *engines_file = NULL;
 	int json = 0, quiet = 0;
+	ext_searcher ext = { 0 };
 	struct poptOption opts[] = {
-		{ "engine-options", 0, POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\")", "\"OPTIONS\"" },
+		{ "engine-options", 0, POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\"; with --engine \"--movetime 1\")", "\"OPTIONS\"" },
+		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "search with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (its move and score after --movetime)", "SPEC" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "positions", 'n', POPT_ARG_STRING, &positions, 0, "positions to search (default 200)", "N" },
 		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "also keep moves within CP of the best (default 15)", "CP" },
 		{ "width", 0, POPT_ARG_STRING, &width, 0, "at most K book moves a position (default 3)", "K" },
@@ -273,32 +389,50 @@ int book_expand(int argc, const char **argv)
 	    (margin && cli_int(margin, 0, 10000, "--margin", &mg)) || (width && cli_int(width, 1, 32, "--width", &wd)) ||
 	    (dropout && cli_int(dropout, 0, 10000, "--dropout", &dw)))
 		goto out;
-	if (engine_args_from_string("--engine-options", eopts ? eopts : "--depth 10", NULL, &ea) < 0)
+	bool other = engine_spec && strcmp(engine_spec, "pdnkit") != 0;
+	if (engine_args_from_string("--engine-options", eopts ? eopts : other ? "--movetime 1" : "--depth 10", NULL, &ea) < 0)
 		goto out;
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("10");
 	pk_limits lim;
 	if (engine_args_resolve(&ea, &lim))
 		goto out;
+	if (other) {
+		char why[800];
+		if (spec_parse(engine_spec, engines_file_option(engines_file), &ext.spec, why, sizeof why) < 0) {
+			cli_error("--engine %s", why);
+			goto out;
+		}
+		if (ext.spec.kind == SPEC_PDNKIT || ext.spec.kind == SPEC_DXP || ea.depth || ea.nodes || lim.movetime <= 0) {
+			cli_error("--engine %s: %s", engine_spec, ext.spec.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+				  ext.spec.kind == SPEC_PDNKIT ? "give the built-in engine's options with --engine-options" :
+				  "another engine is given seconds (--engine-options \"--movetime S\"), not a depth or nodes");
+			goto out;
+		}
+		ext.movetime = lim.movetime;
+	}
 	pk_pos root;
 	pk_history hist;
 	bool given;
 	if (position_option(fen, NULL, &root, NULL, &hist, &given) < 0)
 		goto out;
 	rc = EXIT_RUNTIME;
-	if (!(e = engine_from_args(&ea)) || !(b = bookb_new(&root, 1000))) {
+	if ((!other && !(e = engine_from_args(&ea))) || !(b = bookb_new(&root, 1000))) {
 		cli_error("out of memory");
 		goto out;
 	}
 	double t0 = cli_now();
 	pk_expand_opts xo = { .lim = lim, .positions = npos, .margin = (int)mg, .width = (int)wd, .dropout = (int)dw,
-			      .on_step = quiet || json ? NULL : on_step, .stop = &cli_interrupted };
+			      .on_step = quiet || json ? NULL : on_step, .stop = &cli_interrupted,
+			      .search = other ? ext_search : NULL, .sctx = &ext };
 	cli_catch_signals(true);
 	long searched = expand_book(e, b, &root, &xo);
-	if (searched < 0) {
+	if (searched == -1) {
 		cli_error("out of memory");
 		goto out;
 	}
+	if (searched == -2)
+		goto out;      /* the engine failed: said */
 	size_t len;
 	pk_book_filter none = { .side = -1 };
 	pk_book_info info;
@@ -317,9 +451,12 @@ out:
 	free(buf);
 	bookb_free(b);
 	engine_free(e);
+	client_close(ext.cl);
 	engine_args_free(&ea);
 	poptFreeContext(ctx);
 	free(eopts);
+	free(engine_spec);
+	free(engines_file);
 	free(positions);
 	free(margin);
 	free(width);

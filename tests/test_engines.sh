@@ -105,6 +105,9 @@ expect_err_has "not annotated: " "a crash is said"
 expect_err_has "signal 6" "with how it ended"
 run "$PDNKIT" annotate "$G37" --engine "hub:$FAKE ok" --depth 3
 expect_rc 2 "another engine is given seconds, not a depth"
+run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
+expect_rc 0 "an engine answering from its book"
+expect_err_has "without a score (from its opening book?)" "its unscored moves said"
 # in a store: the engine is part of the run's settings, so two engines' results never mix
 run "$PDNKIT" import --db "$T_TMP/a.db" "$G37"
 run "$PDNKIT" annotate --db "$T_TMP/a.db" --engine "hub:$PDNKIT engine --no-book" -t 0.02 --book none -q
@@ -124,6 +127,9 @@ expect_rc 3 "analyze with an engine that hangs"
 expect_err_has "gave no move within" "says so"
 run "$PDNKIT" analyze -E "hub:$FAKE ok" -d 5
 expect_rc 2 "another engine is given seconds, not a depth"
+run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
+expect_rc 0 "an engine answering from its book"
+expect_err_has "without a score (from its opening book?)" "its unscored moves said"
 
 # solve with another engine
 printf '[Event "p1"]\n[Result "1-0"]\n[SetUp "1"]\n[FEN "B:W30:BK1,K5,K9"]\n\n*\n\n[Event "p2"]\n[Result "1-0"]\n[SetUp "1"]\n[FEN "B:W30:BK1,K5,K9"]\n\n*\n' > "$T_TMP/probs.pdn"
@@ -192,5 +198,22 @@ run "$PDNKIT" match --engine "pdnkit:--depth 5" --engine "pdnkit:--depth 1" --sp
 expect_rc 0 "an SPRT run"
 expect_out_has '"decision":"H1"' "accepts H1 before the deck's end"
 case $OUT in *'"games":312'*) fail "the SPRT did not stop early" ;; *) pass ;; esac
+
+# book expand with another engine: its moves become book moves with its scores; one
+# that fails stops the expansion with the reason
+run "$PDNKIT" book expand -E "hub:$PDNKIT engine --no-book" --engine-options "--movetime 0.05" -n 3 --width 2 -o "$T_TMP/x.book" -q -j
+expect_rc 0 "book expand with a Hub engine"
+case $ERR in *"without a score"*) fail "scores from an engine without its book" ;; *) pass ;; esac
+expect_out_has '"positions":' "the book's summary"
+run "$PDNKIT" book dump "$T_TMP/x.book"
+expect_out_has "1. " "the engine's first move is in the book"
+run "$PDNKIT" book expand -E "hub:$FAKE crash 2" --engine-options "--movetime 0.05" -n 3 -o "$T_TMP/y.book" -q
+expect_rc 3 "an engine that crashes ends the expansion"
+expect_err_has "--engine" "and says which engine"
+run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--depth 4" -n 3 -o "$T_TMP/y.book"
+expect_rc 2 "another engine is given seconds, not a depth"
+run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
+expect_rc 0 "an engine answering from its book"
+expect_err_has "without a score (from its opening book?)" "its unscored moves said"
 
 done_testing

@@ -120,8 +120,15 @@ long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_
 			l.exclude = found;
 			l.nexclude = k;
 			pk_result r;
-			engine_new_game(e);
-			engine_search(e, &nd.pos, NULL, &l, NULL, NULL, NULL, &r);
+			if (o->search) {
+				if (o->search(o->sctx, &nd.pos, found, k, &r) < 0) {
+					searched = -2;
+					goto out;
+				}
+			} else {
+				engine_new_game(e);
+				engine_search(e, &nd.pos, NULL, &l, NULL, NULL, NULL, &r);
+			}
 			if (!r.has_move)
 				break;
 			int s = r.forced ? 0 : r.last.score;

@@ -32,10 +32,16 @@ typedef struct {
 	const volatile sig_atomic_t *stop;
 	void (*on_step)(void *ctx, const pk_expand_step *s);   /* may be NULL */
 	void *ctx;
+	/* Another searcher instead of e (may be NULL): the best move of pos with the moves
+	 * exclude[0..nexclude) left out, into r (has_move, best, forced, last.score in
+	 * hundredths for the side to move). 0, or -1 when it failed (it says why). */
+	int (*search)(void *sctx, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r);
+	void *sctx;
 } pk_expand_opts;
 
-/* Grow b (rooted at root) by o->positions searches with e. Returns the positions
- * searched (fewer when every line ended or stop was set), or -1 when out of memory. */
+/* Grow b (rooted at root) by o->positions searches with e (or o->search). Returns the
+ * positions searched (fewer when every line ended or stop was set), -1 when out of
+ * memory, -2 when o->search failed. */
 long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_opts *o);
 
 #endif
