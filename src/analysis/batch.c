@@ -497,7 +497,7 @@ int batch_run(pk_batch *b, const pk_source *src)
 		j->id = src->store ? games_id(it) : j->g.index;
 		j->file = src->store ? NULL : games_file(it);
 		if (b->o.store && wanted(b, j)) {
-			bool done;
+			bool done = false;
 			if (store_is_annotated(b->o.store, j->id, b->o.run, &done) < 0) {
 				store_failed(b);
 				rc = -1;
@@ -574,6 +574,8 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 	}
 	if (o->w.pat && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " patterns=%08x", (unsigned)o->w.pat->checksum);
+	if (o->w.draw_scale > 0 && o->w.draw_scale < 100 && used < size)
+		used += (size_t)snprintf(buf + used, size - used, " draw-scale=%d", o->w.draw_scale);
 	if (o->w.net && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " net=%08x", (unsigned)o->w.net->checksum);
 	if (a->egdb && used < size)

@@ -17,7 +17,7 @@ const pk_weights eval_default_weights = { {
 	[W_KING] = 130, [W_BACK_RANK] = 6, [W_BRIDGE] = 8, [W_CENTRE_MAN] = 5, [W_CENTRE_KING] = 8,
 	[W_EDGE_MAN] = -3, [W_MOBILITY] = 2, [W_TEMPO] = 1, [W_RUNAWAY] = 30, [W_DOG_HOLE] = -10,
 	[W_TRADE_DOWN] = 4, [W_KING_CORNER] = 25, [W_DRIVE] = 3,
-}, NULL, NULL };
+}, NULL, NULL, 0 };
 
 #define CENTRE ((1u << 9) | (1u << 10) | (1u << 13) | (1u << 14) | (1u << 17) | (1u << 18) | (1u << 21) | (1u << 22))
 #define EDGES  ((1u << 4) | (1u << 11) | (1u << 12) | (1u << 19) | (1u << 20) | (1u << 27))
@@ -149,12 +149,32 @@ int eval(const pk_pos *p, const pk_weights *w)
 		v += pattern_eval(w->pat, p);
 	if (w->net)
 		v += net_eval(w->net, p);
+	/* as many pieces on each side and kings on both: most such endings are drawn */
+	if (w->draw_scale > 0 && w->draw_scale < 100 && bb_count(p->side[0]) == bb_count(p->side[1]) &&
+	    (p->side[0] & p->kings) && (p->side[1] & p->kings))
+		v = v * w->draw_scale / 100;
 	return v;
 }
 
 int weights_parse(const char *text, pk_weights *w, char *err, size_t errsize)
 {
-	return weights_parse_named(text, eval_weight_names, W_NUM, w->w, err, errsize);
+	/* the linear weights, and draw_scale apart */
+	static const char *names[W_NUM + 1];
+	for (int i = 0; i < W_NUM; i++)
+		names[i] = eval_weight_names[i];
+	names[W_NUM] = "draw_scale";
+	int all[W_NUM + 1];
+	memcpy(all, w->w, sizeof w->w);
+	all[W_NUM] = w->draw_scale;
+	if (weights_parse_named(text, names, W_NUM + 1, all, err, errsize) < 0)
+		return -1;
+	if (all[W_NUM] < 0 || all[W_NUM] > 100) {
+		snprintf(err, errsize, "draw_scale = %d: give a percentage from 0 to 100", all[W_NUM]);
+		return -1;
+	}
+	memcpy(w->w, all, sizeof w->w);
+	w->draw_scale = all[W_NUM];
+	return 0;
 }
 
 int weights_parse_named(const char *text, const char *const *names, int n_names, int *w, char *err, size_t errsize)

@@ -29,6 +29,9 @@ typedef struct {
 	int w[W_NUM];
 	const struct pk_patterns *pat;  /* learned patterns added to the sum (engine/pattern.h); may be NULL */
 	const struct pk_net *net;       /* a learned network added to the sum (engine/net.h); may be NULL */
+	int draw_scale;                 /* endings of as many pieces on each side, both with kings:
+					 * the evaluation times draw_scale / 100 (1..99; 0 or 100:
+					 * unchanged); "draw_scale N" in a weights file */
 } pk_weights;
 
 /* The hand-set weights ("untuned"), and the weights fitted by `pdnkit tune` that the
