@@ -12,9 +12,9 @@ VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
-PKGS      := sqlite3 libzstd popt
+PKGS      := sqlite3 libzstd popt libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lzstd -lpopt)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lzstd -lpopt -lmicrohttpd)
 
 # Link-time optimisation with GCC (about 5% on validate): the archive needs gcc-ar.
 LTO       := $(shell $(CC) -v 2>&1 | grep -q 'gcc version' && command -v gcc-ar >/dev/null && echo yes)
@@ -37,7 +37,7 @@ LDLIBS    += $(PKG_LIBS) -lpthread -lm -ldl
 BUILD     ?= build
 SRC       := $(wildcard src/*/*.c)
 CMD       := $(wildcard cmd/*.c)
-GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
@@ -128,6 +128,19 @@ $(BUILD)/gen/css_data.c: book/report.css
 $(BUILD)/gen/css_data.o: $(BUILD)/gen/css_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The pages of `pdnkit serve`: src/web/static, built in as text.
+WEB_STATIC := src/web/static/index.html src/web/static/app.js src/web/static/app.css
+$(BUILD)/gen/web_data.c: $(WEB_STATIC)
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from src/web/static by the Makefile. */'; \
+	   for f in index.html:web_index_html app.js:web_app_js app.css:web_app_css; do \
+	     echo "const char $${f#*:}[] ="; \
+	     sed 's/\\/\\\\/g; s/"/\\"/g; s/?/\\?/g; s/^/"/; s/$$/\\n"/' src/web/static/$${f%%:*}; echo ';'; \
+	   done; } > $@
+
+$(BUILD)/gen/web_data.o: $(BUILD)/gen/web_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 # The opening book that ships with pdnkit: book/pdnkit.book (made by `make book`), built
 # in as bytes; without the file, no default book.
 SHIPPED_BOOK := $(wildcard book/pdnkit.book)
@@ -159,7 +172,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 
-tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine
+tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp
 
 # The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
 # compiled again as position-independent code.
@@ -189,6 +202,11 @@ $(BUILD)/tests/fake_engine: tests/fake_engine.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/fake_engine.c $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# The browser driver of the serve tests (the DevTools protocol over a pipe).
+$(BUILD)/tests/cdp: tests/cdp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/cdp.c $(LDFLAGS)
+
 $(BUILD)/tests/gen_games: tests/gen_games.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/gen_games.c $(LIB) $(LDFLAGS) $(LDLIBS)
@@ -198,14 +216,14 @@ $(BUILD)/tests/bench_naive: tests/bench_naive.c tests/naive.c tests/naive.h
 	$(CC) $(ALL_CFLAGS) -o $@ tests/bench_naive.c tests/naive.c
 
 # Debian packages the build and the tests need (the tests check databases with the
-# sqlite3 shell); installed only when missing.
+# sqlite3 shell, the server with curl); installed only when missing.
 deps:
-	@if pkg-config --exists $(PKGS) 2>/dev/null && command -v $(CC) >/dev/null && command -v sqlite3 >/dev/null; then :; else \
-		echo "installing build dependencies (libsqlite3-dev libzstd-dev libpopt-dev pkg-config sqlite3)"; \
+	@if pkg-config --exists $(PKGS) 2>/dev/null && command -v $(CC) >/dev/null && command -v sqlite3 >/dev/null && command -v curl >/dev/null; then :; else \
+		echo "installing build dependencies (libsqlite3-dev libzstd-dev libpopt-dev libmicrohttpd-dev pkg-config sqlite3 curl)"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			build-essential pkg-config libsqlite3-dev libzstd-dev libpopt-dev sqlite3; \
+			build-essential pkg-config libsqlite3-dev libzstd-dev libpopt-dev libmicrohttpd-dev sqlite3 curl; \
 	fi
 
 check: deps

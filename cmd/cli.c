@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/json.h"
 #include "cli.h"
 #include "base/utf8.h"
 #include "rules/variant.h"
@@ -243,36 +244,6 @@ double cli_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void json_escape(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx)
-{
-	put(ctx, "\"", 1);
-	size_t n = strlen(s);
-	for (size_t i = 0, k; i < n; i += k) {
-		const unsigned char *p = (const unsigned char *)s + i;
-		uint32_t cp;
-		char e[8];
-		k = utf8_char(p, n - i, &cp);
-		if (k == 0) {
-			put(ctx, "\\ufffd", 6);   /* a byte that is no UTF-8: never passed on */
-			k = 1;
-		} else if (cp == '"' || cp == '\\') {
-			e[0] = '\\';
-			e[1] = (char)cp;
-			put(ctx, e, 2);
-		} else if (cp == '\n') {
-			put(ctx, "\\n", 2);
-		} else if (cp == '\t') {
-			put(ctx, "\\t", 2);
-		} else if (utf8_is_control(cp) || cp == 0x2028 || cp == 0x2029) {
-			snprintf(e, sizeof e, "\\u%04x", (unsigned)cp);
-			put(ctx, e, 6);
-		} else {
-			put(ctx, (const char *)p, k);
-		}
-	}
-	put(ctx, "\"", 1);
 }
 
 static void put_file(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }

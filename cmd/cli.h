@@ -76,9 +76,8 @@ void cli_did_you_mean(const char *given, const char *const *names, int n);
 /* s for a terminal: invalid bytes, controls (ESC, C1) and bidirectional overrides as
  * U+FFFD; into buf (cut to fit), which is returned. */
 const char *cli_safe_text(const char *s, char *buf, size_t size);
-/* s as a JSON string through put: escapes, controls as \u00XX, and any byte that is
- * not valid UTF-8 as \ufffd (the output is valid JSON whatever s holds). */
-void json_escape(const char *s, void (*put)(void *ctx, const char *p, size_t n), void *ctx);
+/* json_escape (s as a JSON string through a callback) is in base/json.h. */
+#include "base/json.h"
 /* A table cell: s (or "-") in w characters, UTF-8 aware, a cut marked with '~'; padded
  * unless last. */
 void cli_cell(FILE *f, const char *s, int w, bool last);

@@ -27,5 +27,6 @@ int cmd_report(int argc, const char **argv);
 int cmd_play(int argc, const char **argv);
 int cmd_engine(int argc, const char **argv);
 int cmd_engines(int argc, const char **argv);
+int cmd_serve(int argc, const char **argv);
 
 #endif

@@ -75,33 +75,6 @@ pk_store *db_open(const filter_args *fa, int mode)
 
 /* YYYY, YYYY-MM or YYYY-MM-DD (also with '.' or '/'); unknown parts as 00 for a start
  * and 99 for an end, so that "--date-to 1960" takes in every game of 1960. */
-static int parse_date(const char *s, bool end, int32_t *key)
-{
-	int part[3] = { 0, end ? 99 : 0, end ? 99 : 0 }, n = 0;
-	const char *p = s;
-	while (n < 3) {
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		int v = 0, len = 0;
-		while (isdigit((unsigned char)*p) && len < 5) {
-			v = v * 10 + (*p++ - '0');
-			len++;
-		}
-		if ((n == 0 && len != 4) || (n > 0 && len > 2))
-			return -1;
-		part[n++] = v;
-		if (!*p)
-			break;
-		if (*p != '-' && *p != '.' && *p != '/')
-			return -1;
-		p++;
-	}
-	if (*p || (n > 1 && (part[1] < 1 || part[1] > 12)) || (n > 2 && (part[2] < 1 || part[2] > 31)))
-		return -1;
-	*key = part[0] * 10000 + part[1] * 100 + part[2];
-	return 0;
-}
-
 int parse_moves_arg(const char *option, const char *text, const pk_variant *v, uint8_t *buf, int cap, int *n,
 		    filter_pos *final)
 {
@@ -180,11 +153,11 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 		snprintf(fa->result_buf, sizeof fa->result_buf, "%s", result_string(res));
 		f->result = fa->result_buf;
 	}
-	if (fa->date_from && parse_date(fa->date_from, false, &f->date_from) < 0) {
+	if (fa->date_from && store_date_bound(fa->date_from, false, &f->date_from) < 0) {
 		cli_error("--date-from must be YYYY, YYYY-MM or YYYY-MM-DD, not '%s'", fa->date_from);
 		return EXIT_USAGE;
 	}
-	if (fa->date_to && parse_date(fa->date_to, true, &f->date_to) < 0) {
+	if (fa->date_to && store_date_bound(fa->date_to, true, &f->date_to) < 0) {
 		cli_error("--date-to must be YYYY, YYYY-MM or YYYY-MM-DD, not '%s'", fa->date_to);
 		return EXIT_USAGE;
 	}

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "egdb", cmd_egdb, "endgame databases: build by retrograde analysis, probe, stats, verify" },
 	{ "diagram", cmd_diagram, "a board diagram of a position or a game's ply, as SVG or as text" },
 	{ "report", cmd_report, "annotated games as one HTML page: graphs, classed moves, diagrams of the mistakes" },
+	{ "serve", cmd_serve, "the store in a browser: games, a board, the opening explorer, players, analysis; a JSON API" },
 	{ "play", cmd_play, "play a game against the engine in the terminal: levels, clock, hints, take-backs, PDN" },
 	{ "engine", cmd_engine, "the engine for other programs: the Hub protocol on standard input and output" },
 	{ "engines", cmd_engines, "other engines pdnkit can drive: check one (name, parameters, a move), list the engines file" },

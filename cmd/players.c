@@ -10,7 +10,8 @@
 
 typedef struct {
 	char *key, *name, *spellings;
-	long games;
+	long games, won, drawn, lost, moves;
+	double loss;
 	int first, last;
 	char surname[64];
 	char initials[16];              /* of the given names, in order */
@@ -39,6 +40,11 @@ static int keep_player(void *ctx, const pk_store_player *p)
 	x->name = strdup(p->name);
 	x->spellings = strdup(p->spellings);
 	x->games = p->games;
+	x->won = p->won;
+	x->drawn = p->drawn;
+	x->lost = p->lost;
+	x->moves = p->moves;
+	x->loss = p->average_loss;
 	x->first = p->first_year;
 	x->last = p->last_year;
 	x->group = -1;
@@ -238,7 +244,7 @@ int cmd_players(int argc, const char **argv)
 	char y[32];
 	if (!suggest) {
 		if (!json)
-			printf("%-32s %7s  %-11s %s\n", "player", "games", "years", "spellings");
+			printf("%-32s %7s  %-16s %5s  %-11s %s\n", "player", "games", "won-drawn-lost", "loss", "years", "spellings");
 		for (size_t i = 0; i < ps.n; i++) {
 			player *x = &ps.v[i];
 			if (json) {
@@ -246,7 +252,13 @@ int cmd_players(int argc, const char **argv)
 				json_string(stdout, x->name);
 				printf(",\"key\":");
 				json_string(stdout, x->key);
-				printf(",\"games\":%ld,\"first_year\":%d,\"last_year\":%d,\"spellings\":[", x->games, x->first, x->last);
+				printf(",\"games\":%ld,\"won\":%ld,\"drawn\":%ld,\"lost\":%ld,\"annotated_moves\":%ld,\"average_loss\":",
+				       x->games, x->won, x->drawn, x->lost, x->moves);
+				if (x->moves)
+					printf("%.1f", x->loss);
+				else
+					printf("null");
+				printf(",\"first_year\":%d,\"last_year\":%d,\"spellings\":[", x->first, x->last);
 				printf("\"");
 				for (const char *p = x->spellings; *p; p++) {
 					if (*p == 0x1F)
@@ -262,7 +274,11 @@ int cmd_players(int argc, const char **argv)
 			} else {
 				years(y, sizeof y, x);
 				cli_cell(stdout, x->name, 32, false);
-				printf(" %7ld  %-11s ", x->games, y);
+				char wdl[48], loss[16] = "-";
+				snprintf(wdl, sizeof wdl, "%ld-%ld-%ld", x->won, x->drawn, x->lost);
+				if (x->moves)
+					snprintf(loss, sizeof loss, "%.1f", x->loss);
+				printf(" %7ld  %-16s %5s  %-11s ", x->games, wdl, loss, y);
 				for (const char *p = x->spellings; *p; p++)
 					if (*p == 0x1F)
 						fputs("; ", stdout);

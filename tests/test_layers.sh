@@ -4,7 +4,7 @@
 # of these fails here, naming the file and the include.
 . "$TESTS_DIR/lib.sh"
 SRC="$TESTS_DIR/../src"
-LAYERS="base rules pdn store book egdb engine proto analysis report"
+LAYERS="base rules pdn store book egdb engine proto analysis report web"
 
 rank() {
 	i=0
@@ -40,6 +40,8 @@ done
 # Library boundaries.
 sq=$(grep -l '<sqlite3.h>' "$SRC"/*/*.[ch] | sed "s|$SRC/||" | grep -v '^store/')
 [ -z "$sq" ] && pass || fail "sqlite3.h outside store/: $sq"
+mh=$(grep -l '<microhttpd.h>' "$SRC"/*/*.[ch] | sed "s|$SRC/||" | grep -v '^web/http.c$')
+[ -z "$mh" ] && pass || fail "microhttpd.h outside web/http.c: $mh"
 zs=$(grep -l '<zstd.h>' "$SRC"/*/*.[ch] | sed "s|$SRC/||" | grep -v '^pdn/zio.c$')
 [ -z "$zs" ] && pass || fail "zstd.h outside pdn/zio.c: $zs"
 pr=$(grep -n '\bprintf(\|\bputs(\|\bfprintf(\|\bperror(\|\bexit(' "$SRC"/*/*.c | sed "s|$SRC/||")

@@ -30,6 +30,20 @@ int store_annotation_run(pk_store *s, const char *settings, const char *engine, 
 	return rc == SQLITE_ROW ? 0 : st_fail(s, "cannot read the annotation settings");
 }
 
+int store_latest_run(pk_store *s, int64_t game, int64_t *run)
+{
+	sqlite3_stmt *st;
+	*run = 0;
+	if (st_prepare(s, &st, "SELECT max(run) FROM annotated WHERE game = ?") < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, game);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*run = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : st_fail(s, "cannot read the annotations");
+}
+
 int store_is_annotated(pk_store *s, int64_t game, int64_t run, bool *done)
 {
 	sqlite3_stmt *st;

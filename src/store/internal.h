@@ -36,6 +36,7 @@ struct pk_store {
 	posrow *pos;
 	size_t npos, poscap;
 	long unindexed;                   /* games of this batch stored without positions */
+	double deadline;                  /* store_set_timeout: a monotonic time, or 0 */
 };
 
 
@@ -43,6 +44,9 @@ struct pk_store {
 int st_fail(pk_store *s, const char *what);
 /* Run SQL without results; -1 with s->err. */
 int st_exec(pk_store *s, const char *sql);
+/* The GameTypes whose first mover is White, as an SQL list ("0,20,..."): "1-0" is a
+ * win for White there, for Black in English draughts. */
+void st_white_first(char *buf, size_t size);
 int st_prepare(pk_store *s, sqlite3_stmt **st, const char *sql);
 /* What finding a game's copies looks at (moves as stored, names as keys, NULL unknown). */
 typedef struct {

@@ -177,3 +177,29 @@ int store_decode_moves(const uint8_t *buf, int len, int *ord, int cap)
 	return n;
 }
 
+int store_date_bound(const char *s, bool end, int32_t *key)
+{
+	int part[3] = { 0, end ? 99 : 0, end ? 99 : 0 }, n = 0;
+	const char *p = s;
+	while (n < 3) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		int v = 0, len = 0;
+		while (isdigit((unsigned char)*p) && len < 5) {
+			v = v * 10 + (*p++ - '0');
+			len++;
+		}
+		if ((n == 0 && len != 4) || (n > 0 && len > 2))
+			return -1;
+		part[n++] = v;
+		if (!*p)
+			break;
+		if (*p != '-' && *p != '.' && *p != '/')
+			return -1;
+		p++;
+	}
+	if (*p || (n > 1 && (part[1] < 1 || part[1] > 12)) || (n > 2 && (part[2] < 1 || part[2] > 31)))
+		return -1;
+	*key = part[0] * 10000 + part[1] * 100 + part[2];
+	return 0;
+}

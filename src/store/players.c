@@ -327,7 +327,7 @@ typedef struct {
 static int player_row(void *vctx, int ncol, const char *const *cols)
 {
 	players_ctx *c = vctx;
-	if (ncol < 6)
+	if (ncol < 11)
 		return 1;
 	pk_store_player p = {
 		.key = cols[0] ? cols[0] : "",
@@ -336,21 +336,45 @@ static int player_row(void *vctx, int ncol, const char *const *cols)
 		.first_year = cols[3] ? atoi(cols[3]) : 0,
 		.last_year = cols[4] ? atoi(cols[4]) : 0,
 		.spellings = cols[5] ? cols[5] : "",
+		.won = cols[6] ? atol(cols[6]) : 0,
+		.drawn = cols[7] ? atol(cols[7]) : 0,
+		.lost = cols[8] ? atol(cols[8]) : 0,
+		.moves = cols[9] ? atol(cols[9]) : 0,
 	};
+	if (p.moves > 0 && cols[10])
+		p.average_loss = atof(cols[10]) / (double)p.moves;
 	return c->cb(c->ctx, &p);
 }
 
 int store_players(pk_store *s, const pk_filter *f, long limit, int (*cb)(void *ctx, const pk_store_player *p), void *ctx)
 {
-	char sql[1600];
+	char white_first[200];
+	st_white_first(white_first, sizeof white_first);
+	/* each row a game of the player: points 1, 0.5, 0 (NULL unknown); the losses of
+	 * their moves in the game's latest annotation run */
+	static const char *const loss =
+		"(SELECT sum(a.loss) FROM annotation a WHERE a.game = g.id AND a.side = '%s' AND a.loss IS NOT NULL"
+		" AND a.run = (SELECT max(run) FROM annotated d WHERE d.game = g.id)) ls,"
+		" (SELECT count(a.loss) FROM annotation a WHERE a.game = g.id AND a.side = '%s' AND a.loss IS NOT NULL"
+		" AND a.run = (SELECT max(run) FROM annotated d WHERE d.game = g.id)) mv";
+	char lb[600], lw[600];
+	snprintf(lb, sizeof lb, loss, "black", "black");
+	snprintf(lw, sizeof lw, loss, "white", "white");
+	char sql[4000];
 	snprintf(sql, sizeof sql,
 		 "SELECT k, coalesce((SELECT p.name FROM player p WHERE p.key = k), max(name)), sum(n),"
-		 " min(fy) / 10000, max(ly) / 10000, group_concat(name, char(31)) FROM ("
-		 " SELECT k, name, count(*) n, min(nullif(d, 0)) fy, max(d) ly FROM ("
-		 "  SELECT g.black name, g.black_key k, g.date_key d FROM game g %%W AND g.black_key IS NOT NULL AND g.black_key != ''"
-		 "  UNION ALL SELECT g.white, g.white_key, g.date_key FROM game g %%W AND g.white_key IS NOT NULL AND g.white_key != '')"
+		 " min(fy) / 10000, max(ly) / 10000, group_concat(name, char(31)), sum(w), sum(dr), sum(l), sum(mv), sum(ls) FROM ("
+		 " SELECT k, name, count(*) n, min(nullif(d, 0)) fy, max(d) ly, sum(pt = 1) w, sum(pt = 0.5) dr, sum(pt = 0) l,"
+		 "  sum(mv) mv, sum(ls) ls FROM ("
+		 "  SELECT g.black name, g.black_key k, g.date_key d, CASE g.result WHEN '1/2-1/2' THEN 0.5"
+		 "   WHEN '1-0' THEN g.gametype NOT IN (%s) WHEN '0-1' THEN g.gametype IN (%s) END pt, %s"
+		 "   FROM game g %%W AND g.black_key IS NOT NULL AND g.black_key != ''"
+		 "  UNION ALL SELECT g.white, g.white_key, g.date_key, CASE g.result WHEN '1/2-1/2' THEN 0.5"
+		 "   WHEN '0-1' THEN g.gametype NOT IN (%s) WHEN '1-0' THEN g.gametype IN (%s) END, %s"
+		 "   FROM game g %%W AND g.white_key IS NOT NULL AND g.white_key != '')"
 		 " GROUP BY k, name ORDER BY k, n DESC)"
-		 " GROUP BY k ORDER BY 3 DESC, 2 LIMIT %ld", limit > 0 ? limit : -1L);
+		 " GROUP BY k ORDER BY 3 DESC, 2 LIMIT %ld",
+		 white_first, white_first, lb, white_first, white_first, lw, limit > 0 ? limit : -1L);
 	players_ctx pc = { cb, ctx };
 	return store_select(s, sql, f, player_row, &pc);
 }

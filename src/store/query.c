@@ -235,10 +235,10 @@ int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_r
 		 "SELECT g.id, g.event, g.site, g.date, g.round, g.black, g.white, g.result, g.plies, g.status,"
 		 " g.gametype, g.start, g.moves, g.movetext, %s, g.source_game FROM game g%s WHERE 1%s ORDER BY %s%s, g.id%s%s",
 		 f->position_set ? "p.ply" : "-1", f->position_set ? position_join : "", w.sql, order,
-		 f->desc ? " DESC" : "", f->limit > 0 ? " LIMIT " : "", "");
-	if (f->limit > 0) {
+		 f->desc ? " DESC" : "", f->limit > 0 || f->offset > 0 ? " LIMIT " : "", "");
+	if (f->limit > 0 || f->offset > 0) {
 		size_t n = strlen(sql);
-		snprintf(sql + n, sizeof sql - n, "%ld", f->limit);
+		snprintf(sql + n, sizeof sql - n, "%ld OFFSET %ld", f->limit > 0 ? f->limit : -1L, f->offset > 0 ? f->offset : 0L);
 	}
 	sqlite3_stmt *st;
 	if (st_prepare(s, &st, sql) < 0)

@@ -7,12 +7,16 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "store/internal.h"
 
 int st_fail(pk_store *s, const char *what)
 {
-	snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->db));
+	if (sqlite3_errcode(s->db) == SQLITE_INTERRUPT && s->deadline > 0)
+		snprintf(s->err, sizeof s->err, "%s: interrupted: it took longer than the time allowed", what);
+	else
+		snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->db));
 	return -1;
 }
 
@@ -67,6 +71,34 @@ int st_text_sink(void *ctx, const char *buf, size_t len)
 
 
 const char *store_error(const pk_store *s) { return s->err; }
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int past_deadline(void *ctx)
+{
+	const pk_store *s = ctx;
+	return s->deadline > 0 && mono_now() > s->deadline;
+}
+
+void store_set_timeout(pk_store *s, double seconds)
+{
+	s->deadline = seconds > 0 ? mono_now() + seconds : 0;
+	/* looked at every 10,000 virtual machine steps: well under a millisecond */
+	sqlite3_progress_handler(s->db, seconds > 0 ? 10000 : 0, seconds > 0 ? past_deadline : NULL, s);
+}
+
+void st_white_first(char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "0");
+	for (int i = 0; variant_at(i) && n < size; i++)
+		if (variant_at(i)->first == PK_WHITE)
+			n += (size_t)snprintf(buf + n, size - n, ",%d", variant_at(i)->gametype);
+}
 
 static const char *const schema_v1[] = {
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",

@@ -21,6 +21,9 @@ enum { STORE_READ, STORE_WRITE, STORE_CREATE };
  * forward. Returns NULL with a message in err. */
 pk_store *store_open(const char *path, int mode, char *err, size_t errsize);
 void store_close(pk_store *s);
+/* Statements run from now on are interrupted after this many seconds (0: never); an
+ * interrupted call fails with "interrupted: took longer than N s" in store_error. */
+void store_set_timeout(pk_store *s, double seconds);
 const char *store_error(const pk_store *s);
 
 /* Import. Games are written in batches, each one transaction: an interrupted import
@@ -69,6 +72,7 @@ typedef struct {
 	bool own_moves;                   /* annotated moves (store_blunders): with player, black or
 					   * white, only the moves that side played */
 	long limit;                       /* 0 = all */
+	long offset;                      /* store_query: skip this many first (paging) */
 } pk_filter;
 
 void filter_init(pk_filter *f);
@@ -124,6 +128,9 @@ typedef struct {
 	int first_year, last_year;        /* 0 when unknown */
 	const char *spellings;            /* the names as written, the most used first, joined
 					   * by '\x1F' (a character no name holds) */
+	long won, drawn, lost;            /* of the games with a result ('*' in none) */
+	long moves;                       /* moves of theirs annotated (each game's latest run) */
+	double average_loss;              /* the average loss of those moves (hundredths) */
 } pk_store_player;
 /* The players of the matching games, the most games first (limit 0: all). */
 int store_players(pk_store *s, const pk_filter *f, long limit, int (*cb)(void *ctx, const pk_store_player *p), void *ctx);
@@ -158,6 +165,9 @@ typedef struct {
 /* The annotated moves of the matching games (each game's latest annotation run) that
  * lost at least min_loss, the worst first (then by game and ply), at most limit. cb
  * returns nonzero to stop. */
+/* The latest annotation run of a game: *run 0 when it has none. */
+int store_latest_run(pk_store *s, int64_t game, int64_t *run);
+
 int store_blunders(pk_store *s, const pk_filter *f, int min_loss, long limit,
 		   int (*cb)(void *ctx, const pk_blunder *b), void *ctx);
 
@@ -200,6 +210,10 @@ int store_encode_moves(const pk_replay *rp, uint8_t *buf, int cap);
 int store_encode_ordinals(const int *ord, int n, uint8_t *buf, int cap);
 int store_decode_moves(const uint8_t *buf, int len, int *ordinals, int cap);
 
+/* A date bound given by a user, "YYYY", "YYYY-MM" or "YYYY-MM-DD" ('.' or '/' also
+ * between), to a key YYYYMMDD: the missing parts 00, or 99 for the end of a range. 0,
+ * or -1 when it is none of these. */
+int store_date_bound(const char *s, bool end, int32_t *key);
 /* Date as written to a sortable key YYYYMMDD (unknown parts 00), 0 if no year. */
 int32_t store_date_key(const char *date);
 /* Player name reduced for grouping: lower case, punctuation dropped, words sorted. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "store/internal.h"
 #include "store/summary.h"
 
 static int res_index(const char *r)
@@ -194,11 +195,8 @@ int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, const pk_
 	st->v = gametype != 21 ? variant_by_gametype(gametype) : NULL;
 	/* A player's points: "1-0" is a win for the side that moves first, Black in English
 	 * draughts and White in the variants listed here. */
-	char white_first[200] = "0";
-	size_t wn = 1;
-	for (int i = 0; variant_at(i); i++)
-		if (variant_at(i)->first == PK_WHITE)
-			wn += (size_t)snprintf(white_first + wn, sizeof white_first - wn, ",%d", variant_at(i)->gametype);
+	char white_first[200];
+	st_white_first(white_first, sizeof white_first);
 	char players[2000];
 	snprintf(players, sizeof players,
 		 "SELECT coalesce((SELECT p.name FROM player p WHERE p.key = k), max(name)), count(*), sum(points), sum(points = 1), sum(points = 0.5), sum(points = 0) FROM ("
@@ -247,9 +245,12 @@ int store_summary(pk_store *s, const pk_filter *f, const pk_pos *from, const pk_
 				move_name(st, &ml, vml, st->ex_ord[i], e->text, sizeof e->text);
 			else
 				snprintf(e->text, sizeof e->text, "#%d", st->ex_ord[i]);
+			e->ord = st->ex_ord[i];
 		}
 		free(vml);
 		qsort(st->explore, (size_t)st->nexplore, sizeof st->explore[0], cmp_bucket);
+		for (int i = 0; i < st->nexplore; i++)
+			st->ex_ord[i] = st->explore[i].ord;
 	}
 	return 0;
 }

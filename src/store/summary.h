@@ -14,6 +14,7 @@
 typedef struct {
 	char text[64];
 	long games, bw, ww, draws;
+	int ord;            /* explorer: the move's ordinal */
 } pk_bucket;
 
 typedef struct {
@@ -31,7 +32,7 @@ typedef struct {
 	int nplayers;
 	bool explored;      /* the filter had a position: the explorer below is filled */
 	pk_bucket explore[PK_MAX_MOVES];   /* the most played first */
-	int ex_ord[PK_MAX_MOVES];   /* the ordinal of each explorer entry */
+	int ex_ord[PK_MAX_MOVES];   /* the ordinal of each explorer entry (as explore[i].ord) */
 	int nexplore;
 	long explore_ended;  /* games that ended in the position */
 	int years[600];      /* games per year from 1500 */

@@ -1,0 +1,475 @@
+/* The pages of pdnkit serve: a game list, a game with its board, an opening explorer,
+ * players and stats, all drawn from the JSON API under /api/. No library, nothing
+ * fetched from elsewhere. Text from the store is only ever set as textContent. */
+'use strict';
+(function () {
+  var NS = 'http://www.w3.org/2000/svg';
+  var view = document.getElementById('view');
+  var pending = null;
+  var info = {};
+
+  function h(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    for (var a in attrs || {}) {
+      if (a === 'text') e.textContent = attrs[a];
+      else if (a === 'cls') e.className = attrs[a];
+      else if (a.slice(0, 2) === 'on') e.addEventListener(a.slice(2), attrs[a]);
+      else e.setAttribute(a, attrs[a]);
+    }
+    (kids || []).forEach(function (k) { if (k != null) e.appendChild(typeof k === 'string' ? document.createTextNode(k) : k); });
+    return e;
+  }
+  function s(tag, attrs) {
+    var e = document.createElementNS(NS, tag);
+    for (var a in attrs || {}) e.setAttribute(a, attrs[a]);
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+  function fmt(n) { return n == null ? '-' : String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+  function qs(o) {
+    return Object.keys(o).filter(function (k) { return o[k] !== '' && o[k] != null; })
+      .map(function (k) { return encodeURIComponent(k) + '=' + encodeURIComponent(o[k]); }).join('&');
+  }
+  function parseQs(str) {
+    var o = {};
+    (str || '').split('&').forEach(function (kv) {
+      if (!kv) return;
+      var i = kv.indexOf('='), k = i < 0 ? kv : kv.slice(0, i), v = i < 0 ? '' : kv.slice(i + 1);
+      try { o[decodeURIComponent(k)] = decodeURIComponent(v.replace(/\+/g, ' ')); } catch (e) { /* a bad escape: skipped */ }
+    });
+    return o;
+  }
+  function api(call, params) {
+    if (pending) pending.abort();
+    var ctl = new AbortController();
+    pending = ctl;
+    return fetch('/api/' + call + '?' + qs(params || {}), { signal: ctl.signal }).then(function (r) {
+      return r.json().then(function (j) {
+        if (!r.ok) throw new Error(j.error || ('HTTP ' + r.status));
+        return j;
+      });
+    });
+  }
+  /* a second request that must not cancel the page's own */
+  function apiSide(call, params) {
+    return fetch('/api/' + call + '?' + qs(params || {})).then(function (r) {
+      return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || ('HTTP ' + r.status)); return j; });
+    });
+  }
+  function showError(where, err) {
+    if (err && err.name === 'AbortError') return;
+    clear(where).appendChild(h('p', { cls: 'error', text: String(err && err.message || err) }));
+  }
+
+  /* --- the board --- */
+  function xy(sq, flip) {
+    var r = Math.floor((sq - 1) / 4), k = (sq - 1) % 4, c = r % 2 === 0 ? 2 * k + 1 : 2 * k;
+    return flip ? [7 - r, 7 - c] : [r, c];
+  }
+  /* board: 32 characters (b w men, B W kings, . empty); o.flip, o.last (squares),
+   * o.onSquare(sq), o.marks {sel: sq, dests: [sq]}, o.size (pixels) */
+  function drawBoard(board, o) {
+    o = o || {};
+    var z = 45, svg = s('svg', { viewBox: '0 0 360 360', 'class': 'board' + (o.cls ? ' ' + o.cls : ''), role: 'img' });
+    svg.appendChild(s('title')).textContent = 'board';
+    for (var r = 0; r < 8; r++)
+      for (var c = 0; c < 8; c++)
+        svg.appendChild(s('rect', { x: c * z, y: r * z, width: z, height: z, fill: (r + c) % 2 ? '#7a9a6b' : '#f3ead7' }));
+    for (var sq = 1; sq <= 32; sq++) {
+      var p = xy(sq, o.flip), x = p[1] * z, y = p[0] * z;
+      var cell = s('rect', { x: x, y: y, width: z, height: z, fill: 'transparent', 'class': 'sq', 'data-sq': sq });
+      if (o.last && o.last.indexOf(sq) >= 0) svg.appendChild(s('rect', { x: x, y: y, width: z, height: z, 'class': 'last' }));
+      if (o.marks && o.marks.dests && o.marks.dests.indexOf(sq) >= 0)
+        svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 9, 'class': 'dest' }));
+      var ch = board.charAt(sq - 1);
+      if (ch !== '.') {
+        var dark = ch === 'b' || ch === 'B';
+        svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 17, fill: dark ? '#222' : '#f4efe3',
+          stroke: dark ? '#000' : '#8c836f', 'stroke-width': 1.5 }));
+        if (ch === 'B' || ch === 'W')
+          svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 7, fill: '#d4a72c' }));
+      }
+      if (!o.small) {
+        var t = s('text', { x: x + 3, y: y + 11, 'font-size': 9, fill: '#e9efe4', 'font-family': 'Helvetica, Arial, sans-serif' });
+        t.textContent = sq;
+        svg.appendChild(t);
+      }
+      if (o.marks && o.marks.sel === sq)
+        svg.appendChild(s('rect', { x: x + 2, y: y + 2, width: z - 4, height: z - 4, 'class': 'sel' }));
+      if (o.onSquare) {
+        if (o.can && o.can.indexOf(sq) >= 0) cell.setAttribute('class', 'sq can');
+        cell.addEventListener('click', (function (q) { return function () { o.onSquare(q); }; })(sq));
+      }
+      svg.appendChild(cell);
+    }
+    if (o.small) svg.setAttribute('class', 'board mini');
+    return svg;
+  }
+  function resultBar(bw, dr, ww) {
+    var t = bw + dr + ww || 1;
+    return h('div', { cls: 'bar-res', title: bw + ' Black wins, ' + dr + ' draws, ' + ww + ' White wins' }, [
+      (function () { var e = h('span', { cls: 'bw' }); e.style.width = (100 * bw / t) + '%'; return e; })(),
+      (function () { var e = h('span', { cls: 'dr' }); e.style.width = (100 * dr / t) + '%'; return e; })(),
+      (function () { var e = h('span', { cls: 'ww' }); e.style.width = (100 * ww / t) + '%'; return e; })()
+    ]);
+  }
+
+  /* --- games --- */
+  var FILTERS = ['player', 'black', 'white', 'event', 'site', 'result', 'from', 'to', 'opening', 'fen', 'moves'];
+  function gamesPage(q) {
+    clear(view);
+    var form = h('form', { cls: 'filters', id: 'filters' });
+    function field(name, label, wide) {
+      return h('label', {}, [label, h('input', { name: name, value: q[name] || '', cls: wide ? 'wide' : '' })]);
+    }
+    var res = h('select', { name: 'result' });
+    [['', 'any'], ['1-0', '1-0 (Black won)'], ['0-1', '0-1 (White won)'], ['1/2-1/2', 'draw'], ['*', 'unknown']].forEach(function (o) {
+      var opt = h('option', { value: o[0], text: o[1] });
+      if ((q.result || '') === o[0]) opt.selected = true;
+      res.appendChild(opt);
+    });
+    [field('player', 'player'), field('event', 'event'), h('label', {}, ['result', res]), field('from', 'from (YYYY)'),
+      field('to', 'to'), field('opening', 'opening moves', true),
+      h('button', { type: 'submit', text: 'Find' })].forEach(function (e) { form.appendChild(e); });
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var n = {};
+      FILTERS.forEach(function (k) { if (form.elements[k] && form.elements[k].value) n[k] = form.elements[k].value; else if (q[k] && !form.elements[k]) n[k] = q[k]; });
+      if (q.order) { n.order = q.order; if (q.desc) n.desc = q.desc; }
+      location.hash = '#/games?' + qs(n);
+    });
+    view.appendChild(h('h1', { text: 'Games' }));
+    if (q.fen || q.moves) view.appendChild(h('p', { cls: 'muted', text: 'Reaching the position ' + (q.fen || ('after ' + q.moves)) }));
+    view.appendChild(form);
+    var out = h('div', { id: 'games' }, [h('p', { cls: 'muted', text: 'Loading...' })]);
+    view.appendChild(out);
+    var params = {};
+    FILTERS.concat(['order', 'desc', 'offset']).forEach(function (k) { if (q[k]) params[k] = q[k]; });
+    params.limit = 50;
+    api('games', params).then(function (d) {
+      clear(out);
+      var off = d.offset, shown = d.games.length;
+      var pager = h('div', { cls: 'pager' }, [
+        h('span', { id: 'count', text: d.count ? fmt(off + 1) + '\u2013' + fmt(off + shown) + ' of ' + fmt(d.count) + ' games' : 'No game matches.' })]);
+      function go(o) { var n = Object.assign({}, q); n.offset = o > 0 ? o : ''; location.hash = '#/games?' + qs(n); }
+      if (off > 0) pager.appendChild(h('button', { text: '\u2039 previous', onclick: function () { go(off - 50); } }));
+      if (off + shown < d.count) pager.appendChild(h('button', { text: 'next \u203a', id: 'next', onclick: function () { go(off + 50); } }));
+      out.appendChild(pager);
+      if (!shown) return;
+      var cols = [['id', '#'], ['date', 'date'], ['event', 'event'], ['black', 'Black'], ['white', 'White'], ['result', 'result'], ['plies', 'plies']];
+      var tr = h('tr');
+      cols.forEach(function (c) {
+        var on = (q.order || 'id') === c[0];
+        tr.appendChild(h('th', { cls: 'sort' + (c[0] === 'event' || c[0] === 'black' || c[0] === 'white' ? ' l' : '') + (on ? ' on' : '') + (on && q.desc ? ' desc' : ''),
+          text: c[1], onclick: function () { var n = Object.assign({}, q); n.order = c[0]; n.desc = on && !q.desc ? '1' : ''; n.offset = ''; location.hash = '#/games?' + qs(n); } }));
+      });
+      var table = h('table', { cls: 'list' }, [h('thead', {}, [tr])]);
+      var tb = h('tbody');
+      d.games.forEach(function (g) {
+        var row = h('tr', { cls: 'row', 'data-id': g.id, onclick: function () { location.hash = '#/game/' + g.id; } }, [
+          h('td', { text: String(g.id) }), h('td', { text: g.date || '?' }), h('td', { cls: 'l', text: g.event || '' }),
+          h('td', { cls: 'l', text: g.black || '?' }), h('td', { cls: 'l', text: g.white || '?' }),
+          h('td', { text: g.result }), h('td', { text: String(g.plies) })]);
+        tb.appendChild(row);
+      });
+      table.appendChild(tb);
+      out.appendChild(table);
+    }).catch(function (e) { showError(out, e); });
+  }
+
+  /* --- one game --- */
+  var MARK = { blunder: '??', mistake: '?', inaccuracy: '?!', only: '!' };
+  function gamePage(id) {
+    clear(view).appendChild(h('p', { cls: 'muted', text: 'Loading game ' + id + '...' }));
+    api('game', { id: id }).then(function (g) { showGame(g); }).catch(function (e) { showError(view, e); });
+  }
+  function showGame(g) {
+    clear(view);
+    var title = (g.black || '?') + ' \u2013 ' + (g.white || '?');
+    document.title = title + ' \u00b7 pdnkit';
+    view.appendChild(h('h1', { text: title }));
+    view.appendChild(h('p', { cls: 'meta', text: [g.event, g.site, g.date, g.round ? 'round ' + g.round : null, g.result, g.plies + ' plies']
+      .filter(function (x) { return x; }).join(' \u00b7 ') }));
+    if (!g.positions) {
+      view.appendChild(h('p', { cls: 'muted', text: 'A game of another variant (GameType ' + g.gametype + '): its PDN below.' }));
+      view.appendChild(h('textarea', { cls: 'pdn', readonly: 'readonly' }, [g.pdn]));
+      return;
+    }
+    var notes = {};
+    (g.annotation ? g.annotation.moves : []).forEach(function (a) { notes[a.ply] = a; });
+    var ply = 0, flip = false, n = g.moves.length;
+    var split = h('div', { cls: 'split' }), left = h('div', { cls: 'left' }), right = h('div', { cls: 'right' });
+    split.appendChild(left); split.appendChild(right); view.appendChild(split);
+    var boardBox = h('div', { id: 'board' }), label = h('span', { id: 'ply' });
+    var controls = h('div', { cls: 'controls' }, [
+      h('button', { text: '\u00ab', title: 'start (Home)', onclick: function () { go(0); } }),
+      h('button', { text: '\u2039', title: 'back (\u2190)', onclick: function () { go(ply - 1); } }),
+      h('button', { text: '\u203a', title: 'forward (\u2192)', onclick: function () { go(ply + 1); } }),
+      h('button', { text: '\u00bb', title: 'end (End)', onclick: function () { go(n); } }),
+      h('button', { text: 'flip', title: 'flip the board (f)', onclick: function () { flip = !flip; go(ply); } }), label]);
+    var explore = h('a', { id: 'explore', text: 'explore this position' });
+    var analyse = h('div', { cls: 'analysis' });
+    var abtn = h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, { moves: movesTo(ply) }); } });
+    left.appendChild(boardBox); left.appendChild(controls);
+    left.appendChild(h('p', { cls: 'kv' }, [explore, ' \u00b7 ', abtn]));
+    left.appendChild(analyse);
+    function movesTo(p) { return g.moves.slice(0, p).map(function (m) { return m.move; }).join(' '); }
+    var movesBox = h('p', { cls: 'moves' });
+    g.comment.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
+    var spans = [];
+    g.moves.forEach(function (m, i) {
+      if (m.side === 'black' || i === 0) movesBox.appendChild(h('span', { cls: 'n', text: m.number + (m.side === 'black' ? '.' : '...') }));
+      var a = notes[m.ply], cls = a ? a['class'] : '';
+      var sp = h('span', { cls: 'm ' + cls, 'data-ply': m.ply, text: m.move + (MARK[cls] || ''),
+        title: a && a.best ? 'best ' + a.best + ', loss ' + (a.loss / 100).toFixed(2) : '' });
+      sp.addEventListener('click', function () { go(m.ply); });
+      spans.push(sp);
+      movesBox.appendChild(sp); movesBox.appendChild(document.createTextNode(' '));
+      m.comments.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
+    });
+    movesBox.appendChild(h('span', { cls: 'result', text: g.result }));
+    if (g.annotation) right.appendChild(graph(g, function (p) { go(p); }));
+    else if (info.annotate) {
+      var note = h('p', { cls: 'muted' });
+      note.appendChild(h('button', { text: 'Annotate this game', id: 'annotate', onclick: function () {
+        clear(note).appendChild(document.createTextNode('Annotating...'));
+        fetch('/api/annotate?id=' + g.id, { method: 'POST', headers: { 'X-Pdnkit': '1' } }).then(function (r) {
+          return r.json().then(function (j) { if (!r.ok) throw new Error(j.error); return j; });
+        }).then(function () { gamePage(g.id); }).catch(function (e) { showError(note, e); });
+      } }));
+      right.appendChild(note);
+    } else right.appendChild(h('p', { cls: 'muted', text: 'Not annotated: pdnkit annotate --db ... --event ... adds scores and classes (or serve --allow-write, then a button here).' }));
+    right.appendChild(movesBox);
+    function go(p) {
+      ply = Math.max(0, Math.min(n, p));
+      var last = ply > 0 ? [g.moves[ply - 1].from].concat(g.moves[ply - 1].path) : null;
+      clear(boardBox).appendChild(drawBoard(g.positions[ply], { flip: flip, last: last }));
+      label.textContent = ' ply ' + ply + ' of ' + n;
+      spans.forEach(function (e, i) { e.classList.toggle('cur', i + 1 === ply); });
+      explore.setAttribute('href', '#/explorer?' + qs({ moves: movesTo(ply) }));
+      clear(analyse);
+    }
+    document.onkeydown = function (ev) {
+      if (ev.target && (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA')) return;
+      if (ev.key === 'ArrowRight') go(ply + 1); else if (ev.key === 'ArrowLeft') go(ply - 1);
+      else if (ev.key === 'Home') go(0); else if (ev.key === 'End') go(n);
+      else if (ev.key === 'f') { flip = !flip; go(ply); } else return;
+      ev.preventDefault();
+    };
+    go(0);
+    /* the position before each mistake */
+    var figs = h('div', { cls: 'figs' });
+    g.moves.forEach(function (m, i) {
+      var a = notes[m.ply];
+      if (!a || (a['class'] !== 'blunder' && a['class'] !== 'mistake')) return;
+      var fig = h('figure', {}, [drawBoard(g.positions[i], { small: true, last: [m.from].concat(m.path) }),
+        h('figcaption', { text: m.number + (m.side === 'black' ? '. ' : '... ') + m.move + MARK[a['class']] +
+          (a.best ? ' (best ' + a.best + ', loss ' + (a.loss / 100).toFixed(2) + ')' : '') })]);
+      fig.addEventListener('click', function () { go(i); });
+      figs.appendChild(fig);
+    });
+    if (figs.firstChild) { right.appendChild(h('h3', { text: 'Before each mistake' })); right.appendChild(figs); }
+    var ta = h('textarea', { cls: 'pdn', readonly: 'readonly', id: 'pdn' }, [g.pdn]);
+    right.appendChild(h('h3', { text: 'PDN' }));
+    right.appendChild(ta);
+    right.appendChild(h('button', { text: 'Copy', onclick: function () {
+      ta.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(g.pdn).catch(function () { document.execCommand('copy'); });
+      else document.execCommand('copy');
+    } }));
+    var tags = h('table', {}, g.tags.map(function (t) { return h('tr', {}, [h('td', { text: t[0] }), h('td', { cls: 'l', text: t[1] })]); }));
+    right.appendChild(h('h3', { text: 'Tags' }));
+    right.appendChild(tags);
+  }
+  /* the score after each move from Black's side, clamped to +-5 men */
+  function graph(g, onPly) {
+    var n = g.moves.length, w = 600, hh = 140, mid = hh / 2;
+    var svg = s('svg', { viewBox: '0 0 ' + w + ' ' + hh, 'class': 'graph-eval', role: 'img' });
+    svg.appendChild(s('title')).textContent = 'evaluation after each move, Black up';
+    svg.appendChild(s('rect', { x: 0, y: 0, width: w, height: hh, fill: '#fff', stroke: '#e2ddd2' }));
+    svg.appendChild(s('line', { x1: 0, y1: mid, x2: w, y2: mid, stroke: '#bbb' }));
+    var pts = [[0, mid]];
+    var notes = g.annotation.moves;
+    notes.forEach(function (a) {
+      if (a.score_played == null) return;
+      var v = a.side === 'black' ? a.score_played : -a.score_played;
+      v = Math.max(-500, Math.min(500, v));
+      pts.push([a.ply * w / Math.max(1, n), mid - v * (mid - 6) / 500]);
+    });
+    svg.appendChild(s('polyline', { points: pts.map(function (p) { return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join(' '),
+      fill: 'none', stroke: '#2e6fb7', 'stroke-width': 2 }));
+    notes.forEach(function (a) {
+      var col = { blunder: '#c0392b', mistake: '#e67e22', inaccuracy: '#c9a227' }[a['class']];
+      if (!col) return;
+      var c = s('circle', { cx: (a.ply * w / Math.max(1, n)).toFixed(1), cy: mid, r: 5, fill: col });
+      c.appendChild(s('title')).textContent = 'ply ' + a.ply + ': ' + a.move + ' ' + a['class'];
+      c.addEventListener('click', function () { onPly(a.ply - 1); });
+      svg.appendChild(c);
+    });
+    svg.addEventListener('click', function (ev) {
+      if (ev.target.tagName === 'circle') return;
+      var r = svg.getBoundingClientRect();
+      onPly(Math.round((ev.clientX - r.left) / r.width * n));
+    });
+    return svg;
+  }
+  function runAnalysis(box, pos) {
+    clear(box).appendChild(h('span', { cls: 'muted', text: 'Searching...' }));
+    apiSide('analyse', Object.assign({ time: 1 }, pos)).then(function (a) {
+      clear(box);
+      if (!a.best) { box.appendChild(h('span', { text: a.result })); return; }
+      var score = a.win_in != null ? (a.win_in > 0 ? 'wins in ' + a.win_in : 'loses in ' + (-a.win_in)) : (a.score / 100).toFixed(2);
+      box.appendChild(h('div', {}, [h('b', { text: a.best }), ' ' + score + ' (side to move) \u00b7 depth ' + a.depth + ' \u00b7 ' + fmt(a.nodes) + ' nodes']));
+      box.appendChild(h('div', { cls: 'muted', text: a.pv.join(' ') }));
+      if (a.egdb) box.appendChild(h('div', { text: 'Databases: ' + a.egdb.value + (a.egdb.plies != null ? ' in ' + a.egdb.plies + ' plies' : '') }));
+    }).catch(function (e) { showError(box, e); });
+  }
+
+  /* --- explorer --- */
+  function explorerPage(q) {
+    clear(view);
+    view.appendChild(h('h1', { text: 'Opening explorer' }));
+    var split = h('div', { cls: 'split' }), left = h('div', { cls: 'left' }), right = h('div', { cls: 'right' });
+    split.appendChild(left); split.appendChild(right); view.appendChild(split);
+    var pos = {};
+    if (q.fen) pos.fen = q.fen; else if (q.moves) pos.moves = q.moves;
+    var trail = q.moves ? q.moves : '';
+    right.appendChild(h('p', { cls: 'muted', text: 'Loading...' }));
+    api('explorer', pos).then(function (d) {
+      var sel = null;
+      var boardBox = h('div', { id: 'board' });
+      function redraw() {
+        var dests = sel ? d.moves.filter(function (m) { return m.from === sel; }).map(function (m) { return m.path[m.path.length - 1]; }) : [];
+        clear(boardBox).appendChild(drawBoard(d.board, { marks: { sel: sel, dests: dests },
+          can: d.moves.map(function (m) { return m.from; }).concat(dests), onSquare: click }));
+      }
+      function play(m) {
+        if (d.fen && !q.moves && q.fen) location.hash = '#/explorer?' + qs({ fen: m.fen });
+        else location.hash = '#/explorer?' + qs({ moves: (trail ? trail + ' ' : '') + m.move });
+      }
+      function click(sq) {
+        var from = d.moves.filter(function (m) { return m.from === sq; });
+        if (from.length) { sel = sq; redraw(); return; }
+        if (sel) {
+          var to = d.moves.filter(function (m) { return m.from === sel && m.path[m.path.length - 1] === sq; });
+          if (to.length) { play(to[0]); return; }
+        }
+        sel = null; redraw();
+      }
+      redraw();
+      left.appendChild(boardBox);
+      left.appendChild(h('p', { cls: 'kv', id: 'turn', text: d.turn === 'black' ? 'Black to move' : 'White to move' }));
+      if (trail) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'moves' }), trail]));
+      var fenIn = h('input', { cls: 'fen', id: 'fen', value: d.fen, 'aria-label': 'FEN' });
+      left.appendChild(h('form', { onsubmit: function (ev) { ev.preventDefault(); location.hash = '#/explorer?' + qs({ fen: fenIn.value.trim() }); } },
+        [fenIn, h('button', { type: 'submit', text: 'Set position' }), h('a', { href: '#/explorer', text: ' start' })]));
+      if (trail) {
+        var back = trail.split(' ').slice(0, -1).join(' ');
+        left.appendChild(h('p', {}, [h('a', { href: '#/explorer?' + qs({ moves: back }), text: '\u2039 take back' })]));
+      }
+      if (d.egdb) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'databases' }), d.egdb.value + ' for the side to move' + (d.egdb.plies != null ? ' in ' + d.egdb.plies + ' plies' : '')]));
+      var analyse = h('div', { cls: 'analysis' });
+      left.appendChild(h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, pos); } }));
+      left.appendChild(analyse);
+      clear(right);
+      right.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), h('a', { id: 'games-here', href: '#/games?' + qs(pos.fen ? { fen: pos.fen } : pos.moves ? { moves: pos.moves } : { fen: d.fen }) , text: fmt(d.games) }),
+        d.ended ? ' (' + fmt(d.ended) + ' ended here)' : '']));
+      var tb = h('tbody');
+      d.moves.forEach(function (m) {
+        var t = m.black_wins + m.white_wins + m.draws;
+        tb.appendChild(h('tr', { cls: 'row', onclick: function () { play(m); } }, [
+          h('td', { text: m.move }), h('td', { cls: 'games', text: fmt(m.games) }),
+          h('td', {}, [m.games ? resultBar(m.black_wins, m.draws, m.white_wins) : null]),
+          h('td', { text: t ? Math.round(100 * (m.black_wins + m.draws / 2) / t) + '%' : '' })]));
+      });
+      right.appendChild(h('table', { cls: 'list', id: 'explore' }, [h('thead', {}, [h('tr', {}, [h('th', { text: 'move' }), h('th', { text: 'games' }),
+        h('th', { text: 'Black \u00b7 draw \u00b7 White' }), h('th', { text: 'Black score' })])]), tb]));
+    }).catch(function (e) { showError(right, e); });
+  }
+
+  /* --- players --- */
+  function playersPage(q) {
+    clear(view);
+    view.appendChild(h('h1', { text: 'Players' }));
+    var input = h('input', { name: 'player', value: q.player || '', cls: 'wide' });
+    view.appendChild(h('form', { cls: 'filters', onsubmit: function (ev) { ev.preventDefault(); location.hash = '#/players?' + qs({ player: input.value }); } },
+      [h('label', {}, ['the players of the games of', input]), h('button', { type: 'submit', text: 'Show' })]));
+    var out = h('div', {}, [h('p', { cls: 'muted', text: 'Loading...' })]);
+    view.appendChild(out);
+    api('players', { player: q.player || '', limit: 200 }).then(function (d) {
+      clear(out);
+      var tb = h('tbody');
+      d.players.forEach(function (p) {
+        var t = p.won + p.drawn + p.lost;
+        tb.appendChild(h('tr', { cls: 'row', onclick: function () { location.hash = '#/games?' + qs({ player: p.name }); } }, [
+          h('td', { text: p.name }), h('td', { text: fmt(p.games) }), h('td', { text: p.won + '-' + p.drawn + '-' + p.lost }),
+          h('td', { text: t ? Math.round(100 * (p.won + p.drawn / 2) / t) + '%' : '' }),
+          h('td', { text: p.average_loss == null ? '-' : p.average_loss.toFixed(1) }),
+          h('td', { text: p.first_year ? p.first_year + (p.last_year !== p.first_year ? '\u2013' + p.last_year : '') : '' })]));
+      });
+      out.appendChild(h('table', { cls: 'list' }, [h('thead', {}, [h('tr', {}, ['player', 'games', 'won-drawn-lost', 'score', 'average loss', 'years']
+        .map(function (x) { return h('th', { text: x }); }))]), tb]));
+    }).catch(function (e) { showError(out, e); });
+  }
+
+  /* --- stats --- */
+  function statsPage() {
+    clear(view);
+    view.appendChild(h('h1', { text: 'The collection' }));
+    var out = h('div', {}, [h('p', { cls: 'muted', text: 'Loading...' })]);
+    view.appendChild(out);
+    api('stats', {}).then(function (d) {
+      clear(out);
+      out.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), fmt(d.games), h('br'), h('b', { text: 'players' }), fmt(d.players),
+        h('br'), h('b', { text: 'events' }), fmt(d.events), h('br'), h('b', { text: 'dates' }), (d.first_date || '?') + ' \u2013 ' + (d.last_date || '?')]));
+      var r = d.results;
+      out.appendChild(h('h3', { text: 'Results' }));
+      out.appendChild(h('p', { cls: 'kv' }, [resultBar(r.black_wins, r.draws, r.white_wins),
+        fmt(r.black_wins) + ' Black wins, ' + fmt(r.draws) + ' draws, ' + fmt(r.white_wins) + ' White wins, ' + fmt(r.unknown) + ' unknown']));
+      out.appendChild(h('h3', { text: 'Most played openings (three moves)' }));
+      out.appendChild(h('table', { cls: 'list' }, d.openings.map(function (o) {
+        return h('tr', { cls: 'row', onclick: function () { location.hash = '#/explorer?' + qs({ moves: o.text }); } },
+          [h('td', { text: o.text }), h('td', { text: fmt(o.games) }), h('td', {}, [resultBar(o.black_wins, o.draws, o.white_wins)])]);
+      })));
+      out.appendChild(h('h3', { text: 'Most games' }));
+      out.appendChild(h('table', { cls: 'list' }, d.players.map(function (p) {
+        return h('tr', { cls: 'row', onclick: function () { location.hash = '#/games?' + qs({ player: p.name }); } },
+          [h('td', { text: p.name }), h('td', { text: fmt(p.games) }), h('td', { text: p.won + '-' + p.drawn + '-' + p.lost })]);
+      })));
+      if (d.years.length) {
+        out.appendChild(h('h3', { text: 'Games per year' }));
+        var y0 = d.years[0][0], y1 = d.years[d.years.length - 1][0], max = Math.max.apply(null, d.years.map(function (y) { return y[1]; }));
+        var w = 900, hh = 120, bw = w / (y1 - y0 + 1);
+        var svg = s('svg', { viewBox: '0 0 ' + w + ' ' + (hh + 14), 'class': 'years', role: 'img' });
+        d.years.forEach(function (y) {
+          var bh = y[1] / max * hh;
+          var rect = s('rect', { x: ((y[0] - y0) * bw).toFixed(1), y: (hh - bh).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: bh.toFixed(1), fill: '#2e6fb7' });
+          rect.appendChild(s('title')).textContent = y[0] + ': ' + y[1] + ' games';
+          svg.appendChild(rect);
+        });
+        [y0, y1].forEach(function (y, i) {
+          var t = s('text', { x: i ? w : 0, y: hh + 12, 'font-size': 11, 'text-anchor': i ? 'end' : 'start' });
+          t.textContent = y; svg.appendChild(t);
+        });
+        out.appendChild(svg);
+      }
+    }).catch(function (e) { showError(out, e); });
+  }
+
+  function route() {
+    document.onkeydown = null;
+    var hash = location.hash.replace(/^#\/?/, '');
+    var i = hash.indexOf('?'), page = i < 0 ? hash : hash.slice(0, i), q = parseQs(i < 0 ? '' : hash.slice(i + 1));
+    var parts = page.split('/');
+    document.querySelectorAll('header nav a').forEach(function (a) { a.classList.toggle('on', a.getAttribute('data-nav') === (parts[0] || 'games')); });
+    document.title = 'pdnkit';
+    if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) gamePage(parts[1]);
+    else if (parts[0] === 'explorer') explorerPage(q);
+    else if (parts[0] === 'players') playersPage(q);
+    else if (parts[0] === 'stats') statsPage(q);
+    else gamesPage(q);
+  }
+  window.addEventListener('hashchange', route);
+  /* what the server offers (annotation on request), then the page */
+  fetch('/api/info').then(function (r) { return r.json(); }).then(function (j) { info = j; }, function () {}).then(route);
+})();
