@@ -161,12 +161,13 @@ static char *slurp_file(const char *path)
 int cmd_players(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
-	char *apply = NULL, *check = NULL;
+	char *apply = NULL, *check = NULL, *alias = NULL;
 	int suggest = 0, json = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games:", NULL },
 		{ "suggest", 0, POPT_ARG_NONE, &suggest, 0, "list the probable aliases (same surname, initials that fit, years within five of each other) as an alias file to review", NULL },
 		{ "apply", 0, POPT_ARG_STRING, &apply, 0, "apply this alias file (with the built-in aliases) to the store: every game's player keys made again", "FILE" },
+		{ "alias", 0, POPT_ARG_STRING, &alias, 0, "make SPELLING one more spelling of PLAYER (its games become the player's) until the next --apply", "SPELLING=PLAYER" },
 		{ "check", 0, POPT_ARG_STRING, &check, 0, "only read this alias file and say what is wrong with it", "FILE" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per player", NULL },
 		POPT_AUTOHELP
@@ -187,8 +188,38 @@ int cmd_players(int argc, const char **argv)
 		cli_error("unexpected argument '%s' (see --help)", cli_args(ctx, &nargs)[0]);
 		goto out;
 	}
-	if ((apply != NULL) + (check != NULL) + (suggest != 0) > 1) {
-		cli_error("--apply, --check and --suggest go one at a time");
+	if ((apply != NULL) + (check != NULL) + (suggest != 0) + (alias != NULL) > 1) {
+		cli_error("--apply, --alias, --check and --suggest go one at a time");
+		goto out;
+	}
+	if (alias) {
+		char *eq = strchr(alias, '=');
+		if (!eq || eq == alias || !eq[1]) {
+			cli_error("--alias wants SPELLING=PLAYER, e.g. --alias 'M. Tinsley=Tinsley, Marion'");
+			goto out;
+		}
+		*eq = 0;
+		s = db_open(&fa, STORE_WRITE);
+		if (!s) {
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		long rekeyed;
+		if (store_add_alias(s, alias, eq + 1, &rekeyed) < 0) {
+			cli_error("%s", store_error(s));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		if (json) {
+			printf("{\"spelling\":");
+			json_string(stdout, alias);
+			printf(",\"player\":");
+			json_string(stdout, eq + 1);
+			printf(",\"games_changed\":%ld}\n", rekeyed);
+		} else {
+			printf("'%s' is now a spelling of '%s': the players of %ld games changed\n", alias, eq + 1, rekeyed);
+		}
+		rc = EXIT_OK;
 		goto out;
 	}
 	const char *file = apply ? apply : check;
@@ -351,5 +382,6 @@ out:
 	filter_args_free(&fa);
 	free(apply);
 	free(check);
+	free(alias);
 	return rc;
 }

@@ -119,6 +119,27 @@ expect_rc 3 "a missing file"
 run "$PDNKIT" players --check "$T_TMP/aliases.txt" --suggest
 expect_rc 2 "--check with --suggest"
 
+# one alias at a time: --alias SPELLING=PLAYER
+run "$PDNKIT" players --db "$DB" --alias "Smith, Jim=Smith, J.A."
+expect_rc 0 "--alias"
+expect_out_has "the players of 2 games changed" "Jim Smith's two games are J.A. Smith's now"
+run "$PDNKIT" query --db "$DB" --player "Smith, J.A." --format count
+expect_out 6 "--player finds the merged player's games"
+run "$PDNKIT" query --db "$DB" --player "Smith, Jim" --format count
+expect_out 6 "and by the new spelling"
+run "$PDNKIT" players --db "$DB" --alias "Smith, Jim=Smith, J.A."
+expect_rc 3 "the same alias again"
+expect_err_has "already a spelling" "said so"
+run "$PDNKIT" players --db "$DB" --alias "Smith, Jim"
+expect_rc 2 "--alias without '='"
+run "$PDNKIT" players --db "$DB" --alias "...=Smith, J.A."
+expect_rc 3 "a spelling without letters"
+expect_err_has "holds no name" "said so"
+run "$PDNKIT" players --db "$DB" --alias "Smith, Jim=Brown, Karl" --json
+expect_out '{"spelling":"Smith, Jim","player":"Brown, Karl","games_changed":2}' "a spelling moved to another player; JSON"
+run "$PDNKIT" players --db "$DB" --apply "$T_TMP/aliases.txt"
+expect_out_has "the players of 2 games changed" "--apply replaces the aliases added one at a time"
+
 # the corpora: every spelling of Tinsley is one player, and the built-in aliases hold
 if have_corpora "the players of OCA 2.0 and tinsley.pdn"; then
 	"$PDNKIT" import --db "$T_TMP/o.db" "$CORPORA/OCA_2.0.pdn" "$CORPORA/tinsley.pdn" 2>/dev/null

@@ -201,6 +201,20 @@ CODE=$(curl -s -o /dev/null -w '%{http_code}' "$U/api/annotate?id=$GID")
 [ "$CODE" = 405 ] && pass || fail "GET annotate answered $CODE"
 CODE=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/annotate?id=99999999")
 [ "$CODE" = 404 ] && pass || fail "annotating a game not there answered $CODE"
+# an alias applied on request
+CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST "$U/api/alias?spelling=AA%20Long&player=Long,%20Asa")
+[ "$CODE" = 403 ] && pass || fail "alias without the header answered $CODE"
+CODE=$(curl -s -o /dev/null -w '%{http_code}' "$U/api/alias?spelling=AA%20Long&player=Long,%20Asa")
+[ "$CODE" = 405 ] && pass || fail "GET alias answered $CODE"
+CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=AA%20Long")
+[ "$CODE" = 400 ] && pass || fail "alias without the player answered $CODE"
+N0=$("$PDNKIT" query --db "$DB" --player "AA Long" --format count 2>/dev/null)
+CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=AA%20Long&player=Long,%20Asa")
+[ "$CODE" = 200 ] && grep -q "\"games_changed\":$N0}" "$T_TMP/body" && pass || fail "alias answered $CODE: $(cat "$T_TMP/body") (games $N0)"
+get "/api/players?player=Long,%20Asa"
+expect_out_has "\"name\":\"Long, Asa\",\"key\":\"asa long\",\"games\":$N0," "the player's games under the canonical name"
+CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=AA%20Long&player=Long,%20Asa")
+[ "$CODE" = 400 ] && grep -q "already a spelling" "$T_TMP/body" && pass || fail "the same alias again answered $CODE"
 kill -TERM $SPID
 wait $SPID
 run "$PDNKIT" blunders --db "$DB" --event "Petal 1981, game 5" --min-loss 0 --limit 1
@@ -209,6 +223,8 @@ DB=$DB0
 start -q
 CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/annotate?id=$GID")
 [ "$CODE" = 403 ] && grep -q "allow-write" "$T_TMP/body" && pass || fail "a read-only server annotated: $CODE"
+CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=x&player=y")
+[ "$CODE" = 403 ] && pass || fail "a read-only server took an alias: $CODE"
 kill -TERM $SPID
 wait $SPID
 

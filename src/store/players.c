@@ -308,6 +308,64 @@ int store_set_aliases(pk_store *s, const char *text, long *rekeyed, long *spelli
 	return st_exec(s, "COMMIT");
 }
 
+int store_add_alias(pk_store *s, const char *spelling, const char *player, long *rekeyed)
+{
+	*rekeyed = 0;
+	char sk[256], pk[256];
+	store_name_key(spelling, sk, sizeof sk);
+	if (!sk[0]) {
+		snprintf(s->err, sizeof s->err, "the spelling '%.200s' holds no name", spelling);
+		return -1;
+	}
+	if (st_exec(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	if (st_load_aliases(s) < 0)
+		goto fail;
+	st_player_key(s, player, pk, sizeof pk);
+	if (!pk[0]) {
+		snprintf(s->err, sizeof s->err, "the player '%.200s' holds no name", player);
+		goto fail;
+	}
+	char was[256];
+	st_player_key(s, spelling, was, sizeof was);
+	if (!strcmp(was, pk)) {
+		snprintf(s->err, sizeof s->err, "'%.200s' is already a spelling of '%.200s'", spelling, player);
+		goto fail;
+	}
+	sqlite3_stmt *st[4] = { NULL, NULL, NULL, NULL };
+	static const char *const sql[4] = {
+		/* the spellings of the player the spelling was, and the spelling itself */
+		"UPDATE alias SET player = ?2 WHERE player = ?1",
+		"INSERT OR REPLACE INTO alias VALUES(?1, ?2)",
+		"DELETE FROM player WHERE key = ?1",
+		"INSERT OR IGNORE INTO player VALUES(?2, ?3)",
+	};
+	bool ok = true;
+	for (int i = 0; i < 4 && ok; i++) {
+		ok = st_prepare(s, &st[i], sql[i]) == 0;
+		if (!ok)
+			break;
+		sqlite3_bind_text(st[i], 1, sk, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st[i], 2, pk, -1, SQLITE_STATIC);
+		if (i == 3)
+			sqlite3_bind_text(st[i], 3, player, -1, SQLITE_STATIC);
+		ok = sqlite3_step(st[i]) == SQLITE_DONE;
+		if (!ok)
+			st_fail(s, "cannot store the alias");
+	}
+	for (int i = 0; i < 4; i++)
+		sqlite3_finalize(st[i]);
+	if (!ok || st_rekey(s, rekeyed) < 0)
+		goto fail;
+	return st_exec(s, "COMMIT");
+fail:;
+	char keep[sizeof s->err];
+	memcpy(keep, s->err, sizeof keep);
+	st_exec(s, "ROLLBACK");
+	memcpy(s->err, keep, sizeof keep);
+	return -1;
+}
+
 int store_check_aliases(const char *text, char *err, size_t errsize, long *spellings)
 {
 	alias_row *v;

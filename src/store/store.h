@@ -119,6 +119,11 @@ bool store_copy_compatible(const char *bkey1, const char *wkey1, int32_t date1, 
  * reason" in store_error). The alias file: a player's canonical name at the start of a
  * line, then its spellings, one an indented line each; '#' comments. */
 int store_set_aliases(pk_store *s, const char *text, long *rekeyed, long *spellings);
+/* One more spelling of a player: the games of the spelling (and of its own spellings, if
+ * it was a player with some) become the player's, the player's canonical name as given
+ * when it had none. Lasts until the next store_set_aliases. 0, or -1 (the spelling is
+ * already the player's, a name without letters, a store error). */
+int store_add_alias(pk_store *s, const char *spelling, const char *player, long *rekeyed);
 /* Only parse (no store): 0, or -1 with the reason in err. */
 int store_check_aliases(const char *text, char *err, size_t errsize, long *spellings);
 

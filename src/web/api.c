@@ -945,6 +945,30 @@ static void api_annotate(pk_web *w, req *r, pk_store *s)
 	give_slot(w, slot);
 }
 
+/* POST /api/alias?spelling=S&player=P: S becomes one more spelling of P (only with
+ * --allow-write), as `pdnkit players --alias S=P`. */
+static void api_alias(pk_web *w, req *r, pk_store *s)
+{
+	const char *sp = arg(r, "spelling", 200), *pl = r->status ? NULL : arg(r, "player", 200);
+	if (r->status)
+		return;
+	if (!sp || !pl)
+		return (void)fail(r, 400, "'spelling' and 'player' are needed: the spelling becomes one of the player's");
+	if (!w->o.allow_write)
+		return (void)fail(r, 403, "this server does not change the store (start it with --allow-write)");
+	if (!r->rq->own_header)
+		return (void)fail(r, 403, "a request that changes the store must carry the header X-Pdnkit: 1");
+	long rekeyed;
+	if (store_add_alias(s, sp, pl, &rekeyed) < 0)
+		return (void)fail(r, strstr(store_error(s), "already a spelling") || strstr(store_error(s), "holds no name") ? 400 : 500,
+				  "%s", store_error(s));
+	buf_str(r->out, "{\"spelling\":");
+	buf_json(r->out, sp);
+	buf_str(r->out, ",\"player\":");
+	buf_json(r->out, pl);
+	buf_printf(r->out, ",\"games_changed\":%ld}", rekeyed);
+}
+
 /* --- routing --- */
 
 static void set_error(http_response *rs, pk_buf *b, int status, const char *msg)
@@ -978,11 +1002,12 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		{ "/app.css", "text/css; charset=utf-8", web_app_css },
 		{ "/report.css", "text/css; charset=utf-8", report_css },
 	};
-	bool post = strcmp(rq->method, "POST") == 0 && strcmp(path, "/api/annotate") == 0;
+	bool changes = !strcmp(path, "/api/annotate") || !strcmp(path, "/api/alias");
+	bool post = strcmp(rq->method, "POST") == 0 && changes;
 	if (strcmp(rq->method, "GET") != 0 && !head && !post) {
-		fail(&r, 405, "only GET and HEAD are served (and POST for /api/annotate)");
-	} else if (!post && !strcmp(path, "/api/annotate")) {
-		fail(&r, 405, "annotate changes the store: POST it");
+		fail(&r, 405, "only GET and HEAD are served (and POST for /api/annotate and /api/alias)");
+	} else if (!post && changes) {
+		fail(&r, 405, "%s changes the store: POST it", path + 5);
 	} else if (rq->has_body) {
 		fail(&r, 400, "a GET request takes no body");
 	} else if (rq->too_many) {
@@ -1001,7 +1026,7 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		fail(&r, 404, "no such page");
 	} else {
 		const char *api = path + 5;
-		static const char *const with_store[] = { "games", "game", "explorer", "stats", "players", "annotate" };
+		static const char *const with_store[] = { "games", "game", "explorer", "stats", "players", "annotate", "alias" };
 		bool needs_store = false;
 		for (size_t i = 0; i < sizeof with_store / sizeof with_store[0]; i++)
 			needs_store |= strcmp(api, with_store[i]) == 0;
@@ -1021,6 +1046,8 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 					api_stats(w, &r, s);
 				else if (!strcmp(api, "annotate"))
 					api_annotate(w, &r, s);
+				else if (!strcmp(api, "alias"))
+					api_alias(w, &r, s);
 				else
 					api_players(w, &r, s);
 				give_store(w, s);
@@ -1034,7 +1061,7 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		} else if (!strcmp(api, "analyse") || !strcmp(api, "analyze")) {
 			api_analyse(w, &r);
 		} else {
-			fail(&r, 404, "no such API call (info, games, game, position, explorer, stats, players, egdb, analyse, annotate)");
+			fail(&r, 404, "no such API call (info, games, game, position, explorer, stats, players, egdb, analyse, annotate, alias)");
 		}
 	}
 	if (!r.status && b.failed)

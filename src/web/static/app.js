@@ -407,9 +407,26 @@
           h('td', { text: p.average_loss == null ? '-' : p.average_loss.toFixed(1) }),
           h('td', { text: p.first_year ? p.first_year + (p.last_year !== p.first_year ? '\u2013' + p.last_year : '') : '' })]));
       });
+      if (info.writable) out.appendChild(aliasForm(d.players, q));
       out.appendChild(h('table', { cls: 'list' }, [h('thead', {}, [h('tr', {}, ['player', 'games', 'won-drawn-lost', 'score', 'average loss', 'years']
         .map(function (x) { return h('th', { text: x }); }))]), tb]));
     }).catch(function (e) { showError(out, e); });
+  }
+
+  /* With --allow-write: make a name one more spelling of a player (POST /api/alias). */
+  function aliasForm(list, q) {
+    var names = h('datalist', { id: 'player-names' }, list.map(function (p) { return h('option', { value: p.name }); }));
+    var sp = h('input', { name: 'spelling', id: 'alias-spelling', list: 'player-names', cls: 'wide' });
+    var pl = h('input', { name: 'player', id: 'alias-player', list: 'player-names', cls: 'wide' });
+    var msg = h('span', { cls: 'muted' });
+    return h('form', { cls: 'filters', id: 'alias', onsubmit: function (ev) {
+      ev.preventDefault();
+      clear(msg).appendChild(document.createTextNode('Merging...'));
+      fetch('/api/alias?' + qs({ spelling: sp.value, player: pl.value }), { method: 'POST', headers: { 'X-Pdnkit': '1' } }).then(function (r) {
+        return r.json().then(function (j) { if (!r.ok) throw new Error(j.error); return j; });
+      }).then(function (j) { playersPage(q); }).catch(function (e) { clear(msg); showError(msg, e); });
+    } }, [names, h('label', {}, ['the name', sp]), h('label', {}, ['is a spelling of', pl]),
+      h('button', { type: 'submit', text: 'Merge' }), msg]);
   }
 
   /* --- stats --- */
