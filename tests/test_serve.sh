@@ -189,6 +189,8 @@ start --allow-write --depth 4 -q
 get "/api/info"
 expect_out_has '"writable":true,"annotate":true' "info says what the server allows"
 GID=$("$PDNKIT" query --db "$DB" --event "Petal 1981, game 5" --format json 2>/dev/null | head -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
+get "/api/game?id=$GID"
+echo "$OUT" | grep -q '"annotation":null' && pass || fail "game $GID is not annotated yet: $(echo "$OUT" | head -c 300)"
 CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST "$U/api/annotate?id=$GID")
 [ "$CODE" = 403 ] && grep -q "X-Pdnkit" "$T_TMP/body" && pass || fail "annotate without the header answered $CODE"
 CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/annotate?id=$GID")
@@ -209,12 +211,25 @@ CODE=$(curl -s -o /dev/null -w '%{http_code}' "$U/api/alias?spelling=AA%20Long&p
 CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=AA%20Long")
 [ "$CODE" = 400 ] && pass || fail "alias without the player answered $CODE"
 N0=$("$PDNKIT" query --db "$DB" --player "AA Long" --format count 2>/dev/null)
+get "/api/players?player=Long,%20Asa"
+get "/api/players?player=Long,%20Asa"
+case $OUT in *'"name":"Long, Asa","key":"asa long"'*) fail "a player of that name before the alias" ;; *) pass ;; esac
+get "/api/info"
+[ "$(num hits)" -ge 1 ] && pass || fail "the second players call was not answered from the kept answers: $OUT"
 CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=AA%20Long&player=Long,%20Asa")
 [ "$CODE" = 200 ] && grep -q "\"games_changed\":$N0}" "$T_TMP/body" && pass || fail "alias answered $CODE: $(cat "$T_TMP/body") (games $N0)"
 get "/api/players?player=Long,%20Asa"
 expect_out_has "\"name\":\"Long, Asa\",\"key\":\"asa long\",\"games\":$N0," "the player's games under the canonical name"
 CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' -X POST -H 'X-Pdnkit: 1' "$U/api/alias?spelling=AA%20Long&player=Long,%20Asa")
 [ "$CODE" = 400 ] && grep -q "already a spelling" "$T_TMP/body" && pass || fail "the same alias again answered $CODE"
+# a game imported by another program while serving: the kept answers are not served stale
+get "/api/games?limit=1"
+get "/api/games?limit=1"
+C0=$(num count)
+printf '[Event "Imported while serving"]\n[Result "*"]\n\n1. 11-15 *\n' >"$T_TMP/one.pdn"
+"$PDNKIT" import --db "$DB" "$T_TMP/one.pdn" 2>/dev/null
+get "/api/games?limit=1"
+[ -n "$C0" ] && [ "$(num count)" = $((C0 + 1)) ] && pass || fail "games after an import: $(num count), before $C0"
 kill -TERM $SPID
 wait $SPID
 run "$PDNKIT" blunders --db "$DB" --event "Petal 1981, game 5" --min-loss 0 --limit 1

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "analysis/annotate.h"
 #include "base/json.h"
 #include "base/utf8.h"
@@ -27,6 +28,8 @@ extern const char web_index_html[], web_app_js[], web_app_css[];
 extern const char report_css[];
 
 #define MAX_STORES 64
+#define CACHE_SLOTS 128               /* answers kept (least recently used go) */
+#define CACHE_MAX (8u << 20)           /* bytes of one answer kept at most */
 #define MAX_ENGINES 16
 #define ARG_MAX 200           /* bytes of a text argument */
 #define MOVES_MAX 4000        /* bytes of a move list */
@@ -42,9 +45,23 @@ struct pk_web {
 	bool busy[MAX_ENGINES];
 	volatile sig_atomic_t stop;   /* analyses stop when set */
 	long served;
+	/* answers of the store's calls, kept while the store is unchanged */
+	pthread_mutex_t cmu;
+	pthread_cond_t cache_done;    /* an answer being made was made (or given up) */
+	struct cache_entry {
+		char *key;                /* the call and its arguments; NULL: a free slot */
+		char *body;
+		size_t len;
+		uint64_t version;         /* the store's, when it was made */
+		uint64_t used;
+		bool making;              /* a request is making it: the others wait */
+	} cache[CACHE_SLOTS];
+	uint64_t tick;
+	long hits, misses;
 };
 
 static int take_slot(pk_web *w);
+static void cache_free(pk_web *w);
 static void give_slot(pk_web *w, int slot);
 
 /* --- the store: one handle per request, kept open for the next one --- */
@@ -865,9 +882,13 @@ static void api_analyse(pk_web *w, req *r)
 /* GET /api/info: what this server offers. */
 static void api_info(pk_web *w, req *r)
 {
-	buf_printf(r->out, "{\"version\":\"%s\",\"writable\":%s,\"annotate\":%s,\"searches\":%d,\"max_time\":%g,\"egdb_pieces\":%d}",
+	pthread_mutex_lock(&w->cmu);
+	long hits = w->hits, misses = w->misses;
+	pthread_mutex_unlock(&w->cmu);
+	buf_printf(r->out, "{\"version\":\"%s\",\"writable\":%s,\"annotate\":%s,\"searches\":%d,\"max_time\":%g,\"egdb_pieces\":%d,"
+		   "\"cache\":{\"hits\":%ld,\"misses\":%ld}}",
 		   PK_VERSION, w->o.allow_write ? "true" : "false", w->o.allow_write && w->o.annotate ? "true" : "false",
-		   w->o.nengines, w->o.max_time, w->o.egdb ? egdb_pieces(w->o.egdb) : 0);
+		   w->o.nengines, w->o.max_time, w->o.egdb ? egdb_pieces(w->o.egdb) : 0, hits, misses);
 }
 
 static int take_slot(pk_web *w)
@@ -969,6 +990,160 @@ static void api_alias(pk_web *w, req *r, pk_store *s)
 	buf_printf(r->out, ",\"games_changed\":%ld}", rekeyed);
 }
 
+/* --- answers kept: a call of the store answers the same while the store is the same.
+ * The store's version is read from its files (the database and its write-ahead log:
+ * any commit, by this server or by another program, changes their size or time), so
+ * nothing is served stale. Requests for an answer being made wait for it, so fifty
+ * clients asking for the statistics at once make them once. --- */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t store_version(const pk_web *w)
+{
+	uint64_t v = 1469598103934665603ull;
+	static const char *const ext[] = { "", "-wal" };
+	for (int i = 0; i < 2; i++) {
+		char path[4200];
+		struct stat st;
+		snprintf(path, sizeof path, "%s%s", w->o.db_path, ext[i]);
+		if (stat(path, &st) < 0) {
+			v = mix(v, 0);
+			continue;
+		}
+		v = mix(v, (uint64_t)st.st_size);
+		v = mix(v, (uint64_t)st.st_mtim.tv_sec);
+		v = mix(v, (uint64_t)st.st_mtim.tv_nsec);
+		v = mix(v, (uint64_t)st.st_ino);
+	}
+	return v;
+}
+
+/* The call and its arguments, as one string (NULL: out of memory). */
+static char *cache_key(const char *api, const http_request *rq)
+{
+	pk_buf k;
+	buf_init(&k);
+	buf_str(&k, api);
+	for (int i = 0; i < rq->nargs; i++) {
+		buf_str(&k, "\n");
+		buf_str(&k, rq->name[i]);
+		buf_str(&k, "=");
+		buf_str(&k, rq->value[i]);
+	}
+	if (k.failed) {
+		buf_free(&k);
+		return NULL;
+	}
+	return k.p;
+}
+
+static struct cache_entry *cache_find(pk_web *w, const char *key)
+{
+	for (int i = 0; i < CACHE_SLOTS; i++)
+		if (w->cache[i].key && !strcmp(w->cache[i].key, key))
+			return &w->cache[i];
+	return NULL;
+}
+
+static void cache_drop(struct cache_entry *e)
+{
+	free(e->key);
+	free(e->body);
+	memset(e, 0, sizeof *e);
+}
+
+/* A copy of the kept answer to key at version (*body, *len), or the slot this request
+ * is to make it in (NULL: none free, or out of memory; make it without keeping it).
+ * Takes key when it returns a slot. */
+static struct cache_entry *cache_get(pk_web *w, char *key, uint64_t version, char **body, size_t *len)
+{
+	*body = NULL;
+	pthread_mutex_lock(&w->cmu);
+	struct cache_entry *e;
+	for (int waited = 0;; waited++) {
+		e = cache_find(w, key);
+		if (!e || w->stop)
+			break;
+		if (!e->making) {
+			if (e->version != version) {
+				cache_drop(e);
+				e = NULL;
+				break;
+			}
+			e->used = ++w->tick;
+			if ((*body = malloc(e->len + 1))) {
+				memcpy(*body, e->body, e->len + 1);
+				*len = e->len;
+				w->hits++;
+			}
+			pthread_mutex_unlock(&w->cmu);
+			free(key);
+			return NULL;
+		}
+		/* being made: wait for it, a while (the store's own limit ends a slow query) */
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t)w->o.query_time + 5;
+		if (pthread_cond_timedwait(&w->cache_done, &w->cmu, &until) != 0) {
+			e = NULL;
+			pthread_mutex_unlock(&w->cmu);
+			free(key);
+			return NULL;
+		}
+	}
+	w->misses++;
+	struct cache_entry *slot = NULL;
+	if (!w->stop)
+		for (int i = 0; i < CACHE_SLOTS; i++) {
+			struct cache_entry *c = &w->cache[i];
+			if (c->making)
+				continue;
+			if (!c->key) {
+				slot = c;
+				break;
+			}
+			if (!slot || c->used < slot->used)
+				slot = c;
+		}
+	if (slot) {
+		cache_drop(slot);
+		slot->key = key;
+		slot->version = version;
+		slot->making = true;
+		slot->used = ++w->tick;
+	} else {
+		free(key);
+	}
+	pthread_mutex_unlock(&w->cmu);
+	return slot;
+}
+
+/* The answer made in slot e: kept when body is not NULL, else the slot freed. */
+static void cache_put(pk_web *w, struct cache_entry *e, const char *body, size_t len)
+{
+	pthread_mutex_lock(&w->cmu);
+	e->making = false;
+	if (body && len <= CACHE_MAX && (e->body = malloc(len + 1))) {
+		memcpy(e->body, body, len);
+		e->body[len] = 0;
+		e->len = len;
+	} else {
+		cache_drop(e);
+	}
+	pthread_cond_broadcast(&w->cache_done);
+	pthread_mutex_unlock(&w->cmu);
+}
+
+static void cache_free(pk_web *w)
+{
+	for (int i = 0; i < CACHE_SLOTS; i++)
+		cache_drop(&w->cache[i]);
+}
+
 /* --- routing --- */
 
 static void set_error(http_response *rs, pk_buf *b, int status, const char *msg)
@@ -990,6 +1165,7 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 	pk_buf b;
 	buf_init(&b);
 	req r = { .rq = rq, .out = &b };
+	struct cache_entry *ce = NULL;   /* the slot this request makes an answer in */
 	const char *path = rq->path;
 	bool head = strcmp(rq->method, "HEAD") == 0;
 	static const struct {
@@ -1030,6 +1206,21 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		bool needs_store = false;
 		for (size_t i = 0; i < sizeof with_store / sizeof with_store[0]; i++)
 			needs_store |= strcmp(api, with_store[i]) == 0;
+		if (needs_store && !post) {
+			/* an answer kept for this store as it is now */
+			char *key = cache_key(api, rq), *kept = NULL;
+			size_t kept_len = 0;
+			if (key)
+				ce = cache_get(w, key, store_version(w), &kept, &kept_len);
+			if (kept) {
+				buf_free(&b);
+				rs->status = 200;
+				rs->type = "application/json";
+				rs->body = kept;
+				rs->len = head ? 0 : kept_len;
+				goto log;
+			}
+		}
 		if (needs_store) {
 			char err[512];
 			pk_store *s = take_store(w, err, sizeof err);
@@ -1075,6 +1266,10 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		rs->status = 200;
 		rs->type = "application/json";
 	}
+	if (ce) {
+		cache_put(w, ce, rs->status == 200 && !b.failed ? b.p : NULL, b.n);
+		ce = NULL;
+	}
 	if (b.failed) {
 		buf_free(&b);
 		rs->status = 503;
@@ -1119,9 +1314,13 @@ pk_web *web_start(const pk_web_opts *o, char *err, size_t errsize)
 		w->o.max_stores = MAX_STORES;
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->store_free, NULL);
+	pthread_mutex_init(&w->cmu, NULL);
+	pthread_cond_init(&w->cache_done, NULL);
 	/* the store must open now: a wrong path is said at once, not on the first request */
 	pk_store *s = store_open(o->db_path, o->allow_write ? STORE_WRITE : STORE_READ, err, errsize);
 	if (!s) {
+		pthread_cond_destroy(&w->cache_done);
+		pthread_mutex_destroy(&w->cmu);
 		pthread_cond_destroy(&w->store_free);
 		pthread_mutex_destroy(&w->mu);
 		free(w);
@@ -1133,6 +1332,8 @@ pk_web *web_start(const pk_web_opts *o, char *err, size_t errsize)
 	w->http = http_start(&ho, on_request, w, err, errsize);
 	if (!w->http) {
 		store_close(w->idle[0]);
+		pthread_cond_destroy(&w->cache_done);
+		pthread_mutex_destroy(&w->cmu);
 		pthread_cond_destroy(&w->store_free);
 		pthread_mutex_destroy(&w->mu);
 		free(w);
@@ -1154,6 +1355,9 @@ void web_stop(pk_web *w)
 	http_stop(w->http);
 	for (int i = 0; i < w->nidle; i++)
 		store_close(w->idle[i]);
+	cache_free(w);
+	pthread_cond_destroy(&w->cache_done);
+	pthread_mutex_destroy(&w->cmu);
 	pthread_cond_destroy(&w->store_free);
 	pthread_mutex_destroy(&w->mu);
 	free(w);
