@@ -10,6 +10,7 @@
 #include "dbcli.h"
 #include "engine_opts.h"
 #include "analysis/expand.h"
+#include "analysis/match.h"
 #include "proto/client.h"
 #include "book/book.h"
 #include "store/games.h"
@@ -345,9 +346,12 @@ static int ext_search(void *ctx, const pk_pos *pos, const pk_move *exclude, int 
 int book_expand(int argc, const char **argv)
 {
 	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL,
-	     *engine_spec = NULL, *engines_file = NULL;
+	     *engine_spec = NULL, *engines_file = NULL, *ballots = NULL;
 	int json = 0, quiet = 0;
 	ext_searcher ext = { 0 };
+	pk_opening *deck = NULL;
+	pk_pos *starts = NULL;
+	int ndeck = 0;
 	struct poptOption opts[] = {
 		{ "engine-options", 0, POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\"; with --engine \"--movetime 1\")", "\"OPTIONS\"" },
 		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "search with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (its move and score after --movetime)", "SPEC" },
@@ -357,6 +361,7 @@ int book_expand(int argc, const char **argv)
 		{ "width", 0, POPT_ARG_STRING, &width, 0, "at most K book moves a position (default 3)", "K" },
 		{ "dropout", 0, POPT_ARG_STRING, &dropout, 0, "cost of a ply against a lost hundredth of a man (default 10)", "CP" },
 		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "grow from this position (default: the start)", "FEN" },
+		{ "ballots", 0, POPT_ARG_STRING, &ballots, 0, "grow from the positions of a deck of openings instead: acf3 (the ACF three-move deck) or all2 (every two-ply opening); their moves are kept as path moves, never played from the book", "DECK" },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line per position searched", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
@@ -411,6 +416,14 @@ int book_expand(int argc, const char **argv)
 		}
 		ext.movetime = lim.movetime;
 	}
+	if (ballots && strcmp(ballots, "acf3") && strcmp(ballots, "all2")) {
+		cli_error("--ballots: '%s' is neither acf3 nor all2", ballots);
+		goto out;
+	}
+	if (ballots && fen) {
+		cli_error("--ballots grows from the deck's positions after the start: no --fen with it");
+		goto out;
+	}
 	pk_pos root;
 	pk_history hist;
 	bool given;
@@ -421,10 +434,35 @@ int book_expand(int argc, const char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	if (ballots) {
+		/* the deck's moves as path moves, its positions the starts */
+		ndeck = match_deck(strcmp(ballots, "all2") ? 3 : 2, &deck);
+		if (ndeck <= 0 || !(starts = malloc((size_t)ndeck * sizeof *starts))) {
+			cli_error("out of memory");
+			goto out;
+		}
+		for (int i = 0; i < ndeck; i++) {
+			pk_pos p = deck[i].root;
+			for (int k = 0; k < deck[i].nply; k++) {
+				pk_movelist ml;
+				int n = gen_moves(&p, &ml), ord = 0;
+				while (ord < n && !move_equal(&ml.m[ord], &deck[i].pre[k]))
+					ord++;
+				pk_pos q;
+				pos_make(&p, &deck[i].pre[k], &q);
+				if (ord == n || bookb_add_move(b, &p, ord, 0, 0, 0, 0, BOOK_NO_SCORE) < 0) {
+					cli_error("out of memory");
+					goto out;
+				}
+				p = q;
+			}
+			starts[i] = deck[i].start;
+		}
+	}
 	double t0 = cli_now();
 	pk_expand_opts xo = { .lim = lim, .positions = npos, .margin = (int)mg, .width = (int)wd, .dropout = (int)dw,
 			      .on_step = quiet || json ? NULL : on_step, .stop = &cli_interrupted,
-			      .search = other ? ext_search : NULL, .sctx = &ext };
+			      .search = other ? ext_search : NULL, .sctx = &ext, .starts = starts, .nstarts = ndeck };
 	cli_catch_signals(true);
 	long searched = expand_book(e, b, &root, &xo);
 	if (searched == -1) {
@@ -463,5 +501,8 @@ out:
 	free(dropout);
 	free(out);
 	free(fen);
+	free(ballots);
+	free(deck);
+	free(starts);
 	return rc < 0 ? EXIT_OK : rc;
 }

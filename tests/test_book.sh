@@ -88,6 +88,37 @@ expect_out_has '"score":' "expanded moves carry engine scores"
 run "$PDNKIT" book expand --engine-options "--depth x" -o "$T_TMP/e3.book"
 expect_rc 2 "bad engine options"
 
+# expand --ballots: grown from the deck's positions; the ballots' moves are path moves,
+# never played from the book
+run "$PDNKIT" book expand --ballots acf3 --engine-options "--depth 4" --positions 200 --width 1 --quiet -o "$T_TMP/deck.book" --json
+expect_rc 0 "expand --ballots acf3"
+run "$PDNKIT" book probe "$T_TMP/deck.book"
+expect_out_has "not in the book" "the start has only path moves: nothing to play"
+run "$PDNKIT" book probe "$T_TMP/deck.book" --moves "11-15 23-19"
+expect_out_has "not in the book" "nor the ballot's second position"
+run "$PDNKIT" book probe "$T_TMP/deck.book" --moves "11-15 23-19 8-11" --json
+expect_out_has '"score":' "a ballot's position has an engine move"
+N=0
+while read -r b; do
+	"$PDNKIT" book probe "$T_TMP/deck.book" --moves "$b" --json 2>/dev/null | grep -q '"score":' && N=$((N + 1))
+done <<'EOF2'
+9-13 21-17 5-9
+10-15 21-17 11-16
+12-16 24-20 8-12
+11-16 22-18 16-19
+EOF2
+[ $N = 4 ] && pass || fail "deck positions with a book move: $N of 4"
+run "$PDNKIT" book dump --format pdn "$T_TMP/deck.book"
+expect_out_has "9-13" "the dump walks the path moves"
+run "$PDNKIT" analyze --book "$T_TMP/deck.book" --moves "11-15 23-19 8-11" --depth 4 --json
+expect_out_has '"book":true' "analyze answers from the deck book at a ballot's position"
+run "$PDNKIT" analyze --book "$T_TMP/deck.book" --depth 4 --json
+case $OUT in *'"book":true'*) fail "a path move played from the book: $OUT" ;; *) pass ;; esac
+run "$PDNKIT" book expand --ballots xyz -o "$T_TMP/x.book"
+expect_rc 2 "an unknown deck"
+run "$PDNKIT" book expand --ballots acf3 --fen "W:W21-32:B1-12" -o "$T_TMP/x.book"
+expect_rc 2 "--ballots with --fen"
+
 # A book rooted at a White-to-move position: its dumps number White's move 1... and
 # Black's reply 2. (they used to count from the root as if Black moved first).
 run "$PDNKIT" book build "$DUPS" --fen "W:W21-32:B1-8,10,11,12,14" --plies 6 -o "$T_TMP/w.book"

@@ -103,8 +103,15 @@ long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_
 	tree t = { 0 };
 	long searched = -1;
 	int width = o->width < 1 ? 1 : o->width > EXPAND_MAX_WIDTH ? EXPAND_MAX_WIDTH : o->width;
-	if (seen_add(&t, root->key) < 0 || push(&t, root, 0, 0, o->dropout) < 0)
+	if (o->nstarts > 0) {
+		for (int i = 0; i < o->nstarts; i++) {
+			int fresh = seen_add(&t, o->starts[i].key);
+			if (fresh < 0 || (fresh && push(&t, &o->starts[i], 0, 0, o->dropout) < 0))
+				goto out;
+		}
+	} else if (seen_add(&t, root->key) < 0 || push(&t, root, 0, 0, o->dropout) < 0) {
 		goto out;
+	}
 	searched = 0;
 	while (searched < o->positions && t.n > 0 && !(o->stop && *o->stop)) {
 		leaf nd = pop(&t);

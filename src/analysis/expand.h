@@ -29,6 +29,10 @@ typedef struct {
 	int margin;                  /* keep moves within this of the best (hundredths of a man) */
 	int width;                   /* at most this many book moves a position (1..EXPAND_MAX_WIDTH) */
 	int dropout;                 /* the cost of a ply against a lost hundredth of a man */
+	const pk_pos *starts;        /* grow from these positions (each as if at ply 0), not
+				      * from the root: positions of the book's tree, the moves
+				      * leading to them added by the caller (as path moves) */
+	int nstarts;
 	const volatile sig_atomic_t *stop;
 	void (*on_step)(void *ctx, const pk_expand_step *s);   /* may be NULL */
 	void *ctx;

@@ -393,11 +393,18 @@ int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap)
 	pk_movelist ml;
 	int n = gen_moves(p, &ml);
 	bmv all[BOOK_MAX_KEPT];
-	int k = bk_probe(bk, NULL, p->key, n, all);
-	for (int i = 0; i < k && i < cap; i++)
-		out[i] = (pk_book_move){ ml.m[all[i].ordinal], all[i].ordinal, all[i].games, all[i].bw, all[i].dr,
-					 all[i].ww, all[i].score };
-	return k;
+	int k = bk_probe(bk, NULL, p->key, n, all), kept = 0;
+	for (int i = 0; i < k; i++) {
+		/* a path move (no games, no score, not forced) leads to book positions but is
+		 * not one to play: see book_expand's ballots */
+		if (!all[i].games && all[i].score == BOOK_NO_SCORE && n > 1)
+			continue;
+		if (kept < cap)
+			out[kept] = (pk_book_move){ ml.m[all[i].ordinal], all[i].ordinal, all[i].games, all[i].bw, all[i].dr,
+						    all[i].ww, all[i].score };
+		kept++;
+	}
+	return kept;
 }
 
 int book_vprobe(const pk_book *bk, const pk_vpos *p, pk_book_vmove *out, int cap)

@@ -85,7 +85,10 @@ void book_info(const pk_book *bk, pk_book_info *info);
 const pk_pos *book_root(const pk_book *bk);
 
 /* The book moves of a position, most played first (then by score, then by generator
- * order); at most cap. Returns how many there are (0 when the position is not in it). */
+ * order); at most cap. Returns how many there are (0 when the position is not in it).
+ * Path moves are left out: a move without games or score in a position of more than one
+ * legal move only leads to the positions a book was grown from (book expand
+ * --ballots), it is not one to play. book_walk shows them. */
 int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap);
 
 /* Walk the tree depth first from the root, moves most played first. enter is called for
