@@ -1,0 +1,69 @@
+/* What the files of the web layer share: the server's state, a request being answered
+ * and its arguments, and the calls of the store (collection.c). Not for other layers:
+ * they see web/web.h. */
+#ifndef PK_WEB_INTERNAL_H
+#define PK_WEB_INTERNAL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/json.h"
+#include "rules/gen.h"
+#include "store/store.h"
+#include "web/cache.h"
+#include "web/http.h"
+#include "web/web.h"
+
+#define MAX_STORES 64
+#define MAX_ENGINES 16
+#define ARG_MAX 200           /* bytes of a text argument */
+#define MOVES_MAX 4000        /* bytes of a move list */
+
+struct pk_web {
+	pk_web_opts o;
+	http_server *http;
+	pthread_mutex_t mu;
+	pk_store *idle[MAX_STORES];   /* open handles not in use */
+	int nidle;
+	int nopen;                    /* handles open (in use or idle) */
+	pthread_cond_t store_free;    /* a handle was given back */
+	bool busy[MAX_ENGINES];
+	volatile sig_atomic_t stop;   /* analyses stop when set */
+	long served;
+	web_cache *cache;             /* answers of the store's calls (web/cache.h) */
+};
+
+/* A request being answered: its answer is built in out; a failure sets status and error. */
+typedef struct {
+	const http_request *rq;
+	pk_buf *out;
+	int status;
+	char error[300];
+} req;
+
+/* Fail the request with status and a message (the first failure stays); false. */
+bool req_fail(req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The value of argument name (the first given), NULL when absent; too long, not UTF-8,
+ * or holding a control character: NULL and the request failed. */
+const char *req_arg(req *r, const char *name, size_t max);
+/* A whole number in [lo, hi]; def when absent. */
+bool req_long(req *r, const char *name, long lo, long hi, long def, long *out);
+bool req_bool(req *r, const char *name);
+/* The position of fen= or moves= (the start when neither); *named when one was given. */
+bool req_position(req *r, pk_pos *p, bool *named);
+/* The 32 playing squares as characters (the pages' board). */
+void web_board_string(const pk_pos *p, char s[33]);
+/* A move as JSON: its text, from, to and path. */
+void web_json_move(req *r, const pk_pos *before, const pk_move *m);
+/* The endgame databases' value of p as ,"egdb":{...} (nothing without databases). */
+void web_json_egdb(pk_web *w, req *r, const pk_pos *p);
+
+/* The calls of the store (collection.c). */
+void collection_games(pk_web *w, req *r, pk_store *s);
+void collection_game(pk_web *w, req *r, pk_store *s);
+void collection_explorer(pk_web *w, req *r, pk_store *s);
+void collection_stats(pk_web *w, req *r, pk_store *s);
+void collection_players(pk_web *w, req *r, pk_store *s);
+
+#endif
