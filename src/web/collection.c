@@ -24,6 +24,7 @@ static bool arg_filter(req *r, filter_buf *fb)
 {
 	pk_filter *f = &fb->f;
 	filter_init(f);
+	fb->at_set = false;
 	f->player = req_arg(r, "player", ARG_MAX);
 	f->black = req_arg(r, "black", ARG_MAX);
 	f->white = req_arg(r, "white", ARG_MAX);
