@@ -3,8 +3,10 @@
  * a direct scan), probes agree with the walk, filters do what they say, and damaged or
  * truncated files are refused, never followed. */
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 #include "base/hash.h"
+#include "analysis/expand.h"
 #include "book/book.h"
 #include "rules/fen.h"
 
@@ -456,12 +458,55 @@ static void test_frozen_vranking(void)
 	}
 }
 
+/* Drop-out expansion: a move found after the first may score above it (the searches
+ * differ in what they leave out); the losses along a path are from the best of them, so
+ * no leaf gets a priority below 0 and jumps ahead of the shallow ones. A scripted
+ * searcher: the first search answers the first legal move at 0, the second (with it left
+ * out) the second legal move at +50. */
+static int scripted_search(void *sctx, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r)
+{
+	(void)sctx;
+	(void)exclude;
+	pk_movelist ml;
+	int n = gen_moves(pos, &ml);
+	memset(r, 0, sizeof *r);
+	if (nexclude >= n || nexclude >= 2)
+		return 0;
+	r->has_move = true;
+	r->best = ml.m[nexclude];
+	r->last.score = nexclude == 0 ? 0 : 50;
+	return 0;
+}
+
+static long lowest_priority;
+static void note_priority(void *ctx, const pk_expand_step *st)
+{
+	(void)ctx;
+	if (st->priority < lowest_priority)
+		lowest_priority = st->priority;
+}
+
+static void test_expand_losses(void)
+{
+	pk_pos root;
+	pos_start(&root);
+	pk_bookb *b = bookb_new(&root, 1000);
+	CHECK(b != NULL);
+	pk_expand_opts o = { .positions = 40, .margin = 100, .width = 2, .dropout = 10, .on_step = note_priority,
+			     .search = scripted_search };
+	lowest_priority = 0;
+	CHECK_INT((int)expand_book(NULL, b, &root, &o), 40);
+	CHECK(lowest_priority >= 0);
+	bookb_free(b);
+}
+
 int main(void)
 {
 	const char *tests = getenv("TESTS_DIR") ? getenv("TESTS_DIR") : "tests";
 	const char *corpora = getenv("CORPORA") ? getenv("CORPORA") : "../shared/corpora";
 	char path[1024];
 	test_transposition();
+	test_expand_losses();
 	test_frozen_ranking();
 	test_frozen_vranking();
 	for (int i = 0; variant_at(i); i++)

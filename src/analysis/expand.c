@@ -149,6 +149,12 @@ long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_
 			}
 		}
 		searched++;
+		/* a move found later may score above the first (the searches differ in what
+		 * they leave out): the losses are from the best of them, never below 0 */
+		int best = k > 0 ? scores[0] : 0;
+		for (int j = 1; j < k; j++)
+			if (scores[j] > best)
+				best = scores[j];
 		for (int j = 0; j < k; j++) {
 			int ord = 0;
 			while (ord < n && !move_equal(&ml.m[ord], &found[j]))
@@ -160,7 +166,7 @@ long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_
 			pk_pos c;
 			pos_make(&nd.pos, &found[j], &c);
 			int fresh = seen_add(&t, c.key);
-			if (fresh < 0 || (fresh && push(&t, &c, nd.ply + 1, nd.cost + scores[0] - scores[j], o->dropout) < 0))
+			if (fresh < 0 || (fresh && push(&t, &c, nd.ply + 1, nd.cost + best - scores[j], o->dropout) < 0))
 				goto fail;
 		}
 		if (o->on_step) {
