@@ -86,15 +86,23 @@ static void cache_drop(web_cache_slot *e)
 	memset(e, 0, sizeof *e);
 }
 
-/* A copy of the kept answer to key at version (*body, *len), or the slot this request
- * is to make it in (NULL: none free, or out of memory; make it without keeping it).
- * Takes key when it returns a slot. */
 web_cache_slot *cache_get(web_cache *w, char *key, uint64_t version, double wait, char **body, size_t *len)
 {
 	*body = NULL;
+	/* how long to wait for an answer being made (the store's own limit ends a slow
+	 * query before that) */
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	double whole = wait > 0 ? wait : 1;
+	until.tv_sec += (time_t)whole;
+	until.tv_nsec += (long)((whole - (double)(time_t)whole) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&w->cmu);
 	web_cache_slot *e;
-	for (int waited = 0;; waited++) {
+	for (;;) {
 		e = cache_find(w, key);
 		if (!e)
 			break;
@@ -114,18 +122,8 @@ web_cache_slot *cache_get(web_cache *w, char *key, uint64_t version, double wait
 			free(key);
 			return NULL;
 		}
-		/* being made: wait for it, a while (the store's own limit ends a slow query) */
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		double whole = wait > 0 ? wait : 1;
-		until.tv_sec += (time_t)whole;
-		until.tv_nsec += (long)((whole - (double)(time_t)whole) * 1e9);
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
+		/* being made: wait for it */
 		if (pthread_cond_timedwait(&w->cache_done, &w->cmu, &until) != 0) {
-			e = NULL;
 			pthread_mutex_unlock(&w->cmu);
 			free(key);
 			return NULL;
@@ -157,7 +155,6 @@ web_cache_slot *cache_get(web_cache *w, char *key, uint64_t version, double wait
 	return slot;
 }
 
-/* The answer made in slot e: kept when body is not NULL, else the slot freed. */
 void cache_put(web_cache *w, web_cache_slot *e, const char *body, size_t len)
 {
 	pthread_mutex_lock(&w->cmu);
