@@ -158,6 +158,36 @@ static char *slurp_file(const char *path)
 	return b;
 }
 
+/* --alias SPELLING=PLAYER: an exit status. */
+static int add_alias(filter_args *fa, char *alias, bool json)
+{
+	char *eq = strchr(alias, '=');
+	if (!eq || eq == alias || !eq[1]) {
+		cli_error("--alias wants SPELLING=PLAYER, e.g. --alias 'M. Tinsley=Tinsley, Marion'");
+		return EXIT_USAGE;
+	}
+	*eq = 0;
+	pk_store *s = db_open(fa, STORE_WRITE);
+	if (!s)
+		return EXIT_RUNTIME;
+	long rekeyed;
+	int rc = EXIT_OK;
+	if (store_add_alias(s, alias, eq + 1, &rekeyed) < 0) {
+		cli_error("%s", store_error(s));
+		rc = EXIT_RUNTIME;
+	} else if (json) {
+		printf("{\"spelling\":");
+		json_string(stdout, alias);
+		printf(",\"player\":");
+		json_string(stdout, eq + 1);
+		printf(",\"games_changed\":%ld}\n", rekeyed);
+	} else {
+		printf("'%s' is now a spelling of '%s': the players of %ld games changed\n", alias, eq + 1, rekeyed);
+	}
+	store_close(s);
+	return rc;
+}
+
 int cmd_players(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
@@ -193,33 +223,7 @@ int cmd_players(int argc, const char **argv)
 		goto out;
 	}
 	if (alias) {
-		char *eq = strchr(alias, '=');
-		if (!eq || eq == alias || !eq[1]) {
-			cli_error("--alias wants SPELLING=PLAYER, e.g. --alias 'M. Tinsley=Tinsley, Marion'");
-			goto out;
-		}
-		*eq = 0;
-		s = db_open(&fa, STORE_WRITE);
-		if (!s) {
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		long rekeyed;
-		if (store_add_alias(s, alias, eq + 1, &rekeyed) < 0) {
-			cli_error("%s", store_error(s));
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		if (json) {
-			printf("{\"spelling\":");
-			json_string(stdout, alias);
-			printf(",\"player\":");
-			json_string(stdout, eq + 1);
-			printf(",\"games_changed\":%ld}\n", rekeyed);
-		} else {
-			printf("'%s' is now a spelling of '%s': the players of %ld games changed\n", alias, eq + 1, rekeyed);
-		}
-		rc = EXIT_OK;
+		rc = add_alias(&fa, alias, json);
 		goto out;
 	}
 	const char *file = apply ? apply : check;
