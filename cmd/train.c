@@ -119,7 +119,8 @@ int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
-	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL;
+	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
+	     *windows_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -132,6 +133,7 @@ int cmd_train(int argc, const char **argv)
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "with --net: keep the last epoch's network, not the one of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
+		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board)", "9|25" },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
 		{ "threads", 0, POPT_ARG_STRING, &threads_arg, 0, "threads (default: one per core)", "N" },
@@ -175,6 +177,16 @@ int cmd_train(int argc, const char **argv)
 		lo.min_count = (int)x;
 	else if (min_arg)
 		goto out;
+	lo.windows = PAT_WINDOWS_BASIC;
+	if (windows_arg) {
+		if (cli_int(windows_arg, 9, 25, "--windows", &x))
+			goto out;
+		if (x != PAT_WINDOWS_BASIC && x != PAT_WINDOWS) {
+			cli_error("--windows: %s: give 9 or 25", windows_arg);
+			goto out;
+		}
+		lo.windows = (int)x;
+	}
 	if (threads_arg && !cli_int(threads_arg, 1, 64, "--threads", &x))
 		lo.threads = (int)x;
 	else if (threads_arg)

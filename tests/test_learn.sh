@@ -41,13 +41,40 @@ cmp -s "$T_TMP/p1.txt" "$T_TMP/p2.txt" && pass || fail "the same file twice"
 head -1 "$T_TMP/p1.txt" | grep -qx 'pdnkit-patterns 2' && pass || fail "the file starts with its format line"
 grep -qx 'phases [0-9]*' "$T_TMP/p1.txt" && pass || fail "and names its phases"
 # format 1 (two phases, no phases line) is still read: the same weights, the same search
+run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1.txt"; a2=$(echo "$OUT" | awk '{ print $1, $2, $3 }')
 if grep -qx 'phases 2' "$T_TMP/p1.txt"; then
 	sed -e '1s/.*/pdnkit-patterns 1/' -e '/^phases /d' "$T_TMP/p1.txt" > "$T_TMP/p1v1.txt"
-	run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1.txt"; a2=$(echo "$OUT" | awk '{ print $1, $2, $3 }')
 	run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1v1.txt"
 	expect_rc 0 "a format 1 file loads"
 	[ "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" = "$a2" ] && pass || fail "format 1 and 2 of the same weights search alike (depths, scores, nodes)"
 fi
+# all 25 places of the region: format 3 with its windows line; a window past 8 is used
+run "$PDNKIT" train "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --windows 25 --epochs 20 --min-count 1 --l2 1 -o "$T_TMP/p25.txt" -j -q --threads 2
+expect_rc 0 "train with 25 windows"
+head -1 "$T_TMP/p25.txt" | grep -qx 'pdnkit-patterns 3' && grep -qx 'windows 25' "$T_TMP/p25.txt" && pass || fail "format 3 with its windows line"
+awk '$2 >= 9 && NF == 4 && $1 ~ /^[0-9]+$/' "$T_TMP/p25.txt" | grep -q . && pass || fail "weights of the windows past the first nine"
+run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p25.txt"
+expect_rc 0 "the engine loads 25 windows"
+[ "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" != "$a2" ] && pass || fail "they search otherwise than nine"
+# nine windows of format 3 are the same weights as format 2: the same checksum
+{ echo 'pdnkit-patterns 3'; echo 'windows 9'; sed 1d "$T_TMP/p1.txt"; } > "$T_TMP/p1v3.txt"
+run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1v3.txt"
+expect_rc 0 "format 3 with nine windows loads"
+[ "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" = "$a2" ] && pass || fail "and searches as format 2"
+run "$PDNKIT" train "$SP" --windows 16 --epochs 1
+expect_rc 2 "--windows 16 refused"
+printf 'pdnkit-patterns 3\nphases 2\nwindows 25\n0 24 5 3\n1 25 5 3\n' > "$T_TMP/bad5.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad5.txt"
+expect_err_has "line 5: expected PHASE (0-1) WINDOW (0-24)" "window 25 out of range"
+printf 'pdnkit-patterns 2\nphases 2\n0 9 5 3\n' > "$T_TMP/bad6.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad6.txt"
+expect_err_has "line 3: expected PHASE (0-1) WINDOW (0-8)" "format 2 has nine windows"
+printf 'pdnkit-patterns 3\nphases 2\n0 1 5 3\n' > "$T_TMP/bad7.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad7.txt"
+expect_err_has "before the \"windows\" line" "format 3 needs its windows line"
+printf 'pdnkit-patterns 3\nphases 2\nwindows 12\n' > "$T_TMP/bad8.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad8.txt"
+expect_err_has "windows must be 9 or 25" "windows 12 refused"
 printf 'pdnkit-patterns 2\nphases 99\n0 0 5 3\n' > "$T_TMP/bad3.txt"
 run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad3.txt"
 expect_err_has "line 2: another number of phases" "a file of another phase count"

@@ -19,14 +19,20 @@ static int col_of(int b) { int r = b / 4; return (r % 2 == 0) ? 2 * (b % 4) + 1 
 
 __attribute__((constructor)) static void init_tables(void)
 {
+	/* the nine two squares apart first (the windows of the files of format 2), then the
+	 * other sixteen, row by row */
 	int k = 0;
-	for (int y0 = 0; y0 <= 4; y0 += 2)
-		for (int x0 = 0; x0 <= 4; x0 += 2, k++) {
-			win_mask[k] = 0;
-			for (int b = 0; b < 32; b++)
-				if (row_of(b) >= y0 && row_of(b) < y0 + 4 && col_of(b) >= x0 && col_of(b) < x0 + 4)
-					win_mask[k] |= 1u << b;
-		}
+	for (int pass = 0; pass < 2; pass++)
+		for (int y0 = 0; y0 <= 4; y0++)
+			for (int x0 = 0; x0 <= 4; x0++) {
+				if ((x0 % 2 == 0 && y0 % 2 == 0) != (pass == 0))
+					continue;
+				win_mask[k] = 0;
+				for (int b = 0; b < 32; b++)
+					if (row_of(b) >= y0 && row_of(b) < y0 + 4 && col_of(b) >= x0 && col_of(b) < x0 + 4)
+						win_mask[k] |= 1u << b;
+				k++;
+			}
 	for (int v = 0; v < 256; v++) {
 		int t = 0, p3 = 1;
 		for (int i = 0; i < 8; i++, p3 *= 3)
@@ -50,7 +56,7 @@ static inline uint32_t extract(uint32_t x, uint32_t mask)
 #endif
 }
 
-void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int *t)
+void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_WINDOWS], int *phase, int *t)
 {
 	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm];
 	if (p->stm == PK_WHITE) {
@@ -58,7 +64,7 @@ void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int
 		own = bb_reverse32(own);
 		opp = bb_reverse32(opp);
 	}
-	for (int k = 0; k < PAT_WINDOWS; k++)
+	for (int k = 0; k < windows; k++)
 		idx[k] = (uint16_t)(ter[extract(own, win_mask[k])] + 2 * ter[extract(opp, win_mask[k])]);
 	int d = 24 - __builtin_popcount(own | opp);  /* 0 .. 22 */
 	d = d < 0 ? 0 : d > 22 ? 22 : d;
@@ -72,16 +78,16 @@ void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int
 int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 {
 	uint16_t idx[PAT_WINDOWS];
-	int ph, t;
-	pattern_indices(p, idx, &ph, &t);
+	int ph, t, nw = pt->windows;
+	pattern_indices(p, nw, idx, &ph, &t);
 	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
 	int s0 = 0, s1 = 0;
 	if (t == 0) {
-		for (int k = 0; k < PAT_WINDOWS; k++)
+		for (int k = 0; k < nw; k++)
 			s0 += a[k][idx[k]];
 		return s0;
 	}
-	for (int k = 0; k < PAT_WINDOWS; k++) {
+	for (int k = 0; k < nw; k++) {
 		s0 += a[k][idx[k]];
 		s1 += b[k][idx[k]];
 	}
@@ -92,8 +98,11 @@ void patterns_checksum(pk_patterns *pt)
 {
 	uint32_t h = 2166136261u;
 	long nz = 0;
+	if (pt->windows != PAT_WINDOWS)
+		pt->windows = PAT_WINDOWS_BASIC;
+	/* over the windows used only: a file of nine windows keeps its name */
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < PAT_WINDOWS; k++)
+		for (int k = 0; k < pt->windows; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
 				uint16_t v = (uint16_t)pt->w[ph][k][i];
 				nz += v != 0;
@@ -107,7 +116,7 @@ void patterns_checksum(pk_patterns *pt)
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 {
 	memset(pt, 0, sizeof *pt);
-	int line = 0, version = 0, phases = 0;
+	int line = 0, version = 0, phases = 0, windows = 0;
 	bool header = false;
 	for (const char *s = text; *s;) {
 		line++;
@@ -136,16 +145,26 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 			if (sscanf(buf, "%31s", word) != 1)
 				continue;
 			if (sscanf(buf, "pdnkit-patterns %d", &version) != 1 || version < 1 || version > PAT_FORMAT) {
-				snprintf(err, errsize, "line %d: not a pattern file of format 1 or %d (\"pdnkit-patterns %d\" first)",
+				snprintf(err, errsize, "line %d: not a pattern file of format 1 to %d (\"pdnkit-patterns %d\" first)",
 					 line, PAT_FORMAT, PAT_FORMAT);
 				return -1;
 			}
 			header = true;
 			phases = version == 1 ? 2 : 0;
+			windows = version < 3 ? PAT_WINDOWS_BASIC : 0;
 			continue;
 		}
-		int ph, k, i, v, nph;
+		int ph, k, i, v, nph, nwin;
 		char extra;
+		if (sscanf(buf, " windows %d %c", &nwin, &extra) == 1) {
+			if (version < 3 || windows || (nwin != PAT_WINDOWS_BASIC && nwin != PAT_WINDOWS)) {
+				snprintf(err, errsize, "line %d: %s", line, version < 3 ? "\"windows\" in a file of format 1 or 2" :
+					 windows ? "a second \"windows\" line" : "windows must be 9 or 25");
+				return -1;
+			}
+			windows = nwin;
+			continue;
+		}
 		if (sscanf(buf, " phases %d %c", &nph, &extra) == 1) {
 			if (version < 2 || nph != PAT_PHASES || phases) {
 				snprintf(err, errsize, "line %d: %s", line, phases ? "a second \"phases\" line" :
@@ -158,14 +177,14 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 		int n = sscanf(buf, "%d %d %d %d %c", &ph, &k, &i, &v, &extra);
 		if (n <= 0)
 			continue;
-		if (!phases) {
-			snprintf(err, errsize, "line %d: a weight before the \"phases %d\" line", line, PAT_PHASES);
+		if (!phases || !windows) {
+			snprintf(err, errsize, "line %d: a weight before the \"%s\" line", line, !phases ? "phases" : "windows");
 			return -1;
 		}
-		if (n != 4 || ph < 0 || ph >= phases || k < 0 || k >= PAT_WINDOWS || i < 0 || i >= PAT_INDEX ||
+		if (n != 4 || ph < 0 || ph >= phases || k < 0 || k >= windows || i < 0 || i >= PAT_INDEX ||
 		    v < -30000 || v > 30000) {
 			snprintf(err, errsize, "line %d: expected PHASE (0-%d) WINDOW (0-%d) INDEX (0-%d) VALUE", line,
-				 phases - 1, PAT_WINDOWS - 1, PAT_INDEX - 1);
+				 phases - 1, windows - 1, PAT_INDEX - 1);
 			return -1;
 		}
 		if (version == 1) {
@@ -183,6 +202,7 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 		snprintf(err, errsize, "empty: no \"pdnkit-patterns %d\" line", PAT_FORMAT);
 		return -1;
 	}
+	pt->windows = windows ? windows : PAT_WINDOWS_BASIC;
 	patterns_checksum(pt);
 	return 0;
 }
@@ -193,11 +213,14 @@ char *patterns_format(const pk_patterns *pt, const char *comment)
 	char *out = malloc(cap);
 	if (!out)
 		return NULL;
+	bool basic = pt->windows != PAT_WINDOWS;
 	len += (size_t)snprintf(out + len, cap - len, "pdnkit-patterns %d\n# %s\n# PHASE WINDOW INDEX VALUE (hundredths of a man; "
-				"phase q at 24 - %d q pieces)\nphases %d\n", PAT_FORMAT, comment ? comment : "", PAT_SEG,
-				PAT_PHASES);
+				"phase q at 24 - %d q pieces)\nphases %d\n", basic ? 2 : PAT_FORMAT, comment ? comment : "",
+				PAT_SEG, PAT_PHASES);
+	if (!basic)
+		len += (size_t)snprintf(out + len, cap - len, "windows %d\n", PAT_WINDOWS);
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < PAT_WINDOWS; k++)
+		for (int k = 0; k < (basic ? PAT_WINDOWS_BASIC : PAT_WINDOWS); k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
 				if (!pt->w[ph][k][i])
 					continue;

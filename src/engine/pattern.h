@@ -1,6 +1,8 @@
-/* The pattern evaluation: the contents of nine overlapping 4x4 regions of the board
- * (eight playing squares each: empty, the mover's piece or the opponent's, 3^8 = 6561
- * states) index a learned weight each, in phases placed evenly from 24 pieces down to 2
+/* The pattern evaluation: the contents of overlapping 4x4 regions of the board (eight
+ * playing squares each: empty, the mover's piece or the opponent's, 3^8 = 6561 states)
+ * index a learned weight each: the nine regions two squares apart (windows 0-8), or all
+ * 25 positions of a 4x4 region on the board (windows 9-24 the 16 others; a file says how
+ * many it uses), in phases placed evenly from 24 pieces down to 2
  * and blended linearly by the number of pieces between the two nearest,
  * from the side to move's view (the board turned for White, so one table serves both
  * sides). It adds to the hand-set evaluation (engine/eval.h): what it learns is what
@@ -13,14 +15,15 @@
 #include <stdint.h>
 #include "rules/pos.h"
 
-#define PAT_WINDOWS 9
+#define PAT_WINDOWS 25                 /* at most */
+#define PAT_WINDOWS_BASIC 9             /* the regions two squares apart */
 #define PAT_CELLS 8
 #define PAT_INDEX 6561                  /* 3^8 */
 #ifndef PAT_PHASES
 #define PAT_PHASES 2                    /* at 24 and 2 pieces (2, 3, 12 or 23) */
 #endif
 #define PAT_SEG (22 / (PAT_PHASES - 1)) /* pieces from one phase to the next */
-#define PAT_FORMAT 2                    /* format 1: two phases, at 24 and 2 pieces */
+#define PAT_FORMAT 3                    /* format 1: two phases, at 24 and 2 pieces; 2: nine windows */
 
 /* The board turned half a circle: square n becomes square 33 - n. */
 static inline uint32_t bb_reverse32(uint32_t x)
@@ -36,21 +39,25 @@ typedef struct pk_patterns {
 	int16_t w[PAT_PHASES][PAT_WINDOWS][PAT_INDEX];
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
 	long nonzero;
+	int windows;                    /* the windows used: PAT_WINDOWS_BASIC or PAT_WINDOWS */
 } pk_patterns;
 
-/* The index of each window's contents, from the side to move's view, and where the
- * piece count falls among the phases: between phase *phase and the next, *t pieces of
- * PAT_SEG past the first (the next phase's share is t / PAT_SEG). */
-void pattern_indices(const pk_pos *p, uint16_t idx[PAT_WINDOWS], int *phase, int *t);
+/* The index of the contents of each of the first `windows` windows, from the side to
+ * move's view, and where the piece count falls among the phases: between phase *phase
+ * and the next, *t pieces of PAT_SEG past the first (the next phase's share is
+ * t / PAT_SEG). */
+void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_WINDOWS], int *phase, int *t);
 /* Their sum in hundredths for the side to move. */
 int pattern_eval(const pk_patterns *pt, const pk_pos *p);
 
-/* The text form: "pdnkit-patterns 2" and "phases N" (N must be PAT_PHASES), then
- * "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#' comments.
+/* The text form: "pdnkit-patterns 3", "phases N" (N must be PAT_PHASES) and "windows W"
+ * (9 or 25), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero;
+ * '#' comments. Format 2 files have no "windows" line: nine windows.
  * Format 1 files (two phases, at 24 and 2 pieces) are read too, their phases between
  * placed on the line that joins those two. 0, or -1 with the line and reason in err. */
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize);
-/* The text of pt (malloc'ed; NULL when out of memory), with a header comment. */
+/* The text of pt (malloc'ed; NULL when out of memory), with a header comment: format 2
+ * when it uses nine windows (the same file as before there were more), else 3. */
 char *patterns_format(const pk_patterns *pt, const char *comment);
 void patterns_checksum(pk_patterns *pt);
 
