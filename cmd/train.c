@@ -121,7 +121,7 @@ int cmd_train(int argc, const char **argv)
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL;
-	int json = 0, quiet = 0, net = 0, keep_last = 0;
+	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
 		{ "net", 0, POPT_ARG_NONE, &net, 0, "learn a network (pdnkit-net(5)) that adds to the built-in evaluation and patterns, instead of patterns", NULL },
@@ -134,6 +134,7 @@ int cmd_train(int argc, const char **argv)
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board)", "9|25" },
+		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
 		{ "threads", 0, POPT_ARG_STRING, &threads_arg, 0, "threads (default: one per core)", "N" },
@@ -178,6 +179,7 @@ int cmd_train(int argc, const char **argv)
 	else if (min_arg)
 		goto out;
 	lo.windows = PAT_WINDOWS_BASIC;
+	lo.material = material;
 	if (windows_arg) {
 		if (cli_int(windows_arg, 9, 25, "--windows", &x))
 			goto out;
@@ -219,8 +221,8 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--label-every, --label-patterns, --label-egdb, --label-egdb-cache, --label-file and --lambda go with --label-depth");
 		goto out;
 	}
-	if (net && (l2_arg || min_arg)) {
-		cli_error("--l2 and --min-count are for patterns, not with --net");
+	if (net && (l2_arg || min_arg || windows_arg || material)) {
+		cli_error("--l2, --min-count, --windows and --material are for patterns, not with --net");
 		goto out;
 	}
 	if (!net && (decay_arg || batch_arg || seed_arg || keep_last || npat)) {

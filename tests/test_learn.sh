@@ -61,6 +61,22 @@ expect_rc 0 "the engine loads 25 windows"
 run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/p1v3.txt"
 expect_rc 0 "format 3 with nine windows loads"
 [ "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" = "$a2" ] && pass || fail "and searches as format 2"
+# the material table: a "material" line and weights of window 25
+run "$PDNKIT" train "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --material --epochs 20 --min-count 1 --l2 1 -o "$T_TMP/pm.txt" -j -q --threads 2
+expect_rc 0 "train with the material table"
+head -1 "$T_TMP/pm.txt" | grep -qx 'pdnkit-patterns 3' && grep -qx 'windows 9' "$T_TMP/pm.txt" && grep -qx 'material' "$T_TMP/pm.txt" && pass || fail "format 3 with nine windows and the material line"
+awk '$2 == 25 && NF == 4' "$T_TMP/pm.txt" | grep -q . && pass || fail "weights of the material table"
+awk '$2 >= 9 && $2 < 25 && NF == 4 && $1 ~ /^[0-9]+$/' "$T_TMP/pm.txt" | grep -q . && fail "no window past 8 with nine windows" || pass
+run "$PDNKIT" analyze -d 8 --patterns "$T_TMP/pm.txt"
+expect_rc 0 "the engine loads the material table"
+grep -v '^material$' "$T_TMP/pm.txt" > "$T_TMP/bad9.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad9.txt"
+expect_err_has "WINDOW (0-8) INDEX" "material weights without the material line refused"
+{ head -4 "$T_TMP/pm.txt"; echo 'material'; echo 'material'; } > "$T_TMP/bad10.txt"
+run "$PDNKIT" analyze -d 4 --patterns "$T_TMP/bad10.txt"
+expect_err_has "a second \"material\" line" "two material lines refused"
+run "$PDNKIT" train "$SP" --material --net --epochs 1
+expect_rc 2 "--material is for patterns"
 run "$PDNKIT" train "$SP" --windows 16 --epochs 1
 expect_rc 2 "--windows 16 refused"
 printf 'pdnkit-patterns 3\nphases 2\nwindows 25\n0 24 5 3\n1 25 5 3\n' > "$T_TMP/bad5.txt"

@@ -9,11 +9,11 @@
 #include "engine/search.h"
 #include "rules/gen.h"
 
-#define NW (PAT_PHASES * PAT_WINDOWS * PAT_INDEX)
+#define NW (PAT_PHASES * PAT_TABLES * PAT_INDEX)
 #define MAX_THREADS 64
 
 typedef struct {
-	uint16_t idx[PAT_WINDOWS];
+	uint16_t idx[PAT_TABLES];
 	int16_t base;                   /* the base evaluation, mover's view, hundredths */
 	int16_t score;                  /* a search's score (mover's view), or NO_SCORE */
 	uint8_t phase, t;               /* between phase and phase + 1, t of PAT_SEG past it */
@@ -258,11 +258,12 @@ int learn_labels_load(pk_learn_data *d, int depth, FILE *f)
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-static inline double value(const sample *s, const float *w, int nwin)
+static inline double value(const sample *s, const float *w, const int *tab, int ntab)
 {
 	double a = 0, b = 0;
-	const float *wa = w + (size_t)s->phase * PAT_WINDOWS * PAT_INDEX, *wb = wa + PAT_WINDOWS * PAT_INDEX;
-	for (int k = 0; k < nwin; k++) {
+	const float *wa = w + (size_t)s->phase * PAT_TABLES * PAT_INDEX, *wb = wa + PAT_TABLES * PAT_INDEX;
+	for (int j = 0; j < ntab; j++) {
+		int k = tab[j];
 		a += wa[k * PAT_INDEX + s->idx[k]];
 		b += wb[k * PAT_INDEX + s->idx[k]];
 	}
@@ -284,7 +285,7 @@ typedef struct {
 	double K;
 	double lambda;                  /* the result's share of the target where there is a score */
 	int nthreads;
-	int nwin;                       /* the windows fitted */
+	int tab[PAT_TABLES], ntab;      /* the tables fitted */
 	float *grad[MAX_THREADS];
 	float *hess[MAX_THREADS];
 	double loss[MAX_THREADS][2];
@@ -306,7 +307,7 @@ static void pass_thread(int id, void *arg)
 	size_t c[2] = { 0, 0 };
 	for (size_t i = lo; i < hi; i++) {
 		const sample *s = &d->v[i];
-		double p = sigmoid(ps->K * value(s, ps->w, ps->nwin) / 100.0);
+		double p = sigmoid(ps->K * value(s, ps->w, ps->tab, ps->ntab) / 100.0);
 		/* the losses are against the game's result: what the held-out loss measures */
 		l[s->held] += logloss(p, s->y / 2.0);
 		c[s->held]++;
@@ -318,8 +319,9 @@ static void pass_thread(int id, void *arg)
 		double e = (p - target) * ps->K / 100.0, cv = p * (1 - p) * (ps->K / 100.0) * (ps->K / 100.0);
 		double a1 = (double)s->t / PAT_SEG, a0 = 1 - a1;
 		float e0 = (float)(e * a0), e1 = (float)(e * a1), h0 = (float)(cv * a0 * a0), h1 = (float)(cv * a1 * a1);
-		for (int k = 0; k < ps->nwin; k++) {
-			size_t i0 = ((size_t)s->phase * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k], i1 = i0 + PAT_WINDOWS * PAT_INDEX;
+		for (int j = 0; j < ps->ntab; j++) {
+			int k = ps->tab[j];
+			size_t i0 = ((size_t)s->phase * PAT_TABLES + k) * PAT_INDEX + s->idx[k], i1 = i0 + PAT_TABLES * PAT_INDEX;
 			g[i0] += e0;
 			g[i1] += e1;
 			hs[i0] += h0;
@@ -367,7 +369,11 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	float *w = calloc(NW, sizeof *w), *best = calloc(NW, sizeof *best), *keep = calloc(NW, sizeof *keep);
 	int *count = calloc(NW, sizeof *count);
 	int nwin = o->windows == PAT_WINDOWS ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
-	pass ps = { .d = d, .w = w, .nthreads = nt, .nwin = nwin, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda };
+	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda };
+	for (int k = 0; k < nwin; k++)
+		ps.tab[ps.ntab++] = k;
+	if (o->material)
+		ps.tab[ps.ntab++] = PAT_MATERIAL;
 	int rc = 0;
 	for (int t = 0; t < nt; t++)
 		if (!(ps.grad[t] = malloc(sizeof(float) * NW)) || !(ps.hess[t] = malloc(sizeof(float) * NW)))
@@ -382,10 +388,11 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		r->heldout += s->held;
 		if (s->held)
 			continue;
-		for (int k = 0; k < nwin; k++) {
-			size_t i0 = ((size_t)s->phase * PAT_WINDOWS + k) * PAT_INDEX + s->idx[k];
+		for (int j = 0; j < ps.ntab; j++) {
+			int k = ps.tab[j];
+			size_t i0 = ((size_t)s->phase * PAT_TABLES + k) * PAT_INDEX + s->idx[k];
 			count[i0] += s->t < PAT_SEG;
-			count[i0 + PAT_WINDOWS * PAT_INDEX] += s->t > 0;
+			count[i0 + PAT_TABLES * PAT_INDEX] += s->t > 0;
 		}
 	}
 	for (size_t i = 0; i < NW; i++)
@@ -412,7 +419,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	 * evidence says, seldom-seen ones little; the ridge counts as l2 positions at zero. */
 	double ridge = l2 * 0.25 * (ps.K / 100.0) * (ps.K / 100.0) * 0.5;
 	/* A step that raises the training loss is taken back and the share halved: the
-	 * windows overlap, so the steps of a position's 18 (or 50) weights add up. */
+	 * windows overlap, so the steps of a position's 18 (to 52) weights add up. */
 	double prev = r->base_train;
 	for (long e = 1; e <= epochs; e++) {
 		if (o->stop && *o->stop)
@@ -446,10 +453,11 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 			progress(ctx, e, tr, he);
 	}
 	out->windows = nwin;
+	out->material = o->material != 0;
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < nwin; k++)
+		for (int k = 0; k < PAT_TABLES; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
-				double x = best[(ph * PAT_WINDOWS + k) * PAT_INDEX + i];
+				double x = best[(ph * PAT_TABLES + k) * PAT_INDEX + i];
 				x = x > 3000 ? 3000 : x < -3000 ? -3000 : x;
 				out->w[ph][k][i] = (int16_t)lround(x);
 			}

@@ -58,6 +58,7 @@ typedef struct {
 	int min_count;                  /* a pattern seen in fewer training positions keeps 0 (default 3) */
 	int threads;                    /* 1..64 */
 	int windows;                    /* PAT_WINDOWS_BASIC (the default when 0) or PAT_WINDOWS */
+	int material;                   /* 1: fit the material table too */
 	double lambda;                  /* where a position has a search score (learn_label), the
 					 * target is lambda * result + (1 - lambda) * sigmoid(score);
 					 * 1: the result alone. Losses printed are against results. */

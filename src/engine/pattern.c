@@ -13,6 +13,7 @@
 /* The playing squares (bit numbers) of each window, and their masks. */
 static uint32_t win_mask[PAT_WINDOWS];
 static uint16_t ter[256];             /* the bits of a byte read as base-3 digits 0/1 */
+static uint8_t side_case[13][13];     /* pieces, kings: 0 .. 80 */
 
 static int row_of(int b) { return b / 4; }
 static int col_of(int b) { int r = b / 4; return (r % 2 == 0) ? 2 * (b % 4) + 1 : 2 * (b % 4); }
@@ -33,6 +34,12 @@ __attribute__((constructor)) static void init_tables(void)
 						win_mask[k] |= 1u << b;
 				k++;
 			}
+	/* the cases of n pieces: kings 0 .. min(n, 8) */
+	for (int n = 0, base = 0; n <= 12; base += (n < 8 ? n : 8) + 1, n++)
+		for (int kg = 0; kg <= 12; kg++) {
+			int k2 = kg > n ? n : kg;
+			side_case[n][kg] = (uint8_t)(base + (k2 > 8 ? 8 : k2));
+		}
 	for (int v = 0; v < 256; v++) {
 		int t = 0, p3 = 1;
 		for (int i = 0; i < 8; i++, p3 *= 3)
@@ -56,9 +63,13 @@ static inline uint32_t extract(uint32_t x, uint32_t mask)
 #endif
 }
 
-void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_WINDOWS], int *phase, int *t)
+void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_TABLES], int *phase, int *t)
 {
 	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm];
+	int no = __builtin_popcount(own), np = __builtin_popcount(opp);
+	int ko = __builtin_popcount(own & (uint32_t)p->kings), kp = __builtin_popcount(opp & (uint32_t)p->kings);
+	idx[PAT_MATERIAL] = (uint16_t)(side_case[no > 12 ? 12 : no][ko > 12 ? 12 : ko] * 81 +
+				       side_case[np > 12 ? 12 : np][kp > 12 ? 12 : kp]);
 	if (p->stm == PK_WHITE) {
 		/* turned half a circle: the mover's men always move towards square 32 */
 		own = bb_reverse32(own);
@@ -77,11 +88,15 @@ void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_WINDOWS], in
 
 int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 {
-	uint16_t idx[PAT_WINDOWS];
+	uint16_t idx[PAT_TABLES];
 	int ph, t, nw = pt->windows;
 	pattern_indices(p, nw, idx, &ph, &t);
 	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
 	int s0 = 0, s1 = 0;
+	if (pt->material) {
+		s0 = a[PAT_MATERIAL][idx[PAT_MATERIAL]];
+		s1 = b[PAT_MATERIAL][idx[PAT_MATERIAL]];
+	}
 	if (t == 0) {
 		for (int k = 0; k < nw; k++)
 			s0 += a[k][idx[k]];
@@ -100,10 +115,11 @@ void patterns_checksum(pk_patterns *pt)
 	long nz = 0;
 	if (pt->windows != PAT_WINDOWS)
 		pt->windows = PAT_WINDOWS_BASIC;
-	/* over the windows used only: a file of nine windows keeps its name */
+	pt->material = pt->material != 0;
+	/* over the tables used only: a file of nine windows keeps its name */
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < pt->windows; k++)
-			for (int i = 0; i < PAT_INDEX; i++) {
+		for (int k = 0; k < PAT_TABLES; k++)
+			for (int i = 0; i < PAT_INDEX && (k < pt->windows || (k == PAT_MATERIAL && pt->material)); i++) {
 				uint16_t v = (uint16_t)pt->w[ph][k][i];
 				nz += v != 0;
 				h = (h ^ (v & 0xFF)) * 16777619u;
@@ -116,7 +132,7 @@ void patterns_checksum(pk_patterns *pt)
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 {
 	memset(pt, 0, sizeof *pt);
-	int line = 0, version = 0, phases = 0, windows = 0;
+	int line = 0, version = 0, phases = 0, windows = 0, material = 0;
 	bool header = false;
 	for (const char *s = text; *s;) {
 		line++;
@@ -165,6 +181,16 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 			windows = nwin;
 			continue;
 		}
+		char tail[8];
+		if (sscanf(buf, " %31s", word) == 1 && strcmp(word, "material") == 0) {
+			if (version < 3 || material || sscanf(buf, " %*s %7s", tail) == 1) {
+				snprintf(err, errsize, "line %d: %s", line, version < 3 ? "\"material\" in a file of format 1 or 2" :
+					 material ? "a second \"material\" line" : "\"material\" takes nothing after it");
+				return -1;
+			}
+			material = 1;
+			continue;
+		}
 		if (sscanf(buf, " phases %d %c", &nph, &extra) == 1) {
 			if (version < 2 || nph != PAT_PHASES || phases) {
 				snprintf(err, errsize, "line %d: %s", line, phases ? "a second \"phases\" line" :
@@ -181,10 +207,10 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 			snprintf(err, errsize, "line %d: a weight before the \"%s\" line", line, !phases ? "phases" : "windows");
 			return -1;
 		}
-		if (n != 4 || ph < 0 || ph >= phases || k < 0 || k >= windows || i < 0 || i >= PAT_INDEX ||
-		    v < -30000 || v > 30000) {
-			snprintf(err, errsize, "line %d: expected PHASE (0-%d) WINDOW (0-%d) INDEX (0-%d) VALUE", line,
-				 phases - 1, windows - 1, PAT_INDEX - 1);
+		if (n != 4 || ph < 0 || ph >= phases || k < 0 || (k >= windows && !(material && k == PAT_MATERIAL)) ||
+		    i < 0 || i >= PAT_INDEX || v < -30000 || v > 30000) {
+			snprintf(err, errsize, "line %d: expected PHASE (0-%d) WINDOW (0-%d%s) INDEX (0-%d) VALUE", line,
+				 phases - 1, windows - 1, material && windows < PAT_MATERIAL ? ", 25" : "", PAT_INDEX - 1);
 			return -1;
 		}
 		if (version == 1) {
@@ -203,26 +229,28 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 		return -1;
 	}
 	pt->windows = windows ? windows : PAT_WINDOWS_BASIC;
+	pt->material = material;
 	patterns_checksum(pt);
 	return 0;
 }
 
 char *patterns_format(const pk_patterns *pt, const char *comment)
 {
-	size_t cap = 4096 + (size_t)PAT_PHASES * PAT_WINDOWS * PAT_INDEX * 4, len = 0;
+	size_t cap = 4096 + (size_t)PAT_PHASES * PAT_TABLES * PAT_INDEX * 4, len = 0;
 	char *out = malloc(cap);
 	if (!out)
 		return NULL;
-	bool basic = pt->windows != PAT_WINDOWS;
+	int nwin = pt->windows == PAT_WINDOWS ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
+	bool v2 = nwin == PAT_WINDOWS_BASIC && !pt->material;
 	len += (size_t)snprintf(out + len, cap - len, "pdnkit-patterns %d\n# %s\n# PHASE WINDOW INDEX VALUE (hundredths of a man; "
-				"phase q at 24 - %d q pieces)\nphases %d\n", basic ? 2 : PAT_FORMAT, comment ? comment : "",
+				"phase q at 24 - %d q pieces)\nphases %d\n", v2 ? 2 : PAT_FORMAT, comment ? comment : "",
 				PAT_SEG, PAT_PHASES);
-	if (!basic)
-		len += (size_t)snprintf(out + len, cap - len, "windows %d\n", PAT_WINDOWS);
+	if (!v2)
+		len += (size_t)snprintf(out + len, cap - len, "windows %d\n%s", nwin, pt->material ? "material\n" : "");
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < (basic ? PAT_WINDOWS_BASIC : PAT_WINDOWS); k++)
+		for (int k = 0; k < PAT_TABLES; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
-				if (!pt->w[ph][k][i])
+				if (!pt->w[ph][k][i] || (k >= nwin && !(k == PAT_MATERIAL && pt->material)))
 					continue;
 				if (cap - len < 64) {
 					char *n = realloc(out, cap *= 2);

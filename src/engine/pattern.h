@@ -17,6 +17,8 @@
 
 #define PAT_WINDOWS 25                 /* at most */
 #define PAT_WINDOWS_BASIC 9             /* the regions two squares apart */
+#define PAT_MATERIAL PAT_WINDOWS        /* the table of the material: after the windows */
+#define PAT_TABLES (PAT_WINDOWS + 1)
 #define PAT_CELLS 8
 #define PAT_INDEX 6561                  /* 3^8 */
 #ifndef PAT_PHASES
@@ -36,28 +38,32 @@ static inline uint32_t bb_reverse32(uint32_t x)
 }
 
 typedef struct pk_patterns {
-	int16_t w[PAT_PHASES][PAT_WINDOWS][PAT_INDEX];
+	int16_t w[PAT_PHASES][PAT_TABLES][PAT_INDEX];
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
 	long nonzero;
 	int windows;                    /* the windows used: PAT_WINDOWS_BASIC or PAT_WINDOWS */
+	int material;                   /* 1: the material table w[.][PAT_MATERIAL] is used */
 } pk_patterns;
 
 /* The index of the contents of each of the first `windows` windows, from the side to
- * move's view, and where the piece count falls among the phases: between phase *phase
- * and the next, *t pieces of PAT_SEG past the first (the next phase's share is
- * t / PAT_SEG). */
-void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_WINDOWS], int *phase, int *t);
+ * move's view, and of the material (idx[PAT_MATERIAL]: each side's pieces, up to 12, and
+ * kings among them, up to 8, the mover's first: 81 x 81 = 6561 cases), and where the
+ * piece count falls among the phases: between phase *phase and the next, *t pieces of
+ * PAT_SEG past the first (the next phase's share is t / PAT_SEG). */
+void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_TABLES], int *phase, int *t);
 /* Their sum in hundredths for the side to move. */
 int pattern_eval(const pk_patterns *pt, const pk_pos *p);
 
-/* The text form: "pdnkit-patterns 3", "phases N" (N must be PAT_PHASES) and "windows W"
- * (9 or 25), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero;
- * '#' comments. Format 2 files have no "windows" line: nine windows.
+/* The text form: "pdnkit-patterns 3", "phases N" (N must be PAT_PHASES), "windows W"
+ * (9 or 25) and, when the material table is used, "material" (its weights are window
+ * 25's), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
+ * comments. Format 2 files have no "windows" line: nine windows, no material table.
  * Format 1 files (two phases, at 24 and 2 pieces) are read too, their phases between
  * placed on the line that joins those two. 0, or -1 with the line and reason in err. */
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize);
 /* The text of pt (malloc'ed; NULL when out of memory), with a header comment: format 2
- * when it uses nine windows (the same file as before there were more), else 3. */
+ * when it uses nine windows and no material table (the same file as before there were
+ * more), else 3. */
 char *patterns_format(const pk_patterns *pt, const char *comment);
 void patterns_checksum(pk_patterns *pt);
 
