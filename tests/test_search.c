@@ -8,6 +8,7 @@
 #include "check.h"
 #include "rules/fen.h"
 #include "engine/net.h"
+#include "engine/pattern.h"
 #include "engine/search.h"
 
 /* Minimax with the engine's rules: captures and forced moves do not spend depth, quiet
@@ -438,8 +439,90 @@ static void test_features_text(void)
 	CHECK(features_parse("tt-ways=0", &g, err, sizeof err) < 0);
 }
 
+/* The patterns' indices: each window reads eight squares (3^8 contents); the material
+ * index tells apart every count of pieces and kings up to 12 and 8, the mover's first;
+ * a table's text and back is the same table, whichever windows it uses. */
+static void test_pattern_indices(void)
+{
+	/* the material: all counts of (pieces, kings) a side can have, distinct and in range */
+	static bool seen[PAT_INDEX];
+	memset(seen, 0, sizeof seen);
+	int distinct = 0;
+	for (int n = 0; n <= 12; n++)
+		for (int k = 0; k <= n && k <= 8; k++) {
+			/* n pieces for the mover (k kings: squares 1 ..), one man for the opponent */
+			pk_pos p;
+			char fen[200], *q = fen;
+			q += sprintf(q, "B:W32:B");
+			for (int i = 0; i < n; i++)
+				q += sprintf(q, "%s%s%d", i ? "," : "", i < k ? "K" : "", i + 1);
+			if (n == 0)
+				sprintf(fen, "B:W32:B");
+			if (n == 0 || fen_parse(fen, strlen(fen), &p, NULL) < 0)
+				continue;
+			uint16_t idx[PAT_TABLES];
+			int ph, t;
+			pattern_indices(&p, PAT_WINDOWS, idx, &ph, &t);
+			CHECK(idx[PAT_MATERIAL] < PAT_INDEX);
+			for (int w = 0; w < PAT_WINDOWS; w++)
+				CHECK(idx[w] < PAT_INDEX);
+			if (idx[PAT_MATERIAL] < PAT_INDEX && !seen[idx[PAT_MATERIAL]]) {
+				seen[idx[PAT_MATERIAL]] = true;
+				distinct++;
+			}
+		}
+	CHECK_INT(distinct, 80);          /* 81 cases of a side but the empty one */
+	/* the same material seen by the other side: another index (the mover's first) */
+	pk_pos a, b;
+	CHECK(fen_parse("B:W30,31,32:B1", 14, &a, NULL) == 0);
+	CHECK(fen_parse("W:W30,31,32:B1", 14, &b, NULL) == 0);
+	uint16_t ia[PAT_TABLES], ib[PAT_TABLES];
+	int ph, t;
+	pattern_indices(&a, PAT_WINDOWS, ia, &ph, &t);
+	pattern_indices(&b, PAT_WINDOWS, ib, &ph, &t);
+	CHECK(ia[PAT_MATERIAL] != ib[PAT_MATERIAL]);
+	/* a full board: every window holds 8 pieces or empties, the start is symmetric */
+	pk_pos s;
+	const char *sf = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+	CHECK(fen_parse(sf, strlen(sf), &s, NULL) == 0);
+	pattern_indices(&s, PAT_WINDOWS, ia, &ph, &t);
+	CHECK_INT(ph, 0);
+	CHECK_INT(t, 0);
+	/* text and back, with 25 windows and the material table */
+	static pk_patterns pt, back;
+	memset(&pt, 0, sizeof pt);
+	pt.windows = PAT_WINDOWS;
+	pt.material = 1;
+	pt.w[0][24][17] = 5;
+	pt.w[1][PAT_MATERIAL][6560] = -7;
+	pt.w[1][3][0] = 2;
+	patterns_checksum(&pt);
+	char *text = patterns_format(&pt, "test");
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	char err[200];
+	CHECK(patterns_parse(text, &back, err, sizeof err) == 0);
+	CHECK(memcmp(back.w, pt.w, sizeof pt.w) == 0);
+	CHECK_INT(back.windows, PAT_WINDOWS);
+	CHECK_INT(back.material, 1);
+	CHECK(back.checksum == pt.checksum);
+	free(text);
+	/* nine windows and no material: format 2, and its checksum leaves the rest out */
+	memset(&pt, 0, sizeof pt);
+	pt.w[0][8][100] = 3;
+	patterns_checksum(&pt);
+	uint32_t c9 = pt.checksum;
+	text = patterns_format(&pt, "test");
+	CHECK(text != NULL && strncmp(text, "pdnkit-patterns 2\n", 18) == 0);
+	CHECK(text && patterns_parse(text, &back, err, sizeof err) == 0 && back.checksum == c9 && back.windows == 9 &&
+	      !back.material);
+	free(text);
+}
+
 int main(void)
 {
+	test_pattern_indices();
 	test_features_text();
 	test_against_minimax();
 	test_two_kings();
