@@ -62,6 +62,34 @@ static char *movetext_of(const pk_game *g, const pk_replay *rp)
 
 
 
+/* Rows a statement: one step for POS_MANY rows costs far less than POS_MANY steps. */
+#define POS_MANY 128
+
+static const char *pos_many_sql(void)
+{
+	static char sql[64 + POS_MANY * 10];
+	if (!sql[0]) {
+		size_t n = (size_t)snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO position VALUES");
+		for (int i = 0; i < POS_MANY; i++)
+			n += (size_t)snprintf(sql + n, sizeof sql - n, "%s(?,?,?,?)", i ? "," : "");
+	}
+	return sql;
+}
+
+/* The statement that inserts k tags (1 .. TAG_MANY), prepared when first needed. */
+static sqlite3_stmt *tag_statement(pk_store *s, int k)
+{
+	if (!s->ins_tags[k - 1]) {
+		char sql[64 + TAG_MANY * 10];
+		size_t n = (size_t)snprintf(sql, sizeof sql, "INSERT INTO tag VALUES");
+		for (int i = 0; i < k; i++)
+			n += (size_t)snprintf(sql + n, sizeof sql - n, "%s(?,?,?,?)", i ? "," : "");
+		if (st_prepare(s, &s->ins_tags[k - 1], sql) < 0)
+			return NULL;
+	}
+	return s->ins_tags[k - 1];
+}
+
 int store_begin_import(pk_store *s, const char *source_path, bool positions)
 {
 	s->positions = positions;
@@ -72,9 +100,9 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 		    "INSERT INTO game(source, source_game, source_offset, event, site, date, round, black, white,"
 		    " result, black_key, white_key, date_key, gametype, start, plies, moves, movetext, status,"
 		    " fingerprint, copy_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
-	    st_prepare(s, &s->ins_tag, "INSERT INTO tag VALUES(?,?,?,?)") < 0 ||
 	    st_prepare(s, &s->ins_finding, "INSERT INTO finding VALUES(?,?,?,?,?,?,?,?,?)") < 0 ||
 	    st_prepare(s, &s->ins_pos, "INSERT OR IGNORE INTO position VALUES(?,?,?,?)") < 0 ||
+	    st_prepare(s, &s->ins_pos_many, pos_many_sql()) < 0 ||
 	    st_prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0 ||
 	    st_prepare(s, &s->find_copy, st_find_copy_sql) < 0)
 		return -1;
@@ -133,7 +161,23 @@ static int flush_positions(pk_store *s)
 {
 	if (s->npos > 1 && sort_positions(s) < 0)
 		return -1;
-	for (size_t i = 0; i < s->npos; i++) {
+	size_t i = 0;
+	for (; i + POS_MANY <= s->npos; i += POS_MANY) {
+		sqlite3_stmt *st = s->ins_pos_many;
+		for (int j = 0; j < POS_MANY; j++) {
+			const posrow *r = &s->pos[i + (size_t)j];
+			sqlite3_bind_int64(st, 4 * j + 1, r->game >> PART_BITS);
+			sqlite3_bind_int64(st, 4 * j + 2, (int64_t)r->key);
+			sqlite3_bind_int64(st, 4 * j + 3, r->game);
+			sqlite3_bind_int(st, 4 * j + 4, r->ply);
+		}
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			return st_fail(s, "cannot store positions");
+		}
+		sqlite3_reset(st);
+	}
+	for (; i < s->npos; i++) {
 		sqlite3_bind_int64(s->ins_pos, 1, s->pos[i].game >> PART_BITS);
 		sqlite3_bind_int64(s->ins_pos, 2, (int64_t)s->pos[i].key);
 		sqlite3_bind_int64(s->ins_pos, 3, s->pos[i].game);
@@ -306,27 +350,53 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	}
 	int64_t id = sqlite3_last_insert_rowid(s->db);
 
-	/* Tags in canonical order: the seven-tag roster, then the rest as read. */
-	int seq = 0;
-	for (int pass = 0; pass < 8; pass++)
-		for (int i = 0; i < g->ntags; i++) {
-			const char *name = game_str(g, g->tags[i].name);
-			bool roster = false;
-			for (int k = 0; k < 7; k++)
-				roster = roster || in_roster_order(name, k);
-			if (pass < 7 ? !in_roster_order(name, pass) : roster)
-				continue;
-			sqlite3_bind_int64(s->ins_tag, 1, id);
-			sqlite3_bind_int(s->ins_tag, 2, seq++);
-			sqlite3_bind_text(s->ins_tag, 3, name, -1, SQLITE_STATIC);
-			sqlite3_bind_text(s->ins_tag, 4, game_str(g, g->tags[i].value), -1, SQLITE_STATIC);
-			step = sqlite3_step(s->ins_tag);
-			sqlite3_reset(s->ins_tag);
+	/* Tags in canonical order: the seven-tag roster, then the rest as read; up to
+	 * TAG_MANY rows a statement. */
+	{
+		int small[64], *order = g->ntags <= 64 ? small : malloc((size_t)g->ntags * sizeof *order);
+		if (!order) {
+			snprintf(s->err, sizeof s->err, "out of memory");
+			goto out;
+		}
+		int n = 0;
+		for (int pass = 0; pass < 8; pass++)
+			for (int i = 0; i < g->ntags; i++) {
+				const char *name = game_str(g, g->tags[i].name);
+				int rank = 7;
+				for (int k = 0; k < 7 && rank == 7; k++)
+					if (in_roster_order(name, k))
+						rank = k;
+				if (rank == pass)
+					order[n++] = i;
+			}
+		int fail = 0;
+		for (int done = 0; done < n && !fail;) {
+			int k = n - done < TAG_MANY ? n - done : TAG_MANY;
+			sqlite3_stmt *q = tag_statement(s, k);
+			if (!q) {
+				fail = 1;
+				break;
+			}
+			for (int j = 0; j < k; j++) {
+				int i = order[done + j];
+				sqlite3_bind_int64(q, 4 * j + 1, id);
+				sqlite3_bind_int(q, 4 * j + 2, done + j);
+				sqlite3_bind_text(q, 4 * j + 3, game_str(g, g->tags[i].name), -1, SQLITE_STATIC);
+				sqlite3_bind_text(q, 4 * j + 4, game_str(g, g->tags[i].value), -1, SQLITE_STATIC);
+			}
+			step = sqlite3_step(q);
+			sqlite3_reset(q);
 			if (step != SQLITE_DONE) {
 				st_fail(s, "cannot store a tag");
-				goto out;
+				fail = 1;
 			}
+			done += k;
 		}
+		if (order != small)
+			free(order);
+		if (fail)
+			goto out;
+	}
 	for (int i = 0; i < g->findings.n; i++) {
 		const pk_finding *f = &g->findings.v[i];
 		sqlite3_stmt *q = s->ins_finding;

@@ -12,6 +12,7 @@
  * (the next run adds those games). */
 #define BATCH_GAMES 5000
 #define PART_BITS 13
+#define TAG_MANY 16                     /* tags an INSERT at most */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -29,7 +30,8 @@ struct pk_store {
 	int64_t source;
 	int pending;                      /* games added since the last commit */
 	long committed;                   /* games added and committed by this handle */
-	sqlite3_stmt *ins_game, *ins_tag, *ins_finding, *ins_pos, *find_dup, *find_copy;
+	sqlite3_stmt *ins_game, *ins_finding, *ins_pos, *ins_pos_many, *find_dup, *find_copy;
+	sqlite3_stmt *ins_tags[TAG_MANY];   /* INSERT of 1 .. TAG_MANY tags */
 	int copies;                       /* COPIES_MARK, COPIES_SKIP or COPIES_KEEP */
 	char **aliases;                   /* spelling key, player key, ... sorted by spelling */
 	size_t naliases;

@@ -342,12 +342,16 @@ pk_store *store_open(const char *path, int mode, char *err, size_t errsize)
 void st_finalize_import(pk_store *s)
 {
 	sqlite3_finalize(s->ins_game);
-	sqlite3_finalize(s->ins_tag);
+	for (int k = 0; k < TAG_MANY; k++) {
+		sqlite3_finalize(s->ins_tags[k]);
+		s->ins_tags[k] = NULL;
+	}
 	sqlite3_finalize(s->ins_finding);
 	sqlite3_finalize(s->ins_pos);
+	sqlite3_finalize(s->ins_pos_many);
 	sqlite3_finalize(s->find_dup);
 	sqlite3_finalize(s->find_copy);
-	s->ins_game = s->ins_tag = s->ins_finding = s->ins_pos = s->find_dup = s->find_copy = NULL;
+	s->ins_game = s->ins_finding = s->ins_pos = s->ins_pos_many = s->find_dup = s->find_copy = NULL;
 }
 
 void store_close(pk_store *s)
