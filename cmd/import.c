@@ -96,7 +96,7 @@ int cmd_import(int argc, const char **argv)
 	import_totals t = { 0 };
 	double t0 = cli_now();
 	bool failed = false, unreadable = false;
-	pk_source src = { .files = files, .nfiles = nfiles, .stop = &cli_interrupted };
+	pk_source src = { .files = files, .nfiles = nfiles, .stop = &cli_interrupted, .read_ahead = true };
 	char err[600];
 	pk_games *it = games_open(&src, err, sizeof err);
 	if (!it) {

@@ -1,13 +1,40 @@
 /* The one walk over games: files or the store in, replayed games out. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "store/games.h"
 
+/* Read ahead: a thread reads and replays games into a ring of slots while the caller
+ * works on the one it was given. */
+#define AHEAD 32
+
+typedef struct {
+	int kind;                /* what games_next returns for it */
+	pk_game g;
+	pk_replay rp;
+	int fi;                  /* games_file_index */
+	int unreadable;          /* games_unreadable */
+	uint64_t done, total;    /* games_progress */
+	char err[600];
+} slot;
+
+typedef struct {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t item, space;
+	slot ring[AHEAD];
+	int head, count;         /* the oldest slot (the caller's, once given), slots filled */
+	bool given;              /* ring[head] is the caller's */
+	bool stop;               /* the caller is done: the thread ends */
+	bool want_item, want_space;   /* the caller, the thread waits: only then a signal */
+} ahead;
+
 struct pk_games {
 	pk_source src;
+	ahead *a;                /* reading ahead (files only), or NULL */
 	pk_game g;
 	pk_replay rp;
 	/* files */
@@ -90,10 +117,8 @@ static int next_stored(pk_games *it, pk_game **g, pk_replay **rp)
 	return GAMES_END;
 }
 
-int games_next(pk_games *it, pk_game **g, pk_replay **rp)
+static int next_file(pk_games *it, pk_game **g, pk_replay **rp)
 {
-	if (it->src.store)
-		return next_stored(it, g, rp);
 	for (;;) {
 		if (!it->r) {
 			if (it->fi >= it->src.nfiles)
@@ -139,10 +164,141 @@ int games_next(pk_games *it, pk_game **g, pk_replay **rp)
 	}
 }
 
-const char *games_error(const pk_games *it) { return it->err; }
+static int file_index(const pk_games *it) { return it->r ? it->fi : it->fi - 1; }
+
+static void *ahead_thread(void *arg)
+{
+	pk_games *it = arg;
+	ahead *a = it->a;
+	for (int tail = 0;; tail = (tail + 1) % AHEAD) {
+		pthread_mutex_lock(&a->mu);
+		while (a->count == AHEAD && !a->stop) {
+			a->want_space = true;   /* until half the ring is free */
+			pthread_cond_wait(&a->space, &a->mu);
+		}
+		a->want_space = false;
+		bool stop = a->stop;
+		pthread_mutex_unlock(&a->mu);
+		if (stop)
+			break;
+		/* the slot at tail is free: only this thread touches it until it is counted */
+		slot *sl = &a->ring[tail];
+		pk_game *g;
+		pk_replay *rp;
+		sl->kind = next_file(it, &g, &rp);
+		sl->fi = file_index(it);
+		sl->unreadable = it->unreadable;
+		sl->done = it->r ? pdn_bytes_read(it->r) : 0;
+		sl->total = it->size;
+		if (sl->kind == GAMES_GAME) {
+			/* the game into the slot, the slot's old buffers to the reader */
+			pk_game tg = sl->g;
+			pk_replay tr = sl->rp;
+			sl->g = it->g;
+			sl->rp = it->rp;
+			it->g = tg;
+			it->rp = tr;
+			memcpy(it->rp.file_hint, sl->rp.file_hint, sizeof sl->rp.file_hint);
+			sl->err[0] = 0;
+		} else {
+			snprintf(sl->err, sizeof sl->err, "%s", it->err);
+		}
+		pthread_mutex_lock(&a->mu);
+		a->count++;
+		if (a->want_item)
+			pthread_cond_signal(&a->item);
+		pthread_mutex_unlock(&a->mu);
+		if (sl->kind == GAMES_END || sl->kind == GAMES_FATAL)
+			break;
+	}
+	return NULL;
+}
+
+static int next_ahead(pk_games *it, pk_game **g, pk_replay **rp)
+{
+	ahead *a = it->a;
+	pthread_mutex_lock(&a->mu);
+	if (a->given) {
+		slot *cur = &a->ring[a->head];
+		if (cur->kind == GAMES_END || cur->kind == GAMES_FATAL) {
+			/* the walk is over: the same answer again */
+			pthread_mutex_unlock(&a->mu);
+			*g = &cur->g;
+			*rp = &cur->rp;
+			return cur->kind;
+		}
+		a->head = (a->head + 1) % AHEAD;
+		a->count--;
+		a->given = false;
+		if (a->want_space && a->count <= AHEAD / 2)   /* woken to fill half the ring */
+			pthread_cond_signal(&a->space);
+	}
+	while (a->count == 0) {
+		a->want_item = true;
+		pthread_cond_wait(&a->item, &a->mu);
+	}
+	a->want_item = false;
+	a->given = true;
+	slot *cur = &a->ring[a->head];
+	pthread_mutex_unlock(&a->mu);
+	*g = &cur->g;
+	*rp = &cur->rp;
+	return cur->kind;
+}
+
+/* The slot given to the caller last (reading ahead). */
+static const slot *given(const pk_games *it)
+{
+	return it->a && it->a->given ? &it->a->ring[it->a->head] : NULL;
+}
+
+int games_next(pk_games *it, pk_game **g, pk_replay **rp)
+{
+	if (it->src.store)
+		return next_stored(it, g, rp);
+	if (it->src.read_ahead && !it->a) {
+		ahead *a = calloc(1, sizeof *a);
+		if (a) {
+			for (int i = 0; i < AHEAD; i++) {
+				game_init(&a->ring[i].g);
+				replay_init(&a->ring[i].rp);
+			}
+			pthread_mutex_init(&a->mu, NULL);
+			pthread_cond_init(&a->item, NULL);
+			pthread_cond_init(&a->space, NULL);
+			it->a = a;
+			if (pthread_create(&a->th, NULL, ahead_thread, it) != 0) {
+				/* no thread: read here */
+				it->a = NULL;
+				pthread_mutex_destroy(&a->mu);
+				pthread_cond_destroy(&a->item);
+				pthread_cond_destroy(&a->space);
+				free(a);
+			}
+		}
+		it->src.read_ahead = false;   /* tried once */
+	}
+	if (it->a)
+		return next_ahead(it, g, rp);
+	return next_file(it, g, rp);
+}
+
+const char *games_error(const pk_games *it)
+{
+	const slot *sl = given(it);
+	return sl ? sl->err : it->err;
+}
 
 void games_take(pk_games *it, pk_game *g, pk_replay *rp)
 {
+	if (it->a && it->a->given) {
+		slot *sl = &it->a->ring[it->a->head];
+		*g = sl->g;
+		*rp = sl->rp;
+		game_init(&sl->g);
+		replay_init(&sl->rp);
+		return;
+	}
 	*g = it->g;
 	*rp = it->rp;
 	game_init(&it->g);
@@ -154,14 +310,15 @@ int games_file_index(const pk_games *it)
 {
 	if (it->src.store)
 		return 0;
-	return it->r ? it->fi : it->fi - 1;
+	const slot *sl = given(it);
+	return sl ? sl->fi : file_index(it);
 }
 
 const char *games_file(const pk_games *it)
 {
 	if (it->src.store)
 		return "(store)";
-	int i = it->r ? it->fi : it->fi - 1;
+	int i = games_file_index(it);
 	return i >= 0 && i < it->src.nfiles ? it->src.files[i] : "";
 }
 
@@ -172,18 +329,41 @@ void games_progress(const pk_games *it, uint64_t *done, uint64_t *total)
 	if (it->src.store) {
 		*done = it->next;
 		*total = it->nids;
+	} else if (given(it)) {
+		*done = given(it)->done;
+		*total = given(it)->total;
 	} else {
 		*done = it->r ? pdn_bytes_read(it->r) : 0;
 		*total = it->size;
 	}
 }
 
-int games_unreadable(const pk_games *it) { return it->unreadable; }
+int games_unreadable(const pk_games *it)
+{
+	const slot *sl = given(it);
+	return sl ? sl->unreadable : it->unreadable;
+}
 
 void games_close(pk_games *it)
 {
 	if (!it)
 		return;
+	if (it->a) {
+		ahead *a = it->a;
+		pthread_mutex_lock(&a->mu);
+		a->stop = true;
+		pthread_cond_broadcast(&a->space);
+		pthread_mutex_unlock(&a->mu);
+		pthread_join(a->th, NULL);
+		for (int i = 0; i < AHEAD; i++) {
+			game_free(&a->ring[i].g);
+			replay_free(&a->ring[i].rp);
+		}
+		pthread_mutex_destroy(&a->mu);
+		pthread_cond_destroy(&a->item);
+		pthread_cond_destroy(&a->space);
+		free(a);
+	}
 	if (it->r)
 		pdn_close(it->r);
 	game_free(&it->g);

@@ -18,6 +18,8 @@ typedef struct {
 	pk_store *store;            /* the games of the store that match filter */
 	const pk_filter *filter;
 	bool no_replay;             /* read only (rp is left empty) */
+	bool read_ahead;            /* files: read and replay on a thread of their own, ahead
+				     * of the caller (who must not use it from other threads) */
 	const volatile sig_atomic_t *stop;   /* a signal's flag: reading stops (see pdn_set_stop) */
 } pk_source;
 
