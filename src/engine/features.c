@@ -25,6 +25,7 @@ static const struct {
 	{ "lmp", 0, 3, offsetof(pk_features, lmp), false },
 	{ "probcut", 0, 1000, offsetof(pk_features, probcut), false },
 	{ "time-use", 0, 100, offsetof(pk_features, time_use), false },
+	{ "threat", 0, 1, offsetof(pk_features, threat), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

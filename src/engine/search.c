@@ -144,13 +144,23 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 	}
 
 	/* At the horizon most positions are quiet leaves: decide that from the bitboards
-	 * before building a move list. */
+	 * before building a move list. A leaf where the opponent could capture if it were
+	 * to move is not quiet for it: with the threat feature its moves are searched (at
+	 * depth 0 only, so once on a line), the capture to come seen in the replies. */
+	bool threatened = false;
 	if (depth <= 0 && !gen_has_capture(p)) {
 		uint64_t count = gen_count(p);
 		if (count == 0)
 			return -SCORE_WIN + ply;
-		if (count > 1 || ply >= MAX_PLY - 2)
-			return eval(p, &e->w);
+		if (count > 1 || ply >= MAX_PLY - 2) {
+			if (e->f.threat && depth == 0 && ply < MAX_PLY - 8) {
+				pk_pos q = *p;
+				q.stm = !q.stm;
+				threatened = gen_has_capture(&q);
+			}
+			if (!threatened)
+				return eval(p, &e->w);
+		}
 	}
 	pk_movelist ml;
 	int n = gen_moves(p, &ml);
@@ -159,7 +169,7 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 	bool capture = move_is_capture(&ml.m[0]);
 	if (ply >= MAX_PLY - 2)
 		return eval(p, &e->w);
-	if (depth <= 0 && !capture && n > 1)
+	if (depth <= 0 && !capture && n > 1 && !threatened)
 		return eval(p, &e->w);
 	int child_depth = capture || n == 1 ? depth : depth - 1;
 
@@ -244,7 +254,7 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 		 * were measured with it). */
 		bool crowning = bb_sq(move_to(m)) & (p->stm == PK_BLACK ? 0xFF000000u : 0x000000FFu);
 		/* Late plain moves near the horizon of a null-window node are not tried. */
-		if (e->f.lmp && !pv_node && !capture && depth <= 3 && !few_pieces && !crowning && best > -INF &&
+		if (e->f.lmp && !pv_node && !capture && depth <= 3 && depth > 0 && !few_pieces && !crowning && best > -INF &&
 		    k >= lmp_limit[e->f.lmp][depth])
 			continue;
 		pk_pos c;

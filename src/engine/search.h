@@ -76,12 +76,14 @@ typedef struct {
 			    * share (percent) of the time is used, and cut off at the limit
 			    * (its best move kept once the first root move is searched); 0: only
 			    * an iteration predicted to finish is begun (the older rule) */
+	int threat;        /* a quiet leaf where the opponent could capture if it were to move
+			    * (a piece left hanging) is searched one ply more: 0 off, 1 on */
 } pk_features;
 
 extern const pk_features features_all;
 
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
- * tt-ways, tt-horizon, history-malus, lmp, probcut; booleans 0 or 1). 0, or -1 with
+ * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
