@@ -103,7 +103,7 @@ expect_rc 2 "bench --threads 0"
 # bench: the node signature is the same on every run, and it is the recorded one. It
 # changes only when the search does; then record the new one with the match result of
 # the change in the commit message.
-BENCH_SIGNATURE=12605381
+BENCH_SIGNATURE=13571712
 run "$PDNKIT" bench --json
 expect_rc 0 "bench"
 a=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
