@@ -504,6 +504,7 @@ out:
 	free(lfile);
 	free(npat);
 	free(epos_arg);
+	free(windows_arg);
 	egdb_free(db);
 	return rc;
 }
