@@ -252,7 +252,7 @@ int cmd_annotate(int argc, const char **argv)
 	char *book_arg = NULL;
 	char *engine_spec = NULL, *engines_file = NULL;
 	char *out_path = NULL, *blunder = NULL, *mistake = NULL, *inaccuracy = NULL, *variations = NULL, *shard = NULL,
-	     *merge = NULL;
+	     *merge = NULL, *verify = NULL;
 	int json = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, with --db:", NULL },
@@ -263,6 +263,8 @@ int cmd_annotate(int argc, const char **argv)
 		{ "blunder", 0, POPT_ARG_STRING, &blunder, 0, "a loss of at least CP is a blunder ?? (default 100)", "CP" },
 		{ "mistake", 0, POPT_ARG_STRING, &mistake, 0, "a mistake ? (default 50)", "CP" },
 		{ "inaccuracy", 0, POPT_ARG_STRING, &inaccuracy, 0, "an inaccuracy ?! (default 25)", "CP" },
+		{ "verify", 0, POPT_ARG_STRING, &verify, 0,
+		  "search a move classed a mistake or blunder again this many plies deeper and class it by that search (0: not; default 4)", "PLIES" },
 		{ "variations", 0, POPT_ARG_STRING, &variations, 0,
 		  "best lines as variations: none, mistakes (and blunders; the default) or all (inaccuracies too)", "WHICH" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0,
@@ -318,6 +320,11 @@ int cmd_annotate(int argc, const char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+			if (verify && strcmp(verify, "0") != 0) {
+				cli_error("--verify: another engine's moves are not checked deeper (it has no depth limit here); give --verify 0 or leave it out");
+				rc = EXIT_USAGE;
+				goto done;
+			}
 			bo.ext = &ext;
 			bo.english_only = true;
 			bo.ext_time = ea.movetime ? atof(ea.movetime) : 1.0;
@@ -345,6 +352,14 @@ int cmd_annotate(int argc, const char **argv)
 	    (inaccuracy && (cli_int(inaccuracy, 1, LOSS_CAP * 2, "--inaccuracy", &v) || !((ao->th.inaccuracy = (int)v))))) {
 		rc = EXIT_USAGE;
 		goto done;
+	}
+	ao->verify = bo.ext ? 0 : VERIFY_DEFAULT;
+	if (verify) {
+		if (cli_int(verify, 0, 20, "--verify", &v)) {
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		ao->verify = bo.ext ? 0 : (int)v;
 	}
 	if (!(ao->th.blunder >= ao->th.mistake && ao->th.mistake >= ao->th.inaccuracy)) {
 		cli_error("thresholds must satisfy --blunder >= --mistake >= --inaccuracy (have %d, %d, %d)", ao->th.blunder,
@@ -510,6 +525,7 @@ done:
 	free(variations);
 	free(shard);
 	free(merge);
+	free(verify);
 	free(book_arg);
 	free(engine_spec);
 	free(engines_file);

@@ -62,7 +62,7 @@ int cmd_report(int argc, const char **argv)
 	filter_args fa = { 0 };
 	engine_args ea;
 	engine_args_init(&ea);
-	char *out_path = NULL, *title = NULL, *book_arg = NULL, *engine_spec = NULL, *engines_file = NULL;
+	char *out_path = NULL, *title = NULL, *book_arg = NULL, *engine_spec = NULL, *engines_file = NULL, *verify = NULL;
 	pk_engine_spec ext;
 	int no_script = 0, inaccuracies = 0;
 	struct poptOption opts[] = {
@@ -70,6 +70,7 @@ int cmd_report(int argc, const char **argv)
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Annotation of games not yet annotated (default: --depth 8):", NULL },
 		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "annotate with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (--movetime its seconds, default 1)", "SPEC" },
 		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
+		{ "verify", 0, POPT_ARG_STRING, &verify, 0, "check a mistake or blunder by a search this many plies deeper (0: not; default 4)", "PLIES" },
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "the HTML file to write", "OUT.html" },
 		{ "title", 0, POPT_ARG_STRING, &title, 0, "the page's title (default: from the games)", "TEXT" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "book moves from this book ('none': no book; default: the shipped one)", "FILE" },
@@ -132,6 +133,17 @@ int cmd_report(int argc, const char **argv)
 	if (engine_args_resolve(&ea, &bo.ao.lim) || engine_weights(&ea, &bo.w) < 0 || engine_features(&ea, &bo.f) < 0)
 		goto done;
 	bo.ao.th = thresholds_default;
+	bo.ao.verify = bo.ext ? 0 : VERIFY_DEFAULT;
+	if (verify) {
+		long v;
+		if (cli_int(verify, 0, 20, "--verify", &v))
+			goto done;
+		if (bo.ext && v) {
+			cli_error("--verify: another engine's moves are not checked deeper; give --verify 0 or leave it out");
+			goto done;
+		}
+		bo.ao.verify = (int)v;
+	}
 	rc = EXIT_RUNTIME;
 	if (engine_egdb(&ea, &bo.ao.egdb) < 0 || book_option(book_arg, true, &bk) < 0)
 		goto done;
@@ -172,8 +184,9 @@ int cmd_report(int argc, const char **argv)
 		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", the engine %.200s at %g s a search, thresholds %d/%d/%d",
 			 ext.text, bo.ext_time, bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
 	else
-		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s, thresholds %d/%d/%d",
+		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s%s%.0d%s, thresholds %d/%d/%d",
 			 bo.ao.lim.depth ? "depth " : "", ea.depth ? ea.depth : ea.nodes ? "a node limit" : "a time limit",
+			 bo.ao.verify ? " (mistakes checked " : "", bo.ao.verify, bo.ao.verify ? " plies deeper)" : "",
 			 bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
 	ro.subtitle = sub;
 	if (!(c.r = report_new(&ro))) {
@@ -242,6 +255,7 @@ done:
 	engine_args_free(&ea);
 	free(out_path);
 	free(title);
+	free(verify);
 	free(book_arg);
 	return rc < 0 ? EXIT_OK : rc;
 }

@@ -89,6 +89,7 @@ int cmd_serve(int argc, const char **argv)
 			lim.depth = 10;
 		bo.ao.lim = lim;
 		bo.ao.th = thresholds_default;
+		bo.ao.verify = VERIFY_DEFAULT;
 		bo.ao.egdb = db;
 		bo.threads = 1;
 		bo.hash = ea.hash ? (size_t)atol(ea.hash) : 32;

@@ -37,7 +37,7 @@ expect_out_has "(1. 11-15 22-18)" "original variation kept"
 run "$PDNKIT" annotate "$SHOTS" --depth 6 --variations none -o -
 case $OUT in *"("*) fail "--variations none added one" ;; *) pass ;; esac
 run "$PDNKIT" annotate "$SHOTS" --depth 6 -o -
-expect_out_has '1. 14-18 $4 {[%eval -' "NAG and eval after a blunder"
+expect_out_has '1. 14-18 $4 {[%eval ' "NAG and eval after a blunder"
 expect_out_has '(1. 11-1' "best line as a variation"
 expect_err_has "game 1:" "summary on stderr when the PDN goes to stdout"
 
@@ -180,5 +180,24 @@ if have_corpora "blunders --player"; then
 	[ -z "$wrong" ] && pass || fail "blunders --player Long lists the opponent's moves: $wrong"
 	run "$PDNKIT" blunders --db "$PDB" --black Long --min-loss 20
 	echo "$OUT" | grep 'Petal 1981' | awk '{ if ($3 ~ /\.\.\.$/) bad = 1 } END { exit bad }' && pass || fail "--black Long lists White's moves: $OUT"
+fi
+# --verify: a mistake or blunder is searched again deeper; it can only drop or keep a
+# flagged move, never flag a new one, and a move still flagged carries the deeper depth.
+"$PDNKIT" annotate "$G37" --depth 6 --verify 0 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v0"
+"$PDNKIT" annotate "$G37" --depth 6 --verify 4 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v4"
+[ -s "$T_TMP/v0" ] && pass || fail "game 37 at depth 6 has no mistake to check"
+sed -E 's/.*"ply":([0-9]+),.*/\1/' "$T_TMP/v0" | sort >"$T_TMP/p0"
+sed -E 's/.*"ply":([0-9]+),.*/\1/' "$T_TMP/v4" | sort >"$T_TMP/p4"
+[ -z "$(comm -13 "$T_TMP/p0" "$T_TMP/p4")" ] && pass || fail "--verify flagged a move the first search did not: $(comm -13 "$T_TMP/p0" "$T_TMP/p4")"
+[ "$(wc -l <"$T_TMP/v4")" -lt "$(wc -l <"$T_TMP/v0")" ] && pass || fail "--verify 4 dropped none of $(wc -l <"$T_TMP/v0") flagged moves"
+! grep -v '"depth":1[0-9]' "$T_TMP/v4" | grep -q . && pass || fail "a checked move without the deeper depth: $(cat "$T_TMP/v4")"
+run "$PDNKIT" annotate "$G37" --verify 21
+expect_rc 2 "--verify 21 refused"
+run "$PDNKIT" annotate "$G37" --engine hub:/bin/false --verify 4
+expect_rc 2 "--verify with another engine refused"
+expect_err_has "not checked deeper" "says why"
+if [ -n "$DB" ] && [ -f "$DB" ]; then
+	run sqlite3 "$DB" "SELECT settings FROM annotation_run"
+	expect_out_has "verify=4" "the plies checked are in the stored settings"
 fi
 done_testing

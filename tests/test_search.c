@@ -462,7 +462,7 @@ static void test_pattern_indices(void)
 				continue;
 			uint16_t idx[PAT_TABLES];
 			int ph, t;
-			pattern_indices(&p, PAT_WINDOWS, idx, &ph, &t);
+			pattern_indices(&p, PAT_WINDOWS, true, idx, &ph, &t);
 			CHECK(idx[PAT_MATERIAL] < PAT_INDEX);
 			for (int w = 0; w < PAT_WINDOWS; w++)
 				CHECK(idx[w] < PAT_INDEX);
@@ -478,14 +478,14 @@ static void test_pattern_indices(void)
 	CHECK(fen_parse("W:W30,31,32:B1", 14, &b, NULL) == 0);
 	uint16_t ia[PAT_TABLES], ib[PAT_TABLES];
 	int ph, t;
-	pattern_indices(&a, PAT_WINDOWS, ia, &ph, &t);
-	pattern_indices(&b, PAT_WINDOWS, ib, &ph, &t);
+	pattern_indices(&a, PAT_WINDOWS, true, ia, &ph, &t);
+	pattern_indices(&b, PAT_WINDOWS, true, ib, &ph, &t);
 	CHECK(ia[PAT_MATERIAL] != ib[PAT_MATERIAL]);
 	/* a full board: every window holds 8 pieces or empties, the start is symmetric */
 	pk_pos s;
 	const char *sf = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
 	CHECK(fen_parse(sf, strlen(sf), &s, NULL) == 0);
-	pattern_indices(&s, PAT_WINDOWS, ia, &ph, &t);
+	pattern_indices(&s, PAT_WINDOWS, true, ia, &ph, &t);
 	CHECK_INT(ph, 0);
 	CHECK_INT(t, 0);
 	/* text and back, with 25 windows and the material table */

@@ -222,6 +222,59 @@ static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_no
 	return rc;
 }
 
+/* Search the position before a move and score the move played at the same depth (the
+ * note's best, scores, class, depth and line). With `only`, a move that is the engine's
+ * best is tested for being the only one that holds. 0; 1 when stopped. */
+static int judge(pk_engine *e, const pk_pos *before, const pk_history *h, const pk_limits *lim, const pk_move *played_move,
+		 const pk_annotate_opts *o, bool only, pk_note *n)
+{
+	pk_result r;
+	engine_search(e, before, h, lim, o->stop, NULL, NULL, &r);
+	if (o->stop && *o->stop)
+		return 1;
+	n->best = r.best;
+	n->score_best = r.last.score;
+	n->depth = r.last.depth;
+	n->nodes = r.last.nodes;
+	n->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
+	memcpy(n->pv, r.last.pv, sizeof(pk_move) * (size_t)n->npv);
+	if (move_same_effect(&r.best, played_move)) {
+		if (!only) {
+			annotate_note_best(n, &o->th, false, 0);
+			return 0;
+		}
+		/* The only move: the best does not lose, every other does. */
+		pk_limits ol = *lim;
+		ol.exclude = &r.best;
+		ol.nexclude = 1;
+		pk_result r2;
+		engine_search(e, before, h, &ol, o->stop, NULL, NULL, &r2);
+		if (o->stop && *o->stop)
+			return 1;
+		annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
+		return 0;
+	}
+	/* The move played, scored at the same depth: every other move left out. */
+	pk_movelist ml;
+	gen_moves(before, &ml);
+	pk_move others[PK_MAX_MOVES];
+	int k = 0;
+	for (int j = 0; j < ml.n; j++)
+		if (!move_same_effect(&ml.m[j], played_move))
+			others[k++] = ml.m[j];
+	pk_limits pl = *lim;
+	pl.exclude = others;
+	pl.nexclude = k;
+	if (pl.depth == 0 && n->depth > 0)
+		pl.depth = n->depth;   /* a time or node limit: the depth reached */
+	pk_result r2;
+	engine_search(e, before, h, &pl, o->stop, NULL, NULL, &r2);
+	if (o->stop && *o->stop)
+		return 1;
+	annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
+	return 0;
+}
+
 int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)
 {
 	if (o->client) {
@@ -260,55 +313,24 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 		}
 		pk_history h;
 		history_before(rp, i, keys, &h);
-		pk_limits lim = o->lim;
-		pk_result r;
-		engine_search(e, before, &h, &lim, o->stop, NULL, NULL, &r);
-		if (o->stop && *o->stop) {
+		if (judge(e, before, &h, &o->lim, &pl->move, o, true, n)) {
 			n->cls = CLASS_NONE;
 			rc = 1;
 			break;
 		}
-		n->best = r.best;
-		n->score_best = r.last.score;
-		n->depth = r.last.depth;
-		n->nodes = r.last.nodes;
-		n->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
-		memcpy(n->pv, r.last.pv, sizeof(pk_move) * (size_t)n->npv);
-		pk_movelist ml;
-		gen_moves(before, &ml);
-		if (move_same_effect(&r.best, &pl->move)) {
-			/* The only move: the best does not lose, every other does. */
-			pk_limits only = o->lim;
-			only.exclude = &r.best;
-			only.nexclude = 1;
-			pk_result r2;
-			engine_search(e, before, &h, &only, o->stop, NULL, NULL, &r2);
-			if (o->stop && *o->stop) {
+		if (o->verify > 0 && (n->cls == CLASS_MISTAKE || n->cls == CLASS_BLUNDER) && !score_is_win(n->score_best)) {
+			/* Checked deeper: the class is what the deeper search says. */
+			pk_limits deep = o->lim;
+			deep.depth = n->depth + o->verify;
+			deep.nodes = 0;
+			deep.movetime = 0;
+			uint64_t nodes = n->nodes;
+			if (judge(e, before, &h, &deep, &pl->move, o, false, n)) {
 				n->cls = CLASS_NONE;
 				rc = 1;
 				break;
 			}
-			annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
-		} else {
-			/* The move played, scored at the same depth: every other move left out. */
-			pk_move others[PK_MAX_MOVES];
-			int k = 0;
-			for (int j = 0; j < ml.n; j++)
-				if (!move_same_effect(&ml.m[j], &pl->move))
-					others[k++] = ml.m[j];
-			pk_limits played = o->lim;
-			played.exclude = others;
-			played.nexclude = k;
-			if (played.depth == 0 && n->depth > 0)
-				played.depth = n->depth;   /* a time or node limit: the depth reached */
-			pk_result r2;
-			engine_search(e, before, &h, &played, o->stop, NULL, NULL, &r2);
-			if (o->stop && *o->stop) {
-				n->cls = CLASS_NONE;
-				rc = 1;
-				break;
-			}
-			annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
+			n->nodes += nodes;
 		}
 		if (o->egdb)
 			egdb_classify(o->egdb, before, &pl->move, n);

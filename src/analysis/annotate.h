@@ -22,6 +22,9 @@ typedef struct {
 
 extern const pk_thresholds thresholds_default;   /* 100, 50, 25 */
 
+/* The plies of pk_annotate_opts.verify by default. */
+#define VERIFY_DEFAULT 4
+
 /* A won or lost score counts as this much in a loss: a win thrown away is the largest. */
 #define LOSS_CAP 2000
 
@@ -59,6 +62,11 @@ typedef struct {
 	 * by them, whatever the search says: a win given up for a draw or a loss, or a draw
 	 * for a loss, is a blunder; a move that keeps the value is not one. */
 	pk_egdb *egdb;
+	/* A move the search classes a mistake or a blunder is searched again this many plies
+	 * deeper than the depth reached (best move and move played, by depth whatever the
+	 * limit), and classed by that search: a shallow search's false alarms are dropped.
+	 * 0: not checked. Not with another engine (client). */
+	int verify;
 	/* Another engine instead of pdnkit's (English games): each position before a move is
 	 * searched for client_time seconds (its move and score), and a move other than its
 	 * choice is scored by a search of the position after it. There is no only-move

@@ -572,6 +572,8 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 			features_format(&o->f, buf + used, size - used);
 		used = strlen(buf);
 	}
+	if (a->verify && used < size)
+		used += (size_t)snprintf(buf + used, size - used, " verify=%d", a->verify);
 	if (o->w.pat && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " patterns=%08x", (unsigned)o->w.pat->checksum);
 	if (o->w.draw_scale > 0 && o->w.draw_scale < 100 && used < size)

@@ -12,6 +12,55 @@ static bool halted(const pk_annotate_opts *o, pk_note *n)
 	return true;
 }
 
+/* The position before ply i searched and the move played scored at the same depth (see
+ * annotate.c's judge). 0; 1 when stopped. */
+static int vjudge(pk_vengine *e, const pk_vpos *before, const pk_vreplay *vr, int i, const pk_limits *limits,
+		  const pk_vmove *played, const pk_vmovelist *ml, pk_vmove *others, int nm, const pk_annotate_opts *o,
+		  bool only, pk_note *n, pk_vnote *vn)
+{
+	pk_limits lim = *limits;
+	lim.exclude = NULL;
+	lim.nexclude = 0;
+	pk_vresult r;
+	vengine_search(e, before, vr->key, i, &lim, o->stop, NULL, NULL, &r);
+	if (o->stop && *o->stop)
+		return 1;
+	vn->best = r.best;
+	n->score_best = r.last.score;
+	n->depth = r.last.depth;
+	n->nodes = r.last.nodes;
+	vn->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
+	memcpy(vn->pv, r.last.pv, sizeof(pk_vmove) * (size_t)vn->npv);
+	if (vmove_same(&r.best, played)) {
+		if (!only) {
+			annotate_note_best(n, &o->th, false, 0);
+			return 0;
+		}
+		/* the only move: the best does not lose, every other does */
+		vengine_exclude(e, &r.best, 1);
+		pk_vresult r2;
+		vengine_search(e, before, vr->key, i, &lim, o->stop, NULL, NULL, &r2);
+		if (o->stop && *o->stop)
+			return 1;
+		annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
+		return 0;
+	}
+	/* the move played, scored at the same depth: every other move left out */
+	int k = 0;
+	for (int j = 0; j < nm; j++)
+		if (!vmove_same(&ml->m[j], played))
+			others[k++] = ml->m[j];
+	vengine_exclude(e, others, k);
+	if (lim.depth == 0 && n->depth > 0)
+		lim.depth = n->depth;    /* a time or node limit: the depth reached */
+	pk_vresult r2;
+	vengine_search(e, before, vr->key, i, &lim, o->stop, NULL, NULL, &r2);
+	if (o->stop && *o->stop)
+		return 1;
+	annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
+	return 0;
+}
+
 int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *o, pk_note *notes, pk_vnote *vnotes)
 {
 	vengine_new_game(e);
@@ -49,48 +98,24 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 			n->cls = CLASS_BOOK;
 			goto next;
 		}
-		/* the positions before this one, for repetitions */
-		pk_limits lim = o->lim;
-		lim.exclude = NULL;
-		lim.nexclude = 0;
-		pk_vresult r;
-		vengine_search(e, &before, vr->key, i, &lim, o->stop, NULL, NULL, &r);
-		if (halted(o, n)) {
+		if (vjudge(e, &before, vr, i, &o->lim, &played, ml, others, nm, o, true, n, vn)) {
+			n->cls = CLASS_NONE;
 			rc = 1;
 			break;
 		}
-		vn->best = r.best;
-		n->score_best = r.last.score;
-		n->depth = r.last.depth;
-		n->nodes = r.last.nodes;
-		vn->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
-		memcpy(vn->pv, r.last.pv, sizeof(pk_vmove) * (size_t)vn->npv);
-		if (vmove_same(&r.best, &played)) {
-			/* the only move: the best does not lose, every other does */
-			vengine_exclude(e, &r.best, 1);
-			pk_vresult r2;
-			vengine_search(e, &before, vr->key, i, &lim, o->stop, NULL, NULL, &r2);
-			if (halted(o, n)) {
+		if (o->verify > 0 && (n->cls == CLASS_MISTAKE || n->cls == CLASS_BLUNDER) && !score_is_win(n->score_best)) {
+			/* checked deeper: the class is what the deeper search says */
+			pk_limits deep = o->lim;
+			deep.depth = n->depth + o->verify;
+			deep.nodes = 0;
+			deep.movetime = 0;
+			uint64_t nodes = n->nodes;
+			if (vjudge(e, &before, vr, i, &deep, &played, ml, others, nm, o, false, n, vn)) {
+				n->cls = CLASS_NONE;
 				rc = 1;
 				break;
 			}
-			annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
-		} else {
-			/* the move played, scored at the same depth: every other move left out */
-			int k = 0;
-			for (int j = 0; j < nm; j++)
-				if (!vmove_same(&ml->m[j], &played))
-					others[k++] = ml->m[j];
-			vengine_exclude(e, others, k);
-			if (lim.depth == 0 && n->depth > 0)
-				lim.depth = n->depth;    /* a time or node limit: the depth reached */
-			pk_vresult r2;
-			vengine_search(e, &before, vr->key, i, &lim, o->stop, NULL, NULL, &r2);
-			if (halted(o, n)) {
-				rc = 1;
-				break;
-			}
-			annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
+			n->nodes += nodes;
 		}
 	next:
 		if (o->on_move)

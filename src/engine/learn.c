@@ -91,7 +91,7 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 		sample *s = &d->v[d->n++];
 		s->score = NO_SCORE;
 		int ph, t;
-		pattern_indices(p, PAT_WINDOWS, s->idx, &ph, &t);
+		pattern_indices(p, PAT_WINDOWS, true, s->idx, &ph, &t);
 		s->phase = (uint8_t)ph;
 		s->t = (uint8_t)t;
 		int b = eval(p, &d->base);
@@ -120,7 +120,7 @@ int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
 	sample *s = &d->v[d->n++];
 	s->score = NO_SCORE;
 	int ph, t;
-	pattern_indices(p, PAT_WINDOWS, s->idx, &ph, &t);
+	pattern_indices(p, PAT_WINDOWS, true, s->idx, &ph, &t);
 	s->phase = (uint8_t)ph;
 	s->t = (uint8_t)t;
 	int b = eval(p, &d->base);

@@ -63,13 +63,15 @@ static inline uint32_t extract(uint32_t x, uint32_t mask)
 #endif
 }
 
-void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_TABLES], int *phase, int *t)
+void pattern_indices(const pk_pos *p, int windows, bool material, uint16_t idx[PAT_TABLES], int *phase, int *t)
 {
 	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm];
-	int no = __builtin_popcount(own), np = __builtin_popcount(opp);
-	int ko = __builtin_popcount(own & (uint32_t)p->kings), kp = __builtin_popcount(opp & (uint32_t)p->kings);
-	idx[PAT_MATERIAL] = (uint16_t)(side_case[no > 12 ? 12 : no][ko > 12 ? 12 : ko] * 81 +
-				       side_case[np > 12 ? 12 : np][kp > 12 ? 12 : kp]);
+	if (material) {
+		int no = __builtin_popcount(own), np = __builtin_popcount(opp);
+		int ko = __builtin_popcount(own & (uint32_t)p->kings), kp = __builtin_popcount(opp & (uint32_t)p->kings);
+		idx[PAT_MATERIAL] = (uint16_t)(side_case[no > 12 ? 12 : no][ko > 12 ? 12 : ko] * 81 +
+					       side_case[np > 12 ? 12 : np][kp > 12 ? 12 : kp]);
+	}
 	if (p->stm == PK_WHITE) {
 		/* turned half a circle: the mover's men always move towards square 32 */
 		own = bb_reverse32(own);
@@ -90,7 +92,7 @@ int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 {
 	uint16_t idx[PAT_TABLES];
 	int ph, t, nw = pt->windows;
-	pattern_indices(p, nw, idx, &ph, &t);
+	pattern_indices(p, nw, pt->material, idx, &ph, &t);
 	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
 	int s0 = 0, s1 = 0;
 	if (pt->material) {

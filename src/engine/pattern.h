@@ -11,6 +11,7 @@
 #ifndef PK_PATTERN_H
 #define PK_PATTERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "rules/pos.h"
@@ -46,11 +47,12 @@ typedef struct pk_patterns {
 } pk_patterns;
 
 /* The index of the contents of each of the first `windows` windows, from the side to
- * move's view, and of the material (idx[PAT_MATERIAL]: each side's pieces, up to 12, and
- * kings among them, up to 8, the mover's first: 81 x 81 = 6561 cases), and where the
+ * move's view, and when `material`, of the material (idx[PAT_MATERIAL]: each side's
+ * pieces, up to 12, and kings among them, up to 8, the mover's first: 81 x 81 = 6561
+ * cases; left as it was otherwise), and where the
  * piece count falls among the phases: between phase *phase and the next, *t pieces of
  * PAT_SEG past the first (the next phase's share is t / PAT_SEG). */
-void pattern_indices(const pk_pos *p, int windows, uint16_t idx[PAT_TABLES], int *phase, int *t);
+void pattern_indices(const pk_pos *p, int windows, bool material, uint16_t idx[PAT_TABLES], int *phase, int *t);
 /* Their sum in hundredths for the side to move. */
 int pattern_eval(const pk_patterns *pt, const pk_pos *p);
 
