@@ -264,7 +264,7 @@ int cmd_annotate(int argc, const char **argv)
 		{ "mistake", 0, POPT_ARG_STRING, &mistake, 0, "a mistake ? (default 50)", "CP" },
 		{ "inaccuracy", 0, POPT_ARG_STRING, &inaccuracy, 0, "an inaccuracy ?! (default 25)", "CP" },
 		{ "verify", 0, POPT_ARG_STRING, &verify, 0,
-		  "search a move classed a mistake or blunder again this many plies deeper and class it by that search (0: not; default 4)", "PLIES" },
+		  "search a move classed a mistake or blunder again this many plies deeper and class it by that search (0: not; default 6)", "PLIES" },
 		{ "variations", 0, POPT_ARG_STRING, &variations, 0,
 		  "best lines as variations: none, mistakes (and blunders; the default) or all (inaccuracies too)", "WHICH" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0,

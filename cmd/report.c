@@ -70,7 +70,7 @@ int cmd_report(int argc, const char **argv)
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Annotation of games not yet annotated (default: --depth 8):", NULL },
 		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "annotate with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (--movetime its seconds, default 1)", "SPEC" },
 		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
-		{ "verify", 0, POPT_ARG_STRING, &verify, 0, "check a mistake or blunder by a search this many plies deeper (0: not; default 4)", "PLIES" },
+		{ "verify", 0, POPT_ARG_STRING, &verify, 0, "check a mistake or blunder by a search this many plies deeper (0: not; default 6)", "PLIES" },
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "the HTML file to write", "OUT.html" },
 		{ "title", 0, POPT_ARG_STRING, &title, 0, "the page's title (default: from the games)", "TEXT" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "book moves from this book ('none': no book; default: the shipped one)", "FILE" },

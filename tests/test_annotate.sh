@@ -198,6 +198,6 @@ expect_rc 2 "--verify with another engine refused"
 expect_err_has "not checked deeper" "says why"
 if [ -n "$DB" ] && [ -f "$DB" ]; then
 	run sqlite3 "$DB" "SELECT settings FROM annotation_run"
-	expect_out_has "verify=4" "the plies checked are in the stored settings"
+	expect_out_has " verify=6 " "the plies checked (the default) are in the stored settings"
 fi
 done_testing

@@ -111,6 +111,10 @@ a=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$a" ] && [ "$a" -gt 0 ] && [ "$a" = "$b" ] && pass || fail "bench signature repeats ($a, $b)"
 [ "$a" = "$BENCH_SIGNATURE" ] && pass || fail "bench signature $a, recorded $BENCH_SIGNATURE"
+# The threat extension (off by default) searches more: its own signature, recorded when
+# it was measured (0 Elo in self-play; README).
+t=$("$PDNKIT" bench --json --features threat=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$t" = 16239656 ] && [ "$t" != "$a" ] && pass || fail "bench signature with threat=1: $t, recorded 16239656"
 run "$PDNKIT" bench --hash 0
 expect_rc 2 "bench --hash 0"
 

@@ -23,7 +23,7 @@ typedef struct {
 extern const pk_thresholds thresholds_default;   /* 100, 50, 25 */
 
 /* The plies of pk_annotate_opts.verify by default. */
-#define VERIFY_DEFAULT 4
+#define VERIFY_DEFAULT 6
 
 /* A won or lost score counts as this much in a loss: a win thrown away is the largest. */
 #define LOSS_CAP 2000
