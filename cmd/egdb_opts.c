@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "egdb_opts.h"
 
-#define EGDB_CACHE_BYTES (64u << 20)
+#define EGDB_CACHE_BYTES ((size_t)EGDB_CACHE_MB << 20)
 
 void egdb_dir(const char *arg, char *buf, size_t size)
 {

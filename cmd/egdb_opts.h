@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include "egdb/egdb.h"
 
+/* The cache of decompressed blocks of the commands that search (--egdb-cache), in MiB;
+ * its memory is taken as blocks are read, up to this. */
+#define EGDB_CACHE_MB 64
+#define EGDB_CACHE_MB_TEXT "64"
 #define EGDB_DEFAULT_DIR_TEXT "$XDG_DATA_HOME/pdnkit/egdb (~/.local/share/pdnkit/egdb)"
 
 /* The directory: arg (--dir or --egdb), else $PDNKIT_EGDB, else the default. */
@@ -23,7 +27,7 @@ pk_egdb *egdb_open_option(const char *arg);
  * "validate --egdb games.pdn" would, is a usage error). */
 int egdb_check_option(const char *arg, pk_egdb **out);
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
-/* The same with a cache of cache_bytes of decompressed blocks (the default is 64 MiB). */
+/* The same with a cache of cache_bytes of decompressed blocks (the default is EGDB_CACHE_MB). */
 pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t cache_bytes);
 
 #endif

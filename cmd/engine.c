@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
+#include "egdb_opts.h"
 #include "engine_opts.h"
 #include "analysis/play.h"
 #include "book/book.h"
@@ -390,7 +391,11 @@ static int set_param(hub *h, const hub_line *l)
 		slot = &h->ea.threads;
 	} else if (!strcmp(name, "egdb"))
 		slot = &h->ea.egdb;
-	else
+	else if (!strcmp(name, "egdb-cache")) {
+		if (!hub_number("set-param", "egdb-cache", value, 1, 1 << 20, true, &x))
+			return 0;
+		slot = &h->ea.egdb_cache;
+	} else
 		return 0;   /* unknown parameters are ignored, as the protocol asks */
 	if (h->ready) {
 		hub_error("set-param %s: can only be set before init", name);
@@ -436,6 +441,7 @@ static void run_line(hub *h, char *line)
 		say("param name=hash value=%s type=int min=1 max=65536", h->ea.hash ? h->ea.hash : "64");
 		say("param name=threads value=%s type=int min=1 max=64", h->ea.threads ? h->ea.threads : "1");
 		say("param name=egdb value=\"%s\" type=string", h->ea.egdb ? h->ea.egdb : "");
+		say("param name=egdb-cache value=%s type=int min=1 max=1048576", h->ea.egdb_cache ? h->ea.egdb_cache : EGDB_CACHE_MB_TEXT);
 		say("param name=notation value=%s type=enum values=\"hub pdn\"", pdn_notation ? "pdn" : "hub");
 		say("wait");
 	} else if (!strcmp(cmd, "set-param"))
@@ -494,6 +500,7 @@ int cmd_engine(int argc, const char **argv)
 		{ "hash", 0, POPT_ARG_STRING, &h.ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &h.ea.threads, 0, "search threads (default 1)", "N" },
 		{ "egdb", 0, POPT_ARG_STRING, &h.ea.egdb, 0, "endgame databases from DIR, or 'none'", "DIR" },
+		{ "egdb-cache", 0, POPT_ARG_STRING, &h.ea.egdb_cache, 0, "the databases' cache of decompressed blocks in MiB (default " EGDB_CACHE_MB_TEXT "; also set-param name=egdb-cache)", "MB" },
 		{ "weights", 0, POPT_ARG_STRING, &h.ea.weights, 0, "evaluation weights from FILE", "FILE" },
 		{ "no-book", 0, POPT_ARG_NONE, &no_book, 0, "no opening book (also set-param name=book value=false)", NULL },
 		{ "pdn-moves", 0, POPT_ARG_NONE, &pdn, 0, "moves as PDN writes them (22x15x8: the landing squares), not as Hub does", NULL },

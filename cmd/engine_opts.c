@@ -21,7 +21,7 @@ void engine_args_init(engine_args *ea)
 
 struct poptOption *engine_options(engine_args *ea)
 {
-	static struct poptOption t[12];
+	static struct poptOption t[16];
 	struct poptOption opts[] = {
 		{ "depth", 'd', POPT_ARG_STRING, &ea->depth, 0, "search this many plies (captures and forced moves not counted)", "N" },
 		{ "nodes", 0, POPT_ARG_STRING, &ea->nodes, 0, "stop after about N nodes", "N" },
@@ -34,6 +34,7 @@ struct poptOption *engine_options(engine_args *ea)
 		{ "net", 0, POPT_ARG_STRING, &ea->net, 0, "a learned network from FILE (pdnkit train --net -o), or 'none' (default: the built-in one, when there is one)", "FILE" },
 		{ "features", 0, POPT_ARG_STRING, &ea->features, 0, "search features changed from the defaults, e.g. \"lmr=0,killers=0\"", "LIST" },
 		{ "egdb", 0, POPT_ARG_STRING, &ea->egdb, 0, "endgame databases from DIR (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb), or 'none'", "DIR" },
+		{ "egdb-cache", 0, POPT_ARG_STRING, &ea->egdb_cache, 0, "the databases' cache of decompressed blocks, in MiB (default " EGDB_CACHE_MB_TEXT ")", "MB" },
 		POPT_TABLEEND
 	};
 	memcpy(t, opts, sizeof opts);
@@ -43,6 +44,9 @@ struct poptOption *engine_options(engine_args *ea)
 int engine_args_resolve(engine_args *ea, pk_limits *lim)
 {
 	memset(lim, 0, sizeof *lim);
+	long mb;
+	if (ea->egdb_cache && cli_int(ea->egdb_cache, 1, 1L << 20, "--egdb-cache", &mb))
+		return -1;
 	long v;
 	if (ea->depth) {
 		if (cli_int(ea->depth, 1, MAX_PLY - 8, "--depth", &v))
@@ -295,7 +299,10 @@ int engine_egdb(engine_args *ea, pk_egdb **db)
 	static bool said;
 	if (!ea->db) {
 		bool failed;
-		ea->db = egdb_use_option(ea->egdb, said, &failed);
+		long mb = EGDB_CACHE_MB;
+		if (ea->egdb_cache && cli_int(ea->egdb_cache, 1, 1L << 20, "--egdb-cache", &mb))
+			return -1;
+		ea->db = egdb_use_option_cache(ea->egdb, said, &failed, (size_t)mb << 20);
 		said = true;
 		if (failed)
 			return -1;
@@ -344,6 +351,7 @@ void engine_args_free(engine_args *ea)
 	free(ea->threads);
 	free(ea->features);
 	free(ea->egdb);
+	free(ea->egdb_cache);
 	egdb_free(ea->db);
 	memset(ea, 0, sizeof *ea);
 }

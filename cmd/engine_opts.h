@@ -8,7 +8,7 @@
 
 struct pk_egdb;
 typedef struct {
-	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features, *egdb, *patterns, *net;
+	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features, *egdb, *egdb_cache, *patterns, *net;
 	struct pk_egdb *db;         /* opened by engine_from_args, freed by engine_args_free */
 } engine_args;
 
