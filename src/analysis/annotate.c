@@ -265,7 +265,7 @@ static int judge(pk_engine *e, const pk_pos *before, const pk_history *h, const 
 	pk_limits pl = *lim;
 	pl.exclude = others;
 	pl.nexclude = k;
-	if (pl.depth == 0 && n->depth > 0)
+	if ((pl.depth == 0 || pl.movetime > 0 || pl.nodes) && n->depth > 0)
 		pl.depth = n->depth;   /* a time or node limit: the depth reached */
 	pk_result r2;
 	engine_search(e, before, h, &pl, o->stop, NULL, NULL, &r2);
@@ -322,8 +322,9 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 			/* Checked deeper: the class is what the deeper search says. */
 			pk_limits deep = o->lim;
 			deep.depth = n->depth + o->verify;
-			deep.nodes = 0;
-			deep.movetime = 0;
+			/* a time or node limit bounds it too, at 16 times the first's */
+			deep.nodes = o->lim.nodes * 16;
+			deep.movetime = o->lim.movetime * 16;
 			uint64_t nodes = n->nodes;
 			if (judge(e, before, &h, &deep, &pl->move, o, false, n)) {
 				n->cls = CLASS_NONE;

@@ -63,9 +63,9 @@ typedef struct {
 	 * for a loss, is a blunder; a move that keeps the value is not one. */
 	pk_egdb *egdb;
 	/* A move the search classes a mistake or a blunder is searched again this many plies
-	 * deeper than the depth reached (best move and move played, by depth whatever the
-	 * limit), and classed by that search: a shallow search's false alarms are dropped.
-	 * 0: not checked. Not with another engine (client). */
+	 * deeper than the depth reached (best move and move played; a time or node limit
+	 * bounds that search at 16 times its own), and classed by that search: a shallow
+	 * search's false alarms are dropped. 0: not checked. Not with another engine. */
 	int verify;
 	/* Another engine instead of pdnkit's (English games): each position before a move is
 	 * searched for client_time seconds (its move and score), and a move other than its

@@ -51,7 +51,7 @@ static int vjudge(pk_vengine *e, const pk_vpos *before, const pk_vreplay *vr, in
 		if (!vmove_same(&ml->m[j], played))
 			others[k++] = ml->m[j];
 	vengine_exclude(e, others, k);
-	if (lim.depth == 0 && n->depth > 0)
+	if ((lim.depth == 0 || lim.movetime > 0 || lim.nodes) && n->depth > 0)
 		lim.depth = n->depth;    /* a time or node limit: the depth reached */
 	pk_vresult r2;
 	vengine_search(e, before, vr->key, i, &lim, o->stop, NULL, NULL, &r2);
@@ -107,8 +107,9 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 			/* checked deeper: the class is what the deeper search says */
 			pk_limits deep = o->lim;
 			deep.depth = n->depth + o->verify;
-			deep.nodes = 0;
-			deep.movetime = 0;
+			/* a time or node limit bounds it too, at 16 times the first's */
+			deep.nodes = o->lim.nodes * 16;
+			deep.movetime = o->lim.movetime * 16;
 			uint64_t nodes = n->nodes;
 			if (vjudge(e, &before, vr, i, &deep, &played, ml, others, nm, o, false, n, vn)) {
 				n->cls = CLASS_NONE;
