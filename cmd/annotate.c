@@ -320,8 +320,7 @@ int cmd_annotate(int argc, const char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
-			if (verify && strcmp(verify, "0") != 0) {
-				cli_error("--verify: another engine's moves are not checked deeper (it has no depth limit here); give --verify 0 or leave it out");
+			if (verify_option(verify, true, &bo.ao.verify) < 0) {
 				rc = EXIT_USAGE;
 				goto done;
 			}
@@ -353,13 +352,9 @@ int cmd_annotate(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	ao->verify = bo.ext ? 0 : VERIFY_DEFAULT;
-	if (verify) {
-		if (cli_int(verify, 0, 20, "--verify", &v)) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		ao->verify = bo.ext ? 0 : (int)v;
+	if (!bo.ext && verify_option(verify, false, &ao->verify) < 0) {
+		rc = EXIT_USAGE;
+		goto done;
 	}
 	if (!(ao->th.blunder >= ao->th.mistake && ao->th.mistake >= ao->th.inaccuracy)) {
 		cli_error("thresholds must satisfy --blunder >= --mistake >= --inaccuracy (have %d, %d, %d)", ao->th.blunder,

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "egdb_opts.h"
 #include "engine_opts.h"
+#include "analysis/annotate.h"
 #include "engine/net.h"
 #include "engine/pattern.h"
 #include "book/book.h"
@@ -512,4 +513,17 @@ const char *engines_file_option(const char *arg)
 		return NULL;
 	snprintf(path, sizeof path, "%s/.config/pdnkit/engines", home);
 	return access(path, R_OK) == 0 ? path : NULL;
+}
+
+int verify_option(const char *arg, bool other_engine, int *plies)
+{
+	long v = other_engine ? 0 : VERIFY_DEFAULT;
+	if (arg && cli_int(arg, 0, 20, "--verify", &v))
+		return -1;
+	if (other_engine && v) {
+		cli_error("--verify: another engine's moves are not checked deeper (it has no depth limit here); give --verify 0 or leave it out");
+		return -1;
+	}
+	*plies = (int)v;
+	return 0;
 }

@@ -118,6 +118,8 @@ int cmd_report(int argc, const char **argv)
 				  "another engine is given seconds a search (--movetime), not a depth, nodes or a level");
 			goto done;
 		}
+		if (verify_option(verify, true, &bo.ao.verify) < 0)
+			goto done;
 		bo.ext = &ext;
 		bo.ext_time = ea.movetime ? atof(ea.movetime) : 1.0;
 		pk_client *cl = client_open(&ext, &bo.copts, why, sizeof why);
@@ -133,17 +135,8 @@ int cmd_report(int argc, const char **argv)
 	if (engine_args_resolve(&ea, &bo.ao.lim) || engine_weights(&ea, &bo.w) < 0 || engine_features(&ea, &bo.f) < 0)
 		goto done;
 	bo.ao.th = thresholds_default;
-	bo.ao.verify = bo.ext ? 0 : VERIFY_DEFAULT;
-	if (verify) {
-		long v;
-		if (cli_int(verify, 0, 20, "--verify", &v))
-			goto done;
-		if (bo.ext && v) {
-			cli_error("--verify: another engine's moves are not checked deeper; give --verify 0 or leave it out");
-			goto done;
-		}
-		bo.ao.verify = (int)v;
-	}
+	if (!bo.ext && verify_option(verify, false, &bo.ao.verify) < 0)
+		goto done;
 	rc = EXIT_RUNTIME;
 	if (engine_egdb(&ea, &bo.ao.egdb) < 0 || book_option(book_arg, true, &bk) < 0)
 		goto done;

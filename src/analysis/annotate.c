@@ -65,6 +65,18 @@ void annotate_note_played(pk_note *n, const pk_thresholds *th, int score_played,
 	n->cls = annotate_classify(th, n->loss);
 }
 
+bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, pk_limits *deep)
+{
+	if (o->verify <= 0 || (n->cls != CLASS_MISTAKE && n->cls != CLASS_BLUNDER) || score_is_win(n->score_best))
+		return false;
+	*deep = o->lim;
+	deep->depth = n->depth + o->verify;
+	/* a time or node limit bounds it too, at 16 times the first's */
+	deep->nodes = o->lim.nodes * 16;
+	deep->movetime = o->lim.movetime * 16;
+	return true;
+}
+
 /* The game's positions before ply p, for repetitions: the start and each position after. */
 static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_history *h)
 {
@@ -318,13 +330,9 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 			rc = 1;
 			break;
 		}
-		if (o->verify > 0 && (n->cls == CLASS_MISTAKE || n->cls == CLASS_BLUNDER) && !score_is_win(n->score_best)) {
+		pk_limits deep;
+		if (annotate_verify_limits(o, n, &deep)) {
 			/* Checked deeper: the class is what the deeper search says. */
-			pk_limits deep = o->lim;
-			deep.depth = n->depth + o->verify;
-			/* a time or node limit bounds it too, at 16 times the first's */
-			deep.nodes = o->lim.nodes * 16;
-			deep.movetime = o->lim.movetime * 16;
 			uint64_t nodes = n->nodes;
 			if (judge(e, before, &h, &deep, &pl->move, o, false, n)) {
 				n->cls = CLASS_NONE;

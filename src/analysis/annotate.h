@@ -107,6 +107,8 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 void annotate_note_best(pk_note *n, const pk_thresholds *th, bool has_second, int second);
 void annotate_note_played(pk_note *n, const pk_thresholds *th, int score_played, uint64_t nodes);
 
+/* Whether a note is checked by a deeper search (o->verify), and that search's limits. */
+bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, pk_limits *deep);
 /* Classify a loss; only when the played move is the best and every other loses. */
 int annotate_classify(const pk_thresholds *th, int loss);
 /* A score clamped for losses: wins and losses found by search count as +-LOSS_CAP. */

@@ -103,13 +103,9 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 			rc = 1;
 			break;
 		}
-		if (o->verify > 0 && (n->cls == CLASS_MISTAKE || n->cls == CLASS_BLUNDER) && !score_is_win(n->score_best)) {
+		pk_limits deep;
+		if (annotate_verify_limits(o, n, &deep)) {
 			/* checked deeper: the class is what the deeper search says */
-			pk_limits deep = o->lim;
-			deep.depth = n->depth + o->verify;
-			/* a time or node limit bounds it too, at 16 times the first's */
-			deep.nodes = o->lim.nodes * 16;
-			deep.movetime = o->lim.movetime * 16;
 			uint64_t nodes = n->nodes;
 			if (vjudge(e, &before, vr, i, &deep, &played, ml, others, nm, o, false, n, vn)) {
 				n->cls = CLASS_NONE;
