@@ -493,6 +493,7 @@ int cmd_engine(int argc, const char **argv)
 	hub h;
 	memset(&h, 0, sizeof h);
 	engine_args_init(&h.ea);
+	h.ea.playing = true;
 	int pdn = 0, no_book = 0;
 	char *cb = NULL;
 	struct poptOption opts[] = {

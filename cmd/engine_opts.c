@@ -287,6 +287,8 @@ int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
 int engine_features(const engine_args *ea, pk_features *f)
 {
 	*f = features_all;
+	if (ea->playing)
+		f->egdb_draws = 1;
 	char err[160];
 	if (ea->features && features_parse(ea->features, f, err, sizeof err) < 0) {
 		cli_error("--features: %s", err);

@@ -11,6 +11,9 @@ struct pk_egdb;
 typedef struct {
 	char *depth, *nodes, *movetime, *level, *hash, *weights, *threads, *features, *egdb, *egdb_cache, *patterns, *net;
 	struct pk_egdb *db;         /* opened by engine_from_args, freed by engine_args_free */
+	bool playing;               /* the engine plays games (play, match, selfplay, pdnkit
+				     * engine): a root the databases hold drawn is played for a
+				     * win (egdb-draws=1) unless --features says otherwise */
 } engine_args;
 
 void engine_args_init(engine_args *ea);

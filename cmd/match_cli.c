@@ -20,6 +20,7 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 {
 	engine_args ea;
 	engine_args_init(&ea);
+	ea.playing = true;
 	int no_lmr = 0, strong_lmr = 0, no_killers = 0, no_history = 0, no_aspiration = 0;
 	char *book = NULL, *lmr = NULL;
 	int tt_buckets = 0;

@@ -334,6 +334,7 @@ int cmd_play(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
+	ea.playing = true;
 	char *side = NULL, *time_arg = NULL, *book_arg = NULL, *fen = NULL, *ballot_arg = NULL, *load = NULL,
 	     *game_arg = NULL, *draw_arg = NULL, *output = NULL, *name = NULL, *seed_arg = NULL, *engine_spec = NULL,
 	     *engines_file = NULL;

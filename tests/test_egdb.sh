@@ -93,6 +93,22 @@ expect_err_has "no endgame databases found in $T_TMP/nothing-here" "missing data
 PDNKIT_EGDB="$D" run "$PDNKIT" analyze --fen "B:WK1:BK10,K15" --depth 3
 expect_out_has "database: Black wins in" "PDNKIT_EGDB names the directory"
 
+# A drawn ending: analysis takes a drawing move at once; played for a win (egdb-draws=1,
+# the default of play, match and pdnkit engine) it is searched to the depth asked, its
+# score never below a draw for the side to move (and below a database win).
+run "$PDNKIT" analyze --egdb "$D" --fen "W:WK14,K18:B5,K32" --depth 10
+expect_out_has "score +0  depth 2" "analysis: a drawn root answered at depth 2"
+run "$PDNKIT" analyze --egdb "$D" --fen "W:WK14,K18:B5,K32" --depth 10 --features egdb-draws=1
+expect_out_has "database: a draw with best play" "the root's value is still said"
+SC=$(printf '%s\n' "$OUT" | sed -n 's/^bestmove .* score +\([0-9]*\)  depth 10$/\1/p')
+[ -n "$SC" ] && [ "$SC" -gt 0 ] && [ "$SC" -le 2000 ] && pass || fail "two kings against king and man, played for a win: a positive score up to 2000 at depth 10: [$OUT]"
+run "$PDNKIT" analyze --egdb "$D" --fen "B:WK14,K18:B5,K32" --depth 10 --features egdb-draws=1
+expect_out_has "score +0  depth 10" "the weaker side of a draw scores it 0, not its evaluation"
+run "$PDNKIT" analyze --egdb "$D" --fen "W:WK14,K18:B5,K32" --depth 10 --features egdb-draws=2
+expect_rc 2 "egdb-draws takes 0 or 1"
+OUT=$(printf 'hub\ninit\npos pos=WeeeebeeeeeeeeWeeeWeeeeeeeeeeeeeB\nlevel depth=6\ngo\nquit\n' | "$PDNKIT" engine --egdb "$D" 2>/dev/null)
+expect_out_has "info depth=5 score=" "pdnkit engine plays a drawn ending for a win: searched past depth 2"
+
 cat >"$T_TMP/ends.pdn" <<'PDN'
 [Event "drawn, but won"]
 [FEN "W:W20,K15:B12,K28"]

@@ -66,7 +66,10 @@ void engine_free(pk_engine *e)
 	if (!e)
 		return;
 	for (int i = 0; i < MAX_THREADS; i++)
-		free(e->wk[i]);
+		if (e->wk[i]) {
+			free(e->wk[i]->egdb_seen);
+			free(e->wk[i]);
+		}
 	tt_free(&e->tt);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
@@ -96,5 +99,8 @@ void engine_set_egdb(pk_engine *e, pk_egdb *db)
 {
 	e->egdb = db;
 	e->egdb_pieces = db ? egdb_pieces(db) : 0;
+	for (int i = 0; i < MAX_THREADS; i++)
+		if (e->wk[i] && e->wk[i]->egdb_seen)
+			memset(e->wk[i]->egdb_seen, 0, EGDB_SEEN_SLOTS * sizeof(uint64_t));
 }
 

@@ -26,6 +26,7 @@ static const struct {
 	{ "probcut", 0, 1000, offsetof(pk_features, probcut), false },
 	{ "time-use", 0, 100, offsetof(pk_features, time_use), false },
 	{ "threat", 0, 1, offsetof(pk_features, threat), false },
+	{ "egdb-draws", 0, 1, offsetof(pk_features, egdb_draws), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -36,6 +36,26 @@ int se_egdb_score(const pk_egdb_result *r, const pk_pos *p, const pk_weights *wt
 	return r->value == EGDB_WIN ? SCORE_EGDB_WIN + v : -SCORE_EGDB_WIN + v;
 }
 
+/* A probe through the thread's own table of recent results, which spares the shared
+ * cache's lock: a slot holds the key's high 48 bits and the result in the low 16 (bit 0
+ * set in a used slot, bits 1-2 the value + 1, bits 3-15 the plies + 1). */
+static int egdb_probe_seen(worker *w, const pk_pos *p, pk_egdb_result *r)
+{
+	if (!w->egdb_seen && !(w->egdb_seen = calloc(EGDB_SEEN_SLOTS, sizeof(uint64_t))))
+		return egdb_probe(w->e->egdb, p, r);
+	uint64_t *slot = &w->egdb_seen[p->key & (EGDB_SEEN_SLOTS - 1)];
+	uint64_t hi = p->key & ~0xFFFFull;
+	if (*slot & 1 && (*slot & ~0xFFFFull) == hi) {
+		r->value = (int)((*slot >> 1) & 3) - 1;
+		r->plies = (int)((*slot >> 3) & 0x1FFF) - 1;
+		return EGDB_FOUND;
+	}
+	int got = egdb_probe(w->e->egdb, p, r);
+	if (got == EGDB_FOUND && r->plies < 0x1FFF - 1)
+		*slot = hi | (uint64_t)(r->plies + 1) << 3 | (uint64_t)(r->value + 1) << 1 | 1;
+	return got;
+}
+
 static int to_tt(int s, int ply)
 {
 	return s >= SCORE_WIN_MIN ? s + ply : s <= -SCORE_WIN_MIN ? s - ply : s;
@@ -114,6 +134,9 @@ bool se_excluded(const pk_engine *e, const pk_move *m)
 	return false;
 }
 
+static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply, int gi);
+static int draw_played_on(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply);
+
 int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply)
 {
 	pk_engine *e = w->e;
@@ -137,11 +160,37 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 
 	if (ply > 0 && e->egdb_pieces && bb_count(p->side[0] | p->side[1]) <= e->egdb_pieces) {
 		pk_egdb_result r;
-		if (egdb_probe(e->egdb, p, &r) == EGDB_FOUND) {
+		if (egdb_probe_seen(w, p, &r) == EGDB_FOUND) {
 			w->egdb_hits++;
+			if (r.value == EGDB_DRAW && e->draw_play)
+				return draw_played_on(w, p, depth, alpha, beta, ply);
 			return se_egdb_score(&r, p, &e->w, ply);
 		}
 	}
+	return search_node(w, p, depth, alpha, beta, ply, gi);
+}
+
+/* A drawn ending played for a win (the root a database draw, egdb-draws=1): a drawn
+ * position is searched on like any other, wins and losses still exact, and its score
+ * bounded to what a draw can be worth: from 0 to EGDB_DRAW_MAX for the root's side (it
+ * can lose nothing there; only its chances count), from -EGDB_DRAW_MAX to 0 for the
+ * other. The bound is monotone, so a bound of the search is one of the score. */
+static int draw_played_on(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply)
+{
+	int lo = ply % 2 == 0 ? 0 : -EGDB_DRAW_MAX, hi = ply % 2 == 0 ? EGDB_DRAW_MAX : 0;
+	if (beta <= lo)
+		return lo;
+	if (alpha >= hi)
+		return hi;
+	int s = search_node(w, p, depth, alpha > lo - 1 ? alpha : lo - 1, beta < hi + 1 ? beta : hi + 1, ply,
+			    w->base + ply);
+	return s < lo ? lo : s > hi ? hi : s;
+}
+
+/* The search of a node past the repetition and database checks. */
+static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply, int gi)
+{
+	pk_engine *e = w->e;
 
 	/* At the horizon most positions are quiet leaves: decide that from the bitboards
 	 * before building a move list. A leaf where the opponent could capture if it were

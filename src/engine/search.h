@@ -78,6 +78,12 @@ typedef struct {
 			    * an iteration predicted to finish is begun (the older rule) */
 	int threat;        /* a quiet leaf where the opponent could capture if it were to move
 			    * (a piece left hanging) is searched one ply more: 0 off, 1 on */
+	int egdb_draws;    /* a root the databases hold drawn: 0 any move that keeps the draw,
+			    * at once; 1 played for a win: searched with the time given, drawn
+			    * positions searched on (not cut off by the databases) with scores
+			    * bounded to 0 .. EGDB_DRAW_MAX for the root's side (the clipped
+			    * evaluation; a bound of 0.5 men made 10 wins of drawn endings
+			    * where this made 17, in 312 games against GuiNN) */
 } pk_features;
 
 extern const pk_features features_all;
@@ -106,6 +112,7 @@ void engine_set_features(pk_engine *e, const pk_features *f);
  * SCORE_EGDB_WIN plus the evaluation, so that the search makes progress towards slices
  * with distances. */
 #define SCORE_EGDB_WIN 20000
+#define EGDB_DRAW_MAX 2000
 void engine_set_egdb(pk_engine *e, pk_egdb *db);
 
 /* Called after each completed iteration (may be NULL). */

@@ -28,7 +28,11 @@ typedef struct worker {
 	int pvlen[MAX_PLY];
 	int iter_depth;                   /* the iteration being searched */
 	bool superseded;                  /* stopped because another thread completed it */
+	uint64_t *egdb_seen;              /* this thread's recent database results: the key's
+					   * high bits and the result (NULL until the first probe) */
 } worker;
+
+#define EGDB_SEEN_SLOTS (1u << 16)
 
 /* Moves being searched by some thread, so that the others try them last (deferred
  * moves, after ABDADA): a slot holds the hash of a position and a move. */
@@ -47,6 +51,7 @@ struct pk_engine {
 	atomic_bool abort;                /* set by the main thread: helpers end */
 	pk_egdb *egdb;
 	int egdb_pieces;                  /* probe positions of up to this many pieces */
+	bool draw_play;                   /* the root is a database draw played for a win */
 	bool root_in_egdb;                /* the root's database score is known: */
 	int root_egdb_score;
 	const pk_move *exclude;           /* root moves left out */
