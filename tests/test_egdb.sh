@@ -106,7 +106,9 @@ run "$PDNKIT" analyze --egdb "$D" --fen "B:WK14,K18:B5,K32" --depth 10 --feature
 expect_out_has "score +0  depth 10" "the weaker side of a draw scores it 0, not its evaluation"
 run "$PDNKIT" analyze --egdb "$D" --fen "W:WK14,K18:B5,K32" --depth 10 --features egdb-draws=2
 expect_rc 2 "egdb-draws takes 0 or 1"
-OUT=$(printf 'hub\ninit\npos pos=WeeeebeeeeeeeeWeeeWeeeeeeeeeeeeeB\nlevel depth=6\ngo\nquit\n' | "$PDNKIT" engine --egdb "$D" 2>/dev/null)
+# (quit is sent later: read during the search, it would end it)
+OUT=$({ printf 'hub\ninit\npos pos=WeeeebeeeeeeeeWeeeWeeeeeeeeeeeeeB\nlevel depth=6\ngo\n'; sleep 3; printf 'quit\n'; } |
+	"$PDNKIT" engine --egdb "$D" 2>/dev/null)
 expect_out_has "info depth=5 score=" "pdnkit engine plays a drawn ending for a win: searched past depth 2"
 
 cat >"$T_TMP/ends.pdn" <<'PDN'

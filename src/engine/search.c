@@ -134,7 +134,7 @@ bool se_excluded(const pk_engine *e, const pk_move *m)
 	return false;
 }
 
-static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply, int gi);
+static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply);
 static int draw_played_on(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply);
 
 int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply)
@@ -167,7 +167,7 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 			return se_egdb_score(&r, p, &e->w, ply);
 		}
 	}
-	return search_node(w, p, depth, alpha, beta, ply, gi);
+	return search_node(w, p, depth, alpha, beta, ply);
 }
 
 /* A drawn ending played for a win (the root a database draw, egdb-draws=1): a drawn
@@ -182,15 +182,15 @@ static int draw_played_on(worker *w, const pk_pos *p, int depth, int alpha, int 
 		return lo;
 	if (alpha >= hi)
 		return hi;
-	int s = search_node(w, p, depth, alpha > lo - 1 ? alpha : lo - 1, beta < hi + 1 ? beta : hi + 1, ply,
-			    w->base + ply);
+	int s = search_node(w, p, depth, alpha > lo - 1 ? alpha : lo - 1, beta < hi + 1 ? beta : hi + 1, ply);
 	return s < lo ? lo : s > hi ? hi : s;
 }
 
 /* The search of a node past the repetition and database checks. */
-static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply, int gi)
+static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply)
 {
 	pk_engine *e = w->e;
+	int gi = w->base + ply;
 
 	/* At the horizon most positions are quiet leaves: decide that from the bitboards
 	 * before building a move list. A leaf where the opponent could capture if it were
