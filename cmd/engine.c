@@ -3,506 +3,71 @@
  * position as a side letter and one letter a square (32 of them), moves as Hub writes
  * them ("11-15", "22x15x18": from, to, then the pieces taken) or, with the notation
  * parameter, as PDN does. */
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #include <unistd.h>
 #include "cli.h"
 #include "commands.h"
 #include "egdb_opts.h"
 #include "engine_opts.h"
-#include "analysis/play.h"
+#include "analysis/hubserve.h"
 #include "book/book.h"
-#include "rules/fen.h"
 #include "proto/cbhost.h"
-#include "proto/hub.h"
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
+/* The engine from the parameters the client set (or the command line's): engine_args
+ * as every command has them, and the shipped book. */
+static int set_param_text(char **slot, const char *v)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void hub_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void hub_error(const char *fmt, ...)
-{
-	char buf[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	for (char *p = buf; *p; p++)
-		if (*p == '"')
-			*p = '\'';
-	say("error message=\"%s\"", buf);
-}
-
-static bool pdn_notation;   /* moves as PDN writes them, not as Hub does */
-
-/* ---- reading lines from standard input without stdio, so that waiting for input
- * (select) never misses a line already read into a buffer ---- */
-
-static char inbuf[65536];
-static size_t inlen;
-static bool in_eof;
-
-/* The next whole line (without its newline) into out, when one is buffered. */
-static bool take_line(char *out, size_t size)
-{
-	char *nl = memchr(inbuf, '\n', inlen);
-	if (!nl && !(in_eof && inlen > 0) && inlen < sizeof inbuf)
-		return false;
-	size_t n = nl ? (size_t)(nl - inbuf) : inlen;
-	size_t k = n < size - 1 ? n : size - 1;
-	memcpy(out, inbuf, k);
-	out[k] = 0;
-	size_t used = nl ? n + 1 : n;
-	memmove(inbuf, inbuf + used, inlen - used);
-	inlen -= used;
-	return true;
-}
-
-/* Waits up to ms milliseconds (forever when ms < 0) for a line: 1, 0 for none yet, -1
- * at the end of input. */
-static int next_line(char *out, size_t size, int ms)
-{
-	for (;;) {
-		if (take_line(out, size))
-			return 1;
-		if (in_eof)
-			return -1;
-		fd_set r;
-		FD_ZERO(&r);
-		FD_SET(STDIN_FILENO, &r);
-		struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
-		int k = select(STDIN_FILENO + 1, &r, NULL, NULL, ms < 0 ? NULL : &tv);
-		if (k < 0)
-			continue;
-		if (k == 0)
-			return 0;
-		ssize_t got = read(STDIN_FILENO, inbuf + inlen, sizeof inbuf - inlen);
-		if (got <= 0)
-			in_eof = true;
-		else
-			inlen += (size_t)got;
-	}
-}
-
-/* ---- the session ---- */
-
-typedef struct {
-	engine_args ea;
-	pk_engine *e;
-	pk_book *bk;
-	bool use_book;
-	bool ready;
-	bool init_failed;          /* init was refused: go answers an error, then done */
-	bool no_position;          /* the last pos was refused: go answers an error, then done */
-	pk_play g;                 /* the position of "pos": its start, then the moves */
-	pk_limits lim;             /* from "level" */
-	double time_left, inc;     /* "level time=... inc=..." */
-	int moves_left;
-	bool timed, infinite;
-	volatile sig_atomic_t stop;
-	bool ponder_hit, quit;
-	/* the search's output */
-	const pk_pos *root;
-	/* lines read while searching that are not for the search */
-	char pending[8][512];
-	int npending;
-} hub;
-
-static void on_iteration(void *vctx, const pk_iteration *it)
-{
-	hub *h = vctx;
-	char pv[2048];
-	size_t len = 0;
-	pk_pos p = *h->root;
-	pv[0] = 0;
-	for (int i = 0; i < it->npv && len < sizeof pv - 64; i++) {
-		char mv[PK_MOVE_STRLEN];
-		hub_move_text(&p, &it->pv[i], pdn_notation, mv, sizeof mv);
-		len += (size_t)snprintf(pv + len, sizeof pv - len, "%s%s", i ? " " : "", mv);
-		pk_pos q;
-		pos_make(&p, &it->pv[i], &q);
-		p = q;
-	}
-	double score = it->score / 100.0;
-	if (score_is_win(it->score))
-		score = (it->score > 0 ? 1 : -1) * (100.0 - score_plies(it->score) / 100.0);
-	double nps = it->seconds > 0 ? it->nodes / it->seconds / 1e6 : 0;
-	say("info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, score,
-	    (unsigned long long)it->nodes, it->seconds, nps, pv);
-}
-
-/* Reading the GUI while the engine searches: ping, stop, ponder-hit, quit. */
-static void watch_gui(void *ctx, const atomic_bool *done)
-{
-	hub *h = ctx;
-	char buf[512];
-	while (!atomic_load(done)) {
-		int k = next_line(buf, sizeof buf, 20);
-		if (k == 0)
-			continue;
-		if (k < 0) {
-			h->quit = true;
-			return;
-		}
-		char copy[512];
-		snprintf(copy, sizeof copy, "%s", buf);
-		hub_line l;
-		char *cmd = hub_parse(buf, &l);
-		if (!cmd)
-			continue;
-		if (!strcmp(cmd, "ping"))
-			say("pong");
-		else if (!strcmp(cmd, "stop"))
-			return;
-		else if (!strcmp(cmd, "ponder-hit")) {
-			h->ponder_hit = true;
-			return;
-		} else if (!strcmp(cmd, "quit")) {
-			h->quit = true;
-			return;
-		} else if (h->npending < 8)
-			snprintf(h->pending[h->npending++], sizeof h->pending[0], "%s", copy);
-	}
-}
-
-/* The time for this move under "level time=...". */
-static double time_budget(const hub *h)
-{
-	double left = h->time_left;
-	int moves = h->moves_left > 0 ? h->moves_left : 25;
-	double t = left / moves + h->inc * 0.8;
-	if (t > left * 0.4)
-		t = left * 0.4;
-	return t < 0.02 ? 0.02 : t;
-}
-
-static void go(hub *h, const char *mode)
-{
-	bool ponder = !strcmp(mode, "ponder"), analyze = !strcmp(mode, "analyze");
-	pk_pos root = h->g.pos;
-	h->root = &root;
-	pk_movelist ml;
-	if (gen_moves(&root, &ml) == 0) {
-		hub_error("the position has no legal move");
-		say("done");
-		return;
-	}
-	char mv[PK_MOVE_STRLEN], pm[PK_MOVE_STRLEN];
-	pk_move bm;
-	if (!ponder && !analyze && h->use_book && h->bk && book_choose(h->bk, &root, &bm)) {
-		hub_move_text(&root, &bm, pdn_notation, mv, sizeof mv);
-		say("info depth=0 pv=\"%s\" book=true", mv);
-		say("done move=%s", mv);
-		return;
-	}
-	pk_limits lim = h->lim;
-	if (h->timed && !ponder)
-		lim.movetime = time_budget(h);
-	if (h->infinite || ponder)
-		memset(&lim, 0, sizeof lim);
-	pk_history hist = play_history(&h->g);
-	pk_result res;
-	h->stop = 0;
-	h->ponder_hit = false;
-	play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
-	if (ponder && h->ponder_hit && !h->quit) {
-		/* The expected move was played: now the search for real, on the clock. */
-		lim = h->lim;
-		if (h->timed)
-			lim.movetime = time_budget(h);
-		h->stop = 0;
-		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
-	}
-	hub_move_text(&root, &res.best, pdn_notation, mv, sizeof mv);
-	if (res.last.npv == 0 || !move_equal(&res.last.pv[0], &res.best))
-		/* chosen in an iteration that did not finish: the last line says so, so that a
-		 * client never reads one move in the last info and another in done */
-		say("info depth=%d pv=\"%s\" partial=true", res.last.depth + 1, mv);
-	if (res.last.npv >= 2 && move_equal(&res.last.pv[0], &res.best)) {
-		pk_pos q;
-		pos_make(&root, &res.best, &q);
-		hub_move_text(&q, &res.last.pv[1], pdn_notation, pm, sizeof pm);
-		say("done move=%s ponder=%s", mv, pm);
-	} else
-		say("done move=%s", mv);
-}
-
-/* The position of a pos command into h; when it is refused, h has no position until
- * the next pos (or new-game), and go answers an error. */
-static void set_position(hub *h, const hub_line *l)
-{
-	h->no_position = true;
-	const char *ps = hub_arg(l, "pos"), *fen = hub_arg(l, "fen"), *moves = hub_arg(l, "moves");
-	pk_pos p;
-	if (ps) {
-		if (hub_pos(ps, &p) < 0) {
-			hub_error("pos: '%s' is not a side letter and 32 squares of w, b, W, B, e (no position is set)", ps);
-			return;
-		}
-	} else if (fen) {
-		pk_fen_error err;
-		if (fen_parse(fen, strlen(fen), &p, &err) < 0) {
-			hub_error("pos fen: %s (no position is set)", err.msg);
-			return;
-		}
-	} else if (hub_arg(l, "start"))
-		pos_start(&p);
-	else {
-		hub_error("pos needs pos=..., fen=... or start (no position is set)");
-		return;
-	}
-	const char *why = pos_impossible(&p);
-	if (why) {
-		hub_error("pos: an impossible position (%s; no position is set)", why);
-		return;
-	}
-	pk_play g = { .draw_moves = PLAY_DRAW_MOVES };
-	if (play_init(&g, &p, true) < 0) {
-		hub_error("out of memory");
-		return;
-	}
-	if (moves && *moves) {
-		char buf[8192];
-		snprintf(buf, sizeof buf, "%s", moves);
-		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
-			pk_move m;
-			if (!hub_read_move(&g.pos, tok, pdn_notation, &m)) {
-				hub_error("pos moves: %s is not a legal move here (no position is set)", tok);
-				play_free(&g);
-				return;
-			}
-			play_move(&g, &m);
-		}
-	}
-	play_free(&h->g);
-	h->g = g;
-	h->no_position = false;
-}
-
-/* A number of a command: the whole value, finite, within [lo, hi]; whole when
- * integer. Otherwise an error naming the command and field, and false. */
-static bool hub_number(const char *cmd, const char *name, const char *v, double lo, double hi, bool integer, double *out)
-{
-	char *end;
-	errno = 0;
-	double x = strtod(v, &end);
-	if (end == v || *end || errno == ERANGE || !isfinite(x) || x < lo || x > hi || (integer && x != floor(x))) {
-		if (integer)
-			hub_error("%s %s=%s: a whole number from %.0f to %.0f is expected", cmd, name, v, lo, hi);
-		else
-			hub_error("%s %s=%s: a number of seconds from %g to %g is expected", cmd, name, v, lo, hi);
-		return false;
-	}
-	*out = x;
-	return true;
-}
-
-/* "level": a new limit, or (on any bad value) an error and the previous limit kept. */
-static void set_level(hub *h, const hub_line *l)
-{
-	const char *v;
-	pk_limits lim;
-	memset(&lim, 0, sizeof lim);
-	bool timed = false, infinite = hub_arg(l, "infinite") != NULL;
-	double time_left = 0, inc = 0, x;
-	int moves_left = 0;
-	if ((v = hub_arg(l, "depth"))) {
-		if (!hub_number("level", "depth", v, 1, MAX_PLY - 8, true, &x))
-			return;
-		lim.depth = (int)x;
-	}
-	if ((v = hub_arg(l, "move-time"))) {
-		if (!hub_number("level", "move-time", v, 0.001, 1e6, false, &x))
-			return;
-		lim.movetime = x;
-	}
-	if ((v = hub_arg(l, "time"))) {
-		timed = true;
-		if (!hub_number("level", "time", v, 0.001, 1e7, false, &time_left))
-			return;
-		if ((v = hub_arg(l, "moves"))) {
-			if (!hub_number("level", "moves", v, 1, 10000, true, &x))
-				return;
-			moves_left = (int)x;
-		}
-		if ((v = hub_arg(l, "inc")) && !hub_number("level", "inc", v, 0, 1e6, false, &inc))
-			return;
-	} else if (hub_arg(l, "moves") || hub_arg(l, "inc")) {
-		hub_error("level: moves= and inc= go with time=");
-		return;
-	}
-	if (!lim.depth && !lim.movetime && !timed && !infinite)
-		lim.movetime = level_seconds[3];
-	h->lim = lim;
-	h->timed = timed;
-	h->infinite = infinite;
-	h->time_left = time_left;
-	h->moves_left = moves_left;
-	h->inc = inc;
-}
-
-static int set_param(hub *h, const hub_line *l)
-{
-	const char *name = hub_arg(l, "name"), *value = hub_arg(l, "value");
-	if (!name || !value) {
-		hub_error("set-param needs name=... value=...");
+	if (!v || (*slot && !strcmp(*slot, v)))
 		return 0;
-	}
-	char **slot = NULL;
-	double x;
-	if (!strcmp(name, "variant")) {
-		if (strcmp(value, "english") != 0)
-			hub_error("set-param variant=%s: this engine plays English draughts only", value);
-		return 0;
-	} else if (!strcmp(name, "book")) {
-		if (strcmp(value, "true") && strcmp(value, "false"))
-			hub_error("set-param book=%s: true or false is expected", value);
-		else
-			h->use_book = !strcmp(value, "true");
-		return 0;
-	} else if (!strcmp(name, "notation")) {
-		if (strcmp(value, "hub") && strcmp(value, "pdn"))
-			hub_error("set-param notation=%s: hub or pdn is expected", value);
-		else
-			pdn_notation = !strcmp(value, "pdn");
-		return 0;
-	} else if (!strcmp(name, "hash")) {
-		if (!hub_number("set-param", "hash", value, 1, 65536, true, &x))
-			return 0;
-		slot = &h->ea.hash;
-	} else if (!strcmp(name, "threads")) {
-		if (!hub_number("set-param", "threads", value, 1, 64, true, &x))
-			return 0;
-		slot = &h->ea.threads;
-	} else if (!strcmp(name, "egdb"))
-		slot = &h->ea.egdb;
-	else if (!strcmp(name, "egdb-cache")) {
-		if (!hub_number("set-param", "egdb-cache", value, 1, 1 << 20, true, &x))
-			return 0;
-		slot = &h->ea.egdb_cache;
-	} else
-		return 0;   /* unknown parameters are ignored, as the protocol asks */
-	if (h->ready) {
-		hub_error("set-param %s: can only be set before init", name);
-		return 0;
-	}
+	char *c = strdup(v);
+	if (!c)
+		return -1;
 	free(*slot);
-	*slot = strdup(value);
+	*slot = c;
 	return 0;
 }
 
-static int init(hub *h)
+static int engine_init(void *ctx, const pk_hub_params *p, bool use_book, pk_engine **e, pk_book **bk,
+		       char *err, size_t errsize)
 {
+	engine_args *ea = ctx;
 	pk_limits lim;
-	if (h->ready)
-		return 0;
-	if (engine_args_resolve(&h->ea, &lim) != 0) {
-		hub_error("init: the parameters were refused (hash, threads or egdb; the reason is on standard error)");
-		h->init_failed = true;
+	if (set_param_text(&ea->hash, p->hash) || set_param_text(&ea->threads, p->threads) ||
+	    set_param_text(&ea->egdb, p->egdb) || set_param_text(&ea->egdb_cache, p->egdb_cache)) {
+		snprintf(err, errsize, "out of memory");
 		return -1;
 	}
-	if (!(h->e = engine_from_args(&h->ea))) {
-		hub_error("init: the engine could not be set up (the reason is on standard error)");
-		h->init_failed = true;
+	if (engine_args_resolve(ea, &lim) != 0) {
+		snprintf(err, errsize, "the parameters were refused (hash, threads or egdb; the reason is on standard error)");
 		return -1;
 	}
-	h->init_failed = false;
-	if (h->use_book && book_option(NULL, true, &h->bk) < 0)
-		h->bk = NULL;
-	h->ready = true;
+	if (!(*e = engine_from_args(ea))) {
+		snprintf(err, errsize, "the engine could not be set up (the reason is on standard error)");
+		return -1;
+	}
+	*bk = NULL;
+	if (use_book && book_option(NULL, true, bk) < 0)
+		*bk = NULL;
 	return 0;
-}
-
-static void run_line(hub *h, char *line)
-{
-	hub_line l;
-	char *cmd = hub_parse(line, &l);
-	if (!cmd)
-		return;
-	if (!strcmp(cmd, "hub")) {
-		say("id name=pdnkit version=%s author=\"the pdnkit authors\"", PK_VERSION);
-		say("param name=variant value=english type=enum values=\"english\"");
-		say("param name=book value=%s type=bool", h->use_book ? "true" : "false");
-		say("param name=hash value=%s type=int min=1 max=65536", h->ea.hash ? h->ea.hash : "64");
-		say("param name=threads value=%s type=int min=1 max=64", h->ea.threads ? h->ea.threads : "1");
-		say("param name=egdb value=\"%s\" type=string", h->ea.egdb ? h->ea.egdb : "");
-		say("param name=egdb-cache value=%s type=int min=1 max=1048576", h->ea.egdb_cache ? h->ea.egdb_cache : EGDB_CACHE_MB_TEXT);
-		say("param name=notation value=%s type=enum values=\"hub pdn\"", pdn_notation ? "pdn" : "hub");
-		say("wait");
-	} else if (!strcmp(cmd, "set-param"))
-		set_param(h, &l);
-	else if (!strcmp(cmd, "init")) {
-		if (init(h) == 0)
-			say("ready");
-	} else if (!strcmp(cmd, "new-game")) {
-		if (h->e)
-			engine_new_game(h->e);
-		pk_pos p;
-		pos_start(&p);
-		play_init(&h->g, &p, false);
-		h->no_position = false;
-	} else if (!strcmp(cmd, "pos"))
-		set_position(h, &l);
-	else if (!strcmp(cmd, "level"))
-		set_level(h, &l);
-	else if (!strcmp(cmd, "go")) {
-		/* every go ends with done, so that a client waiting for it never waits forever */
-		if (!h->ready && init(h) < 0) {
-			say("done");
-			return;
-		}
-		if (h->no_position) {
-			hub_error("go: no position (the last pos was refused)");
-			say("done");
-			return;
-		}
-		const char *mode = l.n > 0 ? l.name[0] : "think";
-		go(h, mode);
-	} else if (!strcmp(cmd, "ping"))
-		say("pong");
-	else if (!strcmp(cmd, "quit"))
-		h->quit = true;
-	else if (!strcmp(cmd, "stop") || !strcmp(cmd, "ponder-hit"))
-		;   /* no search is running: nothing to stop */
-	else if (!strcmp(cmd, "fen")) {
-		/* An extension for scripts: the current position as FEN and in Hub's form. */
-		char fen[200], hp[34];
-		fen_format(&h->g.pos, fen, sizeof fen);
-		hub_pos_text(&h->g.pos, hp);
-		say("info fen=\"%s\" pos=%s", fen, hp);
-	}
 }
 
 int cmd_engine(int argc, const char **argv)
 {
-	hub h;
-	memset(&h, 0, sizeof h);
-	engine_args_init(&h.ea);
-	h.ea.playing = true;
+	engine_args ea;
+	engine_args_init(&ea);
+	ea.playing = true;
 	int pdn = 0, no_book = 0;
 	char *cb = NULL;
 	struct poptOption opts[] = {
 		{ "cb", 0, POPT_ARG_STRING, &cb, 0, "serve this CheckerBoard engine library instead of pdnkit's engine", "LIB.so" },
-		{ "hash", 0, POPT_ARG_STRING, &h.ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
-		{ "threads", 0, POPT_ARG_STRING, &h.ea.threads, 0, "search threads (default 1)", "N" },
-		{ "egdb", 0, POPT_ARG_STRING, &h.ea.egdb, 0, "endgame databases from DIR, or 'none'", "DIR" },
-		{ "egdb-cache", 0, POPT_ARG_STRING, &h.ea.egdb_cache, 0, "the databases' cache of decompressed blocks in MiB (default " EGDB_CACHE_MB_TEXT "; also set-param name=egdb-cache)", "MB" },
-		{ "weights", 0, POPT_ARG_STRING, &h.ea.weights, 0, "evaluation weights from FILE", "FILE" },
+		{ "hash", 0, POPT_ARG_STRING, &ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
+		{ "threads", 0, POPT_ARG_STRING, &ea.threads, 0, "search threads (default 1)", "N" },
+		{ "egdb", 0, POPT_ARG_STRING, &ea.egdb, 0, "endgame databases from DIR, or 'none'", "DIR" },
+		{ "egdb-cache", 0, POPT_ARG_STRING, &ea.egdb_cache, 0, "the databases' cache of decompressed blocks in MiB (default " EGDB_CACHE_MB_TEXT "; also set-param name=egdb-cache)", "MB" },
+		{ "weights", 0, POPT_ARG_STRING, &ea.weights, 0, "evaluation weights from FILE", "FILE" },
 		{ "no-book", 0, POPT_ARG_NONE, &no_book, 0, "no opening book (also set-param name=book value=false)", NULL },
 		{ "pdn-moves", 0, POPT_ARG_NONE, &pdn, 0, "moves as PDN writes them (22x15x8: the landing squares), not as Hub does", NULL },
 		POPT_AUTOHELP
@@ -530,38 +95,20 @@ int cmd_engine(int argc, const char **argv)
 	/* The options are checked now, not first at the GUI's init. */
 	pk_limits unused;
 	pk_weights w;
-	if (engine_args_resolve(&h.ea, &unused))
+	if (engine_args_resolve(&ea, &unused))
 		goto out;
-	if (engine_weights(&h.ea, &w) < 0)
+	if (engine_weights(&ea, &w) < 0)
 		goto out;
-	pdn_notation = pdn;
-	h.use_book = !no_book;
-	pk_pos start;
-	pos_start(&start);
-	h.g.draw_moves = PLAY_DRAW_MOVES;
-	if (play_init(&h.g, &start, false) < 0) {
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	h.lim.movetime = level_seconds[3];
+	pk_hub_params defaults = { ea.hash, ea.threads, ea.egdb, ea.egdb_cache };
+	pk_hub_server srv = {
+		.init = engine_init, .ctx = &ea, .version = PK_VERSION, .defaults = &defaults,
+		.egdb_cache_default = EGDB_CACHE_MB_TEXT, .use_book = !no_book, .pdn_notation = pdn,
+		.default_movetime = level_seconds[3],
+	};
 	signal(SIGINT, SIG_IGN);   /* a GUI's Ctrl-C is for the GUI */
-	char line[16384];
-	rc = EXIT_OK;
-	while (!h.quit) {
-		if (h.npending > 0) {
-			snprintf(line, sizeof line, "%s", h.pending[0]);
-			memmove(h.pending[0], h.pending[1], sizeof h.pending[0] * (size_t)(h.npending - 1));
-			h.npending--;
-		} else if (next_line(line, sizeof line, -1) < 0)
-			break;
-		run_line(&h, line);
-	}
+	rc = hubserve_run(&srv, STDIN_FILENO, stdout) < 0 ? EXIT_RUNTIME : EXIT_OK;
 out:
-	if (h.e)
-		engine_free(h.e);
-	book_free(h.bk);
-	play_free(&h.g);
-	engine_args_free(&h.ea);
+	engine_args_free(&ea);
 	poptFreeContext(ctx);
 	free(cb);
 	return rc;
