@@ -437,6 +437,8 @@ static void test_features_text(void)
 	CHECK(features_parse("lmr=1x", &g, err, sizeof err) < 0);
 	CHECK(features_parse("lmr=", &g, err, sizeof err) < 0);
 	CHECK(features_parse("tt-ways=0", &g, err, sizeof err) < 0);
+	CHECK(features_parse("history-decay=32", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 31"));
+	CHECK(features_parse("history-decay=5", &g, err, sizeof err) == 0 && g.history_decay == 5);
 }
 
 /* The patterns' indices: each window reads eight squares (3^8 contents); the material

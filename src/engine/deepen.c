@@ -199,6 +199,10 @@ static void worker_start(worker *w, const pk_history *h)
 		w->rev[i] = 0;
 	w->base = nk;
 	w->rev[nk] = h ? h->reversible : 0;
+	if (w->e->f.history_decay)
+		for (int i = 0; i < 32; i++)
+			for (int j = 0; j < 32; j++)
+				w->history[i][j] >>= w->e->f.history_decay;
 }
 
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,

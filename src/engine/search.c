@@ -39,10 +39,12 @@ int se_egdb_score(const pk_egdb_result *r, const pk_pos *p, const pk_weights *wt
 /* A probe through the thread's own table of recent results, which spares the shared
  * cache's lock: a slot holds the key's high 48 bits and the result in the low 16 (bit 0
  * set in a used slot, bits 1-2 the value + 1, bits 3-15 the plies + 1). */
+static bool out_of_budget(worker *w);
+
 static int egdb_probe_seen(worker *w, const pk_pos *p, pk_egdb_result *r)
 {
 	if (!w->egdb_seen && !(w->egdb_seen = calloc(EGDB_SEEN_SLOTS, sizeof(uint64_t))))
-		return egdb_probe(w->e->egdb, p, r);
+		return egdb_probe(w->e->egdb, p, r);   /* (no memory for the table: every probe shared) */
 	uint64_t *slot = &w->egdb_seen[p->key & (EGDB_SEEN_SLOTS - 1)];
 	uint64_t hi = p->key & ~0xFFFFull;
 	if (*slot & 1 && (*slot & ~0xFFFFull) == hi) {
@@ -51,6 +53,10 @@ static int egdb_probe_seen(worker *w, const pk_pos *p, pk_egdb_result *r)
 		return EGDB_FOUND;
 	}
 	int got = egdb_probe(w->e->egdb, p, r);
+	/* A probe of the shared cache may read and unpack a block: the clock is looked at
+	 * every 64 of them too, not only every 1024 nodes. */
+	if ((++w->egdb_reads & 63) == 0 && out_of_budget(w))
+		w->stopped = true;
 	if (got == EGDB_FOUND && r->plies < 0x1FFF - 1)
 		*slot = hi | (uint64_t)(r->plies + 1) << 3 | (uint64_t)(r->value + 1) << 1 | 1;
 	return got;

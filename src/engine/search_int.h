@@ -19,6 +19,7 @@ typedef struct worker {
 	uint32_t history[32][32];
 	uint64_t nodes;
 	uint64_t egdb_hits;
+	uint64_t egdb_reads;              /* probes that went to the shared cache */
 	_Atomic uint64_t shown_nodes;     /* nodes, published every 1024 for the others */
 	bool stopped;
 	uint64_t keys[MAX_GAME + MAX_PLY];
