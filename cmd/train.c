@@ -130,7 +130,7 @@ int cmd_train(int argc, const char **argv)
 		{ "decay", 0, POPT_ARG_STRING, &decay_arg, 0, "with --net: the step's factor from one epoch to the next (default 0.9)", "R" },
 		{ "batch", 0, POPT_ARG_STRING, &batch_arg, 0, "with --net: positions a step (default 1024)", "N" },
 		{ "net-patterns", 0, POPT_ARG_STRING, &npat, 0, "with --net: the patterns the network adds to (default: the built-in ones)", "FILE|none" },
-		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "with --net: keep the last epoch's network, not the one of the lowest held-out loss", NULL },
+		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "keep the last epoch's weights or network, not those of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board)", "9|25" },
@@ -170,6 +170,7 @@ int cmd_train(int argc, const char **argv)
 	long x, skip = 6;
 	if (net)
 		lo.epochs = 30;
+	lo.keep_last = keep_last;
 	if (epochs_arg && !cli_int(epochs_arg, 1, 100000, "--epochs", &x))
 		lo.epochs = x;
 	else if (epochs_arg)
@@ -225,8 +226,8 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--l2, --min-count, --windows and --material are for patterns, not with --net");
 		goto out;
 	}
-	if (!net && (decay_arg || batch_arg || seed_arg || keep_last || npat)) {
-		cli_error("--decay, --batch, --seed, --keep-last and --net-patterns go with --net");
+	if (!net && (decay_arg || batch_arg || seed_arg || npat)) {
+		cli_error("--decay, --batch, --seed and --net-patterns go with --net");
 		goto out;
 	}
 	/* what the network adds to: the built-in evaluation, or its hand-set terms with
@@ -476,9 +477,10 @@ int cmd_train(int argc, const char **argv)
 	else
 		printf("%ld games: %zu training positions, %zu held out (the games of a tenth of the openings)\n"
 		       "log loss of the hand-set evaluation (K %.4f): training %.5f, held-out %.5f\n"
-		       "with the patterns (epoch %ld of %ld, the lowest held-out loss): training %.5f, held-out %.5f\n"
+		       "with the patterns (epoch %ld of %ld, %s): training %.5f, held-out %.5f\n"
 		       "%ld patterns seen %d times or more, %ld weights not zero, checksum %08x; %.1f s\n",
 		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_epoch, r.epochs_done,
+		       lo.keep_last ? "the last" : "the lowest held-out loss",
 		       r.best_train, r.best_held, r.used, lo.min_count, pt->nonzero, (unsigned)pt->checksum, secs);
 	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:

@@ -441,7 +441,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		}
 		prev = tr;
 		r->epochs_done = e;
-		if (r->heldout == 0 || he < r->best_held) {
+		if (r->heldout == 0 || he < r->best_held || o->keep_last) {
 			r->best_held = he;
 			r->best_train = tr;
 			r->best_epoch = e;
