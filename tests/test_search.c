@@ -65,6 +65,7 @@ static void test_against_minimax(void)
 	plain.lmr = 0;
 	plain.lmp = 0;
 	plain.probcut = 0;
+	plain.rfp = 0;
 	/* one and two slots a key, the table at the horizon or not, one and two threads, both
 	 * kinds of aspiration windows (from depth 5) */
 	for (int variant = 0; variant < 5; variant++) {
@@ -439,6 +440,12 @@ static void test_features_text(void)
 	CHECK(features_parse("tt-ways=0", &g, err, sizeof err) < 0);
 	CHECK(features_parse("history-decay=32", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 31"));
 	CHECK(features_parse("history-decay=5", &g, err, sizeof err) == 0 && g.history_decay == 5);
+	CHECK(features_all.rfp == 20);
+	CHECK(features_parse("rfp=0", &g, err, sizeof err) == 0 && g.rfp == 0);
+	CHECK(features_parse("rfp=1001", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1000"));
+	char fb[400];
+	features_format(&features_all, fb, sizeof fb);
+	CHECK(strstr(fb, "rfp=20") != NULL);
 }
 
 /* The patterns' indices: each window reads eight squares (3^8 contents); the material

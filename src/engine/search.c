@@ -254,6 +254,19 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 	bool pv_node = beta - alpha > 1;
 	/* Few pieces: a king hunt is a long narrow line that cuts would lose. */
 	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= 6;
+	/* Near the horizon, a quiet position whose evaluation stands well above beta is
+	 * taken to hold there (no capture for either side: a shot to come is not seen by
+	 * the evaluation). */
+	if (e->f.rfp && !pv_node && !capture && depth >= 1 && depth <= 3 && ply > 0 && !few_pieces &&
+	    !score_is_win(beta) && !score_is_win(alpha)) {
+		int se = eval(p, &e->w);
+		if (se - e->f.rfp * depth >= beta) {
+			pk_pos q = *p;
+			q.stm = !q.stm;
+			if (!gen_has_capture(&q))
+				return se - e->f.rfp * depth;
+		}
+	}
 	/* A shallow null-window search well above beta that holds there is taken as
 	 * the deep one holding at beta. */
 	if (e->f.probcut && !pv_node && !capture && depth >= 5 && ply > 0 && !few_pieces &&

@@ -88,6 +88,9 @@ typedef struct {
 	int history_decay; /* at the start of each search the history of plain moves is shifted
 			    * right this many bits (0: kept whole from search to search, as it
 			    * was; default 2) */
+	int rfp;           /* a null-window node near the horizon (remaining depth 1 to 3), no
+			    * capture on the board for either side, whose evaluation exceeds beta
+			    * by this margin (hundredths) a ply of depth is cut off with it; 0 off */
 } pk_features;
 
 extern const pk_features features_all;
