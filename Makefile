@@ -156,11 +156,17 @@ $(BUILD)/gen/book_data.c: $(SHIPPED_BOOK)
 $(BUILD)/gen/book_data.o: $(BUILD)/gen/book_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# Rebuild the shipped book with the engine itself: the same file on every machine that
-# searches the same way (one thread, fixed depth). Then `make` builds it in.
-BOOK_EXPAND ?= --engine-options "--depth 12" --positions 1500
+# Rebuild the shipped book: the master games of OCA 2.0 and tinsley.pdn (each game once:
+# the copies of one game in both files are counted once by the store), their first 40
+# plies, the moves played in two games or more. The same file on every machine. Then
+# `make` builds it in. (The engine can grow a book itself too: pdnkit book expand.)
+CORPORA ?= ../shared/corpora
+BOOK_BUILD ?= --plies 40 --min-games 2
 book: $(PROG)
-	./$(PROG) book expand $(BOOK_EXPAND) --quiet -o book/pdnkit.book.new
+	rm -f $(BUILD)/book.db
+	./$(PROG) import --db $(BUILD)/book.db $(CORPORA)/OCA_2.0.pdn $(CORPORA)/tinsley.pdn
+	./$(PROG) book build --db $(BUILD)/book.db $(BOOK_BUILD) -o book/pdnkit.book.new
+	rm -f $(BUILD)/book.db
 	mv book/pdnkit.book.new book/pdnkit.book
 	$(MAKE) $(PROG)
 

@@ -242,11 +242,11 @@ if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
 		"$(field "$j" load_seconds)" "$(field "$j" probe_us)" "$(field "$j" text_zstd_bytes)" \
 		"$(field "$j" text_zstd_bits_per_move)" "$(field "$j" book_bits_per_move)"
 	if [ "${BENCH_BOOK_MATCH:-1}" != 0 ]; then
-		"$PDNKIT" book build "$CORPORA/OCA_2.0.pdn" --plies 24 --min-games 3 -o "$tmpb/m.book" >/dev/null
-		echo "  match, the engine with the OCA book (24 plies, moves of 3 games or more) against without, 30000 nodes:"
-		"$PDNKIT" match --a "--nodes 30000 --book $tmpb/m.book" --b "--nodes 30000" --concurrency "$cores" | sed 's/^/    /'
-		echo "  match, the engine with its own book (book/pdnkit.book) against without, 30000 nodes:"
-		"$PDNKIT" match --a "--nodes 30000 --book default" --b "--nodes 30000" --concurrency "$cores" | sed 's/^/    /'
+		echo "  match, the engine with its shipped book (book/pdnkit.book: master games) against without, 30000 nodes:"
+		"$PDNKIT" match --a "--nodes 30000" --b "--nodes 30000 --book none" --concurrency "$cores" | sed 's/^/    /'
+		"$PDNKIT" book expand --engine-options "--depth 12" --positions 1500 --quiet -o "$tmpb/grown.book" >/dev/null
+		echo "  match, a book the engine grew itself (book expand, 1500 positions at depth 12) against without, 30000 nodes:"
+		"$PDNKIT" match --a "--nodes 30000 --book $tmpb/grown.book" --b "--nodes 30000 --book none" --concurrency "$cores" | sed 's/^/    /'
 	fi
 	rm -rf "$tmpb"
 else

@@ -36,7 +36,7 @@ step "annotate game 37 in the store at depth 12 (stored: a second run skips it),
 "$PDNKIT" annotate --event "Game #37" --depth 12 || exit $?
 "$PDNKIT" blunders --event "Game #37" --min-loss 50 || exit $?
 
-step "the opening book pdnkit grew itself (book/pdnkit.book, built in): its size, and its moves from the start"
+step "the opening book built in (book/pdnkit.book, from the master games of OCA 2.0 and tinsley.pdn): its size, and its moves from the start"
 "$PDNKIT" book stats book/pdnkit.book || exit $?
 "$PDNKIT" book probe book/pdnkit.book || exit $?
 
