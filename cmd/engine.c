@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/text.h"
 #include "cli.h"
 #include "commands.h"
 #include "egdb_opts.h"
@@ -18,25 +19,13 @@
 
 /* The engine from the parameters the client set (or the command line's): engine_args
  * as every command has them, and the shipped book. */
-static int set_param_text(char **slot, const char *v)
-{
-	if (!v || (*slot && !strcmp(*slot, v)))
-		return 0;
-	char *c = strdup(v);
-	if (!c)
-		return -1;
-	free(*slot);
-	*slot = c;
-	return 0;
-}
-
 static int engine_init(void *ctx, const pk_hub_params *p, bool use_book, pk_engine **e, pk_book **bk,
 		       char *err, size_t errsize)
 {
 	engine_args *ea = ctx;
 	pk_limits lim;
-	if (set_param_text(&ea->hash, p->hash) || set_param_text(&ea->threads, p->threads) ||
-	    set_param_text(&ea->egdb, p->egdb) || set_param_text(&ea->egdb_cache, p->egdb_cache)) {
+	if (text_replace(&ea->hash, p->hash) || text_replace(&ea->threads, p->threads) ||
+	    text_replace(&ea->egdb, p->egdb) || text_replace(&ea->egdb_cache, p->egdb_cache)) {
 		snprintf(err, errsize, "out of memory");
 		return -1;
 	}

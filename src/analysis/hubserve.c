@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/select.h>
 #include <unistd.h>
+#include "base/text.h"
 #include "analysis/hubserve.h"
 #include "analysis/play.h"
 #include "book/book.h"
@@ -400,13 +401,8 @@ static int set_param(hub *h, const hub_line *l)
 		hub_error(h, "set-param %s: can only be set before init", name);
 		return 0;
 	}
-	char *copy = strdup(value);
-	if (!copy) {
+	if (text_replace(slot, value) < 0)
 		hub_error(h, "set-param %s: out of memory (the value is not changed)", name);
-		return 0;
-	}
-	free(*slot);
-	*slot = copy;
 	return 0;
 }
 
