@@ -96,7 +96,8 @@ typedef struct {
 extern const pk_features features_all;
 
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
- * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat; booleans 0 or 1). 0, or -1 with
+ * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, history-decay,
+ * rfp; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
