@@ -36,10 +36,10 @@ static int runaways(const pk_pos *p, int colour)
 {
 	bb_t enemy = p->side[!colour], empty = pos_empty(p);
 	int n = 0;
-	for (bb_t x = p->side[colour] & ~p->kings; x; x = bb_clear_first(x)) {
+	/* only men at most three rows from crowning: black's squares 16-31, white's 0-15 */
+	bb_t near = colour == PK_BLACK ? 0xFFFF0000u : 0x0000FFFFu;
+	for (bb_t x = p->side[colour] & ~p->kings & near; x; x = bb_clear_first(x)) {
 		int b = bb_first(x), to_go = colour == PK_BLACK ? 7 - row_of(b) : row_of(b);
-		if (to_go > 3)
-			continue;
 		bb_t cone = 0, front = bb_sq(b);
 		for (int k = 0; k < to_go; k++)
 			cone |= front = forward(front, colour);
@@ -122,11 +122,13 @@ static int value(const pk_pos *p)
 /* The value after the compulsory captures are played out (at most 8 plies of them). */
 static int settle(const pk_pos *p, int depth)
 {
+	/* the same as generating the moves first: a position without a capture moves
+	 * plainly or not at all */
+	if (!gen_has_capture(p))
+		return plain_moves(p, p->stm) ? value(p) : -20000;
 	pk_movelist ml;
 	int n = gen_moves(p, &ml);
-	if (n == 0)
-		return -20000;
-	if (!move_is_capture(&ml.m[0]) || depth >= 8)
+	if (depth >= 8)
 		return value(p);
 	int best = -30000;
 	for (int i = 0; i < n; i++) {
