@@ -201,28 +201,35 @@ int pc_engine_move(pctx *c)
 			pc_score_text(c->score, c->score_side, s, sizeof s);
 		view_say(c, "%s plays %s   time %.1f s  score %s  depth %d  (%s)", pc_side_name(root.stm), mv, c->seconds, s,
 			 c->depth, c->engine_name);
-	} else if (c->bk && book_choose(c->bk, &root, &m)) {
-		pdn_move_string(&root, &m, false, mv);
-		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
-		snprintf(c->line, sizeof c->line, "(book)");
-		c->depth = 0;
-		c->seconds = 0;
-		view_say(c, "%s plays %s (from the book)", pc_side_name(root.stm), mv);
 	} else {
 		pk_limits lim = pc_move_limits(c);
 		pk_history h = play_history(&c->g);
 		pk_result res;
 		pc_itctx x = { c, &root, false };
+		bool from_book = false;
 		c->stop = 0;
 		c->thinking = true;
 		if (c->screen)
-			play_think(c->eng, &root, &h, &lim, &c->stop, pc_on_iteration, &x, pc_watch_key, NULL, &res);
+			play_think_book(c->eng, c->bk, &root, &h, &lim, &c->stop, pc_on_iteration, &x, pc_watch_key, NULL, &res,
+					&from_book);
 		else
-			engine_search(c->eng, &root, &h, &lim, &c->stop, pc_on_iteration, &x, &res);
+			engine_book_search(c->eng, c->bk, &root, &h, &lim, &c->stop, pc_on_iteration, &x, &res, &from_book);
 		c->thinking = false;
 		if (!res.has_move)
 			return 0;
 		m = res.best;
+		if (from_book && res.forced) {
+			/* the book's move, unsearched */
+			pdn_move_string(&root, &m, false, mv);
+			snprintf(c->last_move, sizeof c->last_move, "%s", mv);
+			snprintf(c->line, sizeof c->line, "(book)");
+			c->depth = 0;
+			c->seconds = 0;
+			view_say(c, "%s plays %s (from the book)", pc_side_name(root.stm), mv);
+			goto made;
+		}
+		if (from_book)
+			snprintf(c->line, sizeof c->line, "(book, searched)");
 		if (res.forced) {
 			c->depth = 0;
 			c->score = res.last.score;
@@ -241,6 +248,7 @@ int pc_engine_move(pctx *c)
 		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(root.stm), mv,
 			 c->seconds, s, c->depth, c->line);
 	}
+made:
 	if (make_move(c, &m, cli_now() - t0) < 0)
 		return -1;
 	if (!c->screen && !c->quiet)

@@ -110,7 +110,7 @@ expect_rc 2 "bench --threads 0"
 # bench: the node signature is the same on every run, and it is the recorded one. It
 # changes only when the search does; then record the new one with the match result of
 # the change in the commit message.
-BENCH_SIGNATURE=8390133
+BENCH_SIGNATURE=7408222
 run "$PDNKIT" bench --json
 expect_rc 0 "bench"
 a=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
@@ -121,14 +121,16 @@ b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 # The threat extension (off by default) searches more: its own signature (0 Elo in
 # self-play when it was measured; README).
 t=$("$PDNKIT" bench --json --features threat=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
-[ "$t" = 8865918 ] && [ "$t" != "$a" ] && pass || fail "bench signature with threat=1: $t, recorded 8865918"
+[ "$t" = 8543700 ] && [ "$t" != "$a" ] && pass || fail "bench signature with threat=1: $t, recorded 8543700"
 # The history's malus and decay and the cut by the evaluation off: the search before
 # them, node for node (bench starts every position afresh, so the decay alone leaves
 # its signature as it is).
-o=$("$PDNKIT" bench --json --features history-malus=0,history-decay=0,rfp=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
-[ "$o" = 13571712 ] && pass || fail "bench signature without the history's malus and decay and rfp: $o, recorded 13571712"
-o=$("$PDNKIT" bench --json --features rfp=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
-[ "$o" = 12158687 ] && pass || fail "bench signature without rfp: $o, recorded 12158687"
+o=$("$PDNKIT" bench --json --features history-malus=0,history-decay=0,rfp=0,razor=0,lmr-adjust=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 13571712 ] && pass || fail "bench signature without the history's malus and decay, rfp, razor and lmr-adjust: $o, recorded 13571712"
+o=$("$PDNKIT" bench --json --features rfp=0,razor=0,lmr-adjust=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 12158687 ] && pass || fail "bench signature without rfp, razor and lmr-adjust: $o, recorded 12158687"
+o=$("$PDNKIT" bench --json --features razor=0,lmr-adjust=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 8390133 ] && pass || fail "bench signature without razor and lmr-adjust: $o, recorded 8390133"
 o=$("$PDNKIT" bench --json --features history-decay=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = "$a" ] && pass || fail "bench signature without the decay: $o, the default's $a"
 run "$PDNKIT" bench --hash 0

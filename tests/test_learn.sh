@@ -99,14 +99,14 @@ bad_file --patterns "$T_TMP/bad3.txt" "line 2: another number of phases" "a file
 printf 'pdnkit-patterns 2\n0 0 5 3\n' > "$T_TMP/bad4.txt"
 bad_file --patterns "$T_TMP/bad4.txt" "before the \"phases" "weights before the phases line"
 # positions labelled by a search: every one searched, and the same weights every run
-run "$PDNKIT" train "$SP" --label-depth 2 --epochs 10 --min-count 1 -j -q --threads 2
+run "$PDNKIT" train "$SP" --label-depth 2 --epochs 10 --min-count 1 --keep-last -j -q --threads 2
 expect_rc 0 "train with search labels"
 lab=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/'); tr=$(echo "$OUT" | sed 's/.*"train":\([0-9]*\).*/\1/')
 [ -n "$lab" ] && [ "$lab" -gt 0 ] && pass || fail "positions were labelled ($lab)"
 c3=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
-run "$PDNKIT" train "$SP" --label-depth 2 --epochs 10 --min-count 1 -j -q --threads 2
+run "$PDNKIT" train "$SP" --label-depth 2 --epochs 10 --min-count 1 --keep-last -j -q --threads 2
 [ "$c3" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "search labels give the same weights every run"
-run "$PDNKIT" train "$SP" --epochs 10 --min-count 1 -j -q --threads 2
+run "$PDNKIT" train "$SP" --epochs 10 --min-count 1 --keep-last -j -q --threads 2
 [ "$c3" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the labels change the weights"
 run "$PDNKIT" train "$SP" --label-depth 2 --label-every 5 --epochs 2 -j -q --threads 2
 lab5=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/')
@@ -114,11 +114,11 @@ lab5=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/')
 # the labelling search with the endgame databases: exact where they hold the position
 mkdir -p "$T_TMP/eg3"
 "$PDNKIT" egdb build -q --dir "$T_TMP/eg3" --pieces 3 >/dev/null 2>&1
-run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb "$T_TMP/eg3" --epochs 10 --min-count 1 -j --threads 2
+run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb "$T_TMP/eg3" --epochs 10 --min-count 1 --keep-last -j --threads 2
 expect_rc 0 "train with search labels and the databases"
 expect_err_has "labelled by a search to depth 2 with the endgame databases" "the labels said to use the databases"
 [ "$c3" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the databases change the labels of the games' endings"
-run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb none --epochs 10 --min-count 1 -j --threads 2
+run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb none --epochs 10 --min-count 1 --keep-last -j --threads 2
 [ "$c3" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "--label-egdb none: the weights of no databases"
 expect_err_has "labelled by a search to depth 2 (" "no databases said"
 run "$PDNKIT" train "$SP" --label-depth 2 --label-egdb "$T_TMP/no-such-dir" --epochs 2 -q

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "check.h"
+#include "book/book.h"
 #include "rules/fen.h"
 #include "engine/net.h"
 #include "engine/pattern.h"
@@ -66,6 +67,7 @@ static void test_against_minimax(void)
 	plain.lmp = 0;
 	plain.probcut = 0;
 	plain.rfp = 0;
+	plain.razor = 0;
 	/* one and two slots a key, the table at the horizon or not, one and two threads, both
 	 * kinds of aspiration windows (from depth 5) */
 	for (int variant = 0; variant < 5; variant++) {
@@ -301,6 +303,71 @@ static void test_net(void)
 	free(m);
 }
 
+/* A book of one position p holding one move, the move of ordinal ord. */
+static pk_book *one_move_book(const pk_pos *p, int ord)
+{
+	pk_bookb *b = bookb_new(p, 4);
+	CHECK_INT(bookb_add_move(b, p, ord, 2, 0, 2, 0, BOOK_NO_SCORE), 0);
+	pk_book_filter none = { .side = -1 };
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	pk_book_info info;
+	CHECK_INT(bookb_encode(b, &none, &buf, &len, &info), 0);
+	bookb_free(b);
+	char err[200];
+	pk_book *bk = book_load(buf, len, err, sizeof err);
+	CHECK(bk != NULL);
+	free(buf);
+	return bk;
+}
+
+/* The book's move checked by a search (book-check): at p only 28-24 keeps White from
+ * staying a man down, so a book holding another move is overruled, one holding 28-24 is
+ * followed, and without the check the book is followed whatever it holds. */
+static void test_book_check(pk_engine *e, const pk_pos *p)
+{
+	pk_movelist ml;
+	int n = gen_moves(p, &ml), good = -1, bad = -1;
+	for (int i = 0; i < n; i++) {
+		char m[PK_MOVE_STRLEN];
+		move_format(&ml.m[i], false, m, sizeof m);
+		if (!strcmp(m, "28-24"))
+			good = i;
+		else if (bad < 0)
+			bad = i;
+	}
+	CHECK(good >= 0 && bad >= 0);
+	if (good < 0 || bad < 0)
+		return;
+	pk_book *bad_book = one_move_book(p, bad), *good_book = one_move_book(p, good);
+	if (!bad_book || !good_book)
+		return;
+	pk_limits lim = { .depth = 6 };
+	pk_result r;
+	bool from_book = false;
+	pk_features f = features_all;
+	f.book_check = 0;
+	engine_set_features(e, &f);
+	CHECK_INT(engine_book_search(e, bad_book, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && r.forced && move_equal(&r.best, &ml.m[bad]));
+	f.book_check = 30;
+	engine_set_features(e, &f);
+	CHECK_INT(engine_book_search(e, bad_book, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(!from_book && move_equal(&r.best, &ml.m[good]));
+	CHECK_INT(engine_book_search(e, good_book, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && !r.forced && move_equal(&r.best, &ml.m[good]) && r.last.depth >= 1);
+	/* no bound on the search: the book at once */
+	pk_limits none = { 0 };
+	CHECK_INT(engine_book_search(e, bad_book, p, NULL, &none, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && move_equal(&r.best, &ml.m[bad]));
+	/* no book: the search */
+	CHECK_INT(engine_book_search(e, NULL, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(!from_book && move_equal(&r.best, &ml.m[good]));
+	engine_set_features(e, &features_all);
+	book_free(bad_book);
+	book_free(good_book);
+}
+
 /* Shots from real play, with the reason written down. */
 static void test_shots(void)
 {
@@ -345,6 +412,7 @@ static void test_shots(void)
 		move_format(&r.last.pv[2], true, mv, sizeof mv);
 		CHECK_STR(mv, "32x23x14x5");
 	}
+	test_book_check(e, &p);
 	engine_free(e);
 }
 
@@ -446,6 +514,11 @@ static void test_features_text(void)
 	char fb[400];
 	features_format(&features_all, fb, sizeof fb);
 	CHECK(strstr(fb, "rfp=20") != NULL);
+	CHECK(features_all.razor == 40 && features_all.lmr_adjust == 2 && features_all.book_check == 0);
+	CHECK(strstr(fb, "razor=40,lmr-adjust=2,book-check=0") != NULL);
+	CHECK(features_parse("razor=0,lmr-adjust=1,book-check=25", &g, err, sizeof err) == 0 && g.razor == 0 &&
+	      g.lmr_adjust == 1 && g.book_check == 25);
+	CHECK(features_parse("lmr-adjust=3", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 2"));
 }
 
 /* The patterns' indices: each window reads eight squares (3^8 contents); the material

@@ -131,21 +131,28 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 	}
 	pk_history h = { keys, nk, rev };
 	pk_move best;
-	if (use_book && book && book_choose(book, &root, &best)) {
+	pk_limits lim = { 0 };
+	/* maxtime as a limit whether CB_EXACT_TIME is set or not: the search begins no
+	 * iteration it is unlikely to finish, so it keeps within an average too. */
+	lim.movetime = maxtime > 0 ? maxtime : 1;
+	pk_result res;
+	volatile sig_atomic_t stop = 0;
+	watch_ctx w = { playnow };
+	status_ctx s = { str, &root };
+	snprintf(str, 1024, "pdnkit: thinking");
+	bool from_book = false;
+	play_think_book(engine, use_book ? book : NULL, &root, &h, &lim, &stop, on_iteration, &s, watch_playnow, &w, &res,
+			&from_book);
+	if (from_book) {
 		char mv[PK_MOVE_STRLEN];
+		best = res.best;
 		pdn_move_string(&root, &best, false, mv);
-		snprintf(str, 1024, "pdnkit: %s from the book", mv);
+		if (res.forced)
+			snprintf(str, 1024, "pdnkit: %s from the book", mv);
+		else
+			snprintf(str, 1024, "pdnkit: %s from the book (searched: score %+d at depth %d)", mv, res.last.score,
+				 res.last.depth);
 	} else {
-		pk_limits lim = { 0 };
-		/* maxtime as a limit whether CB_EXACT_TIME is set or not: the search begins no
-		 * iteration it is unlikely to finish, so it keeps within an average too. */
-		lim.movetime = maxtime > 0 ? maxtime : 1;
-		pk_result res;
-		volatile sig_atomic_t stop = 0;
-		watch_ctx w = { playnow };
-		status_ctx s = { str, &root };
-		snprintf(str, 1024, "pdnkit: thinking");
-		play_think(engine, &root, &h, &lim, &stop, on_iteration, &s, watch_playnow, &w, &res);
 		best = res.has_move ? res.best : ml.m[0];
 		if (res.has_move && (res.last.npv == 0 || !move_equal(&res.last.pv[0], &best))) {
 			/* chosen in an iteration that did not finish: the status names the move played */

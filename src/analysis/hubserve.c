@@ -203,13 +203,6 @@ static void go(hub *h, const char *mode)
 		return;
 	}
 	char mv[PK_MOVE_STRLEN], pm[PK_MOVE_STRLEN];
-	pk_move bm;
-	if (!ponder && !analyze && h->use_book && h->bk && book_choose(h->bk, &root, &bm)) {
-		hub_move_text(&root, &bm, h->pdn_notation, mv, sizeof mv);
-		say(h, "info depth=0 pv=\"%s\" book=true", mv);
-		say(h, "done move=%s", mv);
-		return;
-	}
 	pk_limits lim = h->lim;
 	if (h->timed && !ponder)
 		lim.movetime = time_budget(h);
@@ -219,7 +212,16 @@ static void go(hub *h, const char *mode)
 	pk_result res;
 	h->stop = 0;
 	h->ponder_hit = false;
-	play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
+	bool from_book = false;
+	const pk_book *bk = !ponder && !analyze && h->use_book ? h->bk : NULL;
+	play_think_book(h->e, bk, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res, &from_book);
+	if (from_book && res.forced) {
+		/* the book's move, unsearched */
+		hub_move_text(&root, &res.best, h->pdn_notation, mv, sizeof mv);
+		say(h, "info depth=0 pv=\"%s\" book=true", mv);
+		say(h, "done move=%s", mv);
+		return;
+	}
 	if (ponder && h->ponder_hit && !h->quit) {
 		/* The expected move was played: now the search for real, on the clock. */
 		lim = h->lim;

@@ -356,13 +356,15 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				lim.movetime = t < 0.005 ? 0.005 : t;
 			} else if (lim.movetime > 0)
 				lim.movetime += saved[who];
-			if (pl->bk && book_choose(pl->bk, &p, &r.best)) {
-				r.has_move = true;       /* a book move: instant */
-				r.forced = true;
+			bool from_book = false;
+			double t0 = child_now();
+			engine_book_search(st[who].e, pl->bk, &p, &h, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL,
+					   &r, &from_book);
+			if (from_book)
 				atomic_fetch_add(&m->book_count[who], 1);
+			if (from_book && r.forced) {
+				/* a book move, unsearched: instant */
 			} else {
-				double t0 = child_now();
-				engine_search(st[who].e, &p, &h, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, &r);
 				double dt = child_now() - t0;
 				if (timed)
 					clock[who] -= dt;

@@ -335,6 +335,8 @@ typedef struct {
 	void (*watch)(void *wctx, const atomic_bool *done);
 	void *wctx;
 	pk_result *out;
+	const pk_book *bk;
+	bool *from_book;
 	atomic_int next;
 	atomic_bool done;
 	int rc;
@@ -346,7 +348,9 @@ static void think_thread(int i, void *arg)
 {
 	think_job *j = arg;
 	if (i == 0) {
-		j->rc = engine_search(j->e, j->root, j->h, j->lim, j->stop, j->cb, j->cbctx, j->out);
+		j->rc = j->bk ? engine_book_search(j->e, j->bk, j->root, j->h, j->lim, j->stop, j->cb, j->cbctx, j->out,
+						   j->from_book)
+			      : engine_search(j->e, j->root, j->h, j->lim, j->stop, j->cb, j->cbctx, j->out);
 		atomic_store(&j->done, true);
 	}
 	if (atomic_fetch_add(&j->next, 1) == 0) {
@@ -360,8 +364,17 @@ int play_think(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_l
 	       volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
 	       void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out)
 {
+	return play_think_book(e, NULL, root, h, lim, stop, cb, cbctx, watch, wctx, out, NULL);
+}
+
+int play_think_book(pk_engine *e, const pk_book *bk, const pk_pos *root, const pk_history *h, const pk_limits *lim,
+		    volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
+		    void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out, bool *from_book)
+{
+	bool ignored;
 	think_job j = { .e = e, .root = root, .h = h, .lim = lim, .stop = stop, .cb = cb, .cbctx = cbctx,
-			.watch = watch, .wctx = wctx, .out = out };
+			.watch = watch, .wctx = wctx, .out = out, .bk = bk, .from_book = from_book ? from_book : &ignored };
+	*j.from_book = false;
 	atomic_init(&j.next, 0);
 	atomic_init(&j.done, false);
 	pool_run(2, think_thread, &j);

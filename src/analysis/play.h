@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include "book/book.h"
 #include "engine/search.h"
 #include "pdn/pdn_write.h"
 #include "pdn/replay.h"
@@ -83,5 +84,10 @@ void clock_format(double seconds, char *buf, size_t size);
 int play_think(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 	       volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
 	       void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out);
+/* The same with a book (engine_book_search): *from_book says whether the book's move is
+ * the one in *out. NULL bk: play_think. */
+int play_think_book(pk_engine *e, const pk_book *bk, const pk_pos *root, const pk_history *h, const pk_limits *lim,
+		    volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
+		    void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out, bool *from_book);
 
 #endif

@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2,
 };
 
 static const struct {
@@ -29,6 +29,9 @@ static const struct {
 	{ "egdb-draws", 0, 1, offsetof(pk_features, egdb_draws), false },
 	{ "history-decay", 0, 31, offsetof(pk_features, history_decay), false },
 	{ "rfp", 0, 1000, offsetof(pk_features, rfp), false },
+	{ "razor", 0, 1000, offsetof(pk_features, razor), false },
+	{ "lmr-adjust", 0, 2, offsetof(pk_features, lmr_adjust), false },
+	{ "book-check", 0, 1000, offsetof(pk_features, book_check), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

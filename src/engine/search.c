@@ -267,6 +267,20 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 				return se - e->f.rfp * depth;
 		}
 	}
+	/* Near the horizon, a quiet position whose evaluation stands well below alpha is
+	 * searched one ply deep (its captures played out) below alpha by the margin: when
+	 * it stays there, so does the node. */
+	if (e->f.razor && !pv_node && !capture && depth >= 2 && depth <= 3 && ply > 0 && !few_pieces &&
+	    !score_is_win(beta) && !score_is_win(alpha)) {
+		int margin = e->f.razor * depth;
+		if (eval(p, &e->w) + margin <= alpha) {
+			int s = search_node(w, p, 1, alpha - margin, alpha - margin + 1, ply);
+			if (w->stopped)
+				return 0;
+			if (s <= alpha - margin)
+				return s;
+		}
+	}
 	/* A shallow null-window search well above beta that holds there is taken as
 	 * the deep one holding at beta. */
 	if (e->f.probcut && !pv_node && !capture && depth >= 5 && ply > 0 && !few_pieces &&
@@ -347,6 +361,12 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 				r = lmr_table[e->f.lmr - 3][depth < 64 ? depth : 63][k < 64 ? k : 63];
 				if (beta - alpha > 1 && r > 0)
 					r--;
+				/* lmr-adjust: a killer a ply less; 2: a move no cut-off has
+				 * credited yet a ply more */
+				if (e->f.lmr_adjust && score[k] >= (1 << 22) - 1 && r > 0)
+					r--;
+				else if (e->f.lmr_adjust >= 2 && score[k] == 0 && depth >= 3)
+					r++;
 				if (r > child_depth - 1)
 					r = child_depth - 1 > 0 ? child_depth - 1 : 0;
 			}

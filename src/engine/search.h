@@ -91,13 +91,22 @@ typedef struct {
 	int rfp;           /* a null-window node near the horizon (remaining depth 1 to 3), no
 			    * capture on the board for either side, whose evaluation exceeds beta
 			    * by this margin (hundredths) a ply of depth is cut off with it; 0 off */
+	int razor;         /* a null-window node with 2 or 3 plies left, no capture, whose
+			    * evaluation is this margin (hundredths) a ply below alpha and whose
+			    * search one ply deep stays there, is cut off with it; 0 off */
+	int lmr_adjust;    /* lmr 3 and 4: 1 a killer move reduced a ply less; 2 also a plain
+			    * move without history a ply more (depth 3 or more); 0 off */
+	int book_check;    /* a book move is played only when a search of it alone, to the depth
+			    * a search of the whole position completed (70% of the limits),
+			    * scores no more than this margin (hundredths) below that search's
+			    * best (engine_book_search); 0: book moves at once, unsearched */
 } pk_features;
 
 extern const pk_features features_all;
 
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, history-decay,
- * rfp; booleans 0 or 1). 0, or -1 with
+ * rfp, razor, lmr-adjust, book-check; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
@@ -130,6 +139,14 @@ typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
  * SIGINT handler) to end the search with the best move found so far. */
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
+
+/* The move of root with a book: the book's choice (book_choose) when it has one, checked
+ * by a search when the feature book-check is on and the limits are bounded (*from_book
+ * then says whether the book's move was kept); else engine_search. NULL bk: no book. */
+struct pk_book;
+int engine_book_search(pk_engine *e, const struct pk_book *bk, const pk_pos *root, const pk_history *h,
+		       const pk_limits *lim, volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx,
+		       pk_result *out, bool *from_book);
 
 /* Whether a score announces a win (>0) or loss (<0) found by search, and in how many plies. */
 static inline bool score_is_win(int s) { return s >= SCORE_WIN_MIN || s <= -SCORE_WIN_MIN; }
