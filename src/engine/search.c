@@ -254,12 +254,16 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 	bool pv_node = beta - alpha > 1;
 	/* Few pieces: a king hunt is a long narrow line that cuts would lose. */
 	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= 6;
+	/* The static evaluation, computed once for the cuts near the horizon below. */
+	int se = 0;
+	bool have_se = false;
 	/* Near the horizon, a quiet position whose evaluation stands well above beta is
 	 * taken to hold there (no capture for either side: a shot to come is not seen by
 	 * the evaluation). */
 	if (e->f.rfp && !pv_node && !capture && depth >= 1 && depth <= 3 && ply > 0 && !few_pieces &&
 	    !score_is_win(beta) && !score_is_win(alpha)) {
-		int se = eval(p, &e->w);
+		se = eval(p, &e->w);
+		have_se = true;
 		if (se - e->f.rfp * depth >= beta) {
 			pk_pos q = *p;
 			q.stm = !q.stm;
@@ -273,7 +277,9 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 	if (e->f.razor && !pv_node && !capture && depth >= 2 && depth <= 3 && ply > 0 && !few_pieces &&
 	    !score_is_win(beta) && !score_is_win(alpha)) {
 		int margin = e->f.razor * depth;
-		if (eval(p, &e->w) + margin <= alpha) {
+		if (!have_se)
+			se = eval(p, &e->w);
+		if (se + margin <= alpha) {
 			int s = search_node(w, p, 1, alpha - margin, alpha - margin + 1, ply);
 			if (w->stopped)
 				return 0;
