@@ -113,7 +113,7 @@ static int analyze_with(const char *text, const char *file, const pk_pos *root, 
 		return EXIT_USAGE;
 	}
 	if (spec.kind == SPEC_PDNKIT || spec.kind == SPEC_DXP) {
-		cli_error("--engine %s: %s", text, spec.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)"
+		cli_error("--engine %s: %s", text, spec.kind == SPEC_DXP ? "a DXP engine plays International draughts (engines check and match --variant international drive one); this command takes cb: and hub: engines"
 			  : "give the built-in engine's options to analyze itself");
 		return EXIT_USAGE;
 	}

@@ -308,7 +308,7 @@ int cmd_annotate(int argc, const char **argv)
 			goto done;
 		}
 		if (ext.kind == SPEC_DXP || (ext.kind == SPEC_PDNKIT && *ext.target)) {
-			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)"
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "a DXP engine plays International draughts (engines check and match --variant international drive one); this command takes cb: and hub: engines"
 				  : "give the built-in engine's options to annotate itself (--depth 12, not --engine \"pdnkit:--depth 12\")");
 			rc = EXIT_USAGE;
 			goto done;

@@ -409,7 +409,7 @@ int book_expand(int argc, const char **argv)
 			goto out;
 		}
 		if (ext.spec.kind == SPEC_PDNKIT || ext.spec.kind == SPEC_DXP || ea.depth || ea.nodes || lim.movetime <= 0) {
-			cli_error("--engine %s: %s", engine_spec, ext.spec.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+			cli_error("--engine %s: %s", engine_spec, ext.spec.kind == SPEC_DXP ? "a DXP engine plays International draughts (engines check and match --variant international drive one); this command takes cb: and hub: engines" :
 				  ext.spec.kind == SPEC_PDNKIT ? "give the built-in engine's options with --engine-options" :
 				  "another engine is given seconds (--engine-options \"--movetime S\"), not a depth or nodes");
 			goto out;

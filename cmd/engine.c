@@ -3,7 +3,11 @@
  * position as a side letter and one letter a square (32 of them), moves as Hub writes
  * them ("11-15", "22x15x18": from, to, then the pieces taken) or, with the notation
  * parameter, as PDN does. */
+#include <errno.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,7 @@
 #include "commands.h"
 #include "egdb_opts.h"
 #include "engine_opts.h"
+#include "analysis/dxpserve.h"
 #include "analysis/hubserve.h"
 #include "book/book.h"
 #include "proto/cbhost.h"
@@ -43,14 +48,99 @@ static int engine_init(void *ctx, const pk_hub_params *p, bool use_book, pk_engi
 	return 0;
 }
 
+static volatile sig_atomic_t dxp_stop;
+
+static void dxp_log(void *ctx, const char *peer, const char *line)
+{
+	(void)ctx;
+	char safe[600];
+	fprintf(stderr, "pdnkit engine: %s: %s\n", peer, cli_safe_text(line, safe, sizeof safe));
+	fflush(stderr);
+}
+static void on_stop(int sig)
+{
+	(void)sig;
+	dxp_stop = 1;
+}
+
+/* pdnkit as a DXP follower on [HOST:]PORT: one connection after another, until a
+ * signal. */
+static int serve_dxp(const char *addr, const engine_args *ea, const char *movetime)
+{
+	char host[256] = "";
+	const char *colon = strrchr(addr, ':');
+	const char *ps = colon ? colon + 1 : addr;
+	if (colon)
+		snprintf(host, sizeof host, "%.*s", (int)(colon - addr), addr);
+	if (host[0] == '[' && strlen(host) > 2 && host[strlen(host) - 1] == ']') {
+		memmove(host, host + 1, strlen(host));
+		host[strlen(host) - 1] = 0;
+	}
+	long port;
+	double mt = 0, hash = 64;
+	if (cli_int(ps, 0, 65535, "--dxp's port", &port) || (movetime && cli_number(movetime, 0.001, 3600, "--movetime", &mt)) ||
+	    (ea->hash && cli_number(ea->hash, 1, 65536, "--hash", &hash)))
+		return EXIT_USAGE;
+	char err[400];
+	int lfd = dxp_listen(host, (int)port, err, sizeof err);
+	if (lfd < 0) {
+		cli_error("--dxp %s: cannot listen: %s", addr, err);
+		return EXIT_RUNTIME;
+	}
+	struct sockaddr_storage sa;
+	socklen_t sl = sizeof sa;
+	int bound = (int)port;
+	if (getsockname(lfd, (struct sockaddr *)&sa, &sl) == 0)
+		bound = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port :
+			      ((struct sockaddr_in *)&sa)->sin_port);
+	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s:%d\n", *host ? host : "*", bound);
+	fflush(stderr);
+	struct sigaction act;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = on_stop;   /* no SA_RESTART: accept returns */
+	sigaction(SIGINT, &act, NULL);
+	sigaction(SIGTERM, &act, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	char name[64];
+	snprintf(name, sizeof name, "pdnkit %s", PK_VERSION);
+	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .movetime = mt, .log = dxp_log, .stop = &dxp_stop };
+	int rc = EXIT_OK;
+	signal(SIGCHLD, SIG_IGN);   /* the connections' processes reap themselves */
+	while (!dxp_stop) {
+		dxp_conn c;
+		if (dxp_accept(lfd, &c) < 0)
+			continue;
+		/* each connection in a process of its own, ended with this one */
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(lfd);
+			prctl(PR_SET_PDEATHSIG, SIGTERM);
+			signal(SIGCHLD, SIG_DFL);
+			int r = dxpserve_conn(&srv, &c);
+			dxp_close(&c);
+			if (r < 0)
+				cli_error("out of memory");
+			fflush(stderr);
+			_exit(r < 0 ? EXIT_RUNTIME : EXIT_OK);
+		}
+		if (pid < 0)
+			cli_error("--dxp: cannot start a process for %s: %s", c.peer, strerror(errno));
+		dxp_close(&c);
+	}
+	close(lfd);
+	return rc;
+}
+
 int cmd_engine(int argc, const char **argv)
 {
 	engine_args ea;
 	engine_args_init(&ea);
 	ea.playing = true;
 	int pdn = 0, no_book = 0;
-	char *cb = NULL;
+	char *cb = NULL, *dxp = NULL, *movetime = NULL;
 	struct poptOption opts[] = {
+		{ "dxp", 0, POPT_ARG_STRING, &dxp, 0, "play International draughts as a DXP follower, listening on [HOST:]PORT (27531 is DXP's; 0: any free port, said on standard error)", "[HOST:]PORT" },
+		{ "movetime", 0, POPT_ARG_STRING, &movetime, 0, "with --dxp: seconds a move (default: the game's minutes shared out)", "SECONDS" },
 		{ "cb", 0, POPT_ARG_STRING, &cb, 0, "serve this CheckerBoard engine library instead of pdnkit's engine", "LIB.so" },
 		{ "hash", 0, POPT_ARG_STRING, &ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &ea.threads, 0, "search threads (default 1)", "N" },
@@ -70,6 +160,18 @@ int cmd_engine(int argc, const char **argv)
 	rc = EXIT_USAGE;
 	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
+	if (dxp) {
+		if (cb || ea.weights || ea.egdb || no_book || pdn || ea.threads) {
+			cli_error("--dxp plays International draughts with the variant engine: only --hash and --movetime go with it");
+			goto out;
+		}
+		rc = serve_dxp(dxp, &ea, movetime);
+		goto out;
+	}
+	if (movetime) {
+		cli_error("--movetime goes with --dxp (over Hub, the client sets the time)");
+		goto out;
+	}
 	if (cb) {
 		/* another engine's library behind Hub: how pdnkit drives one in a process of its own */
 		char err[600];
@@ -100,5 +202,7 @@ out:
 	engine_args_free(&ea);
 	poptFreeContext(ctx);
 	free(cb);
+	free(dxp);
+	free(movetime);
 	return rc;
 }

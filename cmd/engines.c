@@ -9,8 +9,61 @@
 #include "engine_opts.h"
 #include "pdn/pdn_write.h"
 #include "proto/client.h"
+#include "proto/dxp.h"
 #include "proto/hub.h"
 #include "rules/variant.h"
+
+/* A DXP engine: connected, asked for a game from the start with White (it moves first),
+ * its move, the game ended. */
+static int check_dxp(const pk_engine_spec *spec, double t, int json)
+{
+	char err[700], safe[900];
+	pk_client_opts co = { 0 };
+	double t0 = cli_now();
+	dxp_client *c = dxp_client_open(spec, &co, err, sizeof err);
+	if (!c) {
+		cli_error("%s", cli_safe_text(err, safe, sizeof safe));
+		return EXIT_RUNTIME;
+	}
+	double started = cli_now() - t0;
+	const pk_variant *v = variant_by_name("international");
+	pk_vpos start;
+	vpos_start(v, &start);
+	dxp_client_set_time(c, (int)(t * 75 / 60 + 0.999), 75);
+	pk_client_answer a;
+	pk_vmove m;
+	dxp_client_go(c, &start, NULL, 0, (int)(t * 75 / 60 + 0.999) * 60.0, &a, &m);
+	char mv[64] = "";
+	if (a.status == CLIENT_OK)
+		vmove_text(v, &m, false, mv, sizeof mv);
+	dxp_client_new_game(c);
+	if (json) {
+		printf("{\"spec\":");
+		json_string(stdout, spec->text);
+		printf(",\"name\":");
+		json_string(stdout, dxp_client_name(c));
+		printf(",\"kind\":\"dxp\",\"variants\":[\"international\"],\"start_seconds\":%.3f,\"status\":\"%s\",\"move\":",
+		       started, client_status_name(a.status));
+		json_string(stdout, mv);
+		printf(",\"seconds\":%.3f,\"limit\":%g", a.seconds, t);
+		if (a.status != CLIENT_OK) {
+			printf(",\"detail\":");
+			json_string(stdout, a.detail);
+		}
+		printf("}\n");
+	} else {
+		printf("engine: %s\n", cli_safe_text(dxp_client_name(c), safe, sizeof safe));
+		printf("spec: %s (a DXP engine: International draughts, connected in %.2f s)\n", spec->text, started);
+		if (a.status == CLIENT_OK)
+			printf("from the start it played %s in %.2f s (a game of %d min asked for)\n", mv, a.seconds,
+			       (int)(t * 75 / 60 + 0.999));
+		else
+			printf("from the start it failed (%s): %s\n", client_status_name(a.status),
+			       cli_safe_text(a.detail, safe, sizeof safe));
+	}
+	dxp_client_close(c);
+	return a.status == CLIENT_OK ? EXIT_OK : EXIT_RUNTIME;
+}
 
 static int check(int argc, const char **argv)
 {
@@ -92,7 +145,7 @@ static int check(int argc, const char **argv)
 		goto out;
 	}
 	if (spec.kind == SPEC_DXP) {
-		cli_error("%s: DXP engines cannot be driven yet (cb: and hub: can)", spec.text);
+		rc = check_dxp(&spec, t, json);
 		goto out;
 	}
 	pk_client_opts co = { 0 };

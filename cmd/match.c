@@ -15,6 +15,7 @@
 #include "rules/fen.h"
 #include "store/games.h"
 #include "egdb_opts.h"
+#include "proto/dxp.h"
 #include "proto/spec.h"
 #include "match_cli.h"
 
@@ -236,10 +237,6 @@ int cmd_match(int argc, const char **argv)
 			cli_error("--clock and --time do not go together");
 			goto out;
 		}
-		if (m.variant) {
-			cli_error("--clock: the variant engine plays by time a move (--time)");
-			goto out;
-		}
 	}
 	char *pdnkit_opts[MAX_ENGINES] = { NULL };
 	for (int i = 0; i < np; i++) {
@@ -250,8 +247,21 @@ int cmd_match(int argc, const char **argv)
 				goto out;
 			}
 			if (specs[i].kind == SPEC_DXP) {
-				cli_error("--engine %s: DXP engines cannot be driven yet (cb: and hub: can)", engines[i]);
-				goto out;
+				/* DXP: International draughts, a clock of whole minutes for the game */
+				if (!m.variant || strcmp(m.variant->key, "international")) {
+					cli_error("--engine %s: a DXP engine plays International draughts: add --variant international",
+						  engines[i]);
+					goto out;
+				}
+				if (m.clock_base <= 0 || m.clock_inc > 0 || fmod(m.clock_base, 60) != 0) {
+					cli_error("--engine %s: a DXP engine plays on a clock of whole minutes for the game, without an "
+						  "increment: give --clock SECONDS (60, 120, ...)", engines[i]);
+					goto out;
+				}
+				rr[i].ext = &specs[i];
+				rr[i].spec = specs[i].text;
+				snprintf(rr[i].name, sizeof rr[i].name, "%s", specs[i].label);
+				continue;
 			}
 			if (specs[i].kind != SPEC_PDNKIT) {
 				if (m.variant) {
@@ -294,6 +304,16 @@ int cmd_match(int argc, const char **argv)
 		if (!rr[i].ext)
 			continue;
 		char err[800], safe[900];
+		if (rr[i].ext->kind == SPEC_DXP) {
+			dxp_client *d = dxp_client_open(rr[i].ext, &m.copts, err, sizeof err);
+			if (!d) {
+				cli_error("engine %c: %s", 'A' + i, cli_safe_text(err, safe, sizeof safe));
+				rc = EXIT_RUNTIME;
+				goto out;
+			}
+			dxp_client_close(d);   /* its name comes with the first game's GAMEACC */
+			continue;
+		}
 		pk_client *c = client_open(rr[i].ext, &m.copts, err, sizeof err);
 		if (!c) {
 			cli_error("engine %c: %s", 'A' + i, cli_safe_text(err, safe, sizeof safe));
@@ -334,6 +354,16 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	if (conc && cli_int(conc, 1, 256, "--concurrency", &nconc))
 		goto out;
+	for (int i = 0; i < np; i++)
+		if (rr[i].ext && rr[i].ext->kind == SPEC_DXP) {
+			/* DXP is one game over a connection: an engine that takes one connection at a
+			 * time plays one game at a time */
+			if (!conc)
+				nconc = 1;
+			else if (nconc > 1)
+				fprintf(stderr, "pdnkit match: note: -c %ld opens %ld connections to the DXP engine at once; "
+					"an engine that serves one at a time needs -c 1\n", nconc, nconc);
+		}
 	if (ballots && openings) {
 		cli_error("--ballots and --openings do not go together");
 		goto out;

@@ -487,7 +487,7 @@ int cmd_play(int argc, const char **argv)
 			goto out;
 		}
 		if (ext.kind == SPEC_PDNKIT || ext.kind == SPEC_DXP || ea.depth || ea.nodes || ponder) {
-			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "a DXP engine plays International draughts (engines check and match --variant international drive one); this command takes cb: and hub: engines" :
 				  ext.kind == SPEC_PDNKIT ? "give the built-in engine's options to play itself" :
 				  "another engine is given a level, seconds a move or a clock; not --depth, --nodes or --ponder");
 			rc = EXIT_USAGE;

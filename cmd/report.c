@@ -113,7 +113,7 @@ int cmd_report(int argc, const char **argv)
 			goto done;
 		}
 		if (ext.kind == SPEC_PDNKIT || ext.kind == SPEC_DXP || ea.depth || ea.nodes || ea.level) {
-			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "DXP engines cannot be driven yet (cb: and hub: can)" :
+			cli_error("--engine %s: %s", engine_spec, ext.kind == SPEC_DXP ? "a DXP engine plays International draughts (engines check and match --variant international drive one); this command takes cb: and hub: engines" :
 				  ext.kind == SPEC_PDNKIT ? "give the built-in engine's options to report itself" :
 				  "another engine is given seconds a search (--movetime), not a depth, nodes or a level");
 			goto done;

@@ -24,9 +24,9 @@ expect_out_has "signal 6" "the crash is named"
 run "$PDNKIT" engines check "hub:/nonexistent/engine"
 expect_rc 3 "an engine that does not exist"
 expect_err_has "cannot start '/nonexistent/engine'" "says so"
-run "$PDNKIT" engines check "dxp:localhost:27531"
-expect_rc 3 "DXP is not driven yet"
-expect_err_has "DXP engines cannot be driven yet" "says so"
+run "$PDNKIT" engines check "dxp:127.0.0.1:1"
+expect_rc 3 "a DXP engine that is not listening"
+expect_err_has "cannot connect" "says so"
 run "$PDNKIT" engines check "uci:stockfish"
 expect_rc 2 "an unknown kind of engine"
 expect_err_has "is no engine" "says what an engine is"
@@ -215,5 +215,57 @@ expect_rc 2 "another engine is given seconds, not a depth"
 run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
 expect_rc 0 "an engine answering from its book"
 expect_err_has "without a score (from its opening book?)" "its unscored moves said"
+
+# DXP: pdnkit engine --dxp as the follower (a process a connection), pdnkit as the
+# initiator in engines check and match; a hostile initiator does not take it down
+"$PDNKIT" engine --dxp 127.0.0.1:0 --movetime 0.02 2>"$T_TMP/dxp.log" &
+DXP_PID=$!
+port=
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	port=$(sed -n 's/.*DXP (International draughts) on 127.0.0.1:\([0-9]*\)$/\1/p' "$T_TMP/dxp.log")
+	[ -n "$port" ] && break
+	sleep 0.2
+done
+if [ -z "$port" ]; then
+	fail "pdnkit engine --dxp says its port"
+else
+	pass
+	run "$PDNKIT" engines check "dxp:127.0.0.1:$port" -j
+	expect_rc 0 "engines check of a DXP engine"
+	expect_out_has '"name":"pdnkit ' "its name from GAMEACC"
+	expect_out_has '"kind":"dxp"' "its kind"
+	expect_out_has '"status":"ok"' "its move"
+	run "$PDNKIT" match --variant international --engine "pdnkit:--depth 2" --engine "dxp:127.0.0.1:$port" --clock 60 \
+		--games 4 -c 2 -o "$T_TMP/dxp.pdn" -j
+	expect_rc 0 "a match against a DXP engine, two games at once"
+	expect_out_has '"games":4' "all four played"
+	expect_out_has '"crashes":0,"time_losses":0,"illegal_moves":0,"garbage":0,"no_move":0}]' "without a fault"
+	run "$PDNKIT" validate "$T_TMP/dxp.pdn"
+	expect_err_has "4 valid, 0 with errors" "its games are legal International draughts"
+	grep -q '^\[White "pdnkit [0-9]' "$T_TMP/dxp.pdn" && pass || fail "the DXP engine's name in the games"
+	# garbage, then a silent close, from a hostile initiator
+	if command -v bash >/dev/null 2>&1; then
+		bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; printf 'garbage\\001\\377\\000' >&3; sleep 0.2" 2>/dev/null
+		bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; exec 3>&-" 2>/dev/null
+		sleep 0.3
+		grep -q "no DXP message" "$T_TMP/dxp.log" && pass || fail "garbage from an initiator is named"
+		run "$PDNKIT" engines check "dxp:127.0.0.1:$port"
+		expect_rc 0 "the follower still serves after a hostile initiator"
+	fi
+	kill "$DXP_PID" 2>/dev/null
+	wait "$DXP_PID" 2>/dev/null
+fi
+run "$PDNKIT" match --engine pdnkit --engine "dxp:127.0.0.1:9" --clock 60
+expect_rc 2 "DXP without --variant international"
+expect_err_has "add --variant international" "says so"
+run "$PDNKIT" match --variant international --engine pdnkit --engine "dxp:127.0.0.1:9" --time 1
+expect_rc 2 "DXP with a time a move"
+expect_err_has "whole minutes" "says a DXP engine plays on a clock"
+run "$PDNKIT" match --variant international --engine pdnkit --engine "dxp:127.0.0.1:9" --clock 90
+expect_rc 2 "DXP with a clock of no whole minutes"
+run "$PDNKIT" engine --dxp 127.0.0.1:99999
+expect_rc 2 "a port out of range"
+run "$PDNKIT" engine --dxp 127.0.0.1:0 --no-book
+expect_rc 2 "--dxp with an English option"
 
 done_testing

@@ -244,7 +244,7 @@ static bool seat_ready(pk_match *m, int i, seat *s)
 }
 
 /* The game is lost by player who, for what its engine did. */
-static void forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail)
+void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail)
 {
 	g->result = side == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
 	g->fault = st;
@@ -316,7 +316,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			if (gen_moves(&p, &ml) == 0) {
 				r.has_move = false;
 			} else if (!seat_ready(m, who, &st[who])) {
-				forfeit(m, g, who, p.stm, CLIENT_CRASHED, st[who].err);
+				match_forfeit(m, g, who, p.stm, CLIENT_CRASHED, st[who].err);
 				break;
 			} else {
 				pk_client_answer a;
@@ -339,7 +339,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				if (a.status != CLIENT_OK) {
 					char d[900];
 					snprintf(d, sizeof d, "ply %d: %s", o->nply + ply + 1, a.detail);
-					forfeit(m, g, who, p.stm, a.status, d);
+					match_forfeit(m, g, who, p.stm, a.status, d);
 					break;
 				}
 				r.has_move = true;
@@ -387,7 +387,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				char d[200];
 				snprintf(d, sizeof d, "ply %d: %s's clock fell %.2f s below zero", o->nply + ply + 1, pl->name,
 					 -clock[who]);
-				forfeit(m, g, who, p.stm, CLIENT_TIMEOUT, d);
+				match_forfeit(m, g, who, p.stm, CLIENT_TIMEOUT, d);
 				break;
 			}
 			clock[who] += m->clock_inc;
@@ -447,7 +447,10 @@ static void report_progress(pk_match *m, int done, int gi)
 static void vworker(pk_match *m)
 {
 	pk_vengine *eng[2] = { NULL, NULL };
+	dxp_client *dc[2] = { NULL, NULL };
 	for (int i = 0; i < 2; i++) {
+		if (m->pl[i].ext)
+			continue;   /* a DXP engine: connected at its first game */
 		if (!(eng[i] = vengine_new(m->pl[i].hash))) {
 			m->failed = 1;
 			goto out;
@@ -460,7 +463,7 @@ static void vworker(pk_match *m)
 		int gi = atomic_fetch_add(&m->next, 1);
 		if (gi >= m->ngames)
 			break;
-		match_vplay(m, &m->games[gi], eng);
+		match_vplay(m, &m->games[gi], eng, dc);
 		if (!atomic_load(&m->games[gi].finished))
 			continue;
 		int done = atomic_fetch_add(&m->done, 1) + 1;
@@ -469,6 +472,8 @@ static void vworker(pk_match *m)
 out:
 	vengine_free(eng[0]);
 	vengine_free(eng[1]);
+	dxp_client_close(dc[0]);
+	dxp_client_close(dc[1]);
 }
 
 /* After a finished game: the SPRT, when one is set, may end the run. */

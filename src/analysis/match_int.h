@@ -3,6 +3,7 @@
 #define PK_MATCH_INT_H
 
 #include "analysis/match.h"
+#include "proto/dxp.h"
 
 /* Appends s to a growing buffer; false when out of memory. */
 bool match_append(char **text, size_t *len, size_t *cap, const char *s);
@@ -14,6 +15,10 @@ bool match_append_move(char **text, size_t *len, size_t *cap, int number, int st
  * the last one the mover's); NULL when it goes on. */
 const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev);
 /* One game of m->variant between the two variant engines. */
-void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2]);
+/* A game of another variant; a player with ext plays through dc (a DXP engine,
+ * connected when dc[i] is NULL or down). */
+void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *dc[2]);
+/* The game is lost by player who (of colour side) for what its engine did. */
+void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail);
 
 #endif

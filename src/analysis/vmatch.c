@@ -1,10 +1,12 @@
 /* The match referee for the other variants: the variant engines play from every
  * two-ply opening, under the same rules of a finished game as English draughts. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/match_int.h"
 #include "pdn/movenum.h"
+#include "proto/child.h"
 
 int match_vopenings(const pk_variant *v, pk_opening **out)
 {
@@ -76,7 +78,33 @@ bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o)
 	return ok;
 }
 
-void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
+static pthread_mutex_t vtime_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The DXP engine of player i, connected (again) when it is not; NULL with the reason. */
+static dxp_client *dxp_seat(pk_match *m, int i, dxp_client *dc[2], char *err, size_t errsize)
+{
+	if (dxp_client_alive(dc[i]))
+		return dc[i];
+	dxp_client_close(dc[i]);
+	dc[i] = dxp_client_open(m->pl[i].ext, &m->copts, err, errsize);
+	if (dc[i])
+		dxp_client_set_time(dc[i], (int)(m->clock_base / 60 + 0.5), 0);
+	return dc[i];
+}
+
+static void account(pk_match *m, pk_match_game *g, int who, double dt)
+{
+	g->used[who] += dt;
+	g->moves[who]++;
+	pthread_mutex_lock(&vtime_lock);
+	m->pl[who].used += dt;
+	m->pl[who].searched++;
+	if (dt > m->pl[who].longest)
+		m->pl[who].longest = dt;
+	pthread_mutex_unlock(&vtime_lock);
+}
+
+void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *dc[2])
 {
 	const pk_opening *o = &m->op[g->opening];
 	const pk_variant *v = m->variant;
@@ -85,6 +113,7 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 	idx_of[PK_BLACK] = g->a_black ? 0 : 1;
 	idx_of[PK_WHITE] = !idx_of[PK_BLACK];
 	uint64_t keys[MATCH_MAX_PLIES + 16];
+	pk_vmove played[MATCH_MAX_PLIES + 16];
 	int nkeys = 0;
 	for (int i = 0; i < o->nply; i++)
 		keys[nkeys++] = o->keys[i];
@@ -93,30 +122,93 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 	size_t cap = 0, len = 0;
 	char *text = NULL;
 	bool ok = match_append(&text, &len, &cap, "");
-	vengine_new_game(eng[0]);
-	vengine_new_game(eng[1]);
+	g->fault_by = -1;
+	for (int i = 0; i < 2; i++) {
+		if (eng[i])
+			vengine_new_game(eng[i]);
+		else if (dc[i])
+			dxp_client_new_game(dc[i]);
+	}
 	g->result = RES_DRAW;
 	g->reason = "move limit";
 	int ply;
 	double saved[2] = { 0, 0 };
+	double clock[2] = { m->clock_base, m->clock_base };
+	bool timed = m->clock_base > 0;
 	for (ply = 0; ply < MATCH_MAX_PLIES && ok; ply++) {
 		int who = idx_of[p.stm];
-		pk_limits lim = m->pl[who].lim;
-		if (lim.movetime > 0)
-			lim.movetime += saved[who];
 		pk_vresult r;
 		memset(&r, 0, sizeof r);
-		if (m->pl[who].bk && book_vchoose(m->pl[who].bk, &p, &r.best)) {
-			r.has_move = true;       /* a book move: instant */
-			r.forced = true;
-			atomic_fetch_add(&m->book_count[who], 1);
+		if (m->pl[who].ext) {
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			int legal = ml ? vgen(&p, ml) : -1;
+			free(ml);
+			if (legal < 0) {
+				ok = false;
+				break;
+			}
+			if (legal > 0) {
+				char err[700];
+				dxp_client *c = dxp_seat(m, who, dc, err, sizeof err);
+				if (!c) {
+					match_forfeit(m, g, who, p.stm == first ? PK_BLACK : PK_WHITE, CLIENT_CRASHED, err);
+					break;
+				}
+				pk_client_answer a;
+				dxp_client_go(c, &o->vstart, played, ply, clock[who], &a, &r.best);
+				pthread_mutex_lock(&vtime_lock);
+				snprintf(m->pl[who].name, sizeof m->pl[who].name, "%s", dxp_client_name(c));
+				pthread_mutex_unlock(&vtime_lock);
+				clock[who] -= a.seconds;
+				account(m, g, who, a.seconds);
+				if (m->stop && *m->stop)
+					break;
+				if (a.status != CLIENT_OK) {
+					char d[900];
+					snprintf(d, sizeof d, "ply %d: %s", o->nply + ply + 1, a.detail);
+					/* "side" in match_forfeit is English's: the first mover is Black there */
+					match_forfeit(m, g, who, p.stm == first ? PK_BLACK : PK_WHITE, a.status, d);
+					break;
+				}
+				r.has_move = true;
+			}
 		} else {
-			vengine_search(eng[who], &p, keys, nkeys, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, &r);
-			if (m->stop && *m->stop)
-				break;   /* abandoned: not finished, not counted */
+			pk_limits lim = m->pl[who].lim;
+			if (timed && !lim.depth && !lim.nodes && lim.movetime <= 0) {
+				/* no limit of its own: a share of the clock and most of the increment */
+				double t = clock[who] / 25 + m->clock_inc * 0.8;
+				if (t > clock[who] * 0.4)
+					t = clock[who] * 0.4;
+				lim.movetime = t < 0.005 ? 0.005 : t;
+			} else if (lim.movetime > 0)
+				lim.movetime += saved[who];
+			if (m->pl[who].bk && book_vchoose(m->pl[who].bk, &p, &r.best)) {
+				r.has_move = true;       /* a book move: instant */
+				r.forced = true;
+				atomic_fetch_add(&m->book_count[who], 1);
+			} else {
+				double t0 = child_now();
+				vengine_search(eng[who], &p, keys, nkeys, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, &r);
+				if (m->stop && *m->stop)
+					break;   /* abandoned: not finished, not counted */
+				double dt = child_now() - t0;
+				if (timed)
+					clock[who] -= dt;
+				account(m, g, who, dt);
+			}
+			if (m->pl[who].lim.movetime > 0 && !timed)
+				saved[who] = r.forced ? lim.movetime : 0;
 		}
-		if (m->pl[who].lim.movetime > 0)
-			saved[who] = r.forced ? lim.movetime : 0;
+		if (timed) {
+			if (clock[who] < -m->copts.margin) {
+				char d[200];
+				snprintf(d, sizeof d, "ply %d: %s's clock fell %.2f s below zero", o->nply + ply + 1,
+					 m->pl[who].name, -clock[who]);
+				match_forfeit(m, g, who, p.stm == first ? PK_BLACK : PK_WHITE, CLIENT_TIMEOUT, d);
+				break;
+			}
+			clock[who] += m->clock_inc;
+		}
 		if (!r.has_move) {
 			/* "1-0" is the first mover's win */
 			g->result = p.stm == first ? RES_WHITE_WINS : RES_BLACK_WINS;
@@ -131,6 +223,7 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2])
 		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, mv);
 		bool reversible = r.best.ncap == 0 && (p.sq[r.best.from] == VP_WKING || p.sq[r.best.from] == VP_BKING);
 		keys[nkeys++] = vpos_key(&p);
+		played[ply] = r.best;
 		pk_vpos q;
 		vmake(&p, &r.best, &q);
 		p = q;

@@ -137,7 +137,7 @@ pk_client *client_open(const pk_engine_spec *s, const pk_client_opts *o, char *e
 		return NULL;
 	}
 	if (s->kind == SPEC_DXP) {
-		snprintf(err, errsize, "%s: DXP engines cannot be driven yet (only cb: and hub:)", s->text);
+		snprintf(err, errsize, "%s: a DXP engine is driven by proto/dxp.h, not as a Hub client", s->text);
 		return NULL;
 	}
 	pk_client *c = calloc(1, sizeof *c);

@@ -1,0 +1,220 @@
+/* pdnkit as a DXP follower. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/dxpserve.h"
+#include "proto/child.h"
+
+#define GAME_MAX 1024
+
+typedef struct {
+	const pk_dxp_server *s;
+	dxp_conn *c;
+	pk_vengine *e;
+	bool in_game;
+	int mine;                   /* the colour it plays */
+	pk_vpos start, p;
+	pk_vmove hist[GAME_MAX];
+	uint64_t keys[GAME_MAX];
+	int n;                      /* moves played since start */
+	int minutes, moves;
+	double used;
+	int made;
+} session;
+
+static void say(session *ss, const char *fmt, const char *a)
+{
+	if (ss->s->log) {
+		char line[400];
+		snprintf(line, sizeof line, fmt, a);
+		ss->s->log(ss->s->log_ctx, ss->c->peer, line);
+	}
+}
+
+static int send_msg(session *ss, const char *msg)
+{
+	if (dxp_send(ss->c, msg) < 0) {
+		say(ss, "%s", "the connection is gone");
+		return -1;
+	}
+	return 0;
+}
+
+/* The seconds for the next move. */
+static double move_time(const session *ss)
+{
+	if (ss->s->movetime > 0)
+		return ss->s->movetime;
+	if (ss->minutes <= 0)
+		return 1;
+	double left = ss->minutes * 60.0 - ss->used;
+	int to_go = ss->moves > 0 ? ss->moves - ss->made : 40;
+	if (to_go < 10)
+		to_go = 10;
+	double t = left / (to_go + 5);
+	return t < 0.02 ? 0.02 : t;
+}
+
+static void play(session *ss, const pk_vmove *m)
+{
+	ss->keys[ss->n] = vpos_key(&ss->p);
+	ss->hist[ss->n++] = *m;
+	pk_vpos q;
+	vmake(&ss->p, m, &q);
+	ss->p = q;
+}
+
+/* Its move, or the end of the game when it has none; -1 when the connection is gone. */
+static int think(session *ss)
+{
+	char msg[DXP_MAX + 1];
+	if (ss->n >= GAME_MAX - 1) {
+		dxp_gameend(2, 0, msg);
+		ss->in_game = false;
+		say(ss, "%s", "the game is too long: ended");
+		return send_msg(ss, msg);
+	}
+	pk_limits lim;
+	memset(&lim, 0, sizeof lim);
+	lim.movetime = move_time(ss);
+	pk_vresult r;
+	double t0 = child_now();
+	vengine_search(ss->e, &ss->p, ss->keys, ss->n, &lim, ss->s->stop, NULL, NULL, &r);
+	double dt = child_now() - t0;
+	if (!r.has_move) {
+		dxp_gameend(1, 0, msg);   /* no move: it has lost */
+		ss->in_game = false;
+		say(ss, "%s", "no legal move: the game is lost");
+		return send_msg(ss, msg);
+	}
+	ss->used += dt;
+	ss->made++;
+	dxp_move(&r.best, dt, msg);
+	play(ss, &r.best);
+	return send_msg(ss, msg);
+}
+
+static void replay_to(session *ss, int n)
+{
+	ss->p = ss->start;
+	int k = ss->n;
+	ss->n = 0;
+	for (int i = 0; i < n && i < k; i++)
+		play(ss, &ss->hist[i]);
+}
+
+int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
+{
+	session *ss = calloc(1, sizeof *ss);
+	if (!ss || !(ss->e = vengine_new(s->hash_mb ? s->hash_mb : 64))) {
+		free(ss);
+		return -1;
+	}
+	ss->s = s;
+	ss->c = c;
+	const pk_variant *v = variant_by_name("international");
+	if (s->w)
+		vengine_set_weights(ss->e, s->w);
+	say(ss, "%s", "connected");
+	char msg[DXP_MAX + 16], err[200], out[DXP_MAX + 1];
+	while (!(s->stop && *s->stop)) {
+		int k = dxp_recv(c, msg, sizeof msg, 0.5);
+		if (k == 0)
+			continue;
+		if (k == -1) {
+			say(ss, "%s", "the initiator closed the connection");
+			break;
+		}
+		dxp_msg m;
+		if (k == -2 || dxp_parse(msg, &m, err, sizeof err) < 0) {
+			say(ss, "no DXP message: %s; disconnecting", k == -2 ? "binary or over 127 characters" : err);
+			break;
+		}
+		if (m.type == 'R') {
+			if (strcmp(m.version, "01")) {
+				dxp_gameacc(s->name, 1, out);
+				say(ss, "a game of protocol version %s refused", m.version);
+				if (send_msg(ss, out) < 0)
+					break;
+				continue;
+			}
+			pk_vpos p;
+			dxp_start(&m, &p);
+			pk_vmovelist *ml = malloc(sizeof *ml);
+			int legal = ml ? vgen(&p, ml) : 0;
+			free(ml);
+			if (!legal) {
+				dxp_gameacc(s->name, 2, out);
+				say(ss, "%s", "a game from a position without a legal move refused");
+				if (send_msg(ss, out) < 0)
+					break;
+				continue;
+			}
+			dxp_gameacc(s->name, 0, out);
+			if (send_msg(ss, out) < 0)
+				break;
+			ss->in_game = true;
+			ss->mine = m.follower;
+			ss->start = ss->p = p;
+			ss->n = ss->made = 0;
+			ss->used = 0;
+			ss->minutes = m.minutes;
+			ss->moves = m.moves;
+			vengine_new_game(ss->e);
+			say(ss, "a game begins, pdnkit with %s", m.follower == PK_WHITE ? "White" : "Black");
+			if (ss->p.stm == ss->mine && think(ss) < 0)
+				break;
+		} else if (m.type == 'M') {
+			if (!ss->in_game || ss->p.stm == ss->mine) {
+				say(ss, "%s", "a MOVE out of turn ignored");
+				continue;
+			}
+			pk_vmove mv;
+			if (!dxp_find_move(&ss->p, &m, &mv)) {
+				char text[DXP_MAX + 80];
+				snprintf(text, sizeof text, "C%.60s is not a legal move here", msg);
+				say(ss, "%s: the game is ended", text + 1);
+				send_msg(ss, text);
+				dxp_gameend(0, 0, out);
+				ss->in_game = false;
+				if (send_msg(ss, out) < 0)
+					break;
+				continue;
+			}
+			play(ss, &mv);
+			if (think(ss) < 0)
+				break;
+		} else if (m.type == 'E') {
+			dxp_gameend(0, m.stop, out);
+			bool was = ss->in_game;
+			ss->in_game = false;
+			if (send_msg(ss, out) < 0)
+				break;
+			if (was)
+				say(ss, "%s", "the game is over");
+			if (m.stop) {
+				say(ss, "%s", "the initiator wants no more games");
+				break;
+			}
+		} else if (m.type == 'B') {
+			/* back to the position before move number (the first mover's move counted
+			 * first) with that colour to move */
+			int first = v->first;
+			int ply = (m.number - 1) * 2 + (m.color == first ? 0 : 1);
+			int off = ss->start.stm == first ? 0 : 1;
+			int n = ply - off;
+			bool ok = ss->in_game && n >= 0 && n <= ss->n;
+			if (ok)
+				replay_to(ss, n);
+			if (send_msg(ss, ok ? "K0" : "K2") < 0)
+				break;
+			if (ok && ss->p.stm == ss->mine && think(ss) < 0)
+				break;
+		} else if (m.type == 'C') {
+			say(ss, "chat: %s", m.text);
+		}
+	}
+	vengine_free(ss->e);
+	free(ss);
+	return 0;
+}
