@@ -13,6 +13,17 @@
 #include "proto/hub.h"
 #include "rules/variant.h"
 
+/* The end of check's JSON object: the move's time, the limit, what went wrong. */
+static void json_answer_end(const pk_client_answer *a, double t)
+{
+	printf(",\"seconds\":%.3f,\"limit\":%g", a->seconds, t);
+	if (a->status != CLIENT_OK) {
+		printf(",\"detail\":");
+		json_string(stdout, a->detail);
+	}
+	printf("}\n");
+}
+
 /* A DXP engine: connected, asked for a game from the start with White (it moves first),
  * its move, the game ended. */
 static int check_dxp(const pk_engine_spec *spec, double t, int json)
@@ -45,12 +56,7 @@ static int check_dxp(const pk_engine_spec *spec, double t, int json)
 		printf(",\"kind\":\"dxp\",\"variants\":[\"international\"],\"start_seconds\":%.3f,\"status\":\"%s\",\"move\":",
 		       started, client_status_name(a.status));
 		json_string(stdout, mv);
-		printf(",\"seconds\":%.3f,\"limit\":%g", a.seconds, t);
-		if (a.status != CLIENT_OK) {
-			printf(",\"detail\":");
-			json_string(stdout, a.detail);
-		}
-		printf("}\n");
+		json_answer_end(&a, t);
 	} else {
 		printf("engine: %s\n", cli_safe_text(dxp_client_name(c), safe, sizeof safe));
 		printf("spec: %s (a DXP engine: International draughts, connected in %.2f s)\n", spec->text, started);
@@ -176,12 +182,7 @@ static int check(int argc, const char **argv)
 		}
 		printf("],\"status\":\"%s\",\"move\":", client_status_name(a.status));
 		json_string(stdout, a.status == CLIENT_OK ? mv : "");
-		printf(",\"seconds\":%.3f,\"limit\":%g", a.seconds, t);
-		if (a.status != CLIENT_OK) {
-			printf(",\"detail\":");
-			json_string(stdout, a.detail);
-		}
-		printf("}\n");
+		json_answer_end(&a, t);
 	} else {
 		char safe[900];
 		printf("engine: %s\n", cli_safe_text(client_name(c), safe, sizeof safe));

@@ -243,6 +243,15 @@ static bool seat_ready(pk_match *m, int i, seat *s)
 	return s->c != NULL;
 }
 
+double match_clock_share(double left, double inc)
+{
+	/* a share of the clock and most of the increment, as pdnkit engine does */
+	double t = left / 25 + inc * 0.8;
+	if (t > left * 0.4)
+		t = left * 0.4;
+	return t < 0.005 ? 0.005 : t;
+}
+
 /* The game is lost by player who, for what its engine did. */
 void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail)
 {
@@ -348,13 +357,9 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		} else {
 			pk_history h = { keys, nkeys, rev };
 			pk_limits lim = pl->lim;
-			if (timed) {
-				/* a share of the clock and most of the increment, as pdnkit engine does */
-				double t = clock[who] / 25 + m->clock_inc * 0.8;
-				if (t > clock[who] * 0.4)
-					t = clock[who] * 0.4;
-				lim.movetime = t < 0.005 ? 0.005 : t;
-			} else if (lim.movetime > 0)
+			if (timed)
+				lim.movetime = match_clock_share(clock[who], m->clock_inc);
+			else if (lim.movetime > 0)
 				lim.movetime += saved[who];
 			bool from_book = false;
 			double t0 = child_now();

@@ -18,6 +18,8 @@ const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev);
 /* A game of another variant; a player with ext plays through dc (a DXP engine,
  * connected when dc[i] is NULL or down). */
 void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *dc[2]);
+/* pdnkit's seconds for a move with left seconds on its clock and inc added after it. */
+double match_clock_share(double left, double inc);
 /* The game is lost by player who (of colour side) for what its engine did. */
 void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail);
 

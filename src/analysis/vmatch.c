@@ -174,13 +174,9 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 			}
 		} else {
 			pk_limits lim = m->pl[who].lim;
-			if (timed && !lim.depth && !lim.nodes && lim.movetime <= 0) {
-				/* no limit of its own: a share of the clock and most of the increment */
-				double t = clock[who] / 25 + m->clock_inc * 0.8;
-				if (t > clock[who] * 0.4)
-					t = clock[who] * 0.4;
-				lim.movetime = t < 0.005 ? 0.005 : t;
-			} else if (lim.movetime > 0)
+			if (timed && !lim.depth && !lim.nodes && lim.movetime <= 0)
+				lim.movetime = match_clock_share(clock[who], m->clock_inc);   /* no limit of its own */
+			else if (lim.movetime > 0)
 				lim.movetime += saved[who];
 			if (m->pl[who].bk && book_vchoose(m->pl[who].bk, &p, &r.best)) {
 				r.has_move = true;       /* a book move: instant */

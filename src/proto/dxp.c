@@ -502,6 +502,24 @@ static const char *end_reason(int r)
 	return r == 1 ? "it gives up" : r == 2 ? "a draw" : r == 3 ? "it wins" : "no reason given";
 }
 
+/* The next message but chats before deadline, parsed: 1; 0 on timeout; -1 when the
+ * connection closed; -2 when what came is no DXP message (why says so). */
+static int next_msg(dxp_client *c, double deadline, char *msg, size_t size, dxp_msg *m, char *why, size_t whysize)
+{
+	for (;;) {
+		double rest = deadline - child_now();
+		int k = rest > 0 ? dxp_recv(&c->conn, msg, size, rest) : 0;
+		if (k == -2)
+			snprintf(why, whysize, "no DXP message: binary, or over 127 characters");
+		if (k <= 0)
+			return k;
+		if (dxp_parse(msg, m, why, whysize) < 0)
+			return -2;
+		if (m->type != 'C')
+			return 1;
+	}
+}
+
 void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, int nmoves, double left,
 		   pk_client_answer *a, pk_vmove *move)
 {
@@ -542,41 +560,31 @@ void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, i
 		dxp_gamereq("pdnkit", p.stm, c->minutes, c->moves, &p, msg);
 		if (dxp_send(&c->conn, msg) < 0)
 			goto gone;
-		for (;;) {
-			double rest = t0 + c->o.startup - child_now();
-			int k = rest > 0 ? dxp_recv(&c->conn, msg, sizeof msg, rest) : 0;
-			if (k == 0) {
-				a->status = CLIENT_TIMEOUT;
-				snprintf(a->detail, sizeof a->detail, "%s did not accept or refuse a game within %.1f s",
-					 c->spec.label, c->o.startup);
-				client_down(c);
-				return;
-			}
-			if (k == -2) {
-				snprintf(why, sizeof why, "no DXP message: binary, or over 127 characters");
-				goto garbage;
-			}
-			if (k < 0)
-				goto bad;
-			dxp_msg m;
-			if (dxp_parse(msg, &m, why, sizeof why) < 0)
-				goto garbage;
-			if (m.type == 'C')
-				continue;
-			if (m.type != 'A') {
-				snprintf(why, sizeof why, "a '%c' message where GAMEACC belongs", m.type);
-				goto garbage;
-			}
-			if (*m.name)
-				snprintf(c->name, sizeof c->name, "%s", m.name);
-			if (m.code != 0) {
-				a->status = CLIENT_NO_MOVE;
-				snprintf(a->detail, sizeof a->detail, "%s refused the game (GAMEACC code %d: %s)", c->spec.label,
-					 m.code, m.code == 1 ? "another protocol version" : m.code == 2 ? "not this game" :
-					 "no game at all");
-				return;
-			}
-			break;
+		dxp_msg m;
+		int k = next_msg(c, t0 + c->o.startup, msg, sizeof msg, &m, why, sizeof why);
+		if (k == 0) {
+			a->status = CLIENT_TIMEOUT;
+			snprintf(a->detail, sizeof a->detail, "%s did not accept or refuse a game within %.1f s",
+				 c->spec.label, c->o.startup);
+			client_down(c);
+			return;
+		}
+		if (k == -2)
+			goto garbage;
+		if (k < 0)
+			goto bad;
+		if (m.type != 'A') {
+			snprintf(why, sizeof why, "a '%c' message where GAMEACC belongs", m.type);
+			goto garbage;
+		}
+		if (*m.name)
+			snprintf(c->name, sizeof c->name, "%s", m.name);
+		if (m.code != 0) {
+			a->status = CLIENT_NO_MOVE;
+			snprintf(a->detail, sizeof a->detail, "%s refused the game (GAMEACC code %d: %s)", c->spec.label,
+				 m.code, m.code == 1 ? "another protocol version" : m.code == 2 ? "not this game" :
+				 "no game at all");
+			return;
 		}
 		c->in_game = true;
 		c->start = *start;
@@ -601,8 +609,8 @@ void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, i
 	t0 = child_now();
 	double deadline = t0 + left + c->o.margin;
 	for (;;) {
-		double rest = deadline - child_now();
-		int k = rest > 0 ? dxp_recv(&c->conn, msg, sizeof msg, rest) : 0;
+		dxp_msg m;
+		int k = next_msg(c, deadline, msg, sizeof msg, &m, why, sizeof why);
 		a->seconds = child_now() - t0;
 		if (k == 0) {
 			a->status = CLIENT_TIMEOUT;
@@ -611,17 +619,10 @@ void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, i
 			client_down(c);
 			return;
 		}
-		if (k == -2) {
-			snprintf(why, sizeof why, "no DXP message: binary, or over 127 characters");
+		if (k == -2)
 			goto garbage;
-		}
 		if (k < 0)
 			goto bad;
-		dxp_msg m;
-		if (dxp_parse(msg, &m, why, sizeof why) < 0)
-			goto garbage;
-		if (m.type == 'C')
-			continue;
 		if (m.type == 'B') {
 			dxp_send(&c->conn, "K1");   /* no taking back in a match */
 			continue;
