@@ -151,12 +151,12 @@ int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
-	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL;
+	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL, *adj_win = NULL, *adj_draw = NULL;
 	int json = 0, gauntlet = 0;
 	struct poptOption opts[] = {
 		{ "gauntlet", 0, POPT_ARG_NONE, &gauntlet, 0, "with three engines or more: the first plays each of the others (not every pair)", NULL },
 		{ "engine", 'E', POPT_ARG_ARGV, &engines, 0,
-		  "an engine, twice (A, then B): pdnkit[:OPTIONS], cb:LIB.so[,key=value...], hub:COMMAND, or a name of --engines", "SPEC" },
+		  "an engine, twice (A, then B): pdnkit[:OPTIONS], cb:LIB.so[,key=value...], hub:COMMAND, dxp:HOST:PORT (International draughts), or a name of --engines", "SPEC" },
 		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file that names engines (pdnkit-engines(5))", "FILE" },
 		{ "time", 't', POPT_ARG_STRING, &time_arg, 0, "seconds a move for every engine (default for pdnkit: its --movetime or --depth; 0.1 for others)", "SECONDS" },
 		{ "clock", 0, POPT_ARG_STRING, &clock_arg, 0, "a clock for the game instead: SECONDS, plus INC seconds after each move (e.g. 60+0.5)", "SECONDS[+INC]" },
@@ -170,6 +170,8 @@ int cmd_match(int argc, const char **argv)
 		{ "startup", 0, POPT_ARG_STRING, &startup, 0, "seconds another engine has to start and greet (default 10)", "SECONDS" },
 		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "seconds another engine may take past its time before it loses on time (default 1)", "SECONDS" },
 		{ "on-fault", 0, POPT_ARG_STRING, &on_fault, 0, "when an engine crashes, hangs, plays an illegal move or writes garbage: lose the game and go on (continue, the default) or also stop the run (stop)", "continue|stop" },
+		{ "adjudicate-win", 0, POPT_ARG_STRING, &adj_win, 0, "end a game as a win when both engines' last MOVES scores each gave that side SCORE men or more (e.g. 3,4; off by default)", "SCORE,MOVES" },
+		{ "adjudicate-draw", 0, POPT_ARG_STRING, &adj_draw, 0, "end a game as a draw from ply PLY on when both engines' last MOVES scores each stayed within SCORE men of 0 (e.g. 80,0.1,8; off by default)", "PLY,SCORE,MOVES" },
 		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end a game at the exact value of these endgame databases (default: the default directory's, when there are any)", "DIR|default|none" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play this variant with the variant engine (default: English)",
 		  "NAME|GAMETYPE" },
@@ -325,6 +327,35 @@ int cmd_match(int argc, const char **argv)
 	}
 	m.pl[0] = rr[0];
 	m.pl[1] = rr[1];
+	if (adj_win) {
+		double sc;
+		int mv, used = 0;
+		if (sscanf(adj_win, "%lf,%d%n", &sc, &mv, &used) != 2 || adj_win[used] || !(sc >= 0.1 && sc <= 100) || mv < 1 ||
+		    mv > 100) {
+			cli_error("--adjudicate-win: '%s' is not SCORE,MOVES (men from 0.1 to 100, moves from 1 to 100; e.g. 3,4)",
+				  adj_win);
+			goto out;
+		}
+		m.score_win = (int)(sc * 100 + 0.5);
+		m.score_moves = mv;
+	}
+	if (adj_draw) {
+		double sc;
+		int pl, mv, used = 0;
+		if (sscanf(adj_draw, "%d,%lf,%d%n", &pl, &sc, &mv, &used) != 3 || adj_draw[used] || pl < 0 || pl > MATCH_MAX_PLIES ||
+		    !(sc >= 0 && sc <= 10) || mv < 1 || mv > 100) {
+			cli_error("--adjudicate-draw: '%s' is not PLY,SCORE,MOVES (e.g. 80,0.1,8)", adj_draw);
+			goto out;
+		}
+		m.draw_ply = pl;
+		m.draw_score = (int)(sc * 100 + 0.5);
+		m.draw_moves = mv;
+	}
+	if ((adj_win || adj_draw) && m.variant) {
+		cli_error("--adjudicate-win and --adjudicate-draw are for English draughts (the variant engine's and DXP's "
+			  "scores are not compared)");
+		goto out;
+	}
 	if (on_fault && strcmp(on_fault, "continue") && strcmp(on_fault, "stop")) {
 		cli_error("--on-fault: '%s' is neither continue nor stop", on_fault);
 		goto out;
@@ -531,6 +562,8 @@ out:
 	free(margin);
 	free(on_fault);
 	free(adjudicate);
+	free(adj_win);
+	free(adj_draw);
 	free(startup);
 	for (int i = 0; i < MAX_ENGINES; i++)
 		free(pdnkit_opts_keep[i]);

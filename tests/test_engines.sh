@@ -216,6 +216,21 @@ run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0
 expect_rc 0 "an engine answering from its book"
 expect_err_has "without a score (from its opening book?)" "its unscored moves said"
 
+# adjudication by the engines' scores
+run "$PDNKIT" match --a "--depth 6" --b "--depth 2" --ballots acf3 --games 8 --adjudicate none --adjudicate-win 2,3 -o "$T_TMP/adjw.pdn" -j
+expect_rc 0 "a match with --adjudicate-win"
+grep -q "both engines' scores agreed on a win" "$T_TMP/adjw.pdn" && pass || fail "games won by agreed scores"
+run "$PDNKIT" match --a "--depth 4" --b "--depth 4" --ballots acf3 --games 4 --adjudicate none --adjudicate-draw 0,10,1 -o "$T_TMP/adjd.pdn" -j
+expect_rc 0 "a match with --adjudicate-draw"
+expect_out_has '"wins":0,"draws":4,"losses":0' "every game drawn by agreement after a move each"
+[ "$(grep -c "agreed on a draw" "$T_TMP/adjd.pdn")" = 4 ] && pass || fail "each said so in the PDN"
+run "$PDNKIT" match --a "--depth 2" --b "--depth 2" --adjudicate-win 3
+expect_rc 2 "--adjudicate-win without MOVES"
+run "$PDNKIT" match --a "--depth 2" --b "--depth 2" --adjudicate-draw 80,0.1,0
+expect_rc 2 "--adjudicate-draw with no moves"
+run "$PDNKIT" match --variant international --a "--depth 2" --b "--depth 2" --adjudicate-win 3,4
+expect_rc 2 "score adjudication is for English draughts"
+
 # DXP: pdnkit engine --dxp as the follower (a process a connection), pdnkit as the
 # initiator in engines check and match; a hostile initiator does not take it down
 "$PDNKIT" engine --dxp 127.0.0.1:0 --movetime 0.02 2>"$T_TMP/dxp.log" &

@@ -315,11 +315,16 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	double saved[2] = { 0, 0 };
 	double clock[2] = { m->clock_base, m->clock_base };
 	bool timed = m->clock_base > 0;
+	/* runs of agreeing scores, by the mover's colour: that one side is winning (by its
+	 * colour), and that the game is level */
+	int win_run[2][2] = { { 0, 0 }, { 0, 0 } }, level_run[2] = { 0, 0 };
 	for (ply = 0; ply < MATCH_MAX_PLIES && ok; ply++) {
 		int who = p.stm == PK_BLACK ? black : !black;
 		pk_player *pl = &m->pl[who];
 		pk_result r;
 		memset(&r, 0, sizeof r);
+		bool has_score = false;
+		int score = 0;
 		if (pl->ext) {
 			pk_movelist ml;
 			if (gen_moves(&p, &ml) == 0) {
@@ -353,6 +358,10 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				}
 				r.has_move = true;
 				r.best = a.move;
+				if (a.has_score && a.score > -1000 && a.score < 1000) {
+					has_score = true;
+					score = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
+				}
 			}
 		} else {
 			pk_history h = { keys, nkeys, rev };
@@ -370,6 +379,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			if (from_book && r.forced) {
 				/* a book move, unsearched: instant */
 			} else {
+				has_score = !r.forced && r.last.depth > 0;
+				score = r.last.score;
 				double dt = child_now() - t0;
 				if (timed)
 					clock[who] -= dt;
@@ -415,6 +426,32 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		if ((g->reason = match_drawn(keys, nkeys, p.key, rev)) != NULL) {
 			ply++;
 			break;
+		}
+		if (m->score_moves || m->draw_moves) {
+			int mover = !p.stm;   /* the move is made: p.stm is the other side now */
+			int black_view = mover == PK_BLACK ? score : -score;
+			for (int side = 0; side < 2; side++) {
+				bool ahead = side == PK_BLACK ? black_view >= m->score_win : black_view <= -m->score_win;
+				win_run[mover][side] = has_score && ahead ? win_run[mover][side] + 1 : 0;
+			}
+			bool level = has_score && o->nply + ply + 1 >= m->draw_ply && score <= m->draw_score &&
+				     score >= -m->draw_score;
+			level_run[mover] = level ? level_run[mover] + 1 : 0;
+			int winner = -1;
+			for (int side = 0; side < 2 && m->score_moves; side++)
+				if (win_run[PK_BLACK][side] >= m->score_moves && win_run[PK_WHITE][side] >= m->score_moves)
+					winner = side;
+			if (winner >= 0) {
+				g->result = winner == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS;
+				g->reason = "adjudicated: both engines' scores agreed on a win";
+				ply++;
+				break;
+			}
+			if (m->draw_moves && level_run[PK_BLACK] >= m->draw_moves && level_run[PK_WHITE] >= m->draw_moves) {
+				g->reason = "adjudicated: both engines' scores agreed on a draw";
+				ply++;
+				break;
+			}
 		}
 		int adj = adjudicated(m, &p);
 		if (adj >= 0) {

@@ -81,6 +81,11 @@ typedef struct {
 	pk_client_opts copts;       /* for the other engines */
 	bool stop_on_fault;         /* a fault ends the run (after the games being played) */
 	pk_egdb *adjudicate;        /* ends a game at an exact value of these databases (may be NULL) */
+	/* Adjudication by the engines' scores (hundredths of a man, English draughts): a
+	 * win when both engines' last score_moves scores each gave one side score_win or
+	 * more; a draw from ply draw_ply on when both engines' last score_moves scores each
+	 * stayed within draw_score of 0. score_moves 0: off. */
+	int score_moves, score_win, draw_ply, draw_score, draw_moves;
 	double sprt_elo0, sprt_elo1;  /* when they differ: stop when the SPRT decides */
 	int sprt_decision;          /* after the run: 1 H1 (elo1) accepted, -1 H0, 0 neither */
 	double clock_base, clock_inc;  /* a clock: seconds for the game and added after each move

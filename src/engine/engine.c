@@ -81,6 +81,7 @@ void engine_new_game(pk_engine *e)
 	for (int i = 0; i < MAX_THREADS && e->wk[i]; i++) {
 		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
 		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
+		memset(e->wk[i]->counter, 0, sizeof e->wk[i]->counter);
 	}
 }
 

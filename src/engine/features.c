@@ -32,6 +32,8 @@ static const struct {
 	{ "razor", 0, 1000, offsetof(pk_features, razor), false },
 	{ "lmr-adjust", 0, 2, offsetof(pk_features, lmr_adjust), false },
 	{ "book-check", 0, 1000, offsetof(pk_features, book_check), false },
+	{ "countermove", 0, 1, offsetof(pk_features, countermove), false },
+	{ "iir", 0, 64, offsetof(pk_features, iir), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

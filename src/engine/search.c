@@ -99,6 +99,14 @@ static bool out_of_budget(worker *w)
 static void score_moves(const worker *w, const pk_pos *p, const pk_movelist *ml, int tt_move, int ply,
 			int *score)
 {
+	/* the refutation of the opponent's last move, when there is one */
+	const pk_move *cm = NULL;
+	if (w->e->f.countermove && ply > 0) {
+		const pk_move *last = &w->path[ply - 1];
+		cm = &w->counter[last->from][move_to(last)];
+		if (!cm->nland)
+			cm = NULL;   /* none yet */
+	}
 	for (int i = 0; i < ml->n; i++) {
 		const pk_move *m = &ml->m[i];
 		int s;
@@ -110,6 +118,8 @@ static void score_moves(const worker *w, const pk_pos *p, const pk_movelist *ml,
 			s = (1 << 22);
 		else if (w->e->f.killers && move_same_effect(m, &w->killers[ply][1]))
 			s = (1 << 22) - 1;
+		else if (cm && move_same_effect(m, cm))
+			s = (1 << 22) - 2;
 		else if (w->e->f.history)
 			s = (int)(w->history[m->from][move_to(m)] > (1u << 21) ? (1u << 21) : w->history[m->from][move_to(m)]);
 		else
@@ -251,6 +261,13 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 		}
 	}
 
+	/* No table move at a deep node: searched a ply shallower (its move ordering is
+	 * guesswork; the next iteration finds a table move). */
+	if (e->f.iir && tt_move < 0 && depth >= e->f.iir && !capture && n > 1) {
+		depth--;
+		child_depth--;
+	}
+
 	bool pv_node = beta - alpha > 1;
 	/* Few pieces: a king hunt is a long narrow line that cuts would lose. */
 	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= 6;
@@ -348,6 +365,7 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 		pk_pos c;
 		pos_make(p, m, &c);
 		tt_prefetch(&e->tt, c.key);
+		w->path[ply] = *m;
 		bool reversible = move_is_reversible(p, m);
 		w->rev[gi + 1] = reversible ? w->rev[gi] + 1 : 0;
 		if (share)
@@ -402,6 +420,10 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 					if (!capture && e->f.killers && !move_same_effect(m, &w->killers[ply][0])) {
 						w->killers[ply][1] = w->killers[ply][0];
 						w->killers[ply][0] = *m;
+					}
+					if (!capture && e->f.countermove && ply > 0) {
+						const pk_move *last = &w->path[ply - 1];
+						w->counter[last->from][move_to(last)] = *m;
 					}
 					if (!capture && e->f.history) {
 						uint32_t bonus = (uint32_t)(depth > 0 ? depth * depth : 1);

@@ -96,6 +96,10 @@ typedef struct {
 			    * search one ply deep stays there, is cut off with it; 0 off */
 	int lmr_adjust;    /* lmr 3 and 4: 1 a killer move reduced a ply less; 2 also a plain
 			    * move without history a ply more (depth 3 or more); 0 off */
+	int countermove;   /* 1: the plain move that refuted the opponent's last move, there,
+			    * ordered after the killers; 0 off */
+	int iir;           /* a node of at least this depth without a table move is searched a
+			    * ply shallower (internal iterative reduction); 0 off */
 	int book_check;    /* a book move is played only when a search of it alone, to the depth
 			    * a search of the whole position completed (70% of the limits),
 			    * scores no more than this margin (hundredths) below that search's

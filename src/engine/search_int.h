@@ -17,6 +17,8 @@ typedef struct worker {
 	int id;                           /* 0: the main thread, which reports */
 	pk_move killers[MAX_PLY][2];
 	uint32_t history[32][32];
+	pk_move counter[32][32];          /* the refutation of a move, by its from and to */
+	pk_move path[MAX_PLY];            /* the move played at each ply of the line searched */
 	uint64_t nodes;
 	uint64_t egdb_hits;
 	uint64_t egdb_reads;              /* probes that went to the shared cache */
