@@ -131,6 +131,11 @@ o=$("$PDNKIT" bench --json --features rfp=0,razor=0,lmr-adjust=0 | sed -E 's/.*\
 [ "$o" = 12158687 ] && pass || fail "bench signature without rfp, razor and lmr-adjust: $o, recorded 12158687"
 o=$("$PDNKIT" bench --json --features razor=0,lmr-adjust=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 8390133 ] && pass || fail "bench signature without razor and lmr-adjust: $o, recorded 8390133"
+# Features measured and left off search otherwise, each its own signature.
+o=$("$PDNKIT" bench --json --features countermove=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 7508045 ] && pass || fail "bench signature with countermove=1: $o, recorded 7508045"
+o=$("$PDNKIT" bench --json --features iir=4 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 7676190 ] && pass || fail "bench signature with iir=4: $o, recorded 7676190"
 o=$("$PDNKIT" bench --json --features history-decay=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = "$a" ] && pass || fail "bench signature without the decay: $o, the default's $a"
 run "$PDNKIT" bench --hash 0

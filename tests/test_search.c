@@ -519,6 +519,14 @@ static void test_features_text(void)
 	CHECK(features_parse("razor=0,lmr-adjust=1,book-check=25", &g, err, sizeof err) == 0 && g.razor == 0 &&
 	      g.lmr_adjust == 1 && g.book_check == 25);
 	CHECK(features_parse("lmr-adjust=3", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 2"));
+	/* measured and left off: the refutation table, the reduction without a table move,
+	 * more time for an unstable choice */
+	CHECK(features_all.countermove == 0 && features_all.iir == 0 && features_all.time_unstable == 0);
+	CHECK(strstr(fb, "time-unstable=0,countermove=0,iir=0") != NULL);
+	CHECK(features_parse("countermove=1,iir=4,time-unstable=85", &g, err, sizeof err) == 0 && g.countermove == 1 &&
+	      g.iir == 4 && g.time_unstable == 85);
+	CHECK(features_parse("countermove=2", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1"));
+	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
 }
 
 /* The patterns' indices: each window reads eight squares (3^8 contents); the material

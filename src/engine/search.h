@@ -96,6 +96,9 @@ typedef struct {
 			    * search one ply deep stays there, is cut off with it; 0 off */
 	int lmr_adjust;    /* lmr 3 and 4: 1 a killer move reduced a ply less; 2 also a plain
 			    * move without history a ply more (depth 3 or more); 0 off */
+	int time_unstable; /* with a time limit: a new iteration is begun under this share (%)
+			    * of the time instead of time-use when the last one changed the best
+			    * move or lost more than 0.2 men; 0 off */
 	int countermove;   /* 1: the plain move that refuted the opponent's last move, there,
 			    * ordered after the killers; 0 off */
 	int iir;           /* a node of at least this depth without a table move is searched a
