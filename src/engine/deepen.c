@@ -67,7 +67,6 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 	double done_at[4] = { 0, 0, 0, 0 };
 	pk_move prev_best;
 	bool have_prev_best = false;
-	int prev_score = 0;
 	for (int d = 1 + (w->id & 1); d <= max_depth; d++) {
 		w->iter_depth = d;
 		int alpha = -INF, beta = INF, s = 0, depth_done = d;
@@ -123,6 +122,7 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 		} else if (e->nthreads > 1) {
 			share_iteration(e, d, s, w);
 		}
+		int before = prev;   /* the last iteration's score */
 		prev = s;
 		if (!out)
 			continue;
@@ -160,13 +160,12 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 		growth = growth < 1.3 ? 1.3 : growth > 4 ? 4 : growth;
 		int use = e->f.time_use;
 		if (e->f.time_unstable && d >= 5 && have_prev_best && it->npv > 0 &&
-		    (!move_equal(&prev_best, &it->pv[0]) || s < prev_score - 20))
+		    (!move_equal(&prev_best, &it->pv[0]) || s < before - 20))
 			use = e->f.time_unstable;   /* the choice is in doubt: more time for it */
 		if (it->npv > 0) {
 			prev_best = it->pv[0];
 			have_prev_best = true;
 		}
-		prev_score = s;
 		if (e->deadline > 0 && (use > 0 ? t > lim->movetime * use / 100.0 : t * growth > lim->movetime))
 			break;
 	}

@@ -365,7 +365,8 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 		pk_pos c;
 		pos_make(p, m, &c);
 		tt_prefetch(&e->tt, c.key);
-		w->path[ply] = *m;
+		if (e->f.countermove)
+			w->path[ply] = *m;   /* the refutation table's key at the next ply */
 		bool reversible = move_is_reversible(p, m);
 		w->rev[gi + 1] = reversible ? w->rev[gi] + 1 : 0;
 		if (share)
