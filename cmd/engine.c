@@ -2,7 +2,8 @@
  * as draughts GUIs use it) on standard input and output, for English draughts: the
  * position as a side letter and one letter a square (32 of them), moves as Hub writes
  * them ("11-15", "22x15x18": from, to, then the pieces taken) or, with the notation
- * parameter, as PDN does. */
+ * parameter, as PDN does. With --dxp, a DXP follower for International draughts on a
+ * TCP port instead (analysis/dxpserve.c), a process a connection. */
 #include <errno.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -67,14 +68,11 @@ static void on_stop(int sig)
  * signal. */
 static int serve_dxp(const char *addr, const engine_args *ea, const char *movetime)
 {
-	char host[256] = "";
-	const char *colon = strrchr(addr, ':');
-	const char *ps = colon ? colon + 1 : addr;
-	if (colon)
-		snprintf(host, sizeof host, "%.*s", (int)(colon - addr), addr);
-	if (host[0] == '[' && strlen(host) > 2 && host[strlen(host) - 1] == ']') {
-		memmove(host, host + 1, strlen(host));
-		host[strlen(host) - 1] = 0;
+	char host[256];
+	const char *ps;
+	if (!dxp_address(addr, host, sizeof host, &ps)) {
+		cli_error("--dxp: the host of '%s' is too long", addr);
+		return EXIT_USAGE;
 	}
 	long port;
 	double mt = 0, hash = 64;
@@ -93,7 +91,9 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 	if (getsockname(lfd, (struct sockaddr *)&sa, &sl) == 0)
 		bound = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port :
 			      ((struct sockaddr_in *)&sa)->sin_port);
-	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s:%d\n", *host ? host : "*", bound);
+	bool v6 = strchr(host, ':') != NULL;
+	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s%s%s:%d\n", v6 ? "[" : "", *host ? host : "*",
+		v6 ? "]" : "", bound);
 	fflush(stderr);
 	struct sigaction act;
 	memset(&act, 0, sizeof act);
@@ -104,7 +104,6 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 	char name[64];
 	snprintf(name, sizeof name, "pdnkit %s", PK_VERSION);
 	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .movetime = mt, .log = dxp_log, .stop = &dxp_stop };
-	int rc = EXIT_OK;
 	signal(SIGCHLD, SIG_IGN);   /* the connections' processes reap themselves */
 	while (!dxp_stop) {
 		dxp_conn c;
@@ -128,7 +127,7 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 		dxp_close(&c);
 	}
 	close(lfd);
-	return rc;
+	return EXIT_OK;
 }
 
 int cmd_engine(int argc, const char **argv)

@@ -286,8 +286,20 @@ static void initiator(void)
 	CHECK_INT(open_fds(), fds0);
 }
 
+static void addresses(void)
+{
+	char host[64];
+	const char *port;
+	CHECK(dxp_address("localhost:27531", host, sizeof host, &port) && !strcmp(host, "localhost") &&
+	      !strcmp(port, "27531"));
+	CHECK(dxp_address("[::1]:0", host, sizeof host, &port) && !strcmp(host, "::1") && !strcmp(port, "0"));
+	CHECK(dxp_address("27531", host, sizeof host, &port) && !strcmp(host, "") && !strcmp(port, "27531"));
+	CHECK(!dxp_address("a-host-name-much-longer-than-the-buffer-it-is-given-here-by-far:1", host, 16, &port));
+}
+
 int main(void)
 {
+	addresses();
 	messages();
 	initiator();
 	return check_done("test_dxp");

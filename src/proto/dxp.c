@@ -237,6 +237,22 @@ bool dxp_find_move(const pk_vpos *p, const dxp_msg *m, pk_vmove *out)
 
 /* ---- the connection ---- */
 
+bool dxp_address(const char *text, char *host, size_t size, const char **port)
+{
+	const char *colon = strrchr(text, ':');
+	*port = colon ? colon + 1 : text;
+	size_t n = colon ? (size_t)(colon - text) : 0;
+	if (n >= size)
+		return false;
+	memcpy(host, text, n);
+	host[n] = 0;
+	if (n > 2 && host[0] == '[' && host[n - 1] == ']') {
+		memmove(host, host + 1, n - 2);
+		host[n - 2] = 0;
+	}
+	return true;
+}
+
 int dxp_connect(dxp_conn *c, const char *host, int port, double timeout, char *err, size_t errsize)
 {
 	memset(c, 0, sizeof *c);
@@ -438,24 +454,15 @@ dxp_client *dxp_client_open(const pk_engine_spec *s, const pk_client_opts *o, ch
 	c->o.margin = o && o->margin > 0 ? o->margin : 1;
 	c->minutes = 1;
 	snprintf(c->name, sizeof c->name, "%s", s->label);
-	char host[1024];
-	snprintf(host, sizeof host, "%s", s->target);
-	char *colon = strrchr(host, ':');
-	if (!colon) {
-		snprintf(err, errsize, "%s: no port", s->text);
+	char host[1024], why[300];
+	const char *port;
+	if (!dxp_address(s->target, host, sizeof host, &port) || !*host) {
+		snprintf(err, errsize, "%s: no HOST:PORT", s->text);
 		free(c->hist);
 		free(c);
 		return NULL;
 	}
-	*colon = 0;
-	int port = atoi(colon + 1);
-	char *h = host;
-	if (*h == '[' && colon > h + 1 && colon[-1] == ']') {   /* [::1]:27531 */
-		colon[-1] = 0;
-		h++;
-	}
-	char why[300];
-	if (dxp_connect(&c->conn, h, port, c->o.startup, why, sizeof why) < 0) {
+	if (dxp_connect(&c->conn, host, atoi(port), c->o.startup, why, sizeof why) < 0) {
 		snprintf(err, errsize, "%s: cannot connect: %s", s->label, why);
 		free(c->hist);
 		free(c);

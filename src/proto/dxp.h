@@ -65,6 +65,10 @@ void dxp_start(const dxp_msg *m, pk_vpos *p);
  * pieces taken (in any order). False when none is, or when two are and it lists none. */
 bool dxp_find_move(const pk_vpos *p, const dxp_msg *m, pk_vmove *out);
 
+/* "HOST:PORT", "[IPV6]:PORT" or "PORT" split: the host (brackets removed; "" when none)
+ * into host, and the port's text; false when the host does not fit. */
+bool dxp_address(const char *text, char *host, size_t size, const char **port);
+
 /* A TCP connection that carries messages. */
 typedef struct {
 	int fd;
