@@ -147,12 +147,33 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 	return EXIT_OK;
 }
 
+/* Each game written as it finishes (a long match interrupted, even killed, keeps what
+ * it played: --resume goes on from there). */
+static const char *write_to;
+static bool write_failed;
+
+static void progress_and_write(void *ctx, int done, int gi)
+{
+	pk_match *m = ctx;
+	match_show_progress(ctx, done, gi);
+	if (!write_to || write_failed)
+		return;
+	FILE *f = fopen(write_to, "a");
+	if (f)
+		match_write_game(f, m, gi, "pdnkit match", gi + 1);
+	if (!f || fclose(f) != 0) {
+		match_clear_progress();
+		cli_error("cannot write %s: %s; the match goes on without writing", write_to, strerror(errno));
+		write_failed = true;
+	}
+}
+
 int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
 	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL, *adj_win = NULL, *adj_draw = NULL;
-	int json = 0, gauntlet = 0;
+	int json = 0, gauntlet = 0, resume = 0;
 	struct poptOption opts[] = {
 		{ "gauntlet", 0, POPT_ARG_NONE, &gauntlet, 0, "with three engines or more: the first plays each of the others (not every pair)", NULL },
 		{ "engine", 'E', POPT_ARG_ARGV, &engines, 0,
@@ -177,14 +198,17 @@ int cmd_match(int argc, const char **argv)
 		  "NAME|GAMETYPE" },
 		{ "games", 0, POPT_ARG_STRING, &games_arg, 0, "play at most N games (default: every opening, both colours)", "N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
-		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the games as PDN here", "FILE" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the games as PDN here, each as it finishes", "FILE" },
+		{ "resume", 0, POPT_ARG_NONE, &resume, 0,
+		  "with -o FILE: the games of this match already in FILE are counted, not played again; the others are "
+		  "added to it", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = match_show_progress, .stop = &cli_interrupted };
+	pk_match m = { .progress = progress_and_write, .stop = &cli_interrupted };
 	pk_engine_spec specs[MAX_ENGINES];
 	char *pdnkit_opts_keep[MAX_ENGINES] = { NULL };
 	pk_player rr[MAX_ENGINES];          /* the engines (A and B are rr[0] and rr[1]) */
@@ -194,6 +218,11 @@ int cmd_match(int argc, const char **argv)
 	pk_opening *op = NULL;
 	if (rc)
 		goto out;
+	if (resume && !out) {
+		cli_error("--resume: give -o FILE, the record of the games played so far");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (out && cli_check_output(out) < 0) {   /* said now, not after hours of games */
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -423,15 +452,41 @@ int cmd_match(int argc, const char **argv)
 		goto out;
 	}
 	if (np > 2) {
+		if (resume) {
+			cli_error("--resume: a match of two engines only");
+			goto out;
+		}
 		rc = round_robin(&m, rr, np, ngames, nconc, out, json, gauntlet);
 		goto out;
 	}
+	if (match_prepare(&m, ngames ? (int)ngames : 2 * m.nop) < 0) {
+		cli_error("out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	int resumed = 0;
+	if (resume && (resumed = match_resume(&m, out, "pdnkit match")) < 0) {
+		rc = EXIT_FINDINGS;
+		goto out;
+	}
+	if (out && !resume) {
+		FILE *f = fopen(out, "w");   /* the games are added as they finish */
+		if (!f || fclose(f) != 0) {
+			cli_error("cannot write %s: %s", out, strerror(errno));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	}
+	write_to = out;
+	if (resumed && !json)
+		printf("resumed: %d of %d games read from %s (their time is not in the figures below)\n", resumed, m.ngames, out);
+	fflush(stdout);
 	double t0 = cli_now();
 	match_progress_t0 = t0;
 	/* A signal ends the match: the games being played are abandoned, the finished ones
 	 * are counted, shown and written. */
 	cli_catch_signals(true);
-	if (match_run(&m, ngames ? (int)ngames : 2 * m.nop, (int)nconc) < 0) {
+	if (match_play(&m, (int)nconc) < 0) {
 		match_clear_progress();
 		cli_error("out of memory");
 		rc = EXIT_RUNTIME;
@@ -486,7 +541,7 @@ int cmd_match(int argc, const char **argv)
 			       m.clock_base > 0 ? 0 : pl->ext ? pl->ext_time : pl->lim.movetime, faults[i][CLIENT_CRASHED], faults[i][CLIENT_TIMEOUT],
 			       faults[i][CLIENT_ILLEGAL], faults[i][CLIENT_GARBAGE], faults[i][CLIENT_NO_MOVE]);
 		}
-		printf("],\"seconds\":%.1f}\n", secs);
+		printf("],\"resumed\":%d,\"seconds\":%.1f}\n", resumed, secs);
 	}
 	else {
 		if (m.variant)
@@ -532,7 +587,7 @@ int cmd_match(int argc, const char **argv)
 	}
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
-	if (out && match_write_games(&m, out, "pdnkit match", NULL, false) < 0) {
+	if (write_failed) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

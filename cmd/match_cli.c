@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "pdn/movenum.h"
+#include "pdn/pdn.h"
 #include "commands.h"
 #include "engine_opts.h"
 #include "analysis/match.h"
@@ -128,12 +129,62 @@ static void tag(FILE *f, const char *name, const char *value)
 	fputs("\"]\n", f);
 }
 
+/* The time control as the record names it ("" when there is none to name). */
+static void time_control(const pk_match *m, char *tc, size_t n)
+{
+	double limit = m->pl[0].ext ? m->pl[0].ext_time : m->pl[0].lim.movetime;
+	if (m->clock_base > 0)
+		snprintf(tc, n, "%g+%g", m->clock_base, m->clock_inc);   /* PGN's form: seconds+increment */
+	else if (limit > 0)
+		snprintf(tc, n, "%g s a move", limit);
+	else
+		*tc = '\0';
+}
+
+void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name, long id)
+{
+	const pk_match_game *g = &m->games[i];
+	const pk_opening *o = &m->op[g->opening];
+	char event[64], num[32];
+	int bl = g->a_black ? 0 : 1;
+	snprintf(event, sizeof event, "%s, game %ld", event_name, id);
+	tag(f, "Event", event);
+	snprintf(num, sizeof num, "%ld", id);
+	tag(f, "Round", num);
+	tag(f, "Black", m->pl[bl].name);
+	tag(f, "White", m->pl[!bl].name);
+	tag(f, "Result", result_string(g->result));
+	tag(f, "Opening", o->text);
+	tag(f, "Termination", g->reason);
+	if (g->detail)
+		tag(f, "TerminationDetail", g->detail);
+	char tc[48];
+	time_control(m, tc, sizeof tc);
+	if (*tc)
+		tag(f, "TimeControl", tc);
+	snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
+	tag(f, "BlackSeconds", tc);
+	snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
+	tag(f, "WhiteSeconds", tc);
+	char fen[VAR_FEN_STRLEN];
+	bool second = false;    /* the second mover moves first: "1... " */
+	if (m->variant) {
+		fprintf(f, "[GameType \"%d\"]\n", m->variant->gametype);
+		vfen_format(&o->vstart, fen, sizeof fen);
+		second = o->vstart.stm != m->variant->first;
+	} else {
+		fen_format(&o->start, fen, sizeof fen);
+		second = o->start.stm == PK_WHITE;
+	}
+	fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
+		g->movetext ? g->movetext : "", result_string(g->result));
+}
+
 /* The finished games as PDN into out (replaced, or appended to with append): the
  * engines' names, the opening, how it ended, the time control and time used. Game i is
  * round ids[i] (ids NULL: i + 1). -1 after saying why. */
 int match_write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append)
 {
-	pk_match m = *mp;
 	cli_text txt;
 	FILE *f = append ? fopen(out, "a") : cli_text_begin(&txt);
 	if (!f) {
@@ -141,51 +192,9 @@ int match_write_games(const pk_match *mp, const char *out, const char *event_nam
 			cli_error("cannot write %s: %s", out, strerror(errno));
 		return -1;
 	}
-	for (int i = 0; i < m.ngames; i++) {
-		const pk_match_game *g = &m.games[i];
-		if (!atomic_load(&g->finished))
-			continue;
-		const pk_opening *o = &m.op[g->opening];
-		char event[64], num[32];
-		int bl = g->a_black ? 0 : 1;
-		long id = ids ? ids[i] : i + 1;
-		snprintf(event, sizeof event, "%s, game %ld", event_name, id);
-		tag(f, "Event", event);
-		snprintf(num, sizeof num, "%ld", id);
-		tag(f, "Round", num);
-		tag(f, "Black", m.pl[bl].name);
-		tag(f, "White", m.pl[!bl].name);
-		tag(f, "Result", result_string(g->result));
-		tag(f, "Opening", o->text);
-		tag(f, "Termination", g->reason);
-		if (g->detail)
-			tag(f, "TerminationDetail", g->detail);
-		char tc[48];
-		double limit = m.pl[0].ext ? m.pl[0].ext_time : m.pl[0].lim.movetime;
-		if (m.clock_base > 0) {
-			snprintf(tc, sizeof tc, "%g+%g", m.clock_base, m.clock_inc);   /* PGN's form: seconds+increment */
-			tag(f, "TimeControl", tc);
-		} else if (limit > 0) {
-			snprintf(tc, sizeof tc, "%g s a move", limit);
-			tag(f, "TimeControl", tc);
-		}
-		snprintf(tc, sizeof tc, "%.2f", g->used[bl]);
-		tag(f, "BlackSeconds", tc);
-		snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
-		tag(f, "WhiteSeconds", tc);
-		char fen[VAR_FEN_STRLEN];
-		bool second = false;    /* the second mover moves first: "1... " */
-		if (m.variant) {
-			fprintf(f, "[GameType \"%d\"]\n", m.variant->gametype);
-			vfen_format(&o->vstart, fen, sizeof fen);
-			second = o->vstart.stm != m.variant->first;
-		} else {
-			fen_format(&o->start, fen, sizeof fen);
-			second = o->start.stm == PK_WHITE;
-		}
-		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
-			g->movetext ? g->movetext : "", result_string(g->result));
-	}
+	for (int i = 0; i < mp->ngames; i++)
+		if (atomic_load(&mp->games[i].finished))
+			match_write_game(f, mp, i, event_name, ids ? ids[i] : i + 1);
 	if (append) {
 		if (fclose(f) != 0) {
 			cli_error("cannot write %s: %s", out, strerror(errno));
@@ -194,4 +203,96 @@ int match_write_games(const pk_match *mp, const char *out, const char *event_nam
 		return 0;
 	}
 	return cli_text_commit(&txt, out) < 0 ? -1 : 0;
+}
+
+/* How a recorded game ended, back to the referee's words and the fault they name. */
+static const struct {
+	const char *reason;
+	pk_client_status fault;
+} endings[] = {
+	{ "time forfeit", CLIENT_TIMEOUT }, { "illegal move", CLIENT_ILLEGAL }, { "engine crashed", CLIENT_CRASHED },
+	{ "engine wrote garbage", CLIENT_GARBAGE }, { "engine gave no move", CLIENT_NO_MOVE },
+};
+
+int match_resume(pk_match *m, const char *path, const char *event_name)
+{
+	int err = 0;
+	pk_reader *r = pdn_open(path, &err);
+	if (!r) {
+		if (errno == ENOENT)
+			return 0;       /* nothing played yet */
+		cli_error("--resume: cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	pk_game g;
+	game_init(&g);
+	int got, n = 0, rc = 0;
+	char want_tc[48];
+	time_control(m, want_tc, sizeof want_tc);
+	size_t elen = strlen(event_name);
+	while ((got = pdn_read(r, &g)) == 1) {
+		const char *ev = game_tag(&g, "Event"), *round = game_tag(&g, "Round"), *res = game_tag(&g, "Result");
+		const char *black = game_tag(&g, "Black"), *white = game_tag(&g, "White"), *opening = game_tag(&g, "Opening");
+		const char *tc = game_tag(&g, "TimeControl"), *term = game_tag(&g, "Termination");
+		const char *detail = game_tag(&g, "TerminationDetail"), *gt = game_tag(&g, "GameType");
+		const char *why = NULL;
+		char *e = NULL;
+		long id = round ? strtol(round, &e, 10) : 0;
+		int result = RES_NONE;
+		for (int k = RES_BLACK_WINS; k <= RES_DRAW && res; k++)
+			if (!strcmp(res, result_string(k)))
+				result = k;
+		if (!ev || strncmp(ev, event_name, elen) || strncmp(ev + elen, ", game ", 7) || !round || e == round || *e ||
+		    id < 1 || strtol(ev + elen + 7, NULL, 10) != id)
+			why = "it is no game of a match (its Event and Round are not \"pdnkit match, game N\" and N)";
+		else if (id > m->ngames)
+			why = "its round is past the games of this match (another deck or --games?)";
+		else if (atomic_load(&m->games[id - 1].finished))
+			why = "its round is in the file twice";
+		else if (result == RES_NONE)
+			why = "it has no result";
+		else if (strcmp(tc ? tc : "", want_tc))
+			why = "its time control is not this match's";
+		else if (m->variant ? !gt || atoi(gt) != m->variant->gametype : gt && atoi(gt) != 21)
+			why = "its variant is not this match's";
+		if (!why) {
+			pk_match_game *mg = &m->games[id - 1];
+			int bl = mg->a_black ? 0 : 1;
+			if (!black || !white || strcmp(black, m->pl[bl].name) || strcmp(white, m->pl[!bl].name))
+				why = "its players are not this match's engines with those colours";
+			else if (!opening || strcmp(opening, m->op[mg->opening].text))
+				why = "its opening is not this round's opening of the deck";
+			else {
+				mg->result = result;
+				mg->reason = "resumed";
+				mg->fault_by = -1;
+				for (size_t k = 0; term && k < sizeof endings / sizeof *endings; k++)
+					if (!strcmp(term, endings[k].reason) && result != RES_DRAW) {
+						/* the engine that lost is the one at fault */
+						int loser_black = result == RES_WHITE_WINS;
+						mg->reason = endings[k].reason;
+						mg->fault = endings[k].fault;
+						mg->fault_by = loser_black == mg->a_black ? 0 : 1;
+						if (detail && !(mg->detail = strdup(detail))) {
+							why = "out of memory";
+							break;
+						}
+					}
+				atomic_store(&mg->finished, true);
+				n++;
+			}
+		}
+		if (why) {
+			cli_error("--resume: %s: game %d (line %u): %s; nothing played", path, g.index, g.line, why);
+			rc = -1;
+			break;
+		}
+	}
+	if (got < 0 && !rc) {
+		cli_error("--resume: %s: %s", path, pdn_error(r));
+		rc = -1;
+	}
+	game_free(&g);
+	pdn_close(r);
+	return rc < 0 ? -1 : n;
 }

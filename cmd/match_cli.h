@@ -4,6 +4,7 @@
 #define PK_MATCH_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "analysis/match.h"
 
 #define MAX_ENGINES 16
@@ -23,5 +24,12 @@ void match_clear_progress(void);
  * engines' names, the opening, how it ended, the time control and time used. Game i is
  * round ids[i] (ids NULL: i + 1). -1 after saying why. */
 int match_write_games(const pk_match *mp, const char *out, const char *event_name, const long *ids, bool append);
+/* Finished game i (round id) as PDN onto f. */
+void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name, long id);
+/* The games of an earlier run of the same match recorded in path (as match_write_game
+ * wrote them) marked finished in m (after match_prepare), with their results and faults:
+ * how many, 0 when path does not exist, -1 after saying why when a game of the file is
+ * not of this match (other engines, deck, time control or variant). */
+int match_resume(pk_match *m, const char *path, const char *event_name);
 
 #endif

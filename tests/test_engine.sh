@@ -348,6 +348,31 @@ n=$(sed -n 's/^\([0-9]*\) games: A won.*/\1/p' "$T_TMP/int.out")
 	fail "match interrupted: $n games counted, $(grep -c '^\[Event' "$T_TMP/int.pdn" 2>/dev/null) written"
 run "$PDNKIT" validate "$T_TMP/int.pdn"
 expect_err_has "0 with errors, 0 with warnings" "the games of an interrupted match validate (no ambiguous jump either)"
+# --resume: a match goes on from the games its record holds; the result is the one of an
+# uninterrupted run (searches to a fixed depth play the same games), each round once.
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --ballots acf3 --games 10 -c 2 --adjudicate none -o "$T_TMP/full.pdn" -j
+full=$(echo "$OUT" | sed -E 's/.*("wins":[0-9]+,"draws":[0-9]+,"losses":[0-9]+).*/\1/')
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --ballots acf3 --games 6 -c 2 --adjudicate none -o "$T_TMP/res.pdn"
+expect_rc 0 "the first part of a match"
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --ballots acf3 --games 10 -c 2 --adjudicate none -o "$T_TMP/res.pdn" --resume
+expect_rc 0 "the match resumed"
+expect_out_has "resumed: 6 of 10 games read from $T_TMP/res.pdn" "the games read are said"
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --ballots acf3 --games 10 -c 2 --adjudicate none -o "$T_TMP/res.pdn" --resume -j
+expect_out_has "$full" "resumed, the score of the uninterrupted run ($full)"
+expect_out_has '"resumed":10,' "a finished match resumed plays nothing"
+[ "$(grep '^\[Round' "$T_TMP/res.pdn" | sort -u | wc -l)" = 10 ] && [ "$(grep -c '^\[Round' "$T_TMP/res.pdn")" = 10 ] && pass ||
+	fail "rounds 1-10 once each: $(grep '^\[Round' "$T_TMP/res.pdn" | tr '\n' ' ')"
+run "$PDNKIT" validate "$T_TMP/res.pdn"
+expect_err_has "10 games read: 10 valid, 0 with errors" "the resumed record validates"
+run "$PDNKIT" match --a "--depth 4" --b "--depth 2" --ballots acf3 --games 10 -o "$T_TMP/res.pdn" --resume
+expect_rc 1 "another match's record refused"
+expect_err_has "its players are not this match's engines with those colours; nothing played" "the reason named"
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --games 10 -o "$T_TMP/res.pdn" --resume
+expect_err_has "its opening is not this round's opening of the deck" "another deck refused"
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --ballots acf3 --games 4 -o "$T_TMP/res.pdn" --resume
+expect_err_has "its round is past the games of this match" "fewer games than the record refused"
+run "$PDNKIT" match --a "--depth 3" --b "--depth 2" --games 4 --resume
+expect_rc 2 "--resume without -o"
 # An output that cannot be written is said before hours of work, not after.
 for cmd in "match --a --depth=8 --b --depth=8" "book expand -n 1000" "report --depth 12 $TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"; do
 	# shellcheck disable=SC2086

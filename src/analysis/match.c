@@ -505,6 +505,8 @@ static void vworker(pk_match *m)
 		int gi = atomic_fetch_add(&m->next, 1);
 		if (gi >= m->ngames)
 			break;
+		if (atomic_load(&m->games[gi].finished))
+			continue;   /* played before (a resumed match) */
 		match_vplay(m, &m->games[gi], eng, dc);
 		if (!atomic_load(&m->games[gi].finished))
 			continue;
@@ -560,6 +562,8 @@ static void worker(int id, void *arg)
 		int gi = atomic_fetch_add(&m->next, 1);
 		if (gi >= m->ngames)
 			break;
+		if (atomic_load(&m->games[gi].finished))
+			continue;   /* played before (a resumed match) */
 		play(m, &m->games[gi], st);
 		if (!atomic_load(&m->games[gi].finished))
 			continue;
@@ -576,7 +580,7 @@ out:
 	}
 }
 
-int match_run(pk_match *m, int ngames, int concurrency)
+int match_prepare(pk_match *m, int ngames)
 {
 	m->ngames = ngames;
 	if (!(m->games = calloc((size_t)ngames, sizeof *m->games)))
@@ -584,19 +588,34 @@ int match_run(pk_match *m, int ngames, int concurrency)
 	for (int i = 0; i < ngames; i++) {
 		m->games[i].opening = m->opening_per_game ? i % m->nop : (i / 2) % m->nop;
 		m->games[i].a_black = i % 2 == 0;
+		m->games[i].fault_by = -1;
 	}
+	return 0;
+}
+
+int match_play(pk_match *m, int concurrency)
+{
+	int already = 0;
+	for (int i = 0; i < m->ngames; i++)
+		already += atomic_load(&m->games[i].finished);
 	atomic_init(&m->next, 0);
-	atomic_init(&m->done, 0);
+	atomic_init(&m->done, already);
 	atomic_init(&m->book_count[0], 0);
 	atomic_init(&m->book_count[1], 0);
 	atomic_init(&m->halt, false);
 	atomic_init(&m->faults, 0);
 	m->sprt_decision = 0;
 	m->failed = 0;
-	pool_run(concurrency, worker, m);
+	if (already < m->ngames)
+		pool_run(concurrency, worker, m);
 	m->book_moves[0] = atomic_load(&m->book_count[0]);
 	m->book_moves[1] = atomic_load(&m->book_count[1]);
-	return m->failed || (atomic_load(&m->done) < ngames && !(m->stop && *m->stop) && !atomic_load(&m->halt)) ? -1 : 0;
+	return m->failed || (atomic_load(&m->done) < m->ngames && !(m->stop && *m->stop) && !atomic_load(&m->halt)) ? -1 : 0;
+}
+
+int match_run(pk_match *m, int ngames, int concurrency)
+{
+	return match_prepare(m, ngames) < 0 ? -1 : match_play(m, concurrency);
 }
 
 int match_finished(const pk_match *m) { return atomic_load(&m->done); }

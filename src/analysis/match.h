@@ -118,6 +118,11 @@ bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o);
  * 0, or -1 when out of memory. After a stop, only the finished games are scored and
  * match_finished() tells how many there are. */
 int match_run(pk_match *m, int ngames, int concurrency);
+/* The same in two steps: match_prepare allocates the games and gives each its opening and
+ * colours (-1 when out of memory); a game the caller then marks finished (with its result,
+ * read from an earlier run's record) is counted and not played again by match_play. */
+int match_prepare(pk_match *m, int ngames);
+int match_play(pk_match *m, int concurrency);
 void match_free_games(pk_match *m);
 int match_finished(const pk_match *m);
 
