@@ -108,7 +108,7 @@ static bool is_copy(const uint8_t *m1, int n1, const char *b1, const char *w1, i
 const char *const st_find_copy_sql =
 	"SELECT id, black_key, white_key, coalesce(date_key, 0), result, moves, event, round FROM game"
 	" WHERE start IS ?1 AND moves >= ?2 AND moves < ?3 AND gametype = ?4 AND status < 3 AND copy_of IS NULL"
-	" AND id < ?5 ORDER BY id";
+	" AND id < ?5";   /* no ORDER BY: the lowest id is kept below, without a sort a lookup */
 
 int st_find_copy(pk_store *s, sqlite3_stmt *fc, const st_game_head *h, int64_t below, const int64_t *marked,
 		 size_t nmarked, int64_t *copy_of)
@@ -158,8 +158,8 @@ int st_find_copy(pk_store *s, sqlite3_stmt *fc, const st_game_head *h, int64_t b
 			    (const char *)sqlite3_column_text(fc, 2), sqlite3_column_int(fc, 3),
 			    (const char *)sqlite3_column_text(fc, 4), (const char *)sqlite3_column_text(fc, 6),
 			    (const char *)sqlite3_column_text(fc, 7))) {
-			*copy_of = id;
-			break;
+			if (!*copy_of || id < *copy_of)
+				*copy_of = id;   /* the earliest original */
 		}
 	}
 	sqlite3_reset(fc);

@@ -431,7 +431,9 @@ int store_add_game(pk_store *s, const pk_game *g, const pk_replay *rp, int *outc
 	}
 	*outcome = !copy_of ? STORE_ADDED : s->copies == COPIES_MARK ? STORE_COPY_MARKED : STORE_COPY_KEPT;
 	rc = 0;
-	if (++s->pending >= BATCH_GAMES)
+	/* A batch ends where a part of the position index ends: a part of a new store is
+	 * then written by one batch, its rows in one sorted run. */
+	if (++s->pending >= BATCH_GAMES || ((id + 1) & ((1 << PART_BITS) - 1)) == 0)
 		rc = commit_batch(s);
 out:
 	free(moves);

@@ -7,10 +7,10 @@
 #include "store/store.h"
 
 
-/* Games per transaction. Each batch rewrites most leaves of the position index, so
- * larger batches import faster; an interrupted import loses at most one batch of work
- * (the next run adds those games). */
-#define BATCH_GAMES 5000
+/* Games per transaction: a part of the position index (PART_BITS) is written by one
+ * batch in a new store, so that its rows go in as one sorted run; an interrupted import
+ * loses at most one batch of work (the next run adds those games). */
+#define BATCH_GAMES (1 << PART_BITS)
 #define PART_BITS 13
 #define TAG_MANY 16                     /* tags an INSERT at most */
 #define STR_(x) #x
