@@ -478,6 +478,7 @@ int cmd_match(int argc, const char **argv)
 		}
 	}
 	write_to = out;
+	match_progress_resumed = resumed;
 	if (resumed && !json)
 		printf("resumed: %d of %d games read from %s (their time is not in the figures below)\n", resumed, m.ngames, out);
 	fflush(stdout);

@@ -92,6 +92,8 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 double match_progress_t0;
 bool match_progress_shown;
 
+int match_progress_resumed;
+
 void match_show_progress(void *ctx, int done, int gi)
 {
 	(void)gi;
@@ -101,7 +103,8 @@ void match_show_progress(void *ctx, int done, int gi)
 	pk_match_score sc;
 	match_score(m, &sc);
 	double secs = cli_now() - match_progress_t0;
-	double eta = done > 0 ? secs * (m->ngames - done) / done : 0;
+	int played = done - match_progress_resumed;   /* this sitting's games */
+	double eta = played > 0 ? secs * (m->ngames - done) / played : 0;
 	fprintf(stderr, "\rmatch: %d/%d games, A +%ld =%ld -%ld, %.1f%%", done, m->ngames, sc.wins, sc.draws,
 		sc.losses, 100 * sc.score);
 	if (isfinite(sc.elo_low) && isfinite(sc.elo_high))

@@ -17,6 +17,7 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
  * anything else is printed. */
 extern double match_progress_t0;
 extern bool match_progress_shown;
+extern int match_progress_resumed;     /* games counted from a record (--resume), not timed */
 void match_show_progress(void *ctx, int done, int gi);
 void match_clear_progress(void);
 
