@@ -43,7 +43,11 @@ static int check_dxp(const pk_engine_spec *spec, double t, int json)
 	dxp_client_set_time(c, (int)(t * 75 / 60 + 0.999), 75);
 	pk_client_answer a;
 	pk_vmove m;
-	dxp_client_go(c, &start, NULL, 0, (int)(t * 75 / 60 + 0.999) * 60.0, &a, &m);
+	/* The game's clock is whole minutes for 75 moves, about t a move: a first move is
+	 * waited for ten times that and 5 s more (not the whole clock), so that a silent
+	 * engine is said in seconds. */
+	double clock = (int)(t * 75 / 60 + 0.999) * 60.0, wait = 10 * t + 5;
+	dxp_client_go(c, &start, NULL, 0, wait < clock ? wait : clock, &a, &m);
 	char mv[64] = "";
 	if (a.status == CLIENT_OK)
 		vmove_text(v, &m, false, mv, sizeof mv);

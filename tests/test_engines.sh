@@ -270,6 +270,28 @@ else
 	kill "$DXP_PID" 2>/dev/null
 	wait "$DXP_PID" 2>/dev/null
 fi
+# A DXP engine that takes far longer than asked: engines check says so in seconds (ten
+# times the time asked and 5 s), not after the whole clock of the game it asked for.
+"$PDNKIT" engine --dxp 127.0.0.1:0 --movetime 60 2>"$T_TMP/dxps.log" &
+DXPS_PID=$!
+port=""
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	port=$(sed -n 's/.*DXP (International draughts) on 127.0.0.1:\([0-9]*\)$/\1/p' "$T_TMP/dxps.log")
+	[ -n "$port" ] && break
+	sleep 0.3
+done
+if [ -n "$port" ]; then
+	t0=$(date +%s)
+	run "$PDNKIT" engines check "dxp:127.0.0.1:$port" -t 0.1
+	t1=$(date +%s)
+	expect_rc 3 "a slow DXP engine fails the check"
+	expect_out_has "gave no move within 7.00 s" "the wait is said"
+	[ $((t1 - t0)) -le 20 ] && pass || fail "a slow DXP engine is said within seconds: $((t1 - t0)) s"
+else
+	fail "pdnkit engine --dxp (slow) says its port"
+fi
+kill "$DXPS_PID" 2>/dev/null
+wait "$DXPS_PID" 2>/dev/null
 run "$PDNKIT" match --engine pdnkit --engine "dxp:127.0.0.1:9" --clock 60
 expect_rc 2 "DXP without --variant international"
 expect_err_has "add --variant international" "says so"
