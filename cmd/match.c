@@ -218,8 +218,8 @@ int cmd_match(int argc, const char **argv)
 	pk_opening *op = NULL;
 	if (rc)
 		goto out;
-	if (resume && !out) {
-		cli_error("--resume: give -o FILE, the record of the games played so far");
+	if (resume && (!out || !strcmp(out, "-"))) {
+		cli_error("--resume: give -o FILE, the record of the games played so far (a file, not standard output)");
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -469,7 +469,8 @@ int cmd_match(int argc, const char **argv)
 		rc = EXIT_FINDINGS;
 		goto out;
 	}
-	if (out && !resume) {
+	bool to_stdout = out && !strcmp(out, "-");   /* written at the end, after the result */
+	if (out && !resume && !to_stdout) {
 		FILE *f = fopen(out, "w");   /* the games are added as they finish */
 		if (!f || fclose(f) != 0) {
 			cli_error("cannot write %s: %s", out, strerror(errno));
@@ -477,7 +478,7 @@ int cmd_match(int argc, const char **argv)
 			goto out;
 		}
 	}
-	write_to = out;
+	write_to = to_stdout ? NULL : out;
 	match_progress_resumed = resumed;
 	if (resumed && !json)
 		printf("resumed: %d of %d games read from %s (their time is not in the figures below)\n", resumed, m.ngames, out);
@@ -588,7 +589,7 @@ int cmd_match(int argc, const char **argv)
 	}
 	if (!json && (m.pl[0].bk || m.pl[1].bk))
 		printf("book moves played: A %ld, B %ld\n", m.book_moves[0], m.book_moves[1]);
-	if (write_failed) {
+	if (write_failed || (to_stdout && match_write_games(&m, out, "pdnkit match", NULL, false) < 0)) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}

@@ -208,15 +208,6 @@ int match_write_games(const pk_match *mp, const char *out, const char *event_nam
 	return cli_text_commit(&txt, out) < 0 ? -1 : 0;
 }
 
-/* How a recorded game ended, back to the referee's words and the fault they name. */
-static const struct {
-	const char *reason;
-	pk_client_status fault;
-} endings[] = {
-	{ "time forfeit", CLIENT_TIMEOUT }, { "illegal move", CLIENT_ILLEGAL }, { "engine crashed", CLIENT_CRASHED },
-	{ "engine wrote garbage", CLIENT_GARBAGE }, { "engine gave no move", CLIENT_NO_MOVE },
-};
-
 int match_resume(pk_match *m, const char *path, const char *event_name)
 {
 	int err = 0;
@@ -269,12 +260,15 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 				mg->result = result;
 				mg->reason = "resumed";
 				mg->fault_by = -1;
-				for (size_t k = 0; term && k < sizeof endings / sizeof *endings; k++)
-					if (!strcmp(term, endings[k].reason) && result != RES_DRAW) {
-						/* the engine that lost is the one at fault */
+				/* a fault, by the referee's words for it: the engine that lost is the
+				 * one at fault */
+				static const pk_client_status faults[] = { CLIENT_TIMEOUT, CLIENT_ILLEGAL, CLIENT_CRASHED,
+									   CLIENT_GARBAGE, CLIENT_NO_MOVE };
+				for (size_t k = 0; term && result != RES_DRAW && k < sizeof faults / sizeof *faults; k++)
+					if (!strcmp(term, match_fault_reason(faults[k]))) {
 						int loser_black = result == RES_WHITE_WINS;
-						mg->reason = endings[k].reason;
-						mg->fault = endings[k].fault;
+						mg->reason = match_fault_reason(faults[k]);
+						mg->fault = faults[k];
 						mg->fault_by = loser_black == mg->a_black ? 0 : 1;
 						if (detail && !(mg->detail = strdup(detail))) {
 							why = "out of memory";

@@ -81,6 +81,21 @@ done
 run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine faulty --engines "$T_TMP/engines" --time 0.02 --ballots acf3 --games 2 -c 1 --adjudicate none
 expect_out_has "played 1-2, which is not a legal move here" "the illegal move is named"
 expect_out_has "B faults: 0 crashed, 0 on time, 2 illegal" "and counted"
+# a record's faults count as faults when the match is resumed from it
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine faulty --engines "$T_TMP/engines" --time 0.02 --ballots acf3 --games 2 -c 1 --adjudicate none -o "$T_TMP/faulty.pdn"
+run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine faulty --engines "$T_TMP/engines" --time 0.02 --ballots acf3 --games 2 -c 1 --adjudicate none -o "$T_TMP/faulty.pdn" --resume
+expect_out_has "resumed: 2 of 2 games" "a finished record resumed"
+expect_out_has "B faults: 0 crashed, 0 on time, 2 illegal" "its faults counted again"
+expect_out_has "played 1-2, which is not a legal move here" "and what the engine did"
+# -o -: the games on standard output after the result, no file named "-"
+here=$(pwd)
+cd "$T_TMP" || exit 1
+run "$PDNKIT" match --a "--depth 2" --b "--depth 1" --ballots acf3 --games 2 --adjudicate none -o -
+cd "$here" || exit 1
+expect_out_has '[Event "pdnkit match, game 2"]' "-o - writes the games to standard output"
+[ ! -e "$T_TMP/-" ] && pass || fail "-o - made a file named -"
+run "$PDNKIT" match --a "--depth 2" --b "--depth 1" --games 2 -o - --resume
+expect_rc 2 "--resume with -o - refused"
 run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "hub:$FAKE crash 2" --time 0.02 --ballots acf3 --games 20 -c 1 --on-fault stop --adjudicate none -j
 expect_out_has '"games":1,' "--on-fault stop ends the run after the fault"
 run "$PDNKIT" match --engine "pdnkit:--depth 2" --engine "hub:$FAKE slow" --startup 0.3 --games 2

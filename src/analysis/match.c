@@ -252,15 +252,20 @@ double match_clock_share(double left, double inc)
 	return t < 0.005 ? 0.005 : t;
 }
 
+const char *match_fault_reason(pk_client_status st)
+{
+	return st == CLIENT_TIMEOUT ? "time forfeit" : st == CLIENT_ILLEGAL ? "illegal move" :
+	       st == CLIENT_CRASHED ? "engine crashed" : st == CLIENT_GARBAGE ? "engine wrote garbage" :
+	       "engine gave no move";
+}
+
 /* The game is lost by player who, for what its engine did. */
 void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail)
 {
 	g->result = side == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
 	g->fault = st;
 	g->fault_by = who;
-	g->reason = st == CLIENT_TIMEOUT ? "time forfeit" : st == CLIENT_ILLEGAL ? "illegal move" :
-		    st == CLIENT_CRASHED ? "engine crashed" : st == CLIENT_GARBAGE ? "engine wrote garbage" :
-		    "engine gave no move";
+	g->reason = match_fault_reason(st);
 	free(g->detail);
 	g->detail = strdup(detail);
 	atomic_fetch_add(&m->faults, 1);

@@ -126,6 +126,9 @@ int match_play(pk_match *m, int concurrency);
 void match_free_games(pk_match *m);
 int match_finished(const pk_match *m);
 
+/* How a game lost by a fault ended, as the record's Termination says it. */
+const char *match_fault_reason(pk_client_status st);
+
 /* Wins, draws and losses from A's view; the score and Elo difference with its 95%
  * interval (infinite when the score is 0 or 1). */
 typedef struct {
