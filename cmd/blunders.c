@@ -1,9 +1,16 @@
 /* pdnkit blunders: the worst moves of the annotated games of a database, as a table, as
  * JSON Lines, or as PDN set-up games (the position before the move, the engine's line
- * as the main line and the move played as a variation) ready to study. */
+ * as the main line and the move played as a variation) ready to study; with a second
+ * opinion, another engine's move in each position, and the flags it disputes (it plays
+ * the move itself). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "engine_opts.h"
+#include "pdn/pdn_write.h"
+#include "proto/client.h"
+#include "proto/spec.h"
 #include "pdn/movenum.h"
 #include "commands.h"
 #include "dbcli.h"
@@ -20,7 +27,47 @@ typedef struct {
 	pk_replay rp;
 	int loaded;
 	int err;
+	pk_client *second;          /* the second opinion's engine, or NULL */
+	double second_time;
+	long asked, disputed, failed;
 } bctx;
+
+/* The second opinion on ply of the loaded game: the other engine's move in the position
+ * before it (given the game's moves, for repetitions). Its move as text in mv ("" when it
+ * gave none: the reason in detail); true when it is the move played. */
+static bool second_opinion(bctx *b, int ply, char *mv, pk_client_answer *a)
+{
+	*mv = 0;
+	if (b->rp.variant_replayed || ply > b->rp.nply) {
+		snprintf(a->detail, sizeof a->detail, "a game of another variant: not asked");
+		a->status = CLIENT_NO_MOVE;
+		return false;
+	}
+	if (!client_alive(b->second)) {
+		snprintf(a->detail, sizeof a->detail, "the engine stopped earlier: not asked");
+		a->status = CLIENT_CRASHED;
+		b->failed++;
+		return false;
+	}
+	pk_move moves[1024];
+	int n = ply - 1 < 1024 ? ply - 1 : 1024;
+	for (int i = 0; i < n; i++)
+		moves[i] = b->rp.plies[i].move;
+	client_new_game(b->second);
+	client_go(b->second, &b->rp.start, moves, n, b->second_time, a);
+	b->asked++;
+	if (a->status != CLIENT_OK) {
+		if (!b->failed++) {
+			char safe[900];
+			cli_error("--second-opinion: %s", cli_safe_text(a->detail, safe, sizeof safe));
+		}
+		return false;
+	}
+	pdn_move_string(replay_pos_before(&b->rp, ply), &a->move, false, mv);
+	bool same = move_equal(&a->move, &b->rp.plies[ply - 1].move);
+	b->disputed += same;
+	return same;
+}
 
 static int load_one(void *ctx, const pk_row *r)
 {
@@ -108,6 +155,9 @@ static int row(void *ctx, const pk_blunder *bl)
 	if (bl->depth >= 0)
 		snprintf(depth, sizeof depth, "%d", bl->depth);
 	b->rows++;
+	char mv2[PK_MOVE_STRLEN + 8] = "", safe[900];
+	pk_client_answer a2;
+	bool disputed = b->second && second_opinion(b, ply, mv2, &a2);
 	if (b->format == FMT_JSON) {
 		printf("{\"game\":%lld,", id);
 		if (b->rp.variant_replayed)
@@ -129,6 +179,20 @@ static int row(void *ctx, const pk_blunder *bl)
 		json_string(stdout, fen);
 		printf(",\"pv\":");
 		json_string(stdout, nz(bl->pv));
+		if (b->second) {
+			printf(",\"second\":{\"engine\":");
+			json_string(stdout, client_name(b->second));
+			printf(",\"status\":\"%s\",\"move\":", client_status_name(a2.status));
+			json_string(stdout, mv2);
+			printf(",\"disputed\":%s", disputed ? "true" : "false");
+			if (a2.status == CLIENT_OK && a2.has_score)
+				printf(",\"score\":%d", (int)lround(a2.score * 100));
+			if (a2.status != CLIENT_OK) {
+				printf(",\"detail\":");
+				json_string(stdout, a2.detail);
+			}
+			printf("}");
+		}
 		printf("}\n");
 	} else if (b->format == FMT_PDN) {
 		pdn_tag("Event", bl->event);
@@ -148,6 +212,12 @@ static int row(void *ctx, const pk_blunder *bl)
 		       "scored %s (side to move's view).}\n",
 		       id, number, black ? "Black" : "White", nz(bl->move), score_str(sp, s1, sizeof s1), loss / 100.0,
 		       depth, score_str(sb, s2, sizeof s2));
+		if (b->second) {
+			char safe2[900];
+			printf("{%s: %s%s}\n", cli_safe_text(client_name(b->second), safe, sizeof safe),
+			       a2.status != CLIENT_OK ? "no move: " : disputed ? "plays the move played itself (the flag is disputed): " : "plays ",
+			       a2.status != CLIENT_OK ? cli_safe_text(a2.detail, safe2, sizeof safe2) : mv2);
+		}
 		/* The engine's first move, the move played as its alternative, the rest of the line. */
 		const char *line = bl->pv && *bl->pv ? bl->pv : nz(bl->best);
 		const char *sp1 = strchr(line, ' ');
@@ -165,15 +235,20 @@ static int row(void *ctx, const pk_blunder *bl)
 		printf(" *\n\n");
 	} else {
 		if (b->rows == 1)
-			printf("%6s  %7s  %-9s  %-10s %7s  %-10s %7s  %s\n%s\n", "loss", "game", "move", "played", "score", "best", "score",
-			       "players, event",
-			       "  (loss in hundredths of a man; scores in men, for the side that moved)");
+			printf("%6s  %7s  %-9s  %-10s %7s  %-10s %7s  %s%s\n%s\n", "loss", "game", "move", "played", "score", "best", "score",
+			       b->second ? "2nd opinion   " : "", "players, event",
+			       b->second ? "  (loss in hundredths of a man; scores in men, for the side that moved; the second opinion's move,"
+					   " = when it plays the move played)"
+					 : "  (loss in hundredths of a man; scores in men, for the side that moved)");
 		char mv[32];
 		snprintf(mv, sizeof mv, "%d%s", number, opens ? "." : "...");
 		char s1[16], s2[16];
-		printf("%6d  %7lld  %-9s  %-10s %7s  %-10s %7s  %s - %s, %s\n", loss, id, mv, nz(bl->move),
-		       score_str(sp, s1, sizeof s1), nz(bl->best), score_str(sb, s2, sizeof s2), nz(bl->black), nz(bl->white),
-		       nz(bl->event));
+		char second[PK_MOVE_STRLEN + 16] = "";
+		if (b->second)
+			snprintf(second, sizeof second, "%-12s  ", a2.status != CLIENT_OK ? "(no move)" : disputed ? "= (disputed)" : mv2);
+		printf("%6d  %7lld  %-9s  %-10s %7s  %-10s %7s  %s%s - %s, %s\n", loss, id, mv, nz(bl->move),
+		       score_str(sp, s1, sizeof s1), nz(bl->best), score_str(sb, s2, sizeof s2), second, nz(bl->black),
+		       nz(bl->white), nz(bl->event));
 	}
 	return 0;
 }
@@ -181,13 +256,18 @@ static int row(void *ctx, const pk_blunder *bl)
 int cmd_blunders(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
-	char *min_loss = NULL, *format = NULL;
+	char *min_loss = NULL, *format = NULL, *second = NULL, *second_time = NULL, *engines_file = NULL;
 	int json_flag = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games (--limit: how many moves):", NULL },
 		{ "min-loss", 0, POPT_ARG_STRING, &min_loss, 0, "moves that lost at least CP (default 100, a blunder)", "CP" },
 		{ "format", 0, POPT_ARG_STRING, &format, 0, "table (default), pdn (a set-up game per move) or json", "FMT" },
 		{ "json", 'j', POPT_ARG_NONE, &json_flag, 0, "the same as --format json", NULL },
+		{ "second-opinion", 0, POPT_ARG_STRING, &second, 0,
+		  "ask another engine (cb:LIB.so, hub:COMMAND or a name of --engines) for its move in each position: a move "
+		  "it plays itself is a disputed flag", "SPEC" },
+		{ "second-time", 0, POPT_ARG_STRING, &second_time, 0, "its seconds a position (default 1)", "SECONDS" },
+		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -228,10 +308,37 @@ int cmd_blunders(int argc, const char **argv)
 			goto out;
 		}
 	}
+	b.second_time = 1;
+	if (second_time && (!second || cli_number(second_time, 0.01, 3600, "--second-time", &b.second_time))) {
+		if (!second)
+			cli_error("--second-time goes with --second-opinion");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	pk_filter f;
 	if ((rc = filter_resolve(&fa, &f)) != 0)
 		goto out;
 	f.limit = 0;
+	if (second) {
+		pk_engine_spec spec;
+		char err[800], safe[900];
+		if (spec_parse(second, engines_file_option(engines_file), &spec, err, sizeof err) < 0) {
+			cli_error("--second-opinion %s", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (spec.kind != SPEC_CB && spec.kind != SPEC_HUB) {
+			cli_error("--second-opinion %s: give another engine (cb:LIB.so, hub:COMMAND or a name of --engines)", second);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		pk_client_opts co = { 0 };
+		if (!(b.second = client_open(&spec, &co, err, sizeof err))) {
+			cli_error("--second-opinion %s", cli_safe_text(err, safe, sizeof safe));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	}
 	if (!(b.s = db_open(&fa, STORE_READ))) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -246,13 +353,29 @@ int cmd_blunders(int argc, const char **argv)
 	if (!rc && b.rows == 0)
 		fprintf(stderr, "blunders: no annotated move of the selection lost %ld or more"
 				" (annotate the games first: pdnkit annotate --db ...)\n", minl);
+	if (b.second && b.rows) {
+		char safe[300];
+		fflush(stdout);
+		fprintf(stderr, "blunders: second opinion of %s at %g s a position: it plays %ld of the %ld moves listed itself "
+			"(%.0f%%: disputed flags)", cli_safe_text(client_name(b.second), safe, sizeof safe), b.second_time, b.disputed,
+			b.rows, 100.0 * (double)b.disputed / (double)b.rows);
+		if (b.failed)
+			fprintf(stderr, "; %ld positions without its move", b.failed);
+		fprintf(stderr, "\n");
+		if (b.failed && !rc)
+			rc = EXIT_RUNTIME;
+	}
 out:
 	game_free(&b.g);
 	replay_free(&b.rp);
 	store_close(b.s);
+	client_close(b.second);
 	poptFreeContext(ctx);
 	filter_args_free(&fa);
 	free(min_loss);
 	free(format);
+	free(second);
+	free(second_time);
+	free(engines_file);
 	return rc < 0 ? EXIT_OK : rc;
 }

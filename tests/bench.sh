@@ -202,6 +202,17 @@ if [ "${BENCH_GUINN:-1}" != 0 ] && [ -f "$peer" ] && command -v g++ >/dev/null; 
 	if sh "$peer" "$gdir" >/dev/null 2>&1; then
 		"$PDNKIT" match --engine "pdnkit:--egdb none" --engine "cb:$gdir/libguinn-cb.so" --time 0.1 --ballots acf3 \
 			--games "${BENCH_GUINN_GAMES:-312}" -c "$cores" --adjudicate none 2>/dev/null | sed 's/^/  /'
+		# The annotation's trust: of the mistakes and blunders the default annotation flags
+		# in the 1981 match, how many GuiNN at 1 s plays itself (the goal: at most 15%).
+		if [ -f "$CORPORA/tinsley.pdn" ]; then
+			tdb=$(mktemp -d)
+			"$PDNKIT" import --db "$tdb/t.db" "$CORPORA/tinsley.pdn" >/dev/null 2>&1
+			"$PDNKIT" annotate --db "$tdb/t.db" --event "Petal 1981, game" --quiet 2>/dev/null
+			"$PDNKIT" blunders --db "$tdb/t.db" --event "Petal 1981, game" --min-loss 50 --limit 1000 \
+				--second-opinion "cb:$gdir/libguinn-cb.so" --second-time 1 2>&1 >/dev/null |
+				sed -n 's/^blunders: /  the 1981 match annotated at the defaults, mistakes and blunders: /p'
+			rm -rf "$tdb"
+		fi
 	else
 		echo "  (GuiNN did not build)"
 	fi

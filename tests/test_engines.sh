@@ -120,6 +120,35 @@ expect_err_has "not annotated: " "a crash is said"
 expect_err_has "signal 6" "with how it ended"
 run "$PDNKIT" annotate "$G37" --engine "hub:$FAKE ok" --depth 3
 expect_rc 2 "another engine is given seconds, not a depth"
+# blunders --second-opinion: another engine's move in each listed position; a flag is
+# disputed exactly when that move is the move played
+run "$PDNKIT" import --db "$T_TMP/so.db" "$G37"
+run "$PDNKIT" annotate --db "$T_TMP/so.db" --depth 4 --book none -q
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 6 --second-opinion "hub:$FAKE ok" --second-time 0.05 -j
+expect_rc 0 "blunders with a second opinion"
+expect_err_has "blunders: second opinion of " "its summary"
+n=0
+bad=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	played=$(printf '%s' "$line" | sed -E 's/.*"side":"[a-z]+","move":"([^"]*)".*/\1/')
+	other=$(printf '%s' "$line" | sed -E 's/.*"second":\{[^}]*"move":"([^"]*)".*/\1/')
+	disp=$(printf '%s' "$line" | sed -E 's/.*"disputed":(true|false).*/\1/')
+	if [ "$played" = "$other" ]; then [ "$disp" = true ] || bad=$((bad + 1)); else [ "$disp" = false ] || bad=$((bad + 1)); fi
+done <<EOF2
+$OUT
+EOF2
+[ "$n" = 6 ] && [ "$bad" = 0 ] && pass || fail "disputed exactly when the engine plays the move played: $n rows, $bad wrong: $OUT"
+k=$(printf '%s\n' "$OUT" | grep -c '"disputed":true')
+expect_err_has "it plays $k of the 6 moves listed itself" "the summary counts the disputed flags"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 4 --second-opinion "hub:$FAKE crash 2" --second-time 0.05
+expect_rc 3 "a second opinion that crashes"
+expect_err_has "positions without its move" "is said"
+expect_out_has "(no move)" "the rows without its move are marked"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-time 1
+expect_rc 2 "--second-time alone"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-opinion pdnkit
+expect_rc 2 "--second-opinion takes another engine"
 run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
 expect_rc 0 "an engine answering from its book"
 expect_err_has "without a score (from its opening book?)" "its unscored moves said"
@@ -142,6 +171,35 @@ expect_rc 3 "analyze with an engine that hangs"
 expect_err_has "gave no move within" "says so"
 run "$PDNKIT" analyze -E "hub:$FAKE ok" -d 5
 expect_rc 2 "another engine is given seconds, not a depth"
+# blunders --second-opinion: another engine's move in each listed position; a flag is
+# disputed exactly when that move is the move played
+run "$PDNKIT" import --db "$T_TMP/so.db" "$G37"
+run "$PDNKIT" annotate --db "$T_TMP/so.db" --depth 4 --book none -q
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 6 --second-opinion "hub:$FAKE ok" --second-time 0.05 -j
+expect_rc 0 "blunders with a second opinion"
+expect_err_has "blunders: second opinion of " "its summary"
+n=0
+bad=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	played=$(printf '%s' "$line" | sed -E 's/.*"side":"[a-z]+","move":"([^"]*)".*/\1/')
+	other=$(printf '%s' "$line" | sed -E 's/.*"second":\{[^}]*"move":"([^"]*)".*/\1/')
+	disp=$(printf '%s' "$line" | sed -E 's/.*"disputed":(true|false).*/\1/')
+	if [ "$played" = "$other" ]; then [ "$disp" = true ] || bad=$((bad + 1)); else [ "$disp" = false ] || bad=$((bad + 1)); fi
+done <<EOF2
+$OUT
+EOF2
+[ "$n" = 6 ] && [ "$bad" = 0 ] && pass || fail "disputed exactly when the engine plays the move played: $n rows, $bad wrong: $OUT"
+k=$(printf '%s\n' "$OUT" | grep -c '"disputed":true')
+expect_err_has "it plays $k of the 6 moves listed itself" "the summary counts the disputed flags"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 4 --second-opinion "hub:$FAKE crash 2" --second-time 0.05
+expect_rc 3 "a second opinion that crashes"
+expect_err_has "positions without its move" "is said"
+expect_out_has "(no move)" "the rows without its move are marked"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-time 1
+expect_rc 2 "--second-time alone"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-opinion pdnkit
+expect_rc 2 "--second-opinion takes another engine"
 run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
 expect_rc 0 "an engine answering from its book"
 expect_err_has "without a score (from its opening book?)" "its unscored moves said"
@@ -227,6 +285,35 @@ expect_rc 3 "an engine that crashes ends the expansion"
 expect_err_has "--engine" "and says which engine"
 run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--depth 4" -n 3 -o "$T_TMP/y.book"
 expect_rc 2 "another engine is given seconds, not a depth"
+# blunders --second-opinion: another engine's move in each listed position; a flag is
+# disputed exactly when that move is the move played
+run "$PDNKIT" import --db "$T_TMP/so.db" "$G37"
+run "$PDNKIT" annotate --db "$T_TMP/so.db" --depth 4 --book none -q
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 6 --second-opinion "hub:$FAKE ok" --second-time 0.05 -j
+expect_rc 0 "blunders with a second opinion"
+expect_err_has "blunders: second opinion of " "its summary"
+n=0
+bad=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	played=$(printf '%s' "$line" | sed -E 's/.*"side":"[a-z]+","move":"([^"]*)".*/\1/')
+	other=$(printf '%s' "$line" | sed -E 's/.*"second":\{[^}]*"move":"([^"]*)".*/\1/')
+	disp=$(printf '%s' "$line" | sed -E 's/.*"disputed":(true|false).*/\1/')
+	if [ "$played" = "$other" ]; then [ "$disp" = true ] || bad=$((bad + 1)); else [ "$disp" = false ] || bad=$((bad + 1)); fi
+done <<EOF2
+$OUT
+EOF2
+[ "$n" = 6 ] && [ "$bad" = 0 ] && pass || fail "disputed exactly when the engine plays the move played: $n rows, $bad wrong: $OUT"
+k=$(printf '%s\n' "$OUT" | grep -c '"disputed":true')
+expect_err_has "it plays $k of the 6 moves listed itself" "the summary counts the disputed flags"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 4 --second-opinion "hub:$FAKE crash 2" --second-time 0.05
+expect_rc 3 "a second opinion that crashes"
+expect_err_has "positions without its move" "is said"
+expect_out_has "(no move)" "the rows without its move are marked"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-time 1
+expect_rc 2 "--second-time alone"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-opinion pdnkit
+expect_rc 2 "--second-opinion takes another engine"
 run "$PDNKIT" book expand -E "hub:$PDNKIT engine" --engine-options "--movetime 0.05" -n 2 -o "$T_TMP/z.book" -q
 expect_rc 0 "an engine answering from its book"
 expect_err_has "without a score (from its opening book?)" "its unscored moves said"
