@@ -145,6 +145,8 @@ run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 4 --second-opini
 expect_rc 3 "a second opinion that crashes"
 expect_err_has "positions without its move" "is said"
 expect_out_has "(no move)" "the rows without its move are marked"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 3 --second-opinion faulty --engines "$T_TMP/engines" --second-time 0.05
+expect_err_has "blunders: second opinion of fake-illegal" "an engine named in the engines file"
 run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-time 1
 expect_rc 2 "--second-time alone"
 run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-opinion pdnkit
@@ -196,6 +198,8 @@ run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 4 --second-opini
 expect_rc 3 "a second opinion that crashes"
 expect_err_has "positions without its move" "is said"
 expect_out_has "(no move)" "the rows without its move are marked"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 3 --second-opinion faulty --engines "$T_TMP/engines" --second-time 0.05
+expect_err_has "blunders: second opinion of fake-illegal" "an engine named in the engines file"
 run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-time 1
 expect_rc 2 "--second-time alone"
 run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-opinion pdnkit
@@ -310,6 +314,8 @@ run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 4 --second-opini
 expect_rc 3 "a second opinion that crashes"
 expect_err_has "positions without its move" "is said"
 expect_out_has "(no move)" "the rows without its move are marked"
+run "$PDNKIT" blunders --db "$T_TMP/so.db" --min-loss 0 --limit 3 --second-opinion faulty --engines "$T_TMP/engines" --second-time 0.05
+expect_err_has "blunders: second opinion of fake-illegal" "an engine named in the engines file"
 run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-time 1
 expect_rc 2 "--second-time alone"
 run "$PDNKIT" blunders --db "$T_TMP/so.db" --second-opinion pdnkit
