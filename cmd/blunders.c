@@ -50,11 +50,14 @@ static bool second_opinion(bctx *b, int ply, char *mv, pk_client_answer *a)
 		return false;
 	}
 	pk_move moves[1024];
-	int n = ply - 1 < 1024 ? ply - 1 : 1024;
-	for (int i = 0; i < n; i++)
+	int n = ply - 1;
+	for (int i = 0; i < n && n <= 1024; i++)
 		moves[i] = b->rp.plies[i].move;
 	client_new_game(b->second);
-	client_go(b->second, &b->rp.start, moves, n, b->second_time, a);
+	if (n <= 1024)
+		client_go(b->second, &b->rp.start, moves, n, b->second_time, a);
+	else   /* a game longer than that: the position alone */
+		client_go(b->second, replay_pos_before(&b->rp, ply), NULL, 0, b->second_time, a);
 	b->asked++;
 	if (a->status != CLIENT_OK) {
 		if (!b->failed++) {
