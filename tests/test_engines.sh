@@ -224,7 +224,9 @@ expect_rc 0 "a match with a clock"
 expect_out_has '"time_losses":0' "nobody loses on time"
 grep -q '^\[TimeControl "2+0.05"\]' "$T_TMP/clk.pdn" && pass || fail "the time control in the games"
 run "$PDNKIT" match -E "pdnkit" -E "hub:$FAKE hang 3" --clock 0.5 --margin 0.2 --ballots acf3 --games 2 -c 1 --adjudicate none
-expect_out_has "0.50 s on its clock" "an engine that hangs loses on its clock"
+# its earlier moves took a little of the 0.5 s (more under a sanitizer): the clock left is said
+case $OUT in *"gave no move within 0."[0-7]?" s (0."[0-5]?" s on its clock and a margin of 0.20 s)"*) pass ;;
+	*) fail "an engine that hangs loses on its clock: $OUT" ;; esac
 run "$PDNKIT" match -E pdnkit -E pdnkit --clock 60+x
 expect_rc 2 "a clock that is no clock"
 
