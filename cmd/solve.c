@@ -91,7 +91,7 @@ int cmd_solve(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	long positions = 0, correct = 0, skipped = 0, by_egdb = 0;
+	long positions = 0, correct = 0, skipped = 0, by_egdb = 0, contradictions = 0;
 	pk_source src = { .files = files, .nfiles = nfiles };
 	char err[600];
 	pk_games *it = games_open(&src, err, sizeof err);
@@ -189,6 +189,10 @@ int cmd_solve(int argc, const char **argv)
 		}
 		positions++;
 		bool ok = judged == want && !fault;
+		/* The databases are exact: a stated result they contradict is the problem's
+		 * error (a transcription, the side to move), not the engine's. */
+		bool contradicted = res.in_egdb && !ok;
+		contradictions += contradicted;
 		correct += ok;
 		const char *name = game_tag(g, "Event");
 		if (json) {
@@ -199,9 +203,14 @@ int cmd_solve(int argc, const char **argv)
 				printf("\"variant\":\"%s\",", v->key);
 			printf("\"event\":");
 			json_string(stdout, name ? name : "");
-			printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"egdb\":%s,\"correct\":%s}\n",
+			printf(",\"expected\":\"%s\",\"judged\":\"%s\",\"score\":%d,\"depth\":%d,\"bestmove\":\"%s\",\"egdb\":%s,\"contradicted\":%s,\"correct\":%s}\n",
 			       result_string(want), result_string(judged), s, depth, mv, res.in_egdb ? "true" : "false",
-			       ok ? "true" : "false");
+			       contradicted ? "true" : "false", ok ? "true" : "false");
+		} else if (contradicted && !quiet) {
+			char safe[256];
+			printf("%s: game %d (%s): the stated result %s is wrong: the endgame databases prove %s (%s; best move %s)\n",
+			       file, g->index, name ? cli_safe_text(name, safe, sizeof safe) : "?", result_string(want),
+			       result_string(judged), judged == RES_DRAW ? "a draw" : judged == RES_BLACK_WINS ? "Black wins" : "White wins", mv);
 		} else if (!ok && !quiet) {
 			char safe[256];
 			printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", file, g->index,
@@ -215,11 +224,13 @@ int cmd_solve(int argc, const char **argv)
 	cli_progress_done();
 	double secs = cli_now() - t0;
 	if (json)
-		printf("{\"positions\":%ld,\"correct\":%ld,\"by_egdb\":%ld,\"skipped\":%ld,\"seconds\":%.1f}\n", positions, correct,
-		       by_egdb, skipped, secs);
+		printf("{\"positions\":%ld,\"correct\":%ld,\"by_egdb\":%ld,\"contradicted\":%ld,\"skipped\":%ld,\"seconds\":%.1f}\n",
+		       positions, correct, by_egdb, contradictions, skipped, secs);
 	else
-		printf("%ld of %ld positions judged right (%.1f%%), %ld by the endgame databases; %ld skipped (no set-up position or no result); %.1f s\n",
-		       correct, positions, positions ? 100.0 * (double)correct / (double)positions : 0.0, by_egdb, skipped, secs);
+		printf("%ld of %ld positions judged right (%.1f%%), %ld by the endgame databases (%ld stated result%s they prove wrong); "
+		       "%ld skipped (no set-up position or no result); %.1f s\n",
+		       correct, positions, positions ? 100.0 * (double)correct / (double)positions : 0.0, by_egdb, contradictions,
+		       contradictions == 1 ? "" : "s", skipped, secs);
 	if (rc == EXIT_USAGE)
 		rc = EXIT_OK;
 out:

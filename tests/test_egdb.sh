@@ -152,7 +152,13 @@ expect_rc 0 "import --egdb"
 expect_err_has "3 results checked against the endgame databases: 2 contradicted" "import counts its verdicts"
 
 run "$PDNKIT" solve --egdb "$D" --movetime 0.1 --json "$T_TMP/ends.pdn"
-expect_out_has '"positions":3,"correct":1,"by_egdb":3' "solve judges by the database"
+expect_out_has '"positions":3,"correct":1,"by_egdb":3,"contradicted":2' "solve judges by the database"
+expect_out_has '"event":"a draw called a win","expected":"1-0","judged":"1/2-1/2"' "the database's verdict"
+expect_out_has '"egdb":true,"contradicted":true,"correct":false}' "a stated result the database proves wrong"
+run "$PDNKIT" solve --egdb "$D" --movetime 0.1 "$T_TMP/ends.pdn"
+expect_out_has "game 3 (a draw called a win): the stated result 1-0 is wrong: the endgame databases prove 1/2-1/2 (a draw; best move" "solve says a wrong stated result"
+expect_out_has "game 1 (drawn, but won): the stated result 1/2-1/2 is wrong: the endgame databases prove 0-1 (White wins;" "and names the winner"
+expect_out_has "1 of 3 positions judged right (33.3%), 3 by the endgame databases (2 stated results they prove wrong)" "solve's summary counts them"
 
 cat >"$T_TMP/blunder.pdn" <<'PDN'
 [Event "a win thrown away"]
