@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "pdn/pdn_write.h"
+#include <sqlite3.h>
 #include "store/store.h"
 
 static char dir[] = "/tmp/pdnkit-test-XXXXXX";
@@ -222,6 +223,13 @@ static int on_hit(void *ctx, const pk_row *row)
 	return 0;
 }
 
+static int on_long(void *ctx, int n, const char *const *c)
+{
+	if (n > 0 && c[0])
+		*(long *)ctx = atol(c[0]);
+	return 0;
+}
+
 /* Position search against the slow way: replay every game of the file and look. */
 static void test_position_search(const char *corpora)
 {
@@ -305,6 +313,74 @@ static void test_position_search(const char *corpora)
 	CHECK_INT(mismatches, 0);
 	CHECK(np >= 40);
 	CHECK(total_hits > 724);   /* the start position alone is in every game */
+
+	/* A store of schema version 3 (one row of `position` per game and ply) is migrated
+	 * when opened: the same games found. The old table is made here as version 3 wrote
+	 * it, from the games replayed again. */
+	static hit before[64][4001];
+	for (int p = 0; p < np; p++) {
+		memset(got, 0, sizeof got);
+		pk_filter f;
+		filter_init(&f);
+		f.position_set = true;
+		f.position_key = probes[p];
+		store_query(s, &f, on_hit, got);
+		memcpy(before[p], got, sizeof before[p]);
+	}
+	store_close(s);
+	s = NULL;
+	sqlite3 *db;
+	CHECK(sqlite3_open(tmp("tinsley.db"), &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "BEGIN; DROP TABLE position_block; CREATE TABLE position(part INTEGER NOT NULL, key INTEGER NOT NULL,"
+			   " game INTEGER NOT NULL, ply INTEGER NOT NULL, PRIMARY KEY(part, key, game, ply)) WITHOUT ROWID",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_stmt *ins, *id;
+	CHECK(sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO position VALUES(?1 >> 13, ?2, ?1, ?3)", -1, &ins, NULL) == SQLITE_OK);
+	CHECK(sqlite3_prepare_v2(db, "SELECT id FROM game WHERE source_game = ?", -1, &id, NULL) == SQLITE_OK);
+	r = pdn_open_mem(text, len);
+	index = 0;
+	long rows = 0;
+	while (pdn_read(r, &g) == 1) {
+		index++;
+		replay_game(&g, &rp);
+		sqlite3_bind_int(id, 1, index);
+		int64_t gid = sqlite3_step(id) == SQLITE_ROW ? sqlite3_column_int64(id, 0) : 0;
+		sqlite3_reset(id);
+		for (int ply = 0; gid && ply <= rp.nply; ply++) {
+			const pk_pos *q = ply == 0 ? &rp.start : &rp.plies[ply - 1].after;
+			sqlite3_bind_int64(ins, 1, gid);
+			sqlite3_bind_int64(ins, 2, (int64_t)q->key);
+			sqlite3_bind_int(ins, 3, ply);
+			rows += sqlite3_step(ins) == SQLITE_DONE;
+			sqlite3_reset(ins);
+		}
+	}
+	pdn_close(r);
+	sqlite3_finalize(ins);
+	sqlite3_finalize(id);
+	CHECK(rows > 724 * 20);
+	CHECK(sqlite3_exec(db, "PRAGMA user_version = 3; COMMIT", NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_close(db);
+	s = store_open(tmp("tinsley.db"), STORE_WRITE, err, sizeof err);
+	CHECK(s != NULL);
+	mismatches = 0;
+	for (int p = 0; s && p < np; p++) {
+		memset(got, 0, sizeof got);
+		pk_filter f;
+		filter_init(&f);
+		f.position_set = true;
+		f.position_key = probes[p];
+		store_query(s, &f, on_hit, got);
+		mismatches += memcmp(before[p], got, sizeof before[p]) != 0;
+	}
+	CHECK_INT(mismatches, 0);
+	long n = -1;
+	pk_filter all;
+	filter_init(&all);
+	CHECK(s && store_select(s, "SELECT (SELECT count(*) FROM sqlite_master WHERE name = 'position')"
+				   " + 10 * (SELECT count(*) FROM sqlite_master WHERE name = 'position_block') FROM game g %W LIMIT 1",
+				&all, on_long, &n) == 0);
+	CHECK_INT(n, 10);   /* the old table gone, the blocks there */
 	game_free(&g);
 	replay_free(&rp);
 	store_close(s);
@@ -329,7 +405,7 @@ static void digest(const char *db, char *out)
 	pk_filter f;
 	filter_init(&f);
 	f.copies = true;   /* every stored record, copies of another game included */
-	store_select(s, "SELECT count(*), sum(g.fingerprint % 1000003), (SELECT count(*) FROM position),"
+	store_select(s, "SELECT count(*), sum(g.fingerprint % 1000003), (SELECT count(*) || '/' || sum(length(data)) FROM position_block),"
 			" (SELECT count(*) FROM tag) FROM game g %W", &f, on_digest, out);
 	store_close(s);
 }

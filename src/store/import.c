@@ -60,22 +60,6 @@ static char *movetext_of(const pk_game *g, const pk_replay *rp)
 	return t.p;
 }
 
-
-
-/* Rows a statement: one step for POS_MANY rows costs far less than POS_MANY steps. */
-#define POS_MANY 128
-
-static const char *pos_many_sql(void)
-{
-	static char sql[64 + POS_MANY * 10];
-	if (!sql[0]) {
-		size_t n = (size_t)snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO position VALUES");
-		for (int i = 0; i < POS_MANY; i++)
-			n += (size_t)snprintf(sql + n, sizeof sql - n, "%s(?,?,?,?)", i ? "," : "");
-	}
-	return sql;
-}
-
 /* The statement that inserts k tags (1 .. TAG_MANY), prepared when first needed. */
 static sqlite3_stmt *tag_statement(pk_store *s, int k)
 {
@@ -101,8 +85,6 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 		    " result, black_key, white_key, date_key, gametype, start, plies, moves, movetext, status,"
 		    " fingerprint, copy_of) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0 ||
 	    st_prepare(s, &s->ins_finding, "INSERT INTO finding VALUES(?,?,?,?,?,?,?,?,?)") < 0 ||
-	    st_prepare(s, &s->ins_pos, "INSERT OR IGNORE INTO position VALUES(?,?,?,?)") < 0 ||
-	    st_prepare(s, &s->ins_pos_many, pos_many_sql()) < 0 ||
 	    st_prepare(s, &s->find_dup, "SELECT id FROM game WHERE fingerprint = ?") < 0 ||
 	    st_prepare(s, &s->find_copy, st_find_copy_sql) < 0)
 		return -1;
@@ -121,73 +103,11 @@ int store_begin_import(pk_store *s, const char *source_path, bool positions)
 	return 0;
 }
 
-/* LSD radix sort by key, 16 bits a pass; stable, so rows of one key stay in game and
- * ply order as they were added. */
-static int sort_positions(pk_store *s)
-{
-	posrow *tmp = malloc(s->npos * sizeof *tmp);
-	size_t *count = malloc(65536 * sizeof *count);
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
-		snprintf(s->err, sizeof s->err, "out of memory");
-		return -1;
-	}
-	posrow *a = s->pos, *b = tmp;
-	for (int shift = 0; shift < 64; shift += 16) {
-		memset(count, 0, 65536 * sizeof *count);
-		for (size_t i = 0; i < s->npos; i++)
-			count[(a[i].key >> shift) & 0xFFFF]++;
-		size_t sum = 0;
-		for (size_t d = 0; d < 65536; d++) {
-			size_t c = count[d];
-			count[d] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < s->npos; i++)
-			b[count[(a[i].key >> shift) & 0xFFFF]++] = a[i];
-		posrow *t = a;
-		a = b;
-		b = t;
-	}
-	/* Four passes: the sorted rows are back in s->pos. */
-	free(tmp);
-	free(count);
-	return 0;
-}
-
-/* Positions go in sorted by key: B-tree inserts in order touch each page once. */
+/* The batch's positions into the index (store/posindex.c). */
 static int flush_positions(pk_store *s)
 {
-	if (s->npos > 1 && sort_positions(s) < 0)
+	if (s->npos > 0 && st_index_rows(s, s->pos, s->npos) < 0)
 		return -1;
-	size_t i = 0;
-	for (; i + POS_MANY <= s->npos; i += POS_MANY) {
-		sqlite3_stmt *st = s->ins_pos_many;
-		for (int j = 0; j < POS_MANY; j++) {
-			const posrow *r = &s->pos[i + (size_t)j];
-			sqlite3_bind_int64(st, 4 * j + 1, r->game >> PART_BITS);
-			sqlite3_bind_int64(st, 4 * j + 2, (int64_t)r->key);
-			sqlite3_bind_int64(st, 4 * j + 3, r->game);
-			sqlite3_bind_int(st, 4 * j + 4, r->ply);
-		}
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_reset(st);
-			return st_fail(s, "cannot store positions");
-		}
-		sqlite3_reset(st);
-	}
-	for (; i < s->npos; i++) {
-		sqlite3_bind_int64(s->ins_pos, 1, s->pos[i].game >> PART_BITS);
-		sqlite3_bind_int64(s->ins_pos, 2, (int64_t)s->pos[i].key);
-		sqlite3_bind_int64(s->ins_pos, 3, s->pos[i].game);
-		sqlite3_bind_int(s->ins_pos, 4, s->pos[i].ply);
-		if (sqlite3_step(s->ins_pos) != SQLITE_DONE) {
-			sqlite3_reset(s->ins_pos);
-			return st_fail(s, "cannot store positions");
-		}
-		sqlite3_reset(s->ins_pos);
-	}
 	s->npos = 0;
 	if (s->unindexed) {
 		/* Games without positions are counted in the same transaction, so that a

@@ -30,7 +30,7 @@ struct pk_store {
 	int64_t source;
 	int pending;                      /* games added since the last commit */
 	long committed;                   /* games added and committed by this handle */
-	sqlite3_stmt *ins_game, *ins_finding, *ins_pos, *ins_pos_many, *find_dup, *find_copy;
+	sqlite3_stmt *ins_game, *ins_finding, *find_dup, *find_copy;
 	sqlite3_stmt *ins_tags[TAG_MANY];   /* INSERT of 1 .. TAG_MANY tags */
 	int copies;                       /* COPIES_MARK, COPIES_SKIP or COPIES_KEEP */
 	char **aliases;                   /* spelling key, player key, ... sorted by spelling */
@@ -39,8 +39,26 @@ struct pk_store {
 	size_t npos, poscap;
 	long unindexed;                   /* games of this batch stored without positions */
 	double deadline;                  /* store_set_timeout: a monotonic time, or 0 */
+	int hit_tables;                   /* st_position_join's tables in use */
 };
 
+
+/* The position index (store/posindex.c). st_index_rows adds rows in game order (a game's
+ * plies in order) inside the caller's transaction; the part a row falls in is
+ * read back and merged when it has blocks already. */
+int st_index_rows(pk_store *s, posrow *rows, size_t n);
+int st_index_part(pk_store *s, int64_t part, posrow *rows, size_t n);
+/* cb(ctx, game, first ply) for each game reaching the position with this key, in game
+ * order; a nonzero return stops. 0 or -1. */
+int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t game, int ply), void *ctx);
+/* Schema version 4: the index of rows (part, key, game, ply) made blocks, in the caller's
+ * transaction. */
+int st_migrate_positions(pk_store *s);
+/* Games reaching f's position put in a temporary table, and the JOIN that reads it as p
+ * (p.ply the first ply) into join; st_position_done drops it. Nothing when f has no
+ * position. 0 or -1. */
+int st_position_join(pk_store *s, const pk_filter *f, char *join, size_t size);
+void st_position_done(pk_store *s, const pk_filter *f);
 
 /* s->err = "what: sqlite's message"; returns -1. */
 int st_fail(pk_store *s, const char *what);

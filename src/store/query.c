@@ -211,12 +211,51 @@ static const char *order_column(const char *o)
 	return NULL;
 }
 
-/* One seek per part: the parts are 0 .. (largest game id >> PART_BITS). */
-static const char *position_join =
-	" JOIN (SELECT game, MIN(ply) AS ply FROM position WHERE part IN ("
-	"  WITH RECURSIVE parts(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM parts"
-	"   WHERE n < (SELECT coalesce(max(id), 0) >> " STR(PART_BITS) " FROM game)) SELECT n FROM parts)"
-	" AND key = ? GROUP BY game) p ON p.game = g.id";
+static int add_hit(void *ctx, int64_t game, int ply)
+{
+	sqlite3_stmt *ins = ctx;
+	sqlite3_bind_int64(ins, 1, game);
+	sqlite3_bind_int(ins, 2, ply);
+	int rc = sqlite3_step(ins);
+	sqlite3_reset(ins);
+	return rc != SQLITE_DONE;
+}
+
+int st_position_join(pk_store *s, const pk_filter *f, char *join, size_t size)
+{
+	join[0] = 0;
+	if (!f->position_set)
+		return 0;
+	/* one table for each query running (a callback may run another) */
+	int k = s->hit_tables;
+	char sql[160];
+	snprintf(sql, sizeof sql, "CREATE TEMP TABLE IF NOT EXISTS pos_hit%d(game INTEGER PRIMARY KEY, ply INTEGER NOT NULL)", k);
+	if (st_exec(s, sql) < 0)
+		return -1;
+	snprintf(sql, sizeof sql, "DELETE FROM temp.pos_hit%d", k);
+	if (st_exec(s, sql) < 0)
+		return -1;
+	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO temp.pos_hit%d VALUES(?, ?)", k);
+	sqlite3_stmt *ins;
+	if (st_prepare(s, &ins, sql) < 0)
+		return -1;
+	int rc = st_position_games(s, f->position_key, add_hit, ins);
+	sqlite3_finalize(ins);
+	if (rc < 0)
+		return -1;
+	s->hit_tables++;
+	/* Materialised (GROUP BY), the hits drive the join and each game is looked up by
+	 * id: the planner has no statistics of the table and would scan every game
+	 * probing it, or build a Bloom filter of every game for it. */
+	snprintf(join, size, " JOIN (SELECT game, ply FROM temp.pos_hit%d GROUP BY game) p ON p.game = g.id", k);
+	return 0;
+}
+
+void st_position_done(pk_store *s, const pk_filter *f)
+{
+	if (f->position_set && s->hit_tables > 0)
+		s->hit_tables--;
+}
 
 int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_row *row), void *ctx)
 {
@@ -230,23 +269,24 @@ int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_r
 		snprintf(s->err, sizeof s->err, "cannot order by '%s'", f->order);
 		return -1;
 	}
-	char sql[4096];
+	char sql[4096], join[128];
+	if (st_position_join(s, f, join, sizeof join) < 0)
+		return -1;
 	snprintf(sql, sizeof sql,
 		 "SELECT g.id, g.event, g.site, g.date, g.round, g.black, g.white, g.result, g.plies, g.status,"
 		 " g.gametype, g.start, g.moves, g.movetext, %s, g.source_game FROM game g%s WHERE 1%s ORDER BY %s%s, g.id%s%s",
-		 f->position_set ? "p.ply" : "-1", f->position_set ? position_join : "", w.sql, order,
+		 f->position_set ? "p.ply" : "-1", join, w.sql, order,
 		 f->desc ? " DESC" : "", f->limit > 0 || f->offset > 0 ? " LIMIT " : "", "");
 	if (f->limit > 0 || f->offset > 0) {
 		size_t n = strlen(sql);
 		snprintf(sql + n, sizeof sql - n, "%ld OFFSET %ld", f->limit > 0 ? f->limit : -1L, f->offset > 0 ? f->offset : 0L);
 	}
 	sqlite3_stmt *st;
-	if (st_prepare(s, &st, sql) < 0)
+	if (st_prepare(s, &st, sql) < 0) {
+		st_position_done(s, f);
 		return -1;
-	int first = 1;
-	if (f->position_set)
-		sqlite3_bind_int64(st, first++, (int64_t)f->position_key);
-	bind_where(st, &w, first);
+	}
+	bind_where(st, &w, 1);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pk_row r = {
@@ -275,6 +315,7 @@ int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_r
 	if (!ok)
 		st_fail(s, "query failed");
 	sqlite3_finalize(st);
+	st_position_done(s, f);
 	return ok ? 0 : -1;
 }
 
@@ -285,20 +326,21 @@ int store_count(pk_store *s, const pk_filter *f, long *count)
 	if (f->opening_len > (int)sizeof succ)
 		return -1;
 	build_where(f, &w, succ);
-	char sql[4096];
-	snprintf(sql, sizeof sql, "SELECT count(*) FROM game g%s WHERE 1%s",
-		 f->position_set ? position_join : "", w.sql);
-	sqlite3_stmt *st;
-	if (st_prepare(s, &st, sql) < 0)
+	char sql[4096], join[128];
+	if (st_position_join(s, f, join, sizeof join) < 0)
 		return -1;
-	int first = 1;
-	if (f->position_set)
-		sqlite3_bind_int64(st, first++, (int64_t)f->position_key);
-	bind_where(st, &w, first);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM game g%s WHERE 1%s", join, w.sql);
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, sql) < 0) {
+		st_position_done(s, f);
+		return -1;
+	}
+	bind_where(st, &w, 1);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*count = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
+	st_position_done(s, f);
 	return rc == SQLITE_ROW ? 0 : st_fail(s, "count failed");
 }
 
@@ -311,8 +353,10 @@ int store_select(pk_store *s, const char *sqlt, const pk_filter *f,
 		return -1;
 	build_where(f, &w, succ);
 	/* %W: the filter's clause (with the position join when one is asked for). */
-	char sql[8192], clause[4096];
-	snprintf(clause, sizeof clause, "%s WHERE 1%s", f->position_set ? position_join : "", w.sql);
+	char sql[8192], clause[4096], join[128];
+	if (st_position_join(s, f, join, sizeof join) < 0)
+		return -1;
+	snprintf(clause, sizeof clause, "%s WHERE 1%s", join, w.sql);
 	size_t n = 0;
 	int uses = 0;
 	for (const char *p = sqlt; *p && n < sizeof sql - sizeof clause; p++) {
@@ -326,16 +370,13 @@ int store_select(pk_store *s, const char *sqlt, const pk_filter *f,
 	}
 	sql[n] = 0;
 	sqlite3_stmt *st;
-	if (st_prepare(s, &st, sql) < 0)
+	if (st_prepare(s, &st, sql) < 0) {
+		st_position_done(s, f);
 		return -1;
-	/* Each %W takes its own copy of the values. */
-	int per = w.nb + (f->position_set ? 1 : 0);
-	for (int u = 0; u < uses; u++) {
-		int first = 1 + u * per;
-		if (f->position_set)
-			sqlite3_bind_int64(st, first++, (int64_t)f->position_key);
-		bind_where(st, &w, first);
 	}
+	/* Each %W takes its own copy of the values. */
+	for (int u = 0; u < uses; u++)
+		bind_where(st, &w, 1 + u * w.nb);
 	int rc, ncol = sqlite3_column_count(st);
 	const char *cols[32];
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -348,6 +389,7 @@ int store_select(pk_store *s, const char *sqlt, const pk_filter *f,
 	if (!ok)
 		st_fail(s, "query failed");
 	sqlite3_finalize(st);
+	st_position_done(s, f);
 	return ok ? 0 : -1;
 }
 

@@ -245,6 +245,10 @@ static int migrate(pk_store *s)
 			return -1;
 		}
 	}
+	if (v < 4 && st_migrate_positions(s) < 0) {
+		rollback(s);
+		return -1;
+	}
 	/* Later versions migrate here, one step at a time. */
 	char sql[64];
 	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
@@ -347,11 +351,9 @@ void st_finalize_import(pk_store *s)
 		s->ins_tags[k] = NULL;
 	}
 	sqlite3_finalize(s->ins_finding);
-	sqlite3_finalize(s->ins_pos);
-	sqlite3_finalize(s->ins_pos_many);
 	sqlite3_finalize(s->find_dup);
 	sqlite3_finalize(s->find_copy);
-	s->ins_game = s->ins_finding = s->ins_pos = s->ins_pos_many = s->find_dup = s->find_copy = NULL;
+	s->ins_game = s->ins_finding = s->find_dup = s->find_copy = NULL;
 }
 
 void store_close(pk_store *s)

@@ -9,7 +9,7 @@
 #include "pdn/pdn.h"
 #include "pdn/replay.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 typedef struct pk_store pk_store;
 
