@@ -289,11 +289,14 @@ int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t ga
 /* The old index (one row per game and position, up to schema version 3) made blocks. */
 int st_migrate_positions(pk_store *s)
 {
-	if (st_exec(s, "CREATE TABLE position_block(part INTEGER NOT NULL, first INTEGER NOT NULL, data BLOB NOT NULL,"
-		       " PRIMARY KEY(part, first)) WITHOUT ROWID") < 0)
+	/* A table with rowids and an index of (part, first): a search compares the small
+	 * keys of the index only, never a block's bytes (a table WITHOUT ROWID keyed by
+	 * them reads every block it compares, its overflow pages too). */
+	if (st_exec(s, "CREATE TABLE position_block(part INTEGER NOT NULL, first INTEGER NOT NULL, data BLOB NOT NULL)") < 0 ||
+	    st_exec(s, "CREATE UNIQUE INDEX position_block_key ON position_block(part, first)") < 0)
 		return -1;
 	sqlite3_stmt *st;
-	/* ORDER BY the primary key's own order: SQLite's signed keys are the blocks' order */
+	/* ORDER BY the old primary key's order: SQLite's signed keys are the blocks' order */
 	if (st_prepare(s, &st, "SELECT part, key, game, min(ply) FROM position GROUP BY part, key, game ORDER BY part, key, game") < 0)
 		return -1;
 	posrow *rows = NULL;
