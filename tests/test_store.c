@@ -381,6 +381,31 @@ static void test_position_search(const char *corpora)
 				   " + 10 * (SELECT count(*) FROM sqlite_master WHERE name = 'position_block') FROM game g %W LIMIT 1",
 				&all, on_long, &n) == 0);
 	CHECK_INT(n, 10);   /* the old table gone, the blocks there */
+	char msg[300];
+	CHECK_INT(store_check(s, msg, sizeof msg), 0);
+	/* a damaged block: said by the check and by a search, never a crash */
+	store_close(s);
+	CHECK(sqlite3_open(tmp("tinsley.db"), &db) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, "UPDATE position_block SET data = x'0080' WHERE rowid = (SELECT min(rowid) FROM position_block)",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	sqlite3_stmt *fk;
+	int64_t damaged = 0;
+	if (sqlite3_prepare_v2(db, "SELECT first FROM position_block WHERE rowid = (SELECT min(rowid) FROM position_block)", -1,
+			       &fk, NULL) == SQLITE_OK && sqlite3_step(fk) == SQLITE_ROW)
+		damaged = sqlite3_column_int64(fk, 0);
+	sqlite3_finalize(fk);
+	sqlite3_close(db);
+	s = store_open(tmp("tinsley.db"), STORE_WRITE, err, sizeof err);
+	CHECK(s != NULL);
+	CHECK(s && store_check(s, msg, sizeof msg) < 0);
+	CHECK(strstr(msg, "position index: a block that does not decode (part 0") != NULL);
+	pk_filter bad;
+	filter_init(&bad);
+	bad.position_set = true;
+	bad.position_key = (uint64_t)damaged;   /* the search reads that block */
+	memset(got, 0, sizeof got);
+	CHECK(s && store_query(s, &bad, on_hit, got) < 0);
+	CHECK(s && strstr(store_error(s), "damaged block") != NULL);
 	game_free(&g);
 	replay_free(&rp);
 	store_close(s);

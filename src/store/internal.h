@@ -51,6 +51,9 @@ int st_index_part(pk_store *s, int64_t part, posrow *rows, size_t n);
 /* cb(ctx, game, first ply) for each game reaching the position with this key, in game
  * order; a nonzero return stops. 0 or -1. */
 int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t game, int ply), void *ctx);
+/* Every block decodes, its keys in order across the part, its games in order within
+ * the part: 0, or -1 with what is wrong in msg. */
+int st_check_positions(pk_store *s, char *msg, size_t size);
 /* Schema version 4: the index of rows (part, key, game, ply) made blocks, in the caller's
  * transaction. */
 int st_migrate_positions(pk_store *s);

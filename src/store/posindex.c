@@ -331,3 +331,73 @@ int st_migrate_positions(pk_store *s)
 	free(rows);
 	return bad ? -1 : st_exec(s, "DROP TABLE position");
 }
+
+int st_check_positions(pk_store *s, char *msg, size_t size)
+{
+	sqlite3_stmt *st;
+	if (st_prepare(s, &st, "SELECT part, first, data FROM position_block ORDER BY part, first") < 0) {
+		snprintf(msg, size, "%s", s->err);
+		return -1;
+	}
+	int64_t part = -1;
+	uint64_t last = 0;   /* the part's last key so far, as ukey */
+	bool any = false;
+	long blocks = 0;
+	const char *why = NULL;
+	int rc;
+	while (!why && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t p = sqlite3_column_int64(st, 0);
+		uint64_t uk = (uint64_t)sqlite3_column_int64(st, 1) ^ SIGN;
+		const uint8_t *b = sqlite3_column_blob(st, 2);
+		size_t len = (size_t)sqlite3_column_bytes(st, 2), at = 0;
+		blocks++;
+		if (p != part) {
+			part = p;
+			any = false;
+		}
+		if (p < 0)
+			why = "a negative part";
+		if (len == 0)
+			why = "an empty block";
+		for (bool firstkey = true; !why && at < len; firstkey = false) {
+			uint64_t d, games, prev_off = 0;
+			if (get_varint(b, len, &at, &d) < 0 || get_varint(b, len, &at, &games) < 0 || games == 0 || games > len) {
+				why = "a block that does not decode";
+				break;
+			}
+			if (firstkey ? d != 0 : d == 0) {
+				why = firstkey ? "a block whose first key is not its first" : "a key listed twice";
+				break;
+			}
+			uk += d;
+			if (any && uk <= last) {
+				why = "keys out of order";
+				break;
+			}
+			any = true;
+			last = uk;
+			for (uint64_t g = 0; g < games; g++) {
+				uint64_t off, ply;
+				if (get_varint(b, len, &at, &off) < 0 || get_varint(b, len, &at, &ply) < 0 || ply > INT32_MAX) {
+					why = "a block that does not decode";
+					break;
+				}
+				if (off >> PART_BITS || (g > 0 && off <= prev_off)) {
+					why = "a game outside its part, or twice under a key";
+					break;
+				}
+				prev_off = off;
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	if (why) {
+		snprintf(msg, size, "position index: %s (part %lld, block %ld)", why, (long long)part, blocks);
+		return -1;
+	}
+	if (rc != SQLITE_DONE) {
+		snprintf(msg, size, "position index: %s", sqlite3_errmsg(s->db));
+		return -1;
+	}
+	return 0;
+}

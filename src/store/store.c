@@ -387,6 +387,8 @@ int store_check(pk_store *s, char *msg, size_t size)
 		if (!ok)
 			return -1;
 	}
+	if (st_check_positions(s, msg, size) < 0)
+		return -1;
 	snprintf(msg, size, "ok");
 	return 0;
 }

@@ -205,8 +205,8 @@ int store_load_annotation(pk_store *s, int64_t game, int64_t run, int (*cb)(void
  * runs by settings) that this one lacks; *games counts the games added. */
 int store_merge_annotations(pk_store *s, const char *other, long *games);
 
-/* PRAGMA integrity_check and foreign_key_check: 0 and "ok", or -1 and the first
- * problem in msg. */
+/* PRAGMA integrity_check and foreign_key_check, then the position index (every block
+ * decodes, keys and games in order): 0 and "ok", or -1 and the first problem in msg. */
 int store_check(pk_store *s, char *msg, size_t size);
 
 /* Encoding of move ordinals: one byte each; 255 escapes an ordinal of 255 or more,
