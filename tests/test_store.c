@@ -223,6 +223,18 @@ static int on_hit(void *ctx, const pk_row *row)
 	return 0;
 }
 
+/* The games reaching the position with this key, by store_query, into got (zeroed
+ * first): store_query's result. */
+static int query_hits(pk_store *s, uint64_t key, hit *got, size_t n)
+{
+	memset(got, 0, n * sizeof *got);
+	pk_filter f;
+	filter_init(&f);
+	f.position_set = true;
+	f.position_key = key;
+	return store_query(s, &f, on_hit, got);
+}
+
 static int on_long(void *ctx, int n, const char *const *c)
 {
 	if (n > 0 && c[0])
@@ -278,13 +290,8 @@ static void test_position_search(const char *corpora)
 	int mismatches = 0, total_hits = 0;
 	static hit got[4001], want[4001];
 	for (int p = 0; p < np; p++) {
-		memset(got, 0, sizeof got);
 		memset(want, 0, sizeof want);
-		pk_filter f;
-		filter_init(&f);
-		f.position_set = true;
-		f.position_key = probes[p];
-		store_query(s, &f, on_hit, got);
+		query_hits(s, probes[p], got, 4001);
 		/* The slow scan. */
 		r = pdn_open_mem(text, len);
 		int nw = 0;
@@ -318,15 +325,8 @@ static void test_position_search(const char *corpora)
 	 * when opened: the same games found. The old table is made here as version 3 wrote
 	 * it, from the games replayed again. */
 	static hit before[64][4001];
-	for (int p = 0; p < np; p++) {
-		memset(got, 0, sizeof got);
-		pk_filter f;
-		filter_init(&f);
-		f.position_set = true;
-		f.position_key = probes[p];
-		store_query(s, &f, on_hit, got);
-		memcpy(before[p], got, sizeof before[p]);
-	}
+	for (int p = 0; p < np; p++)
+		query_hits(s, probes[p], before[p], 4001);
 	store_close(s);
 	s = NULL;
 	sqlite3 *db;
@@ -365,12 +365,7 @@ static void test_position_search(const char *corpora)
 	CHECK(s != NULL);
 	mismatches = 0;
 	for (int p = 0; s && p < np; p++) {
-		memset(got, 0, sizeof got);
-		pk_filter f;
-		filter_init(&f);
-		f.position_set = true;
-		f.position_key = probes[p];
-		store_query(s, &f, on_hit, got);
+		query_hits(s, probes[p], got, 4001);
 		mismatches += memcmp(before[p], got, sizeof before[p]) != 0;
 	}
 	CHECK_INT(mismatches, 0);
@@ -399,12 +394,7 @@ static void test_position_search(const char *corpora)
 	CHECK(s != NULL);
 	CHECK(s && store_check(s, msg, sizeof msg) < 0);
 	CHECK(strstr(msg, "position index: a block that does not decode (part 0") != NULL);
-	pk_filter bad;
-	filter_init(&bad);
-	bad.position_set = true;
-	bad.position_key = (uint64_t)damaged;   /* the search reads that block */
-	memset(got, 0, sizeof got);
-	CHECK(s && store_query(s, &bad, on_hit, got) < 0);
+	CHECK(s && query_hits(s, (uint64_t)damaged, got, 4001) < 0);   /* the search reads that block */
 	CHECK(s && strstr(store_error(s), "damaged block") != NULL);
 	game_free(&g);
 	replay_free(&rp);
