@@ -211,14 +211,48 @@ static const char *order_column(const char *o)
 	return NULL;
 }
 
+/* The hits go into the table HIT_MANY rows a statement. */
+#define HIT_MANY 64
+
+typedef struct {
+	sqlite3_stmt *many, *one;
+	int n;                  /* rows bound to `many` so far */
+	bool failed;
+	int64_t game[HIT_MANY];
+	int ply[HIT_MANY];
+} hit_writer;
+
 static int add_hit(void *ctx, int64_t game, int ply)
 {
-	sqlite3_stmt *ins = ctx;
-	sqlite3_bind_int64(ins, 1, game);
-	sqlite3_bind_int(ins, 2, ply);
-	int rc = sqlite3_step(ins);
-	sqlite3_reset(ins);
-	return rc != SQLITE_DONE;
+	hit_writer *h = ctx;
+	h->game[h->n] = game;
+	h->ply[h->n++] = ply;
+	if (h->n < HIT_MANY)
+		return 0;
+	for (int i = 0; i < HIT_MANY; i++) {
+		sqlite3_bind_int64(h->many, 2 * i + 1, h->game[i]);
+		sqlite3_bind_int(h->many, 2 * i + 2, h->ply[i]);
+	}
+	h->n = 0;
+	int rc = sqlite3_step(h->many);
+	sqlite3_reset(h->many);
+	h->failed = rc != SQLITE_DONE;
+	return h->failed;   /* stops the search */
+}
+
+/* The rows left, one a statement. */
+static int flush_hits(hit_writer *h)
+{
+	for (int i = 0; i < h->n; i++) {
+		sqlite3_bind_int64(h->one, 1, h->game[i]);
+		sqlite3_bind_int(h->one, 2, h->ply[i]);
+		int rc = sqlite3_step(h->one);
+		sqlite3_reset(h->one);
+		if (rc != SQLITE_DONE)
+			return -1;
+	}
+	h->n = 0;
+	return 0;
 }
 
 int st_position_join(pk_store *s, const pk_filter *f, char *join, size_t size)
@@ -235,12 +269,21 @@ int st_position_join(pk_store *s, const pk_filter *f, char *join, size_t size)
 	snprintf(sql, sizeof sql, "DELETE FROM temp.pos_hit%d", k);
 	if (st_exec(s, sql) < 0)
 		return -1;
+	hit_writer h = { .n = 0 };
+	char many[64 + HIT_MANY * 8];
+	size_t len = (size_t)snprintf(many, sizeof many, "INSERT OR IGNORE INTO temp.pos_hit%d VALUES", k);
+	for (int i = 0; i < HIT_MANY; i++)
+		len += (size_t)snprintf(many + len, sizeof many - len, "%s(?,?)", i ? "," : "");
 	snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO temp.pos_hit%d VALUES(?, ?)", k);
-	sqlite3_stmt *ins;
-	if (st_prepare(s, &ins, sql) < 0)
+	if (st_prepare(s, &h.many, many) < 0 || st_prepare(s, &h.one, sql) < 0) {
+		sqlite3_finalize(h.many);
 		return -1;
-	int rc = st_position_games(s, f->position_key, add_hit, ins);
-	sqlite3_finalize(ins);
+	}
+	int rc = st_position_games(s, f->position_key, add_hit, &h);
+	if (rc == 0 && (h.failed || flush_hits(&h) < 0))
+		rc = st_fail(s, "cannot note the games found");
+	sqlite3_finalize(h.many);
+	sqlite3_finalize(h.one);
 	if (rc < 0)
 		return -1;
 	s->hit_tables++;
