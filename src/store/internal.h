@@ -47,7 +47,6 @@ struct pk_store {
  * plies in order) inside the caller's transaction; the part a row falls in is
  * read back and merged when it has blocks already. */
 int st_index_rows(pk_store *s, posrow *rows, size_t n);
-int st_index_part(pk_store *s, int64_t part, posrow *rows, size_t n);
 /* cb(ctx, game, first ply) for each game reaching the position with this key, in game
  * order; a nonzero return stops. 0 or -1. */
 int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t game, int ply), void *ctx);

@@ -176,7 +176,7 @@ bad:
 	return -1;
 }
 
-int st_index_part(pk_store *s, int64_t part, posrow *rows, size_t n)
+static int index_part(pk_store *s, int64_t part, posrow *rows, size_t n)
 {
 	/* A part that has blocks already (games added to a store whose last part was not
 	 * full) is read back, merged and written again: at most one part's work. */
@@ -225,7 +225,7 @@ int st_index_rows(pk_store *s, posrow *rows, size_t n)
 		size_t j = i;
 		while (j < n && rows[j].game >> PART_BITS == part)
 			j++;
-		if (st_index_part(s, part, rows + i, j - i) < 0)
+		if (index_part(s, part, rows + i, j - i) < 0)
 			return -1;
 		i = j;
 	}
