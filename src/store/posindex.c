@@ -40,6 +40,39 @@ static int get_varint(const uint8_t *b, size_t len, size_t *at, uint64_t *v)
 	return -1;
 }
 
+/* A block read key by key: blk_key gives the next key and its number of games (1, or 0
+ * at the end, -1 when damaged), blk_game each of those games in turn (0 or -1). */
+typedef struct {
+	const uint8_t *b;
+	size_t len, at;
+	uint64_t uk;            /* the key read last, as key ^ SIGN */
+	bool started;
+} blk;
+
+static blk blk_open(uint64_t first, const uint8_t *b, size_t len)
+{
+	return (blk){ .b = b, .len = len, .uk = first ^ SIGN };
+}
+
+static int blk_key(blk *r, uint64_t *games)
+{
+	if (r->at >= r->len)
+		return 0;
+	uint64_t d;
+	if (get_varint(r->b, r->len, &r->at, &d) < 0 || get_varint(r->b, r->len, &r->at, games) < 0 || *games == 0 ||
+	    *games > r->len || (r->started ? d == 0 : d != 0))
+		return -1;   /* the first key is the block's first; later ones grow */
+	r->started = true;
+	r->uk += d;
+	return 1;
+}
+
+static int blk_game(blk *r, uint64_t *off, uint64_t *ply)
+{
+	return get_varint(r->b, r->len, &r->at, off) < 0 || get_varint(r->b, r->len, &r->at, ply) < 0 || *off >> PART_BITS ||
+		       *ply > INT32_MAX ? -1 : 0;
+}
+
 /* Stable LSD radix sort of rows by key in the index's order, 16 bits a pass: rows of one
  * key keep the order they had (game, then ply). */
 static int sort_rows(pk_store *s, posrow *rows, size_t n)
@@ -146,31 +179,29 @@ static int write_part(pk_store *s, int64_t part, const posrow *rows, size_t n)
 static int decode_block(pk_store *s, int64_t part, uint64_t first, const uint8_t *b, size_t len, posrow **rows,
 			size_t *n, size_t *cap)
 {
-	uint64_t uk = first ^ SIGN;
+	blk r = blk_open(first, b, len);
 	int64_t base = part << PART_BITS;
-	for (size_t at = 0; at < len;) {
-		uint64_t d, games;
-		if (get_varint(b, len, &at, &d) < 0 || get_varint(b, len, &at, &games) < 0 || games > len)
-			goto bad;
-		uk += d;
+	uint64_t games, off, ply;
+	int k;
+	while ((k = blk_key(&r, &games)) > 0) {
 		for (uint64_t g = 0; g < games; g++) {
-			uint64_t off, ply;
-			if (get_varint(b, len, &at, &off) < 0 || get_varint(b, len, &at, &ply) < 0 || off >> PART_BITS)
+			if (blk_game(&r, &off, &ply) < 0)
 				goto bad;
 			if (*n == *cap) {
 				size_t nc = *cap ? *cap * 2 : 65536;
-				posrow *r = realloc(*rows, nc * sizeof *r);
-				if (!r) {
+				posrow *nr = realloc(*rows, nc * sizeof *nr);
+				if (!nr) {
 					snprintf(s->err, sizeof s->err, "out of memory");
 					return -1;
 				}
-				*rows = r;
+				*rows = nr;
 				*cap = nc;
 			}
-			(*rows)[(*n)++] = (posrow){ uk ^ SIGN, base + (int64_t)off, (int32_t)ply };
+			(*rows)[(*n)++] = (posrow){ r.uk ^ SIGN, base + (int64_t)off, (int32_t)ply };
 		}
 	}
-	return 0;
+	if (k == 0)
+		return 0;
 bad:
 	snprintf(s->err, sizeof s->err, "a damaged block of the position index (part %lld)", (long long)part);
 	return -1;
@@ -250,31 +281,23 @@ int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t ga
 		sqlite3_bind_int64(st, 2, (int64_t)key);
 		int r = sqlite3_step(st);
 		if (r == SQLITE_ROW) {
-			const uint8_t *b = sqlite3_column_blob(st, 1);
-			size_t len = (size_t)sqlite3_column_bytes(st, 1), at = 0;
-			uint64_t uk = (uint64_t)sqlite3_column_int64(st, 0) ^ SIGN;
+			blk br = blk_open((uint64_t)sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+					  (size_t)sqlite3_column_bytes(st, 1));
 			int64_t base = part << PART_BITS;
-			while (at < len && rc == 0) {
-				uint64_t d, games;
-				if (get_varint(b, len, &at, &d) < 0 || get_varint(b, len, &at, &games) < 0 || games > len) {
-					rc = -1;
-					break;
-				}
-				uk += d;
-				if (uk > want)
-					break;
+			uint64_t games, off, ply;
+			int k = 0;
+			while (rc == 0 && (k = blk_key(&br, &games)) > 0 && br.uk <= want) {
 				for (uint64_t g = 0; g < games && rc == 0; g++) {
-					uint64_t off, ply;
-					if (get_varint(b, len, &at, &off) < 0 || get_varint(b, len, &at, &ply) < 0) {
+					if (blk_game(&br, &off, &ply) < 0)
 						rc = -1;
-						break;
-					}
-					if (uk == want && cb(ctx, base + (int64_t)off, (int)ply))
+					else if (br.uk == want && cb(ctx, base + (int64_t)off, (int)ply))
 						rc = 1;
 				}
-				if (uk == want)
+				if (br.uk == want)
 					break;
 			}
+			if (rc == 0 && k < 0)
+				rc = -1;
 			if (rc < 0)
 				snprintf(s->err, sizeof s->err, "a damaged block of the position index (part %lld)", (long long)part);
 		} else if (r != SQLITE_DONE) {
@@ -340,16 +363,15 @@ int st_check_positions(pk_store *s, char *msg, size_t size)
 		return -1;
 	}
 	int64_t part = -1;
-	uint64_t last = 0;   /* the part's last key so far, as ukey */
+	uint64_t last = 0;   /* the part's last key so far, as key ^ SIGN */
 	bool any = false;
 	long blocks = 0;
 	const char *why = NULL;
 	int rc;
 	while (!why && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t p = sqlite3_column_int64(st, 0);
-		uint64_t uk = (uint64_t)sqlite3_column_int64(st, 1) ^ SIGN;
-		const uint8_t *b = sqlite3_column_blob(st, 2);
-		size_t len = (size_t)sqlite3_column_bytes(st, 2), at = 0;
+		blk r = blk_open((uint64_t)sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
+				 (size_t)sqlite3_column_bytes(st, 2));
 		blocks++;
 		if (p != part) {
 			part = p;
@@ -357,37 +379,20 @@ int st_check_positions(pk_store *s, char *msg, size_t size)
 		}
 		if (p < 0)
 			why = "a negative part";
-		if (len == 0)
+		else if (r.len == 0)
 			why = "an empty block";
-		for (bool firstkey = true; !why && at < len; firstkey = false) {
-			uint64_t d, games, prev_off = 0;
-			if (get_varint(b, len, &at, &d) < 0 || get_varint(b, len, &at, &games) < 0 || games == 0 || games > len) {
-				why = "a block that does not decode";
-				break;
-			}
-			if (firstkey ? d != 0 : d == 0) {
-				why = firstkey ? "a block whose first key is not its first" : "a key listed twice";
-				break;
-			}
-			uk += d;
-			if (any && uk <= last) {
-				why = "keys out of order";
+		uint64_t games, off = 0, ply;
+		int k;
+		while (!why && (k = blk_key(&r, &games)) != 0) {
+			if (k < 0 || (any && r.uk <= last)) {
+				why = k < 0 ? "a block that does not decode" : "keys out of order";
 				break;
 			}
 			any = true;
-			last = uk;
-			for (uint64_t g = 0; g < games; g++) {
-				uint64_t off, ply;
-				if (get_varint(b, len, &at, &off) < 0 || get_varint(b, len, &at, &ply) < 0 || ply > INT32_MAX) {
-					why = "a block that does not decode";
-					break;
-				}
-				if (off >> PART_BITS || (g > 0 && off <= prev_off)) {
-					why = "a game outside its part, or twice under a key";
-					break;
-				}
-				prev_off = off;
-			}
+			last = r.uk;
+			for (uint64_t g = 0, prev = 0; !why && g < games; g++, prev = off)
+				if (blk_game(&r, &off, &ply) < 0 || (g > 0 && off <= prev))
+					why = "a block that does not decode, or a game twice under a key";
 		}
 	}
 	sqlite3_finalize(st);
