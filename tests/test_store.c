@@ -383,6 +383,8 @@ static void test_position_search(const char *corpora)
 	CHECK(sqlite3_open(tmp("tinsley.db"), &db) == SQLITE_OK);
 	CHECK(sqlite3_exec(db, "UPDATE position_block SET data = x'0080' WHERE rowid = (SELECT min(rowid) FROM position_block)",
 			   NULL, NULL, NULL) == SQLITE_OK);
+	/* and a part numbered beyond any game: refused at once, not counted up to */
+	CHECK(sqlite3_exec(db, "INSERT INTO position_block VALUES(9223372036854775807, 5, x'0001')", NULL, NULL, NULL) == SQLITE_OK);
 	sqlite3_stmt *fk;
 	int64_t damaged = 0;
 	if (sqlite3_prepare_v2(db, "SELECT first FROM position_block WHERE rowid = (SELECT min(rowid) FROM position_block)", -1,
@@ -396,6 +398,9 @@ static void test_position_search(const char *corpora)
 	CHECK(strstr(msg, "position index: a block that does not decode (part 0") != NULL);
 	CHECK(s && query_hits(s, (uint64_t)damaged, got, 4001) < 0);   /* the search reads that block */
 	CHECK(s && strstr(store_error(s), "damaged block") != NULL);
+	/* the smallest key reads no block of the real parts, then meets the false one */
+	CHECK(s && query_hits(s, 0x8000000000000000ull, got, 4001) < 0);
+	CHECK(s && strstr(store_error(s), "(part 9223372036854775807)") != NULL);
 	game_free(&g);
 	replay_free(&rp);
 	store_close(s);

@@ -265,21 +265,38 @@ int st_index_rows(pk_store *s, posrow *rows, size_t n)
 
 int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t game, int ply), void *ctx)
 {
-	sqlite3_stmt *mx, *st;
-	if (st_prepare(s, &mx, "SELECT max(part) FROM position_block") < 0)
+	/* The parts that have blocks, one seek each to the next (never a count up to the
+	 * largest number a damaged or hostile file could hold), then the block. */
+	sqlite3_stmt *nx, *st;
+	if (st_prepare(s, &nx, "SELECT min(part) FROM position_block WHERE part >= ?") < 0)
 		return -1;
-	int64_t last = -1;
-	if (sqlite3_step(mx) == SQLITE_ROW && sqlite3_column_type(mx, 0) != SQLITE_NULL)
-		last = sqlite3_column_int64(mx, 0);
-	sqlite3_finalize(mx);
-	if (st_prepare(s, &st, "SELECT first, data FROM position_block WHERE part = ?1 AND first <= ?2 ORDER BY first DESC LIMIT 1") < 0)
+	if (st_prepare(s, &st, "SELECT first, data FROM position_block WHERE part = ?1 AND first <= ?2 ORDER BY first DESC LIMIT 1") < 0) {
+		sqlite3_finalize(nx);
 		return -1;
+	}
 	uint64_t want = key ^ SIGN;
 	int rc = 0;
-	for (int64_t part = 0; part <= last && rc == 0; part++) {
+	for (int64_t part = INT64_MIN; rc == 0; part++) {
+		sqlite3_bind_int64(nx, 1, part);
+		int r = sqlite3_step(nx);
+		bool more = r == SQLITE_ROW && sqlite3_column_type(nx, 0) != SQLITE_NULL;
+		if (more)
+			part = sqlite3_column_int64(nx, 0);
+		sqlite3_reset(nx);
+		if (r != SQLITE_ROW) {
+			rc = st_fail(s, "cannot read the position index");
+			break;
+		}
+		if (!more)
+			break;
+		if (part < 0 || part > INT64_MAX >> PART_BITS) {
+			snprintf(s->err, sizeof s->err, "a damaged block of the position index (part %lld)", (long long)part);
+			rc = -1;
+			break;
+		}
 		sqlite3_bind_int64(st, 1, part);
 		sqlite3_bind_int64(st, 2, (int64_t)key);
-		int r = sqlite3_step(st);
+		r = sqlite3_step(st);
 		if (r == SQLITE_ROW) {
 			blk br = blk_open((uint64_t)sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
 					  (size_t)sqlite3_column_bytes(st, 1));
@@ -305,6 +322,7 @@ int st_position_games(pk_store *s, uint64_t key, int (*cb)(void *ctx, int64_t ga
 		}
 		sqlite3_reset(st);
 	}
+	sqlite3_finalize(nx);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
 }
