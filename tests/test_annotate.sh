@@ -93,11 +93,10 @@ expect_err_has "0 games annotated, 4 skipped" "merged shards count as done"
 
 # Interrupted, then resumed: finished games are not redone. Two workers: one takes
 # game 37 (longest first; about 25 s at depth 18 on a 2026 machine), the other the three
-# short games, which take a fraction of a second (seconds under a sanitizer on a busy
-# machine: the signal comes after 10 s, long before game 37 can end).
+# short games, which take a fraction of a second.
 DB2="$T_TMP/b.db"
 "$PDNKIT" import --db "$DB2" "$G37" "$SHOTS" >/dev/null 2>&1
-timeout --preserve-status -s INT 10 "$PDNKIT" annotate --db "$DB2" --depth 18 --verify 0 --threads 2 --quiet >/dev/null 2>"$T_TMP/int"
+timeout --preserve-status -s INT 4 "$PDNKIT" annotate --db "$DB2" --depth 18 --verify 0 --threads 2 --quiet >/dev/null 2>"$T_TMP/int"
 rc=$?
 [ "$rc" -eq 130 ] && pass || fail "interrupted: exit $rc, $(cat "$T_TMP/int")"
 grep -q "interrupted" "$T_TMP/int" && pass || fail "says it was interrupted"
