@@ -111,6 +111,25 @@ OUT=$({ printf 'hub\ninit\npos pos=WeeeebeeeeeeeeWeeeWeeeeeeeeeeeeeB\nlevel dept
 	"$PDNKIT" engine --egdb "$D" 2>/dev/null)
 expect_out_has "info depth=5 score=" "pdnkit engine plays a drawn ending for a win: searched past depth 2"
 
+# A won ending the databases hold without distances (here 4 pieces, built with
+# distances up to 3): egdb-wins=0 scores the won positions below the root at once (a
+# database win plus the evaluation); 1, the default, searches them on, so that the
+# search finds the capture and its exact distance (the one the full databases give).
+D3="$T_TMP/egdb-d3"
+run "$PDNKIT" egdb build --pieces 4 --distances 3 --dir "$D3" --quiet
+expect_rc 0 "build with distances up to 3 pieces"
+run "$PDNKIT" egdb probe --egdb "$D3" "W:WK23,K18,K27:BK32"
+expect_out_has "W:WK18,K23,K27:BK32: White wins" "without distances: a win"
+run "$PDNKIT" egdb probe --egdb "$D" "W:WK23,K18,K27:BK32"
+expect_out_has "White wins in 9 plies" "with distances: in 9 plies"
+run "$PDNKIT" analyze --egdb "$D3" --fen "W:WK23,K18,K27:BK32" --depth 16 --features egdb-wins=0
+SC=$(printf '%s\n' "$OUT" | sed -n 's/^bestmove .* score +\([0-9]*\)  depth 16$/\1/p')
+[ -n "$SC" ] && [ "$SC" -gt 18000 ] && [ "$SC" -lt 22000 ] && pass || fail "egdb-wins=0: a database win plus the evaluation: [$OUT]"
+run "$PDNKIT" analyze --egdb "$D3" --fen "W:WK23,K18,K27:BK32" --depth 16
+expect_out_has "score win in 9" "a won ending searched on: the win in 9 plies found"
+run "$PDNKIT" analyze --egdb "$D3" --fen "B:WK10,K14,K18:BK32" --depth 16
+expect_out_has "score loss in 10" "and the loser's longest defence (the full databases: in 10 plies)"
+
 cat >"$T_TMP/ends.pdn" <<'PDN'
 [Event "drawn, but won"]
 [FEN "W:W20,K15:B12,K28"]

@@ -231,13 +231,15 @@ int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const p
 	e->exclude = lim->exclude;
 	e->nexclude = lim->nexclude;
 
-	e->root_in_egdb = e->draw_play = false;
+	e->root_in_egdb = e->draw_play = e->win_play = false;
 	if (e->egdb_pieces && bb_count(root->side[0] | root->side[1]) <= e->egdb_pieces &&
 	    egdb_probe(e->egdb, root, &out->egdb) == EGDB_FOUND) {
 		out->in_egdb = true;
 		/* A draw played for a win is searched with the time given. */
 		if (out->egdb.value == EGDB_DRAW && e->f.egdb_draws) {
 			e->draw_play = true;
+		} else if (out->egdb.value != EGDB_DRAW && out->egdb.plies < 0 && e->f.egdb_wins) {
+			e->win_play = true;
 		} else if (out->egdb.value == EGDB_DRAW || out->egdb.plies >= 0) {
 			e->root_in_egdb = true;
 			e->root_egdb_score = se_egdb_score(&out->egdb, root, &e->w, 0);

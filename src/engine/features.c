@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1,
 };
 
 static const struct {
@@ -27,6 +27,7 @@ static const struct {
 	{ "time-use", 0, 100, offsetof(pk_features, time_use), false },
 	{ "threat", 0, 1, offsetof(pk_features, threat), false },
 	{ "egdb-draws", 0, 1, offsetof(pk_features, egdb_draws), false },
+	{ "egdb-wins", 0, 1, offsetof(pk_features, egdb_wins), false },
 	{ "history-decay", 0, 31, offsetof(pk_features, history_decay), false },
 	{ "rfp", 0, 1000, offsetof(pk_features, rfp), false },
 	{ "razor", 0, 1000, offsetof(pk_features, razor), false },

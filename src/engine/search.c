@@ -180,6 +180,10 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 			w->egdb_hits++;
 			if (r.value == EGDB_DRAW && e->draw_play)
 				return draw_played_on(w, p, depth, alpha, beta, ply);
+			/* A won ending played out (see win_play): a win or loss without
+			 * distances is searched on to the horizon, scored there as below. */
+			if (r.value != EGDB_DRAW && r.plies < 0 && e->win_play && (depth > 0 || gen_has_capture(p)))
+				return search_node(w, p, depth, alpha, beta, ply);
 			return se_egdb_score(&r, p, &e->w, ply);
 		}
 	}

@@ -55,6 +55,9 @@ struct pk_engine {
 	pk_egdb *egdb;
 	int egdb_pieces;                  /* probe positions of up to this many pieces */
 	bool draw_play;                   /* the root is a database draw played for a win */
+	bool win_play;                    /* the root is a database win or loss without
+					   * distances (egdb-wins=1): such positions below it
+					   * are searched on to the horizon, not scored at once */
 	bool root_in_egdb;                /* the root's database score is known: */
 	int root_egdb_score;
 	const pk_move *exclude;           /* root moves left out */
