@@ -22,6 +22,8 @@ typedef struct {
 	pk_out *pdn;
 	int variations;              /* 0 none, 1 mistakes and blunders, 2 also inaccuracies */
 	bool json, quiet, tty, shown;
+	bool progress;               /* --progress: a line a finished game, also off a terminal */
+	long done_shown;             /* the games done the last such line said */
 	double t0, last_shown;
 	int err;
 } out;
@@ -56,7 +58,18 @@ static void on_progress(void *ctx, long done, long total, long pos)
 {
 	out *o = ctx;
 	double t = cli_now();
-	if (!o->tty || (pos >= 0 && t - o->last_shown < 0.5))
+	if (!o->tty) {
+		/* off a terminal, with --progress: a line each time a game is done */
+		if (!o->progress || done == o->done_shown)
+			return;
+		o->done_shown = done;
+		fprintf(stderr, "annotate: %ld", done);
+		if (total > 0)
+			fprintf(stderr, "/%ld", total);
+		fprintf(stderr, " games done, %ld positions, %.1f s\n", pos, t - o->t0);
+		return;
+	}
+	if (pos >= 0 && t - o->last_shown < 0.5)
 		return;
 	o->last_shown = t;
 	double secs = t - o->t0;
@@ -253,7 +266,7 @@ int cmd_annotate(int argc, const char **argv)
 	char *engine_spec = NULL, *engines_file = NULL;
 	char *out_path = NULL, *blunder = NULL, *mistake = NULL, *inaccuracy = NULL, *variations = NULL, *shard = NULL,
 	     *merge = NULL, *verify = NULL;
-	int json = 0, quiet = 0;
+	int json = 0, quiet = 0, progress = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, with --db:", NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "Search limits (default: --depth 10):", NULL },
@@ -274,6 +287,8 @@ int cmd_annotate(int argc, const char **argv)
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write the annotated games as PDN here ('-': standard output; .zst: compressed)", "OUT" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per game", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no per-game summary", NULL },
+		{ "progress", 0, POPT_ARG_NONE, &progress, 0,
+		  "when standard error is not a terminal, a line there as each game is done (games done, positions, seconds), in the order they finish", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -451,6 +466,7 @@ int cmd_annotate(int argc, const char **argv)
 	o.json = json;
 	o.quiet = quiet;
 	o.tty = cli_stderr_is_tty();
+	o.progress = progress;
 	o.t0 = cli_now();
 	bo.read_back = o.pdn || json || !quiet;
 	bo.stop = &stop_flag;

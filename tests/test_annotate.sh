@@ -92,13 +92,23 @@ run "$PDNKIT" annotate --db "$DB" --depth 3 --quiet
 expect_err_has "0 games annotated, 4 skipped" "merged shards count as done"
 
 # Interrupted, then resumed: finished games are not redone. Two workers: one takes
-# game 37 (longest first; about 25 s at depth 18 on a 2026 machine), the other the three
-# short games, which take a fraction of a second.
+# game 37 (longest first; several seconds at depth 18), the other the three short games,
+# which take a fraction of a second. --progress says when those three are done (a line a
+# game, standard error not a terminal); the interrupt comes then.
 DB2="$T_TMP/b.db"
 "$PDNKIT" import --db "$DB2" "$G37" "$SHOTS" >/dev/null 2>&1
-timeout --preserve-status -s INT 4 "$PDNKIT" annotate --db "$DB2" --depth 18 --verify 0 --threads 2 --quiet >/dev/null 2>"$T_TMP/int"
+"$PDNKIT" annotate --db "$DB2" --depth 18 --verify 0 --threads 2 --quiet --progress >/dev/null 2>"$T_TMP/int" &
+apid=$!
+k=0
+while [ $k -lt 600 ] && ! grep -q "^annotate: 3/4 games done" "$T_TMP/int"; do
+	sleep 0.1
+	k=$((k + 1))
+done
+kill -INT $apid
+wait $apid
 rc=$?
 [ "$rc" -eq 130 ] && pass || fail "interrupted: exit $rc, $(cat "$T_TMP/int")"
+grep -q "^annotate: 1/4 games done, [0-9]* positions, [0-9.]* s$" "$T_TMP/int" && pass || fail "--progress: a line a game: $(cat "$T_TMP/int")"
 grep -q "interrupted" "$T_TMP/int" && pass || fail "says it was interrupted"
 grep -q "3 games annotated" "$T_TMP/int" && pass || fail "the short games finished: $(cat "$T_TMP/int")"
 run "$PDNKIT" annotate --db "$DB2" --depth 18 --verify 0 --quiet --black test

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis/batch.h"
@@ -32,6 +33,8 @@ struct pk_batch {
 	int *order;                  /* the chunk's jobs, longest first */
 	atomic_int next;
 	atomic_long positions;
+	atomic_long finished;        /* games of the chunk its workers have finished */
+	pthread_mutex_t progress_lock;   /* on_progress is called under it */
 	atomic_bool oom;
 	int workers;
 	long games_done, games_total;
@@ -131,13 +134,23 @@ typedef struct {
 	int wid;
 } wctx;
 
+/* The games done so far: those handed back, and those of the chunk finished since. */
+static void progress(pk_batch *b, long pos)
+{
+	if (!b->o.on_progress)
+		return;
+	pthread_mutex_lock(&b->progress_lock);
+	b->o.on_progress(b->o.ctx, b->games_done + atomic_load(&b->finished), b->games_total, pos);
+	pthread_mutex_unlock(&b->progress_lock);
+}
+
 static void on_move(void *ctx, const pk_note *n)
 {
 	wctx *w = ctx;
 	(void)n;
 	long pos = atomic_fetch_add(&w->b->positions, 1) + 1;
-	if (w->wid == 0 && w->b->o.on_progress)
-		w->b->o.on_progress(w->b->o.ctx, w->b->games_done, w->b->games_total, pos);
+	if (w->wid == 0)
+		progress(w->b, pos);
 }
 
 static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
@@ -192,6 +205,8 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 			result = result == RES_BLACK_WINS ? RES_WHITE_WINS : RES_BLACK_WINS;
 		j->decisive = annotate_decisive(notes, plies, result, &b->o.ao.th);
 		j->ok = true;
+		atomic_fetch_add(&b->finished, 1);
+		progress(b, atomic_load(&b->positions));
 	}
 	free(notes);
 	free(vnotes);
@@ -242,7 +257,9 @@ static void run_chunk(pk_batch *b)
 		b->order[k] = v;
 	}
 	atomic_store(&b->next, 0);
+	atomic_store(&b->finished, 0);
 	pool_run(nw, worker, b);
+	atomic_store(&b->finished, 0);   /* (counted in games_done from here on) */
 }
 
 static pk_player_sum *player_get(pk_batch *b, const char *name)
@@ -431,6 +448,7 @@ pk_batch *batch_new(const pk_batch_opts *o, char *err, size_t errsize)
 		return NULL;
 	}
 	b->o = *o;
+	pthread_mutex_init(&b->progress_lock, NULL);
 	if (b->o.threads < 1)
 		b->o.threads = 1;
 	if (b->o.threads > MAX_THREADS)
@@ -554,6 +572,7 @@ void batch_free(pk_batch *b)
 	free(b->players);
 	free(b->jobs);
 	free(b->order);
+	pthread_mutex_destroy(&b->progress_lock);
 	free(b);
 }
 

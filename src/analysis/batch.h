@@ -64,7 +64,10 @@ typedef struct {
 	void (*on_game)(void *ctx, const pk_bgame *b);
 	/* A file or stored game that could not be read (the batch goes on). */
 	void (*on_error)(void *ctx, const char *msg);
-	/* After every annotated position (on the calling thread only, so it may print). */
+	/* After every position the first worker annotates, and after each game any worker
+	 * finishes: the games done (finished, though not yet handed to on_game), their
+	 * number when known (else 0) and the positions annotated. Calls come from the
+	 * workers, one at a time (a lock); nothing else of the batch prints meanwhile. */
 	void (*on_progress)(void *ctx, long games_done, long games_total, long positions);
 	void *ctx;
 } pk_batch_opts;
