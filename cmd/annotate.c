@@ -265,7 +265,7 @@ int cmd_annotate(int argc, const char **argv)
 	char *book_arg = NULL;
 	char *engine_spec = NULL, *engines_file = NULL;
 	char *out_path = NULL, *blunder = NULL, *mistake = NULL, *inaccuracy = NULL, *variations = NULL, *shard = NULL,
-	     *merge = NULL, *verify = NULL;
+	     *merge = NULL, *verify = NULL, *verify_rounds = NULL;
 	int json = 0, quiet = 0, progress = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games, with --db:", NULL },
@@ -278,6 +278,8 @@ int cmd_annotate(int argc, const char **argv)
 		{ "inaccuracy", 0, POPT_ARG_STRING, &inaccuracy, 0, "an inaccuracy ?! (default 25)", "CP" },
 		{ "verify", 0, POPT_ARG_STRING, &verify, 0,
 		  "search a move classed a mistake or blunder again this many plies deeper and class it by that search (0: not; default 6)", "PLIES" },
+		{ "verify-rounds", 0, POPT_ARG_STRING, &verify_rounds, 0,
+		  "check a move still flagged again, --verify plies deeper each round, up to N rounds (1 to 4; default 2)", "N" },
 		{ "variations", 0, POPT_ARG_STRING, &variations, 0,
 		  "best lines as variations: none, mistakes (and blunders; the default) or all (inaccuracies too)", "WHICH" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0,
@@ -335,7 +337,7 @@ int cmd_annotate(int argc, const char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
-			if (verify_option(verify, true, &bo.ao.verify) < 0) {
+			if (verify_option(verify, verify_rounds, true, &bo.ao.verify, &bo.ao.verify_rounds) < 0) {
 				rc = EXIT_USAGE;
 				goto done;
 			}
@@ -367,7 +369,7 @@ int cmd_annotate(int argc, const char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!bo.ext && verify_option(verify, false, &ao->verify) < 0) {
+	if (!bo.ext && verify_option(verify, verify_rounds, false, &ao->verify, &ao->verify_rounds) < 0) {
 		rc = EXIT_USAGE;
 		goto done;
 	}
@@ -537,6 +539,7 @@ done:
 	free(shard);
 	free(merge);
 	free(verify);
+	free(verify_rounds);
 	free(book_arg);
 	free(engine_spec);
 	free(engines_file);

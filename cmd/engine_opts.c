@@ -517,15 +517,19 @@ const char *engines_file_option(const char *arg)
 	return access(path, R_OK) == 0 ? path : NULL;
 }
 
-int verify_option(const char *arg, bool other_engine, int *plies)
+int verify_option(const char *arg, const char *rounds_arg, bool other_engine, int *plies, int *rounds)
 {
-	long v = other_engine ? 0 : VERIFY_DEFAULT;
+	long v = other_engine ? 0 : VERIFY_DEFAULT, r = VERIFY_ROUNDS_DEFAULT;
 	if (arg && cli_int(arg, 0, 20, "--verify", &v))
 		return -1;
-	if (other_engine && v) {
-		cli_error("--verify: another engine's moves are not checked deeper (it has no depth limit here); give --verify 0 or leave it out");
+	if (rounds_arg && cli_int(rounds_arg, 1, 4, "--verify-rounds", &r))
+		return -1;
+	if (other_engine && (v || rounds_arg)) {
+		cli_error("--verify%s: another engine's moves are not checked deeper (it has no depth limit here); give --verify 0 or leave it out",
+			  rounds_arg ? "-rounds" : "");
 		return -1;
 	}
 	*plies = (int)v;
+	*rounds = (int)r;
 	return 0;
 }

@@ -67,10 +67,11 @@ extern const double level_seconds[11];
  * (for repetitions). *keys is malloc'ed. Prints a usage error naming the option. */
 int position_after_moves(const char *option, const char *text, pk_pos *out, uint64_t **keys, pk_history *h);
 
-/* --verify of annotate and report: the plies a mistake or blunder is checked deeper
- * (default VERIFY_DEFAULT; 0 with another engine, which is given no depth, and any
- * other value is then refused). 0, or -1 after saying what is wrong (a usage error). */
-int verify_option(const char *arg, bool other_engine, int *plies);
+/* --verify and --verify-rounds of annotate and report: the plies a mistake or blunder
+ * is checked deeper (default VERIFY_DEFAULT; 0 with another engine, which is given no
+ * depth, and any other value is then refused) and the rounds of that check (default
+ * VERIFY_ROUNDS_DEFAULT). 0, or -1 after saying what is wrong (a usage error). */
+int verify_option(const char *arg, const char *rounds_arg, bool other_engine, int *plies, int *rounds);
 
 #endif
 

@@ -62,7 +62,7 @@ int cmd_report(int argc, const char **argv)
 	filter_args fa = { 0 };
 	engine_args ea;
 	engine_args_init(&ea);
-	char *out_path = NULL, *title = NULL, *book_arg = NULL, *engine_spec = NULL, *engines_file = NULL, *verify = NULL;
+	char *out_path = NULL, *title = NULL, *book_arg = NULL, *engine_spec = NULL, *engines_file = NULL, *verify = NULL, *verify_rounds = NULL;
 	pk_engine_spec ext;
 	int no_script = 0, inaccuracies = 0;
 	struct poptOption opts[] = {
@@ -71,6 +71,7 @@ int cmd_report(int argc, const char **argv)
 		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "annotate with another engine: cb:LIB.so, hub:COMMAND or a name of --engines (--movetime its seconds, default 1)", "SPEC" },
 		{ "engines", 0, POPT_ARG_STRING, &engines_file, 0, "the engines file (pdnkit-engines(5))", "FILE" },
 		{ "verify", 0, POPT_ARG_STRING, &verify, 0, "check a mistake or blunder by a search this many plies deeper (0: not; default 6)", "PLIES" },
+		{ "verify-rounds", 0, POPT_ARG_STRING, &verify_rounds, 0, "check a move still flagged again, --verify plies deeper each round, up to N rounds (1 to 4; default 2)", "N" },
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "the HTML file to write", "OUT.html" },
 		{ "title", 0, POPT_ARG_STRING, &title, 0, "the page's title (default: from the games)", "TEXT" },
 		{ "book", 0, POPT_ARG_STRING, &book_arg, 0, "book moves from this book ('none': no book; default: the shipped one)", "FILE" },
@@ -118,7 +119,7 @@ int cmd_report(int argc, const char **argv)
 				  "another engine is given seconds a search (--movetime), not a depth, nodes or a level");
 			goto done;
 		}
-		if (verify_option(verify, true, &bo.ao.verify) < 0)
+		if (verify_option(verify, verify_rounds, true, &bo.ao.verify, &bo.ao.verify_rounds) < 0)
 			goto done;
 		bo.ext = &ext;
 		bo.ext_time = ea.movetime ? atof(ea.movetime) : 1.0;
@@ -135,7 +136,7 @@ int cmd_report(int argc, const char **argv)
 	if (engine_args_resolve(&ea, &bo.ao.lim) || engine_weights(&ea, &bo.w) < 0 || engine_features(&ea, &bo.f) < 0)
 		goto done;
 	bo.ao.th = thresholds_default;
-	if (!bo.ext && verify_option(verify, false, &bo.ao.verify) < 0)
+	if (!bo.ext && verify_option(verify, verify_rounds, false, &bo.ao.verify, &bo.ao.verify_rounds) < 0)
 		goto done;
 	rc = EXIT_RUNTIME;
 	if (engine_egdb(&ea, &bo.ao.egdb) < 0 || book_option(book_arg, true, &bk) < 0)
@@ -177,9 +178,11 @@ int cmd_report(int argc, const char **argv)
 		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", the engine %.200s at %g s a search, thresholds %d/%d/%d",
 			 ext.text, bo.ext_time, bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
 	else
-		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s%s%.0d%s, thresholds %d/%d/%d",
+		snprintf(sub, sizeof sub, "pdnkit " PK_VERSION ", search to %s%s%s%.0d%s%.0d%s, thresholds %d/%d/%d",
 			 bo.ao.lim.depth ? "depth " : "", ea.depth ? ea.depth : ea.nodes ? "a node limit" : "a time limit",
-			 bo.ao.verify ? " (mistakes checked " : "", bo.ao.verify, bo.ao.verify ? " plies deeper)" : "",
+			 bo.ao.verify ? " (mistakes checked " : "", bo.ao.verify,
+			 bo.ao.verify ? (bo.ao.verify_rounds > 1 ? " plies deeper, rounds: " : " plies deeper") : "",
+			 bo.ao.verify && bo.ao.verify_rounds > 1 ? bo.ao.verify_rounds : 0, bo.ao.verify ? ")" : "",
 			 bo.ao.th.blunder, bo.ao.th.mistake, bo.ao.th.inaccuracy);
 	ro.subtitle = sub;
 	if (!(c.r = report_new(&ro))) {
@@ -249,6 +252,7 @@ done:
 	free(out_path);
 	free(title);
 	free(verify);
+	free(verify_rounds);
 	free(book_arg);
 	return rc < 0 ? EXIT_OK : rc;
 }

@@ -90,6 +90,7 @@ int cmd_serve(int argc, const char **argv)
 		bo.ao.lim = lim;
 		bo.ao.th = thresholds_default;
 		bo.ao.verify = VERIFY_DEFAULT;
+		bo.ao.verify_rounds = VERIFY_ROUNDS_DEFAULT;
 		bo.ao.egdb = db;
 		bo.threads = 1;
 		bo.hash = ea.hash ? (size_t)atol(ea.hash) : 32;

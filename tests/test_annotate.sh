@@ -140,11 +140,18 @@ expect_err_has "1 valid, 0 with errors, 0 with warnings, 1 of other variants" "t
 "$PDNKIT" convert --format json "$T_TMP/intl-a.pdn" 2>/dev/null | sed -E 's/.*"moves":(\[[^]]*\]).*/\1/' >"$T_TMP/vm2"
 cmp -s "$T_TMP/vm1" "$T_TMP/vm2" && grep -q '26x17' "$T_TMP/vm1" && pass || fail "annotated International game replays to other moves"
 if have_corpora "Russian blunders"; then
-	# Game 94 of the 1947 championship: 31... b6-c5 loses at once (c3-b2 holds); found
-	# through the store, by the position before it, and shown as a set-up in Russian.
+	# Game 94 of the 1947 championship: 31... b6-c5 loses at once; after c3-b2 a search
+	# of 10 plies sees no loss, one of 16 does: with the default two rounds of checks
+	# (which search the moves before it to 16 plies) the move is no blunder, with one it
+	# is. Found through the store, by the position before it, and shown as a set-up in
+	# Russian.
 	VDB="$T_TMP/ru.db"
 	"$PDNKIT" import --db "$VDB" "$CORPORA/ussr1947.pdn" >/dev/null 2>&1
-	run "$PDNKIT" annotate --db "$VDB" --variant russian --position 'B:Wh6,a5,e3,Kh2:Bb6,c3' --depth 4 --json
+	cp "$VDB" "$T_TMP/ru2.db"
+	run "$PDNKIT" annotate --db "$T_TMP/ru2.db" --variant russian --position 'B:Wh6,a5,e3,Kh2:Bb6,c3' --depth 4 --json
+	expect_rc 0 "annotate a stored Russian game, two rounds of checks"
+	echo "$OUT" | grep -o '{"ply":62[^}]*}' | grep -q '"class":"blunder"' && fail "b6-c5 a blunder after the second round: $OUT" || pass
+	run "$PDNKIT" annotate --db "$VDB" --variant russian --position 'B:Wh6,a5,e3,Kh2:Bb6,c3' --depth 4 --verify-rounds 1 --json
 	expect_rc 0 "annotate a stored Russian game"
 	expect_out_has '{"ply":62,"move":"b6-c5","side":"black","best":"c3-b2",' "the losing move and the saving one"
 	echo "$OUT" | grep -o '{"ply":62[^}]*}' | grep -q '"class":"blunder"' && pass || fail "b6-c5 is a blunder: $OUT"
@@ -194,13 +201,29 @@ fi
 # --verify: a mistake or blunder is searched again deeper; it can only drop or keep a
 # flagged move, never flag a new one, and a move still flagged carries the deeper depth.
 "$PDNKIT" annotate "$G37" --depth 6 --verify 0 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v0"
-"$PDNKIT" annotate "$G37" --depth 6 --verify 4 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v4"
+"$PDNKIT" annotate "$G37" --depth 6 --verify 4 --verify-rounds 1 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v4"
 [ -s "$T_TMP/v0" ] && pass || fail "game 37 at depth 6 has no mistake to check"
 sed -E 's/.*"ply":([0-9]+),.*/\1/' "$T_TMP/v0" | sort >"$T_TMP/p0"
 sed -E 's/.*"ply":([0-9]+),.*/\1/' "$T_TMP/v4" | sort >"$T_TMP/p4"
 [ -z "$(comm -13 "$T_TMP/p0" "$T_TMP/p4")" ] && pass || fail "--verify flagged a move the first search did not: $(comm -13 "$T_TMP/p0" "$T_TMP/p4")"
 [ "$(wc -l <"$T_TMP/v4")" -lt "$(wc -l <"$T_TMP/v0")" ] && pass || fail "--verify 4 dropped none of $(wc -l <"$T_TMP/v0") flagged moves"
-! grep -v '"depth":1[0-9]' "$T_TMP/v4" | grep -q . && pass || fail "a checked move without the deeper depth: $(cat "$T_TMP/v4")"
+! grep -v '"depth":10' "$T_TMP/v4" | grep -q . && pass || fail "a checked move without the deeper depth: $(cat "$T_TMP/v4")"
+# a second round (the default) checks what is still flagged 2 plies deeper again: on
+# game 37 at depth 4, of the 3 moves still flagged after a check 2 plies deeper, one
+# is flagged after the second, at depth 4 + 2 + 2
+"$PDNKIT" annotate "$G37" --depth 4 --verify 2 --verify-rounds 1 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v21"
+"$PDNKIT" annotate "$G37" --depth 4 --verify 2 --json 2>/dev/null | tr '{' '\n' | grep '"class":"\(mistake\|blunder\)"' >"$T_TMP/v22"
+sed -E 's/.*"ply":([0-9]+),.*/\1/' "$T_TMP/v21" | sort >"$T_TMP/p21"
+sed -E 's/.*"ply":([0-9]+),.*/\1/' "$T_TMP/v22" | sort >"$T_TMP/p22"
+[ "$(wc -l <"$T_TMP/p21")" -gt "$(wc -l <"$T_TMP/p22")" ] && [ -s "$T_TMP/p22" ] && pass ||
+	fail "the second round dropped no flag, or all: $(wc -l <"$T_TMP/p21") and $(wc -l <"$T_TMP/p22")"
+[ -z "$(comm -13 "$T_TMP/p21" "$T_TMP/p22")" ] && pass || fail "the second round flagged a move the first did not: $(comm -13 "$T_TMP/p21" "$T_TMP/p22")"
+! grep -v '"depth":8' "$T_TMP/v22" | grep -q . && pass || fail "a move checked twice without the depth of the second round: $(cat "$T_TMP/v22")"
+! grep -v '"depth":6' "$T_TMP/v21" | grep -q . && pass || fail "a move checked once without the depth of the first round: $(cat "$T_TMP/v21")"
+run "$PDNKIT" annotate "$G37" --verify-rounds 5
+expect_rc 2 "--verify-rounds 5 refused"
+run "$PDNKIT" annotate "$G37" --engine hub:/bin/false --verify-rounds 2
+expect_rc 2 "--verify-rounds with another engine refused"
 run "$PDNKIT" annotate "$G37" --verify 21
 expect_rc 2 "--verify 21 refused"
 run "$PDNKIT" annotate "$G37" --engine hub:/bin/false --verify 4
@@ -208,6 +231,6 @@ expect_rc 2 "--verify with another engine refused"
 expect_err_has "not checked deeper" "says why"
 if [ -n "$DB" ] && [ -f "$DB" ]; then
 	run sqlite3 "$DB" "SELECT settings FROM annotation_run"
-	expect_out_has " verify=6 " "the plies checked (the default) are in the stored settings"
+	expect_out_has " verify=6x2 " "the plies checked and the rounds (the default) are in the stored settings"
 fi
 done_testing

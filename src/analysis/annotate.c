@@ -65,15 +65,18 @@ void annotate_note_played(pk_note *n, const pk_thresholds *th, int score_played,
 	n->cls = annotate_classify(th, n->loss);
 }
 
-bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, pk_limits *deep)
+bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, int round, int depth0, pk_limits *deep)
 {
-	if (o->verify <= 0 || (n->cls != CLASS_MISTAKE && n->cls != CLASS_BLUNDER) || score_is_win(n->score_best))
+	int rounds = o->verify_rounds > 0 ? o->verify_rounds : 1;
+	if (o->verify <= 0 || round > rounds || (n->cls != CLASS_MISTAKE && n->cls != CLASS_BLUNDER) ||
+	    score_is_win(n->score_best))
 		return false;
 	*deep = o->lim;
-	deep->depth = n->depth + o->verify;
-	/* a time or node limit bounds it too, at 16 times the first's */
-	deep->nodes = o->lim.nodes * 16;
-	deep->movetime = o->lim.movetime * 16;
+	deep->depth = depth0 + round * o->verify;
+	/* a time or node limit bounds it too, at 16 times the first's, 4 times more each round */
+	uint64_t f = (uint64_t)16 << (2 * (round - 1));
+	deep->nodes = o->lim.nodes * f;
+	deep->movetime = o->lim.movetime * (double)f;
 	return true;
 }
 
@@ -330,17 +333,22 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 			rc = 1;
 			break;
 		}
+		/* Checked deeper, round by round while still flagged: the class is what the
+		 * deepest search says. */
 		pk_limits deep;
-		if (annotate_verify_limits(o, n, &deep)) {
-			/* Checked deeper: the class is what the deeper search says. */
+		int depth0 = n->depth;
+		bool stopped = false;
+		for (int r = 1; !stopped && annotate_verify_limits(o, n, r, depth0, &deep); r++) {
 			uint64_t nodes = n->nodes;
 			if (judge(e, before, &h, &deep, &pl->move, o, false, n)) {
 				n->cls = CLASS_NONE;
 				rc = 1;
-				break;
+				stopped = true;
 			}
 			n->nodes += nodes;
 		}
+		if (stopped)
+			break;
 		if (o->egdb)
 			egdb_classify(o->egdb, before, &pl->move, n);
 	next:

@@ -22,8 +22,9 @@ typedef struct {
 
 extern const pk_thresholds thresholds_default;   /* 100, 50, 25 */
 
-/* The plies of pk_annotate_opts.verify by default. */
+/* The plies of pk_annotate_opts.verify and its rounds by default. */
 #define VERIFY_DEFAULT 6
+#define VERIFY_ROUNDS_DEFAULT 2
 
 /* A won or lost score counts as this much in a loss: a win thrown away is the largest. */
 #define LOSS_CAP 2000
@@ -65,8 +66,10 @@ typedef struct {
 	/* A move the search classes a mistake or a blunder is searched again this many plies
 	 * deeper than the depth reached (best move and move played; a time or node limit
 	 * bounds that search at 16 times its own), and classed by that search: a shallow
-	 * search's false alarms are dropped. 0: not checked. Not with another engine. */
-	int verify;
+	 * search's false alarms are dropped. 0: not checked. Not with another engine.
+	 * A move still flagged is checked again, verify plies deeper each round, up to
+	 * verify_rounds rounds (0 counts as 1; the time or node bound 4 times more a round). */
+	int verify, verify_rounds;
 	/* Another engine instead of pdnkit's (English games): each position before a move is
 	 * searched for client_time seconds (its move and score), and a move other than its
 	 * choice is scored by a search of the position after it. There is no only-move
@@ -107,8 +110,10 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 void annotate_note_best(pk_note *n, const pk_thresholds *th, bool has_second, int second);
 void annotate_note_played(pk_note *n, const pk_thresholds *th, int score_played, uint64_t nodes);
 
-/* Whether a note is checked by a deeper search (o->verify), and that search's limits. */
-bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, pk_limits *deep);
+/* Whether a note is checked by a deeper search in round 1, 2, ... (o->verify,
+ * o->verify_rounds), and that search's limits: depth0 (the first search's depth) and
+ * round times o->verify plies. */
+bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, int round, int depth0, pk_limits *deep);
 /* Classify a loss; only when the played move is the best and every other loses. */
 int annotate_classify(const pk_thresholds *th, int loss);
 /* A score clamped for losses: wins and losses found by search count as +-LOSS_CAP. */

@@ -592,7 +592,8 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 		used = strlen(buf);
 	}
 	if (a->verify && used < size)
-		used += (size_t)snprintf(buf + used, size - used, " verify=%d", a->verify);
+		used += (size_t)snprintf(buf + used, size - used, a->verify_rounds > 1 ? " verify=%dx%d" : " verify=%d", a->verify,
+					 a->verify_rounds);
 	if (o->w.pat && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " patterns=%08x", (unsigned)o->w.pat->checksum);
 	if (o->w.draw_scale > 0 && o->w.draw_scale < 100 && used < size)

@@ -103,17 +103,21 @@ int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *
 			rc = 1;
 			break;
 		}
+		/* checked deeper, round by round while still flagged */
 		pk_limits deep;
-		if (annotate_verify_limits(o, n, &deep)) {
-			/* checked deeper: the class is what the deeper search says */
+		int depth0 = n->depth;
+		bool stopped = false;
+		for (int r = 1; !stopped && annotate_verify_limits(o, n, r, depth0, &deep); r++) {
 			uint64_t nodes = n->nodes;
 			if (vjudge(e, &before, vr, i, &deep, &played, ml, others, nm, o, false, n, vn)) {
 				n->cls = CLASS_NONE;
 				rc = 1;
-				break;
+				stopped = true;
 			}
 			n->nodes += nodes;
 		}
+		if (stopped)
+			break;
 	next:
 		if (o->on_move)
 			o->on_move(o->ctx, n);
