@@ -19,46 +19,6 @@
 #include "proto/spec.h"
 #include "match_cli.h"
 
-/* Openings from a PDN file: each game's FEN (or the start) plus its moves. */
-static int openings_from_file(const char *path, const pk_variant *var, pk_opening **out)
-{
-	const char *files[] = { path };
-	pk_source src = { .files = files, .nfiles = 1 };
-	char err[600];
-	pk_games *it = games_open(&src, err, sizeof err);
-	if (!it) {
-		cli_error("%s", err);
-		return -1;
-	}
-	int cap = 256, n = 0, got;
-	pk_opening *v = malloc(sizeof *v * (size_t)cap);
-	pk_game *g;
-	pk_replay *rp;
-	while (v && (got = games_next(it, &g, &rp)) != GAMES_END) {
-		if (got != GAMES_GAME) {
-			cli_error("%s", games_error(it));
-			free(v);
-			v = NULL;
-			break;
-		}
-		if (g->findings.errors || (var ? rp->variant != var->gametype : !rp->supported))
-			continue;
-		if (n == cap) {
-			pk_opening *nv = realloc(v, sizeof *v * (size_t)(cap *= 2));
-			if (!nv) {
-				cli_error("out of memory");
-				free(v);
-				v = NULL;
-				break;
-			}
-			v = nv;
-		}
-		n += var ? match_vopening_of(var, rp, &v[n]) : match_opening_of(rp, &v[n]);
-	}
-	games_close(it);
-	*out = v;
-	return v ? n : -1;
-}
 
 
 
@@ -440,7 +400,7 @@ int cmd_match(int argc, const char **argv)
 		cli_error("--ballots %s: the decks are of English draughts (use --openings FILE with --variant)", ballots);
 		goto out;
 	}
-	m.nop = openings ? openings_from_file(openings, m.variant, &op)
+	m.nop = openings ? match_openings_file(openings, m.variant, &op)
 		: m.variant ? match_vopenings(m.variant, &op)
 		: ballots && !strcmp(ballots, "acf3") ? match_deck(3, &op)
 		: ballots && !strcmp(ballots, "all2") ? match_deck(2, &op) : match_ballots(&op);

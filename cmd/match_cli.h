@@ -33,4 +33,9 @@ void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name,
  * not of this match (other engines, deck, time control or variant). */
 int match_resume(pk_match *m, const char *path, const char *event_name);
 
+/* Openings from a PDN file: each game's FEN (or the start) plus its first 8 moves, games
+ * with errors or of another variant than var (NULL: English) left out, into a
+ * malloc'ed array: how many, or -1 after saying why. */
+int match_openings_file(const char *path, const pk_variant *var, pk_opening **out);
+
 #endif

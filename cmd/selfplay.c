@@ -71,7 +71,7 @@ static bool has_round(const long *v, long n, long r)
 int cmd_selfplay(int argc, const char **argv)
 {
 	char *games_arg = NULL, *conc = NULL, *out = NULL, *random_arg = NULL, *seed_arg = NULL, *shard = NULL,
-	     *adjudicate = NULL;
+	     *adjudicate = NULL, *openings = NULL;
 	engine_args ea;
 	engine_args_init(&ea);
 	struct poptOption opts[] = {
@@ -79,6 +79,7 @@ int cmd_selfplay(int argc, const char **argv)
 		{ "games", 'n', POPT_ARG_STRING, &games_arg, 0, "games numbered 1..N in all (default 1000)", "N" },
 		{ "random", 0, POPT_ARG_STRING, &random_arg, 0, "random plies after the three-move ballot (0-5, default 2)", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random plies (default 1)", "S" },
+		{ "openings", 0, POPT_ARG_STRING, &openings, 0, "start from the positions of a PDN file instead of the ballots (each game's FEN and first moves; game g from the ((g - 1) mod N + 1)th, then its random plies)", "FILE" },
 		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
 		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (default: the default directory's)", "DIR|default|none" },
@@ -154,7 +155,14 @@ int cmd_selfplay(int argc, const char **argv)
 	if (failed)
 		goto out;
 	rc = EXIT_RUNTIME;
-	int nd = match_ballots(&deck);
+	int nd = openings ? match_openings_file(openings, NULL, &deck) : match_ballots(&deck);
+	if (openings && nd == 0) {
+		cli_error("no usable English position in '%s'", openings);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (nd < 0)
+		goto out;
 	done = rounds_in(out, &ndone);
 	long todo = 0;
 	for (long g = k; g <= total; g += n)
@@ -172,7 +180,8 @@ int cmd_selfplay(int argc, const char **argv)
 	for (long g = k; g <= total; g += n) {
 		if (has_round(done, ndone, g))
 			continue;
-		/* game g: ballot (g - 1) modulo the ballots, then its own random plies */
+		/* game g: ballot (or opening) (g - 1) modulo their number, then its own random
+		 * plies (an opening that leaves no legal move gives way to the next) */
 		uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)g;
 		for (int tries = 0; !match_randomize(&deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t]); tries++)
 			;
@@ -235,5 +244,6 @@ out:
 	free(seed_arg);
 	free(shard);
 	free(adjudicate);
+	free(openings);
 	return rc;
 }

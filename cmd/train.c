@@ -51,6 +51,21 @@ static void show_label(void *ctx, size_t done, size_t total)
 		(int)eta % 60);
 }
 
+/* The engine's weights with these patterns and network (NULL: the built-in ones);
+ * -1 after saying why. */
+static int weights_with(char *patterns, char *net, pk_weights *w)
+{
+	engine_args ea;
+	engine_args_init(&ea);
+	ea.patterns = patterns;
+	ea.net = net;
+	int rc = engine_weights(&ea, w);
+	ea.patterns = NULL;   /* not ours to free */
+	ea.net = NULL;
+	engine_args_free(&ea);
+	return rc;
+}
+
 /* The --net part: fit, write, report. */
 static int train_net(pk_learn_data *d, const pk_weights *base, const pk_net_opts *no, long ldepth, bool with_db,
 		     const char *out, int json, int quiet)
@@ -120,7 +135,7 @@ int cmd_train(int argc, const char **argv)
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
-	     *windows_arg = NULL;
+	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -130,6 +145,8 @@ int cmd_train(int argc, const char **argv)
 		{ "decay", 0, POPT_ARG_STRING, &decay_arg, 0, "with --net: the step's factor from one epoch to the next (default 0.9)", "R" },
 		{ "batch", 0, POPT_ARG_STRING, &batch_arg, 0, "with --net: positions a step (default 1024)", "N" },
 		{ "net-patterns", 0, POPT_ARG_STRING, &npat, 0, "with --net: the patterns the network adds to (default: the built-in ones)", "FILE|none" },
+		{ "endgame", 0, POPT_ARG_STRING, &endgame_arg, 0, "learn an endgame table (nine windows) for positions of at most N pieces (3-16), as what the evaluation with --base-patterns misses there; -o writes those patterns with the table", "N" },
+		{ "base-patterns", 0, POPT_ARG_STRING, &bpat, 0, "with --endgame: the patterns the table adds to, and that -o writes with it (default: the built-in ones; their own endgame table left out)", "FILE" },
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "keep the last epoch's weights or network, not those of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
@@ -155,7 +172,7 @@ int cmd_train(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
 	int rc = cli_parse_options(ctx, opts);
 	pk_learn_data *d = NULL;
-	pk_patterns *pt = NULL;
+	pk_patterns *pt = NULL, *basept = NULL;
 	pk_egdb *db = NULL;
 	if (rc)
 		goto out;
@@ -226,23 +243,41 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--l2, --min-count, --windows and --material are for patterns, not with --net");
 		goto out;
 	}
+	long endgame = 0;
+	if (endgame_arg && cli_int(endgame_arg, PAT_END_MIN, PAT_END_MAX, "--endgame", &endgame))
+		goto out;
+	if (endgame && (net || windows_arg || material)) {
+		cli_error("--endgame learns nine windows of patterns: not with --net, --windows or --material");
+		goto out;
+	}
+	if (bpat && !endgame) {
+		cli_error("--base-patterns goes with --endgame");
+		goto out;
+	}
 	if (!net && (decay_arg || batch_arg || seed_arg || npat)) {
 		cli_error("--decay, --batch, --seed and --net-patterns go with --net");
 		goto out;
 	}
 	/* what the network adds to: the built-in evaluation, or its hand-set terms with
-	 * other patterns (or none) */
-	pk_weights nbase;
-	engine_args nea;
-	engine_args_init(&nea);
-	nea.patterns = npat;
-	nea.net = (char *)"none";
-	int nbrc = engine_weights(&nea, &nbase);
-	nea.patterns = NULL;
-	nea.net = NULL;
-	engine_args_free(&nea);
-	if (nbrc < 0)
+	 * other patterns (or none); what an endgame table adds to: the same with the base
+	 * patterns, their own table left out */
+	pk_weights nbase, ebase;
+	if (weights_with(npat, "none", &nbase) < 0 || weights_with(bpat, "none", &ebase) < 0)
 		goto out;
+	if (endgame) {
+		if (!(basept = calloc(1, sizeof *basept))) {
+			cli_error("out of memory");
+			goto out;
+		}
+		if (ebase.pat)
+			*basept = *ebase.pat;
+		else
+			basept->windows = PAT_WINDOWS_BASIC;
+		basept->end_pieces = 0;
+		memset(basept->e, 0, sizeof basept->e);
+		patterns_checksum(basept);
+		ebase.pat = basept;
+	}
 	pk_net_opts no = { .epochs = lo.epochs, .rate = 0.001, .decay = 0.9, .batch = 1024, .threads = lo.threads, .seed = 1,
 			  .keep_last = keep_last };
 	if (batch_arg && !cli_int(batch_arg, 1, 1 << 20, "--batch", &x))
@@ -262,13 +297,7 @@ int cmd_train(int argc, const char **argv)
 		}
 	}
 	pk_weights lw;
-	engine_args lea;
-	engine_args_init(&lea);
-	lea.patterns = lpat;
-	int lwrc = engine_weights(&lea, &lw);
-	lea.patterns = NULL;
-	engine_args_free(&lea);
-	if (lwrc < 0)
+	if (weights_with(lpat, NULL, &lw) < 0)
 		goto out;
 	if (rate_arg) {
 		char *e;
@@ -301,8 +330,10 @@ int cmd_train(int argc, const char **argv)
 		cli_error("%s", err);
 		goto out;
 	}
-	/* the patterns add to the engine's hand-set evaluation, without its own patterns */
-	if (!(d = learn_data_new(eval_tuned_weights()))) {
+	/* the patterns add to the engine's hand-set evaluation, without its own patterns; an
+	 * endgame table to the whole evaluation, the base patterns' own table left out */
+	d = endgame ? learn_data_new_endgame(&ebase, (int)endgame) : learn_data_new(eval_tuned_weights());
+	if (!d) {
 		games_close(it);
 		cli_error("out of memory");
 		goto out;
@@ -409,6 +440,8 @@ int cmd_train(int argc, const char **argv)
 		}
 		uint64_t seed = 1;
 		int maxp = egdb_pieces(db);
+		if (endgame && maxp > endgame)
+			maxp = (int)endgame;
 		long added = 0, tries = 0;
 		double te = cli_now();
 		while (added < epos && tries++ < 1000 * epos + 1000000 && maxp >= 3) {
@@ -447,13 +480,24 @@ int cmd_train(int argc, const char **argv)
 	if (!quiet && cli_stderr_is_tty())
 		fprintf(stderr, "\r\033[K");
 	double secs = cli_now() - t1;
+	if (endgame) {
+		/* the table is what was fitted (windows 0-8), written with the base patterns */
+		for (int ph = 0; ph < PAT_PHASES; ph++)
+			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+				memcpy(basept->e[ph][k], pt->w[ph][k], sizeof basept->e[ph][k]);
+		basept->end_pieces = (int)endgame;
+		patterns_checksum(basept);
+		long nz = pt->nonzero;
+		*pt = *basept;
+		pt->nonzero = nz;   /* the table's weights */
+	}
 	if (out) {
 		char comment[400];
 		snprintf(comment, sizeof comment,
-			 "pdnkit train: %ld games, %zu training and %zu held-out positions; held-out log loss %.5f -> %.5f "
+			 "pdnkit train%s: %ld games, %zu training and %zu held-out positions; held-out log loss %.5f -> %.5f "
 			 "(epoch %ld of %ld); K %.4f; %s%s; checksum %08x",
-			 learn_games(d), r.train, r.heldout, r.base_held, r.best_held, r.best_epoch, r.epochs_done, r.K,
-			 ldepth ? "labelled by a search" : "labelled by results alone",
+			 endgame ? " --endgame" : "", learn_games(d), r.train, r.heldout, r.base_held, r.best_held, r.best_epoch,
+			 r.epochs_done, r.K, ldepth ? "labelled by a search" : "labelled by results alone",
 			 ldepth ? (db ? " with the endgame databases" : " without endgame databases") : "", (unsigned)pt->checksum);
 		char *text = patterns_format(pt, comment);
 		cli_text txt;
@@ -471,21 +515,26 @@ int cmd_train(int argc, const char **argv)
 	if (json)
 		printf("{\"games\":%ld,\"train\":%zu,\"heldout\":%zu,\"K\":%.5f,\"base_train\":%.5f,\"base_held\":%.5f,"
 		       "\"train_loss\":%.5f,\"held_loss\":%.5f,\"best_epoch\":%ld,\"epochs\":%ld,\"patterns\":%ld,\"nonzero\":%ld,"
-		       "\"checksum\":\"%08x\",\"labelled\":%zu,\"seconds\":%.1f}\n",
+		       "\"checksum\":\"%08x\",\"labelled\":%zu,\"endgame\":%ld,\"seconds\":%.1f}\n",
 		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_train, r.best_held, r.best_epoch,
-		       r.epochs_done, r.used, pt->nonzero, (unsigned)pt->checksum, learn_labelled(d), secs);
+		       r.epochs_done, r.used, pt->nonzero, (unsigned)pt->checksum, learn_labelled(d), endgame, secs);
 	else
 		printf("%ld games: %zu training positions, %zu held out (the games of a tenth of the openings)\n"
-		       "log loss of the hand-set evaluation (K %.4f): training %.5f, held-out %.5f\n"
-		       "with the patterns (epoch %ld of %ld, %s): training %.5f, held-out %.5f\n"
+		       "log loss of the %s (K %.4f): training %.5f, held-out %.5f\n"
+		       "with the %s (epoch %ld of %ld, %s): training %.5f, held-out %.5f\n"
 		       "%ld patterns seen %d times or more, %ld weights not zero, checksum %08x; %.1f s\n",
-		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_epoch, r.epochs_done,
+		       learn_games(d), r.train, r.heldout,
+		       endgame ? "evaluation with its patterns, in these endings" : "hand-set evaluation", r.K, r.base_train,
+		       r.base_held, endgame ? "endgame table" : "patterns", r.best_epoch, r.epochs_done,
 		       lo.keep_last ? "the last" : "the lowest held-out loss",
 		       r.best_train, r.best_held, r.used, lo.min_count, pt->nonzero, (unsigned)pt->checksum, secs);
 	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:
 	learn_data_free(d);
 	free(pt);
+	free(basept);
+	free(endgame_arg);
+	free(bpat);
 	poptFreeContext(ctx);
 	free(out);
 	free(epochs_arg);

@@ -201,8 +201,49 @@ expect_err_has "other games or settings" "another depth labels again"
 printf 'junk' > "$T_TMP/lab2.bin"
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab2.bin" --epochs 1
 expect_rc 3 "a labels file that is not one"
+# self-play from given positions (--openings): game g starts from position (g - 1) mod N
+printf '[FEN "B:W21,22,25,30,31:B3,9,10,12"]\n*\n\n[FEN "W:W18,27,28,32:B1,3,5,13"]\n*\n\n' > "$T_TMP/ends.pdn"
+run "$PDNKIT" selfplay --openings "$T_TMP/ends.pdn" -n 4 --random 0 -d 3 -c 2 -o "$T_TMP/spe.pdn" --adjudicate none
+expect_rc 0 "selfplay from given positions"
+expect_out_has "4 games played" "four games"
+[ "$(grep -c '^\[FEN "B:W21,22,25,30,31:B3,9,10,12"\]' "$T_TMP/spe.pdn")" = 2 ] && \
+[ "$(grep -c '^\[FEN "W:W18,27,28,32:B1,3,5,13"\]' "$T_TMP/spe.pdn")" = 2 ] && pass || fail "each position starts two of the four games"
+run "$PDNKIT" validate "$T_TMP/spe.pdn"
+expect_err_has "4 games read: 4 valid" "the games are valid PDN"
+printf '[FEN "B:W1:B"]\n*\n\n' > "$T_TMP/noends.pdn"
+run "$PDNKIT" selfplay --openings "$T_TMP/noends.pdn" -n 2 -o "$T_TMP/x2.pdn"
+expect_rc 2 "an openings file without a usable position"
+expect_err_has "no usable English position" "says so"
+run "$PDNKIT" selfplay --openings "$T_TMP/no-such.pdn" -n 2 -o "$T_TMP/x2.pdn"
+expect_rc 3 "an openings file that is not there"
+# the endgame table: learned over other patterns (the base), written with them, used
+# only in positions of at most its number of pieces
+run "$PDNKIT" train "$SP" "$T_TMP/spe.pdn" --endgame 9 --base-patterns "$T_TMP/p1.txt" --epochs 20 --min-count 1 --l2 1 --keep-last -o "$T_TMP/pe.txt" -j -q --threads 2
+expect_rc 0 "train an endgame table"
+expect_out_has '"endgame":9,' "its reach in the figures"
+tl=$(echo "$OUT" | sed 's/.*"train_loss":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_train":\([0-9.]*\).*/\1/')
+awk -v a="$tl" -v b="$bl" 'BEGIN { exit !(a < b) }' && pass || fail "the table lowers the training loss of those endings ($bl -> $tl)"
+head -1 "$T_TMP/pe.txt" | grep -qx 'pdnkit-patterns 4' && grep -qx 'endgame 9' "$T_TMP/pe.txt" && pass || fail "format 4 with its endgame line"
+grep -q '^e 1 ' "$T_TMP/pe.txt" && pass || fail "weights of the endgame table"
+[ "$(grep -E '^[0-9]+ [0-9]+ [0-9]+ -?[0-9]+$' "$T_TMP/pe.txt" | md5sum)" = "$(grep -E '^[0-9]+ [0-9]+ [0-9]+ -?[0-9]+$' "$T_TMP/p1.txt" | md5sum)" ] && \
+	pass || fail "the base patterns written unchanged with the table"
+run "$PDNKIT" analyze -d 6 --patterns "$T_TMP/pe.txt"
+[ "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" = "$(run "$PDNKIT" analyze -d 6 --patterns "$T_TMP/p1.txt"; echo "$OUT" | awk '{ print $1, $2, $3 }')" ] && \
+	pass || fail "from the start (24 pieces) the table changes nothing"
+run "$PDNKIT" analyze -d 6 --patterns "$T_TMP/pe.txt" --fen "W:W18,27,28,32:B1,3,5,13"
+ea=$(echo "$OUT" | awk '{ print $1, $2, $3 }')
+run "$PDNKIT" analyze -d 6 --patterns "$T_TMP/p1.txt" --fen "W:W18,27,28,32:B1,3,5,13"
+[ "$ea" != "$(echo "$OUT" | awk '{ print $1, $2, $3 }')" ] && pass || fail "in an ending it changes the search"
+run "$PDNKIT" train "$SP" "$T_TMP/spe.pdn" --endgame 9 --base-patterns "$T_TMP/pe.txt" --epochs 20 --min-count 1 --l2 1 --keep-last -o "$T_TMP/pe2.txt" -q --threads 2
+cmp -s "$T_TMP/pe.txt" "$T_TMP/pe2.txt" && pass || fail "a base with a table: its table left out, the same result"
+run "$PDNKIT" train "$SP" --endgame 9 --net
+expect_rc 2 "--endgame is not for a network"
+run "$PDNKIT" train "$SP" --endgame 2
+expect_rc 2 "--endgame 2 refused"
+run "$PDNKIT" train "$SP" --base-patterns "$T_TMP/p1.txt"
+expect_rc 2 "--base-patterns without --endgame"
 # the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
-grep -qE '^pdnkit-patterns [123]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
+grep -qE '^pdnkit-patterns [1234]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
 head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 128 32 1 ' && pass || fail "book/net.txt has its header"
 
 done_testing

@@ -608,6 +608,37 @@ static void test_pattern_indices(void)
 	CHECK(text && patterns_parse(text, &back, err, sizeof err) == 0 && back.checksum == c9 && back.windows == 9 &&
 	      !back.material);
 	free(text);
+	/* the endgame table: format 4, in the checksum, read back, and added only in
+	 * positions of at most its number of pieces */
+	const char *ef = "W:W30,31,32:B1,3";   /* 5 pieces */
+	pk_pos e5;
+	CHECK(fen_parse(ef, strlen(ef), &e5, NULL) == 0);
+	int v0 = pattern_eval(&pt, &e5), v12 = pattern_eval(&pt, &s);
+	pattern_indices(&e5, PAT_WINDOWS_BASIC, false, ia, &ph, &t);
+	for (int q = 0; q < PAT_PHASES; q++)
+		pt.e[q][4][ia[4]] = 40;
+	pt.end_pieces = 6;
+	patterns_checksum(&pt);
+	CHECK(pt.checksum != c9);
+	CHECK_INT(pattern_eval(&pt, &e5), v0 + 40);
+	CHECK_INT(pattern_eval(&pt, &s), v12);
+	pt.end_pieces = 4;
+	CHECK_INT(pattern_eval(&pt, &e5), v0);
+	pt.end_pieces = 6;
+	patterns_checksum(&pt);
+	text = patterns_format(&pt, "test");
+	CHECK(text != NULL && strncmp(text, "pdnkit-patterns 4\n", 18) == 0 && strstr(text, "\nendgame 6\n") != NULL);
+	CHECK(text && patterns_parse(text, &back, err, sizeof err) == 0 && back.checksum == pt.checksum &&
+	      back.end_pieces == 6 && memcmp(back.e, pt.e, sizeof pt.e) == 0 && memcmp(back.w, pt.w, sizeof pt.w) == 0);
+	free(text);
+	CHECK(patterns_parse("pdnkit-patterns 3\nphases 2\nwindows 9\nendgame 8\n", &back, err, sizeof err) < 0 &&
+	      strstr(err, "format 1 to 3") != NULL);
+	CHECK(patterns_parse("pdnkit-patterns 4\nphases 2\nwindows 9\ne 0 1 2 3\n", &back, err, sizeof err) < 0 &&
+	      strstr(err, "before the \"endgame\" line") != NULL);
+	CHECK(patterns_parse("pdnkit-patterns 4\nphases 2\nwindows 9\nendgame 8\ne 0 9 2 3\n", &back, err, sizeof err) < 0 &&
+	      strstr(err, "line 5: expected e PHASE WINDOW (0-8)") != NULL);
+	CHECK(patterns_parse("pdnkit-patterns 4\nphases 2\nwindows 9\nendgame 2\n", &back, err, sizeof err) < 0 &&
+	      strstr(err, "from 3 to 16") != NULL);
 }
 
 int main(void)

@@ -31,6 +31,7 @@ struct pk_learn_data {
 	long games;
 	size_t labelled;
 	size_t exact;                   /* positions of learn_add_position */
+	int max_pieces;                 /* > 0: only positions of at most this many pieces */
 };
 
 pk_learn_data *learn_data_new(const pk_weights *base)
@@ -40,6 +41,16 @@ pk_learn_data *learn_data_new(const pk_weights *base)
 		return NULL;
 	d->base = *base;
 	d->base.pat = NULL;
+	return d;
+}
+
+pk_learn_data *learn_data_new_endgame(const pk_weights *base, int max_pieces)
+{
+	pk_learn_data *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->base = *base;
+	d->max_pieces = max_pieces;
 	return d;
 }
 
@@ -70,7 +81,7 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 	d->games++;
 	for (int i = skip; i < rp->nply; i++) {
 		const pk_pos *p = &rp->plies[i].after;
-		if (gen_has_capture(p))
+		if (gen_has_capture(p) || (d->max_pieces && bb_count(p->side[0] | p->side[1]) > d->max_pieces))
 			continue;
 		pk_movelist ml;
 		if (gen_moves(p, &ml) == 0)
@@ -104,6 +115,8 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 
 int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
 {
+	if (d->max_pieces && bb_count(p->side[0] | p->side[1]) > d->max_pieces)
+		return 0;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 1 << 16;
 		sample *v = realloc(d->v, cap * sizeof *v);

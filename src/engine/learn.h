@@ -24,6 +24,10 @@ typedef struct pk_learn_data pk_learn_data;
 /* An empty collection; base is the evaluation the patterns add to (its own patterns
  * are left out). NULL when out of memory. */
 pk_learn_data *learn_data_new(const pk_weights *base);
+/* An empty collection for an endgame table (pattern.h): base is the whole evaluation
+ * the table adds to (its patterns included; their own endgame table should be left
+ * out), and only the positions of at most max_pieces pieces are kept. */
+pk_learn_data *learn_data_new_endgame(const pk_weights *base, int max_pieces);
 void learn_data_free(pk_learn_data *d);
 /* The quiet positions of a replayed, complete game of English draughts with a result,
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out

@@ -99,16 +99,21 @@ int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 		s0 = a[PAT_MATERIAL][idx[PAT_MATERIAL]];
 		s1 = b[PAT_MATERIAL][idx[PAT_MATERIAL]];
 	}
-	if (t == 0) {
-		for (int k = 0; k < nw; k++)
-			s0 += a[k][idx[k]];
-		return s0;
-	}
-	for (int k = 0; k < nw; k++) {
+	for (int k = 0; k < nw; k++)
 		s0 += a[k][idx[k]];
-		s1 += b[k][idx[k]];
+	if (t)
+		for (int k = 0; k < nw; k++)
+			s1 += b[k][idx[k]];
+	/* the endgame table, on the same nine windows' contents */
+	if (pt->end_pieces && __builtin_popcount((uint32_t)(p->side[0] | p->side[1])) <= pt->end_pieces) {
+		const int16_t (*ea)[PAT_INDEX] = pt->e[ph], (*eb)[PAT_INDEX] = pt->e[ph + 1];
+		for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+			s0 += ea[k][idx[k]];
+		if (t)
+			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+				s1 += eb[k][idx[k]];
 	}
-	return (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG;
+	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
 }
 
 void patterns_checksum(pk_patterns *pt)
@@ -127,6 +132,20 @@ void patterns_checksum(pk_patterns *pt)
 				h = (h ^ (v & 0xFF)) * 16777619u;
 				h = (h ^ (v >> 8)) * 16777619u;
 			}
+	/* the endgame table, when there is one: a file without it keeps its name */
+	if (pt->end_pieces < PAT_END_MIN || pt->end_pieces > PAT_END_MAX)
+		pt->end_pieces = 0;
+	if (pt->end_pieces) {
+		h = (h ^ (uint32_t)pt->end_pieces) * 16777619u;
+		for (int ph = 0; ph < PAT_PHASES; ph++)
+			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+				for (int i = 0; i < PAT_INDEX; i++) {
+					uint16_t v = (uint16_t)pt->e[ph][k][i];
+					nz += v != 0;
+					h = (h ^ (v & 0xFF)) * 16777619u;
+					h = (h ^ (v >> 8)) * 16777619u;
+				}
+	}
 	pt->checksum = h;
 	pt->nonzero = nz;
 }
@@ -134,7 +153,7 @@ void patterns_checksum(pk_patterns *pt)
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 {
 	memset(pt, 0, sizeof *pt);
-	int line = 0, version = 0, phases = 0, windows = 0, material = 0;
+	int line = 0, version = 0, phases = 0, windows = 0, material = 0, endgame = 0;
 	bool header = false;
 	for (const char *s = text; *s;) {
 		line++;
@@ -193,6 +212,26 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 			material = 1;
 			continue;
 		}
+		int nend;
+		if (sscanf(buf, " endgame %d %c", &nend, &extra) == 1) {
+			if (version < 4 || endgame || nend < PAT_END_MIN || nend > PAT_END_MAX) {
+				snprintf(err, errsize, "line %d: %s", line, version < 4 ? "\"endgame\" in a file of format 1 to 3" :
+					 endgame ? "a second \"endgame\" line" : "endgame must be a number of pieces from 3 to 16");
+				return -1;
+			}
+			endgame = nend;
+			continue;
+		}
+		if (sscanf(buf, " %31s", word) == 1 && strcmp(word, "e") == 0) {
+			if (sscanf(buf, " e %d %d %d %d %c", &ph, &k, &i, &v, &extra) != 4 || !endgame || !phases || ph < 0 || ph >= phases || k < 0 || k >= PAT_WINDOWS_BASIC || i < 0 ||
+			    i >= PAT_INDEX || v < -30000 || v > 30000) {
+				snprintf(err, errsize, "line %d: %s", line, !endgame ? "an endgame weight before the \"endgame\" line" :
+					 !phases ? "a weight before the \"phases\" line" : "expected e PHASE WINDOW (0-8) INDEX VALUE");
+				return -1;
+			}
+			pt->e[ph][k][i] = (int16_t)v;
+			continue;
+		}
 		if (sscanf(buf, " phases %d %c", &nph, &extra) == 1) {
 			if (version < 2 || nph != PAT_PHASES || phases) {
 				snprintf(err, errsize, "line %d: %s", line, phases ? "a second \"phases\" line" :
@@ -232,8 +271,24 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 	}
 	pt->windows = windows ? windows : PAT_WINDOWS_BASIC;
 	pt->material = material;
+	pt->end_pieces = endgame;
 	patterns_checksum(pt);
 	return 0;
+}
+
+/* One weight's line onto out, grown as needed; NULL (out freed) when out of memory. */
+static char *put_weight(char *out, size_t *cap, size_t *len, const char *prefix, int ph, int k, int i, int v)
+{
+	if (*cap - *len < 64) {
+		char *n = realloc(out, *cap *= 2);
+		if (!n) {
+			free(out);
+			return NULL;
+		}
+		out = n;
+	}
+	*len += (size_t)snprintf(out + *len, *cap - *len, "%s%d %d %d %d\n", prefix, ph, k, i, v);
+	return out;
 }
 
 char *patterns_format(const pk_patterns *pt, const char *comment)
@@ -243,27 +298,28 @@ char *patterns_format(const pk_patterns *pt, const char *comment)
 	if (!out)
 		return NULL;
 	int nwin = pt->windows == PAT_WINDOWS ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
-	bool v2 = nwin == PAT_WINDOWS_BASIC && !pt->material;
+	bool end = pt->end_pieces >= PAT_END_MIN && pt->end_pieces <= PAT_END_MAX;
+	bool v2 = nwin == PAT_WINDOWS_BASIC && !pt->material && !end;
 	len += (size_t)snprintf(out + len, cap - len, "pdnkit-patterns %d\n# %s\n# PHASE WINDOW INDEX VALUE (hundredths of a man; "
-				"phase q at 24 - %d q pieces)\nphases %d\n", v2 ? 2 : PAT_FORMAT, comment ? comment : "",
-				PAT_SEG, PAT_PHASES);
+				"phase q at 24 - %d q pieces)%s\nphases %d\n", v2 ? 2 : end ? 4 : 3, comment ? comment : "",
+				PAT_SEG, end ? "; e PHASE WINDOW INDEX VALUE: the endgame table" : "", PAT_PHASES);
 	if (!v2)
 		len += (size_t)snprintf(out + len, cap - len, "windows %d\n%s", nwin, pt->material ? "material\n" : "");
+	if (end)
+		len += (size_t)snprintf(out + len, cap - len, "endgame %d\n", pt->end_pieces);
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (int k = 0; k < PAT_TABLES; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
 				if (!pt->w[ph][k][i] || (k >= nwin && !(k == PAT_MATERIAL && pt->material)))
 					continue;
-				if (cap - len < 64) {
-					char *n = realloc(out, cap *= 2);
-					if (!n) {
-						free(out);
-						return NULL;
-					}
-					out = n;
-				}
-				len += (size_t)snprintf(out + len, cap - len, "%d %d %d %d\n", ph, k, i, pt->w[ph][k][i]);
+				if (!(out = put_weight(out, &cap, &len, "", ph, k, i, pt->w[ph][k][i])))
+					return NULL;
 			}
+	for (int ph = 0; ph < PAT_PHASES && end; ph++)
+		for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+			for (int i = 0; i < PAT_INDEX; i++)
+				if (pt->e[ph][k][i] && !(out = put_weight(out, &cap, &len, "e ", ph, k, i, pt->e[ph][k][i])))
+					return NULL;
 	return out;
 }
 

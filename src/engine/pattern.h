@@ -26,7 +26,10 @@
 #define PAT_PHASES 2                    /* at 24 and 2 pieces (2, 3, 12 or 23) */
 #endif
 #define PAT_SEG (22 / (PAT_PHASES - 1)) /* pieces from one phase to the next */
-#define PAT_FORMAT 3                    /* format 1: two phases, at 24 and 2 pieces; 2: nine windows */
+#define PAT_FORMAT 4                    /* format 1: two phases, at 24 and 2 pieces; 2: nine windows;
+					 * 3: 25 windows, the material table; 4: the endgame table */
+#define PAT_END_MIN 3                   /* the endgame table's reach: at most 3 .. 16 pieces */
+#define PAT_END_MAX 16
 
 /* The board turned half a circle: square n becomes square 33 - n. */
 static inline uint32_t bb_reverse32(uint32_t x)
@@ -40,6 +43,11 @@ static inline uint32_t bb_reverse32(uint32_t x)
 
 typedef struct pk_patterns {
 	int16_t w[PAT_PHASES][PAT_TABLES][PAT_INDEX];
+	/* The endgame table: nine more windows (the regions two squares apart), phases as
+	 * above, added in positions of at most end_pieces pieces (0: no table). Learned by
+	 * pdnkit train --endgame as what the rest of the evaluation misses there. */
+	int16_t e[PAT_PHASES][PAT_WINDOWS_BASIC][PAT_INDEX];
+	int end_pieces;
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
 	long nonzero;
 	int windows;                    /* the windows used: PAT_WINDOWS_BASIC or PAT_WINDOWS */
@@ -61,11 +69,13 @@ int pattern_eval(const pk_patterns *pt, const pk_pos *p);
  * 25's), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
  * comments. Format 2 files have no "windows" line: nine windows, no material table.
  * Format 1 files (two phases, at 24 and 2 pieces) are read too, their phases between
- * placed on the line that joins those two. 0, or -1 with the line and reason in err. */
+ * placed on the line that joins those two. Format 4 adds the endgame table: "endgame N"
+ * (its reach in pieces) and "e PHASE WINDOW INDEX VALUE" lines (windows 0-8).
+ * 0, or -1 with the line and reason in err. */
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize);
 /* The text of pt (malloc'ed; NULL when out of memory), with a header comment: format 2
  * when it uses nine windows and no material table (the same file as before there were
- * more), else 3. */
+ * more), 4 when it has an endgame table, else 3. */
 char *patterns_format(const pk_patterns *pt, const char *comment);
 void patterns_checksum(pk_patterns *pt);
 
