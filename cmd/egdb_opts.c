@@ -75,6 +75,11 @@ pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t
 	const char *env = getenv("PDNKIT_EGDB");
 	if ((arg && !strcmp(arg, "none")) || (!arg && env && !strcmp(env, "none")))
 		return NULL;
+	/* 'default' names the default place, as for validate and import, and asks for it:
+	 * databases missing there are an error, not a warning. */
+	bool asked = arg != NULL;
+	if (arg && !strcmp(arg, "default"))
+		arg = NULL;
 	char dir[4096], err[700];
 	egdb_dir(arg, dir, sizeof dir);
 	pk_egdb *db = egdb_new(cache_bytes);
@@ -85,11 +90,11 @@ pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t
 	}
 	int n = egdb_add_dir(db, dir, err, sizeof err);
 	struct stat st;
-	if (n < 0 && arg && stat(dir, &st) != 0) {
+	if (n < 0 && asked && stat(dir, &st) != 0) {
 		cli_error("no endgame databases at %s (the directory does not exist): build them with "
 			  "'pdnkit egdb build --egdb %s', or give --egdb none", dir, dir);
 		*failed = true;
-	} else if (n < 0 && arg) {
+	} else if (n < 0 && asked) {
 		cli_error("%s", err);
 		*failed = true;
 	} else if (n < 0 && strstr(err, "No such file")) {

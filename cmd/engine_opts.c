@@ -34,7 +34,7 @@ struct poptOption *engine_options(engine_args *ea)
 		{ "patterns", 0, POPT_ARG_STRING, &ea->patterns, 0, "learned pattern weights from FILE (pdnkit train -o), or 'none' (default: the built-in ones)", "FILE" },
 		{ "net", 0, POPT_ARG_STRING, &ea->net, 0, "a learned network from FILE (pdnkit train --net -o), or 'none' (default: the built-in one, when there is one)", "FILE" },
 		{ "features", 0, POPT_ARG_STRING, &ea->features, 0, "search features changed from the defaults, e.g. \"lmr=0,killers=0\"", "LIST" },
-		{ "egdb", 0, POPT_ARG_STRING, &ea->egdb, 0, "endgame databases from DIR (default $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb), or 'none'", "DIR" },
+		{ "egdb", 0, POPT_ARG_STRING, &ea->egdb, 0, "endgame databases from DIR (default, or 'default': $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb), or 'none'", "DIR|default|none" },
 		{ "egdb-cache", 0, POPT_ARG_STRING, &ea->egdb_cache, 0, "the databases' cache of decompressed blocks, in MiB (default " EGDB_CACHE_MB_TEXT ")", "MB" },
 		POPT_TABLEEND
 	};

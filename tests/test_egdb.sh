@@ -255,4 +255,11 @@ expect_rc 3 "probe of a missing directory"
 expect_err_has "the directory does not exist): build them with 'pdnkit egdb build --egdb $T_TMP/no/such/dir'" "the hint to build"
 run "$PDNKIT" analyze --egdb "$T_TMP/no/such/dir" --depth 2
 expect_err_has "pdnkit egdb build --egdb" "analyze gives the hint too"
+# --egdb default in the engine commands, as in validate and import: the default place
+PDNKIT_EGDB="$D" run "$PDNKIT" analyze --egdb default --fen "B:WK1:BK10,K15" --depth 3
+expect_rc 0 "analyze --egdb default"
+expect_out_has "database: Black wins in" "--egdb default reads the default place"
+PDNKIT_EGDB="$T_TMP/no/such/dir" run "$PDNKIT" analyze --egdb default --fen "B:WK1:BK10,K15" --depth 3
+expect_rc 3 "--egdb default with nothing there"
+expect_err_has "no endgame databases at $T_TMP/no/such/dir (the directory does not exist)" "asked for by name, missing databases are an error"
 done_testing
