@@ -329,7 +329,7 @@ int main(void)
 
 	char dir[] = "/tmp/pdnkit-egdb-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	pk_build_opts o = { .pieces = 4, .threads = 2, .dist_pieces = 8, .level = 3, .dir = dir };
+	pk_build_opts o = { .pieces = 4, .threads = 2, .dist_pieces = 8, .dist_men = -1, .level = 3, .dir = dir };
 	char err[600] = "";
 	int rc = egdb_build(&o, err, sizeof err);
 	CHECK_REPORT(rc == 0, "build: %s", err);

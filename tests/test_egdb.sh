@@ -129,6 +129,27 @@ run "$PDNKIT" analyze --egdb "$D3" --fen "W:WK23,K18,K27:BK32" --depth 16
 expect_out_has "score win in 9" "a won ending searched on: the win in 9 plies found"
 run "$PDNKIT" analyze --egdb "$D3" --fen "B:WK10,K14,K18:BK32" --depth 16
 expect_out_has "score loss in 10" "and the loser's longest defence (the full databases: in 10 plies)"
+# --distances-men: the larger slices of at most M men keep distances too, those
+# already built without them are built again; the rest are left as they are.
+D4="$T_TMP/egdb-d3m"
+cp -r "$D3" "$D4"
+run "$PDNKIT" egdb build --pieces 4 --distances 3 --distances-men 1 --dir "$D4"
+expect_rc 0 "build with distances in the slices of at most one man"
+expect_err_has "K-KKK + KKK-K" "a kings' slice built again"
+expect_err_has "MK-MK                  already built" "a slice of two men left"
+run "$PDNKIT" egdb probe --egdb "$D4" "W:WK23,K18,K27:BK32"
+expect_out_has "White wins in 9 plies" "kings only: in 9 plies, as the full databases say"
+run "$PDNKIT" egdb probe --egdb "$D4" "W:WK23,K18,27:BK32"
+expect_out_has "White wins in 9 plies" "one man: its distance, the full databases' one"
+run "$PDNKIT" egdb probe --egdb "$D4" "W:W23,K18,27:BK32"
+expect_out "W:W23,27,K18:BK32: White wins" "two men: the value alone"
+run "$PDNKIT" egdb verify --egdb "$D4"
+expect_out_has " 0 wrong" "every distance proved by its moves"
+run "$PDNKIT" egdb build --pieces 4 --distances 3 --distances-men 1 --dir "$D4"
+expect_err_has "every slice complete" "a second run finds nothing to do"
+run "$PDNKIT" egdb build --slice MK-KK --distances 3 --distances-men 1 --dir "$D3"
+expect_rc 3 "a slice whose kings' slices lack the distances asked for"
+expect_err_has "which is not built yet with distances" "said so"
 
 cat >"$T_TMP/ends.pdn" <<'PDN'
 [Event "drawn, but won"]

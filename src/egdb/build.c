@@ -509,15 +509,25 @@ static pair_spec *all_pairs(int n, int *count)
 	return l.v;
 }
 
-/* Whether the pair's files are present and sound (they are then added to db). */
-static bool have_pair(pk_egdb *db, const char *dir, const pair_spec *s)
+/* Whether the pair keeps distances in its files. */
+static bool pair_distances(const pk_build_opts *o, const pair_spec *s)
+{
+	return s->pieces <= o->dist_pieces || s->men <= o->dist_men;
+}
+
+/* Whether the pair's files are present and sound (they are then added to db), and have
+ * the distances asked for: a pair without them is built again (its values stay the
+ * same, so the pairs built on it stay sound). */
+static bool have_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s)
 {
 	char path[4096], why[600];
 	for (int k = 0; k < (s->self ? 1 : 2); k++) {
-		egdb_slice_path(dir, k ? &s->mir : &s->mat, path, sizeof path);
+		egdb_slice_path(o->dir, k ? &s->mir : &s->mat, path, sizeof path);
 		if (access(path, F_OK) != 0)
 			return false;
 		if (egdb_add_file(db, path, why, sizeof why) < 0)
+			return false;
+		if (pair_distances(o, s) && !egdb_slice_distances(db, k ? &s->mir : &s->mat))
 			return false;
 	}
 	return true;
@@ -540,7 +550,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, const pa
 		free_pair(&pr);
 		return rc;
 	}
-	bool dist = s->pieces <= o->dist_pieces;
+	bool dist = pair_distances(o, s);
 	uint64_t build_ms = (uint64_t)((now() - t0) * 1000);
 	ev->positions = ev->wins = ev->losses = ev->draws = 0;
 	ev->longest = 0;
@@ -729,7 +739,7 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 	pk_build_event ev;
 	memset(&ev, 0, sizeof ev);
 	for (int i = 0; i < n; i++) {
-		have[i] = have_pair(db, o->dir, &v[i]);
+		have[i] = have_pair(db, o, &v[i]);
 		if (!have[i] && (target < 0 || i == target)) {
 			ev.total += v[i].size;
 			ev.count++;
@@ -755,8 +765,8 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 				if (g != target && !dep)
 					continue;
 				if (g != target && !have[g]) {
-					snprintf(err, errsize, "%s needs %s, which is not built yet (build the slices of fewer pieces or men first)",
-						 v[target].name, s->name);
+					snprintf(err, errsize, "%s needs %s, which is not built yet%s (build the slices of fewer pieces or men first)",
+						 v[target].name, s->name, pair_distances(o, s) ? " with distances" : "");
 					rc = -1;
 					break;
 				}

@@ -30,6 +30,8 @@ typedef struct {
 	int pieces;                  /* build every slice up to this many pieces (2..8) */
 	int threads;                 /* 1.. */
 	int dist_pieces;             /* slices up to this many pieces keep distances */
+	int dist_men;                /* and slices of at most this many men, whatever their pieces (-1: none);
+				      * a closed set, as a move never adds a man */
 	int level;                   /* zstd level of the blocks */
 	const char *dir;
 	const char *only;            /* NULL, or the name of one slice: build its pair only */

@@ -338,6 +338,11 @@ bool egdb_has_distances(const pk_egdb *db, int pieces)
 	return true;
 }
 
+bool egdb_slice_distances(const pk_egdb *db, const pk_material *mat)
+{
+	return egdb_has(db, mat) && db->by_key[mat_key(mat)]->info.distances;
+}
+
 const char *egdb_error(const pk_egdb *db)
 {
 	return db->err;

@@ -74,6 +74,8 @@ int egdb_pieces(const pk_egdb *db);
 bool egdb_missing_for(const pk_egdb *db, const pk_pos *p, char *buf, size_t size);
 /* Whether every slice of up to pieces has distances. */
 bool egdb_has_distances(const pk_egdb *db, int pieces);
+/* Whether the slice of this material is there and has distances. */
+bool egdb_slice_distances(const pk_egdb *db, const pk_material *mat);
 
 /* The value of p for its side to move. Thread-safe. */
 int egdb_probe(pk_egdb *db, const pk_pos *p, pk_egdb_result *r);
