@@ -136,6 +136,8 @@ o=$("$PDNKIT" bench --json --features countermove=1 | sed -E 's/.*\],"nodes":([0
 [ "$o" = 7508045 ] && pass || fail "bench signature with countermove=1: $o, recorded 7508045"
 o=$("$PDNKIT" bench --json --features iir=4 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 7676190 ] && pass || fail "bench signature with iir=4: $o, recorded 7676190"
+o=$("$PDNKIT" bench --json --features singular=20 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 14963834 ] && pass || fail "bench signature with singular=20: $o, recorded 14963834"
 o=$("$PDNKIT" bench --json --features history-decay=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = "$a" ] && pass || fail "bench signature without the decay: $o, the default's $a"
 run "$PDNKIT" bench --hash 0

@@ -526,6 +526,9 @@ static void test_features_text(void)
 	CHECK(features_parse("countermove=1,iir=4,time-unstable=85", &g, err, sizeof err) == 0 && g.countermove == 1 &&
 	      g.iir == 4 && g.time_unstable == 85);
 	CHECK(features_parse("countermove=2", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1"));
+	CHECK(features_all.singular == 0 && strstr(fb, "iir=0,singular=0") != NULL);
+	CHECK(features_parse("singular=20", &g, err, sizeof err) == 0 && g.singular == 20);
+	CHECK(features_parse("singular=1001", &g, err, sizeof err) < 0);
 	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
 }
 

@@ -36,6 +36,7 @@ static const struct {
 	{ "time-unstable", 0, 100, offsetof(pk_features, time_unstable), false },
 	{ "countermove", 0, 1, offsetof(pk_features, countermove), false },
 	{ "iir", 0, 64, offsetof(pk_features, iir), false },
+	{ "singular", 0, 1000, offsetof(pk_features, singular), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -320,6 +320,31 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 			return s;
 	}
 
+	/* A table move that every other move, searched to half the depth, stays well below
+	 * is the only good move here: it is searched a ply deeper. */
+	int singular_move = -1;
+	if (e->f.singular && ply > 0 && ply < 2 * w->iter_depth && depth >= 8 && tt_move >= 0 && !capture && n > 1 &&
+	    te.depth >= depth - 3 && te.bound != TT_UPPER && !score_is_win(from_tt(te.score, ply))) {
+		int sbeta = from_tt(te.score, ply) - e->f.singular;
+		int sdepth = (depth - 1) / 2;
+		bool single = true;
+		for (int i = 0; i < n && single; i++) {
+			if (i == tt_move)
+				continue;
+			pk_pos c;
+			pos_make(p, &ml.m[i], &c);
+			w->rev[gi + 1] = move_is_reversible(p, &ml.m[i]) ? w->rev[gi] + 1 : 0;
+			if (e->f.countermove)
+				w->path[ply] = ml.m[i];
+			int s = -se_search(w, &c, sdepth, -sbeta, -sbeta + 1, ply + 1);
+			if (w->stopped)
+				return 0;
+			single = s < sbeta;
+		}
+		if (single)
+			singular_move = tt_move;
+	}
+
 	int score[PK_MAX_MOVES];
 	score_moves(w, p, &ml, tt_move, ply, score);
 	int idx[PK_MAX_MOVES];
@@ -377,7 +402,7 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 			atomic_store_explicit(slot, bh, memory_order_relaxed);
 		int s;
 		if (k == 0) {
-			s = -se_search(w, &c, child_depth, -beta, -alpha, ply + 1);
+			s = -se_search(w, &c, child_depth + (mi == singular_move), -beta, -alpha, ply + 1);
 		} else {
 			/* Late plain moves of a null-window node are tried a ply shallower first;
 			 * not a move into the last two rows (see crowning above). */

@@ -111,6 +111,10 @@ typedef struct {
 			    * ordered after the killers; 0 off */
 	int iir;           /* a node of at least this depth without a table move is searched a
 			    * ply shallower (internal iterative reduction); 0 off */
+	int singular;      /* a table move whose stored lower bound every other move stays this
+			    * margin (hundredths) below in a search of half the depth is
+			    * searched a ply deeper (singular extension; depth 8 or more, the
+			    * table's depth at most 3 plies short); 0 off */
 	int book_check;    /* a book move is played only when a search of it alone, to the depth
 			    * a search of the whole position completed (70% of the limits),
 			    * scores no more than this margin (hundredths) below that search's
