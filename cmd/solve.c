@@ -130,6 +130,23 @@ int cmd_solve(int argc, const char **argv)
 		 * written from the first mover's side ("1-0": Black in English draughts, White
 		 * in the others), as RES_BLACK_WINS. */
 		const pk_pos *p = &rp->start;
+		bool empty = true;
+		if (v) {
+			for (int sq = 1; sq <= VAR_MAX_SQ; sq++)
+				empty = empty && rp->vr.start.sq[sq] == VP_EMPTY;
+		} else {
+			empty = !(p->side[PK_BLACK] | p->side[PK_WHITE]);
+		}
+		if (empty) {
+			/* No piece of either side is no problem at all (a record whose FEN was
+			 * lost): said, and skipped rather than judged. */
+			char safe[300];
+			const char *name = game_tag(g, "Event");
+			cli_warning("%s: game %d (%s): the set-up position has no pieces: skipped", file, g->index,
+				    name ? cli_safe_text(name, safe, sizeof safe) : "?");
+			skipped++;
+			continue;
+		}
 		pk_result res;
 		memset(&res, 0, sizeof res);
 		char mv[PK_MOVE_STRLEN + 64] = "-";
@@ -228,7 +245,7 @@ int cmd_solve(int argc, const char **argv)
 		       positions, correct, by_egdb, contradictions, skipped, secs);
 	else
 		printf("%ld of %ld positions judged right (%.1f%%), %ld by the endgame databases (%ld stated result%s they prove wrong); "
-		       "%ld skipped (no set-up position or no result); %.1f s\n",
+		       "%ld skipped (no set-up position, no pieces or no result); %.1f s\n",
 		       correct, positions, positions ? 100.0 * (double)correct / (double)positions : 0.0, by_egdb, contradictions,
 		       contradictions == 1 ? "" : "s", skipped, secs);
 	if (rc == EXIT_USAGE)

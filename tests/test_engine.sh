@@ -274,10 +274,24 @@ cat > "$T_TMP/vp.pdn" <<'EOF'
 [FEN "B:W46:B5,6,7"]
 [Result "0-1"]
 *
+
+[Event "A record whose position was lost"]
+[FEN "W::."]
+[Result "1/2-1/2"]
+*
+
+[Event "International, no pieces"]
+[GameType "20"]
+[FEN "W:W:B"]
+[Result "1/2-1/2"]
+*
 EOF
 run $PDNKIT solve --depth 8 --json "$T_TMP/vp.pdn"
 expect_rc 0 "solve variant positions"
 expect_out_has '"positions":4,"correct":4,' "all four judged right"
+expect_out_has '"skipped":2,' "the two empty set-up positions skipped, not judged"
+expect_err_has "game 5 (A record whose position was lost): the set-up position has no pieces: skipped" "an empty English position said"
+expect_err_has "game 6 (International, no pieces): the set-up position has no pieces: skipped" "an empty International position said"
 expect_out_has '"variant":"russian","event":"Russian: two men against one","expected":"1-0","judged":"1-0"' "Russian named"
 echo "$OUT" | grep '"game":1,' | grep -q '"bestmove":"[a-h][1-8]-[a-h][1-8]"' && pass || fail "Russian best move in its notation"
 
