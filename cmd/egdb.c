@@ -94,6 +94,7 @@ static void build_progress(void *ctx, const pk_build_event *ev)
 static int egdb_build_cmd(int argc, const char **argv)
 {
 	char *dir = NULL, *pieces = NULL, *threads = NULL, *slice = NULL, *dist = NULL, *dist_men = NULL, *level = NULL;
+	char *memory = NULL;
 	int quiet = 0, json = 0;
 	struct poptOption opts[] = {
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4)", "N" },
@@ -104,6 +105,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 		{ "distances", 0, POPT_ARG_STRING, &dist, 0, "keep distances in slices of up to N pieces (default 5; beyond: win, loss, draw only)", "N" },
 		{ "distances-men", 0, POPT_ARG_STRING, &dist_men, 0, "and in the larger slices of at most M men (0: kings only; built again where they lack them)", "M" },
 		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 12)", "L" },
+		{ "memory", 0, POPT_ARG_STRING, &memory, 0, "MiB the build may take (default: 80% of the machine's); two slice pairs are built side by side only when both fit", "MB" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line for each slice pair built", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
 		POPT_AUTOHELP
@@ -114,7 +116,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
-	long n = 4, nt = 2, nd = 5, ndm = -1, lv = 12;
+	long n = 4, nt = 2, nd = 5, ndm = -1, lv = 12, mem = 0;
 	int nargs;
 	cli_args(ctx, &nargs);
 	if (nargs) {
@@ -125,7 +127,8 @@ static int egdb_build_cmd(int argc, const char **argv)
 	    (threads && cli_int(threads, 1, POOL_MAX_THREADS, "--threads", &nt)) ||
 	    (dist && cli_int(dist, 0, EGDB_MAX_PIECES, "--distances", &nd)) ||
 	    (dist_men && cli_int(dist_men, 0, EGDB_MAX_PIECES, "--distances-men", &ndm)) ||
-	    (level && cli_int(level, 1, 19, "--level", &lv)))
+	    (level && cli_int(level, 1, 19, "--level", &lv)) ||
+	    (memory && cli_int(memory, 1, 1L << 30, "--memory", &mem)))
 		goto out;
 	char d[4096];
 	egdb_dir(dir, d, sizeof d);
@@ -137,6 +140,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	build_ui ui = { quiet, json };
 	pk_build_opts o = {
 		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .dist_men = (int)ndm, .level = (int)lv, .dir = d, .only = slice,
+		.memory = (uint64_t)mem << 20,
 		.stop = &stop_flag, .progress = build_progress, .ctx = &ui,
 	};
 	signal(SIGINT, on_signal);
@@ -165,6 +169,7 @@ out:
 	free(dist);
 	free(dist_men);
 	free(level);
+	free(memory);
 	return rc;
 }
 

@@ -43,6 +43,17 @@ run "$PDNKIT" egdb verify --dir "$D"
 expect_rc 0 "verify up to 4 pieces"
 expect_out_has "41 slices" "verify covers every slice"
 expect_out_has ", 0 wrong" "verify finds nothing wrong"
+# Memory: with --memory 1 (MiB) the pairs of a group are built one at a time, and a
+# group holds only the slices its positions lead to; the files are those of the first
+# build, byte for byte past the header (which keeps the build's time).
+D1="$T_TMP/egdb-mem"
+run "$PDNKIT" egdb build --pieces 4 --dir "$D1" --memory 1 --quiet
+expect_rc 0 "build with --memory 1"
+same=0
+for f in "$D"/*.egdb; do cmp -s -i 128 "$f" "$D1/$(basename "$f")" && same=$((same + 1)); done
+[ "$same" -eq 41 ] && pass || fail "--memory 1 builds the same 41 files: $same"
+run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-x" --memory 0
+expect_rc 2 "--memory 0 refused"
 run "$PDNKIT" egdb verify --dir "$D" --sample 100 --json --slice MM-KK
 expect_rc 0 "verify --sample --slice"
 expect_out_has '"slice":"MM-KK"' "verify names its slice"

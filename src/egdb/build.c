@@ -676,6 +676,67 @@ static void group_worker(int w, void *ctx)
 	}
 }
 
+/* Whether a move in a position of slice a can lead to a position of slice b (other than
+ * a's mirror, built with it): the mover takes some of the other side's men and kings
+ * and may crown a man; the other side is then to move. */
+static bool leads_to(const pk_material *a, const pk_material *b)
+{
+	int crowned = a->m[0] - b->m[1];
+	if (b->m[0] > a->m[1] || b->k[0] > a->k[1] || crowned < 0 || crowned > 1 || b->k[1] != a->k[0] + crowned)
+		return false;
+	return !(b->m[0] == a->m[1] && b->k[0] == a->k[1] && !crowned);
+}
+
+/* Before a group is built: the slices its pairs lead to are read into memory (probing
+ * them is then a plain read), every other one is let go, so that memory holds what the
+ * group needs and no more (the 7-piece databases would not fit whole). The bytes held
+ * are added to *bytes. */
+static int load_needed(pk_egdb *db, const pk_build_opts *o, const pair_spec *v, int before, const int *todo,
+		       int ntodo, uint64_t *bytes, char *err, size_t errsize)
+{
+	for (int g = 0; g < before; g++)
+		for (int k = 0; k < (v[g].self ? 1 : 2); k++) {
+			const pk_material *m = k ? &v[g].mir : &v[g].mat;
+			bool need = false;
+			for (int t = 0; t < ntodo && !need; t++) {
+				const pair_spec *s = &v[todo[t]];
+				need = leads_to(&s->mat, m) || (!s->self && leads_to(&s->mir, m));
+			}
+			if (!egdb_has(db, m))
+				continue;   /* (--slice: checked before, only its dependencies are there) */
+			if (need) {
+				if (egdb_load_memory(db, m, err, errsize) < 0)
+					return -1;
+				pk_slice sl;
+				slice_init(&sl, m);
+				*bytes += sl.size;
+			} else if (egdb_unload_memory(db, m) < 0) {
+				/* built by this run and held only in memory: its file takes its place */
+				char path[4096];
+				egdb_slice_path(o->dir, m, path, sizeof path);
+				if (egdb_add_file(db, path, err, errsize) < 0)
+					return -1;
+			}
+		}
+	return 0;
+}
+
+/* The memory a pair's build takes at most: two bytes of value and one of count a
+ * position, then a byte a position of one slice while it is written. */
+static uint64_t pair_memory(const pair_spec *s)
+{
+	return 4 * s->size;
+}
+
+/* The memory the build may take: --memory, else 80% of the machine's. */
+static uint64_t memory_budget(const pk_build_opts *o)
+{
+	if (o->memory)
+		return o->memory;
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 5 * 4 : (uint64_t)8 << 30;
+}
+
 static int build_locked(const pk_build_opts *o, char *err, size_t errsize);
 
 /* One build at a time in a directory: a lock on DIR/.lock, held while building (two
@@ -772,10 +833,6 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 				}
 			}
 			if (have[g] && g != target) {
-				/* A dependency: into memory, so that probing it is a plain read. */
-				for (int k = 0; k < (s->self ? 1 : 2) && rc == 0; k++)
-					if (egdb_load_memory(db, k ? &s->mir : &s->mat, err, errsize) < 0)
-						rc = -1;
 				ev.kind = EGDB_EV_LOADED;
 				ev.name = s->name;
 				ev.mirror = s->self ? NULL : s->mname;
@@ -790,9 +847,30 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 				rc = 1;
 				break;
 			}
+			uint64_t held = 0;
+			if (load_needed(db, o, v, i, todo, ntodo, &held, err, errsize) < 0) {
+				rc = -1;
+				break;
+			}
 			group_job gj = { .db = db, .o = o, .v = v, .todo = todo, .ntodo = ntodo, .ev = &ev, .t0 = t0,
 					 .err = err, .errsize = errsize };
 			int workers = ntodo < o->threads ? ntodo : o->threads;
+			if (workers > 1) {
+				/* Pairs side by side only when the two largest fit with what is held;
+				 * else one at a time, each on every thread. */
+				uint64_t a = 0, b = 0;
+				for (int t = 0; t < ntodo; t++) {
+					uint64_t m = pair_memory(&v[todo[t]]);
+					if (m > a) {
+						b = a;
+						a = m;
+					} else if (m > b) {
+						b = m;
+					}
+				}
+				if (held + a + b > memory_budget(o))
+					workers = 1;
+			}
 			gj.inner = o->threads / workers;
 			atomic_store(&gj.next, 0);
 			pthread_mutex_init(&gj.lock, NULL);

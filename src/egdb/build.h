@@ -36,6 +36,8 @@ typedef struct {
 	const char *dir;
 	const char *only;            /* NULL, or the name of one slice: build its pair only */
 	size_t cache_bytes;
+	uint64_t memory;             /* bytes the build may take (0: 80% of the machine's): two
+				      * pairs are built side by side only when both fit */
 	volatile sig_atomic_t *stop;
 	void (*progress)(void *ctx, const pk_build_event *ev);
 	void *ctx;

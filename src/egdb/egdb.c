@@ -271,6 +271,21 @@ int egdb_add_dir(pk_egdb *db, const char *dir, char *err, size_t errsize)
 	return rc < 0 ? -1 : added;
 }
 
+int egdb_unload_memory(pk_egdb *db, const pk_material *mat)
+{
+	int k = mat_key(mat);
+	eslice *s = k < 0 ? NULL : db->by_key[k];
+	if (!s || !s->mem)
+		return 1;
+	if (s->fd < 0)
+		return -1;
+	pthread_mutex_lock(&db->lock);
+	free(s->mem);
+	s->mem = NULL;
+	pthread_mutex_unlock(&db->lock);
+	return 0;
+}
+
 bool egdb_has(const pk_egdb *db, const pk_material *mat)
 {
 	int k = mat_key(mat);

@@ -64,6 +64,10 @@ int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool di
 /* Reads every block of a slice on disk into memory: probes of it then take no lock and
  * touch no file (the builder's dependencies). -1 with the reason. */
 int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
+/* Frees the blocks of a slice read into memory by egdb_load_memory: its probes read the
+ * file again. 0; 1 when the slice was not in memory; -1 when it is held only in memory
+ * (egdb_add_memory), which is kept. Not while another thread probes. */
+int egdb_unload_memory(pk_egdb *db, const pk_material *mat);
 /* Whether the slice is present. */
 bool egdb_has(const pk_egdb *db, const pk_material *mat);
 /* The largest n such that every slice of up to n pieces is present (0: none). */
