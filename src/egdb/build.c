@@ -697,13 +697,13 @@ static int load_needed(pk_egdb *db, const pk_build_opts *o, const pair_spec *v, 
 	for (int g = 0; g < before; g++)
 		for (int k = 0; k < (v[g].self ? 1 : 2); k++) {
 			const pk_material *m = k ? &v[g].mir : &v[g].mat;
+			if (!egdb_has(db, m))
+				continue;   /* (--slice: checked before, only its dependencies are there) */
 			bool need = false;
 			for (int t = 0; t < ntodo && !need; t++) {
 				const pair_spec *s = &v[todo[t]];
 				need = leads_to(&s->mat, m) || (!s->self && leads_to(&s->mir, m));
 			}
-			if (!egdb_has(db, m))
-				continue;   /* (--slice: checked before, only its dependencies are there) */
 			if (need) {
 				if (egdb_load_memory(db, m, err, errsize) < 0)
 					return -1;
