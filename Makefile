@@ -20,7 +20,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -l
 LTO       := $(shell $(CC) -v 2>&1 | grep -q 'gcc version' && command -v gcc-ar >/dev/null && echo yes)
 ifeq ($(LTO),yes)
 # Every core builds unless a -j is given (make -j1: one job at a time).
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 endif
 OPT       ?= -O2 -flto=auto
