@@ -230,10 +230,24 @@ static void index_bijection(void)
 		CHECK_INT(material_parse(names[i], &m), 0);
 		pk_slice s;
 		slice_init(&s, &m);
-		uint64_t bad = 0, holes = 0;
+		uint64_t bad = 0, holes = 0, walk_bad = 0;
+		/* The walk (used by the builder over ranges) agrees with slice_position at
+		 * every index, also when it starts in the middle of the range. */
+		pk_slice_walk walk, late;
+		slice_walk_init(&walk, &s);
+		slice_walk_init(&late, &s);
 		for (uint64_t idx = 0; idx < s.size; idx++) {
-			pk_pos p;
-			if (!slice_position(&s, idx, &p)) {
+			pk_pos p, w;
+			bool ok = slice_position(&s, idx, &p);
+			bool wok = slice_walk_position(&walk, idx, &w);
+			if (wok != ok || (ok && (w.side[0] != p.side[0] || w.side[1] != p.side[1] || w.kings != p.kings || w.stm != p.stm)))
+				walk_bad++;
+			if (idx >= s.size / 3 && idx % 7 == 0) {
+				wok = slice_walk_position(&late, idx, &w);
+				if (wok != ok || (ok && (w.side[0] != p.side[0] || w.side[1] != p.side[1] || w.kings != p.kings || w.stm != p.stm)))
+					walk_bad++;
+			}
+			if (!ok) {
 				holes++;
 				continue;
 			}
@@ -244,6 +258,7 @@ static void index_bijection(void)
 				bad++;
 		}
 		CHECK_REPORT(bad == 0, "%s: %llu indices do not round-trip", names[i], (unsigned long long)bad);
+		CHECK_REPORT(walk_bad == 0, "%s: %llu positions of the walk differ", names[i], (unsigned long long)walk_bad);
 		CHECK_REPORT(holes * 3 < s.size, "%s: %llu holes of %llu", names[i], (unsigned long long)holes,
 			     (unsigned long long)s.size);
 		char name[32];

@@ -105,10 +105,10 @@ static bool leaves(const pk_pos *p, const pk_move *m)
 }
 
 /* Step 1 for one position; returns -1 when a slice it needs is missing. */
-static int init_one(pair *pr, rtable *t, uint64_t idx)
+static int init_one(pair *pr, rtable *t, pk_slice_walk *walk, uint64_t idx)
 {
 	pk_pos p;
-	if (!slice_position(&t->sl, idx, &p)) {
+	if (!slice_walk_position(walk, idx, &p)) {
 		t->val[idx] = V_HOLE;
 		return 0;
 	}
@@ -163,10 +163,13 @@ static void init_worker(int i, void *ctx)
 		if (start >= total || atomic_load(&pr->failed) || (pr->stop && *pr->stop))
 			return;
 		uint64_t end = start + CHUNK < total ? start + CHUNK : total;
+		pk_slice_walk walk[2];
+		for (int k = 0; k < pr->nt; k++)
+			slice_walk_init(&walk[k], &pr->t[k].sl);
 		for (uint64_t g = start; g < end; g++) {
 			int k = g >= pr->t[0].sl.size;
 			uint64_t idx = k ? g - pr->t[0].sl.size : g;
-			if (init_one(pr, &pr->t[k], idx) < 0) {
+			if (init_one(pr, &pr->t[k], &walk[k], idx) < 0) {
 				atomic_store(&pr->failed, 1);
 				return;
 			}
@@ -193,11 +196,10 @@ static unsigned loss_bound(pair *pr, const pk_pos *p)
 	return bound;
 }
 
-/* One predecessor q (canonical, in table t) of a position settled at level d. */
-static int settle_pred(pair *pr, int t, const pk_pos *q, unsigned d)
+/* One predecessor q (canonical, at index j of table t) of a position settled at level d. */
+static int settle_pred(pair *pr, int t, uint64_t j, const pk_pos *q, unsigned d)
 {
 	rtable *tb = &pr->t[t];
-	uint64_t j = slice_index(&tb->sl, q);
 	uint16_t v = tb->val[j];
 	if (!(d & 1)) {
 		/* q can move to a position lost in d: q is won in d + 1. */
@@ -219,11 +221,21 @@ static int settle_pred(pair *pr, int t, const pk_pos *q, unsigned d)
 	return 0;
 }
 
+/* A predecessor waiting in a batch: its table, index and position. */
+typedef struct {
+	pk_pos q;
+	uint64_t j;
+	int t;
+} pending;
+
 /* Every predecessor of p (canonical, Black to move): White un-makes a quiet move. The
- * predecessor, turned round, has Black to move again. */
-static int predecessors(pair *pr, int t, const pk_pos *p, unsigned d)
+ * predecessor, turned round, has Black to move again. They are added to out (at most
+ * 4 a piece), their table entries fetched ahead: settling them is a random read of a
+ * table far larger than the caches, the build's main cost. */
+static int predecessors(const pair *pr, int t, const pk_pos *p, unsigned d, pending *out)
 {
-	int pt = pr->nt == 1 ? 0 : !t;
+	int pt = pr->nt == 1 ? 0 : !t, n = 0;
+	const rtable *tb = &pr->t[pt];
 	bb_t empty = pos_empty(p);
 	for (bb_t w = p->side[PK_WHITE]; w; w = bb_clear_first(w)) {
 		int s = bb_first(w);
@@ -237,15 +249,20 @@ static int predecessors(pair *pr, int t, const pk_pos *p, unsigned d)
 				continue;
 			bb_t white = (p->side[PK_WHITE] & ~bb_sq(s)) | bb_sq(r);
 			bb_t kings = king ? (p->kings & ~bb_sq(s)) | bb_sq(r) : p->kings;
-			pk_pos before = { .side = { p->side[PK_BLACK], white }, .kings = kings, .stm = PK_WHITE }, q;
-			egdb_canonical(&before, &q);
-			if (gen_has_capture(&q))
+			pk_pos before = { .side = { p->side[PK_BLACK], white }, .kings = kings, .stm = PK_WHITE };
+			pending *e = &out[n];
+			egdb_canonical(&before, &e->q);
+			if (gen_has_capture(&e->q))
 				continue;
-			if (settle_pred(pr, pt, &q, d) < 0)
-				return -1;
+			e->t = pt;
+			e->j = slice_index(&tb->sl, &e->q);
+			__builtin_prefetch(&tb->val[e->j], 1);
+			if (d & 1)      /* counts are read only on odd levels */
+				__builtin_prefetch(&tb->cnt[e->j], 1);
+			n++;
 		}
 	}
-	return 0;
+	return n;
 }
 
 static void free_pair(pair *pr)
@@ -290,29 +307,57 @@ static int solve_pair(pair *pr, int threads, char *err, size_t errsize)
 			if (v < V_MAX && push(pr, v, k, i) < 0)
 				goto oom;
 		}
+	/* The positions of a level are taken a batch at a time: their entries are fetched
+	 * ahead, then all their predecessors' entries, then the predecessors are settled in
+	 * the order one at a time would (the values do not depend on it anyway: a level only
+	 * sets higher levels). */
+	enum { BATCH = 64 };
+	pending *pend = malloc(sizeof *pend * BATCH * 4 * EGDB_MAX_PIECES);
+	if (!pend)
+		goto oom;
 	for (size_t d = 0; d < pr->nb; d++) {
-		if (pr->stop && *pr->stop)
+		if (pr->stop && *pr->stop) {
+			free(pend);
 			return 1;
-		/* Buckets may move as later levels are added: index, never keep a pointer. */
-		for (size_t i = 0; i < pr->b[d].n; i++) {
-			uint64_t e = pr->b[d].v[i];
-			int k = (int)(e >> 62);
-			uint64_t idx = e & ((1ull << 62) - 1);
-			if (pr->t[k].val[idx] != d)
-				continue;
-			if (d + 2 >= V_MAX) {
-				snprintf(err, errsize, "a distance beyond %u plies", V_MAX);
-				return -1;
+		}
+		/* Nothing is added to level d while it is settled (the array of levels may
+		 * move; this level's entries do not). */
+		const uint64_t *lv = pr->b[d].v;
+		size_t n = pr->b[d].n;
+		for (size_t i = 0; i < n && i < BATCH; i++)
+			__builtin_prefetch(&pr->t[lv[i] >> 62].val[lv[i] & ((1ull << 62) - 1)]);
+		for (size_t i0 = 0; i0 < n; i0 += BATCH) {
+			size_t i1 = i0 + BATCH < n ? i0 + BATCH : n;
+			/* the next batch's entries, fetched while this one is worked on */
+			for (size_t i = i1; i < n && i < i1 + BATCH; i++)
+				__builtin_prefetch(&pr->t[lv[i] >> 62].val[lv[i] & ((1ull << 62) - 1)]);
+			int np = 0;
+			for (size_t i = i0; i < i1; i++) {
+				uint64_t e = lv[i];
+				int k = (int)(e >> 62);
+				uint64_t idx = e & ((1ull << 62) - 1);
+				if (pr->t[k].val[idx] != d)
+					continue;
+				if (d + 2 >= V_MAX) {
+					free(pend);
+					snprintf(err, errsize, "a distance beyond %u plies", V_MAX);
+					return -1;
+				}
+				pk_pos p;
+				slice_position(&pr->t[k].sl, idx, &p);
+				np += predecessors(pr, k, &p, (unsigned)d, pend + np);
 			}
-			pk_pos p;
-			slice_position(&pr->t[k].sl, idx, &p);
-			if (predecessors(pr, k, &p, (unsigned)d) < 0)
-				goto oom;
+			for (int i = 0; i < np; i++)
+				if (settle_pred(pr, pend[i].t, pend[i].j, &pend[i].q, (unsigned)d) < 0) {
+					free(pend);
+					goto oom;
+				}
 		}
 		free(pr->b[d].v);
 		pr->b[d].v = NULL;
 		pr->b[d].n = pr->b[d].cap = 0;
 	}
+	free(pend);
 	for (int k = 0; k < pr->nt; k++)
 		for (uint64_t i = 0; i < pr->t[k].sl.size; i++)
 			if (pr->t[k].val[i] == V_UNKNOWN)

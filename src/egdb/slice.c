@@ -218,3 +218,38 @@ bool slice_position(const pk_slice *s, uint64_t idx, pk_pos *out)
 	out->key = 0;
 	return true;
 }
+
+void slice_walk_init(pk_slice_walk *w, const pk_slice *s)
+{
+	w->s = s;
+	w->outer = UINT64_MAX;
+	w->men0 = w->men1 = w->k0 = 0;
+	w->hole = false;
+}
+
+bool slice_walk_position(pk_slice_walk *w, uint64_t idx, pk_pos *out)
+{
+	const pk_slice *s = w->s;
+	assert(idx < s->size);
+	const pk_material *a = &s->mat;
+	uint64_t outer = idx / s->n_k1, r_k1 = idx % s->n_k1;
+	if (outer != w->outer) {
+		w->outer = outer;
+		uint64_t r_k0 = outer % s->n_k0, rest = outer / s->n_k0;
+		uint64_t r_m1 = rest % s->n_m1, r_m0 = rest / s->n_m1;
+		w->men0 = unrank_set(r_m0, a->m[0]);
+		w->men1 = unrank_set(r_m1, a->m[1]) << 4;
+		w->hole = (w->men0 & w->men1) != 0;
+		if (!w->hole)
+			w->k0 = expand(unrank_set(r_k0, a->k[0]), w->men0 | w->men1);
+	}
+	if (w->hole)
+		return false;
+	bb_t k1 = expand(unrank_set(r_k1, a->k[1]), w->men0 | w->men1 | w->k0);
+	out->side[0] = w->men0 | w->k0;
+	out->side[1] = w->men1 | k1;
+	out->kings = w->k0 | k1;
+	out->stm = PK_BLACK;
+	out->key = 0;
+	return true;
+}

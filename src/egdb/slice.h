@@ -58,4 +58,15 @@ uint64_t slice_index(const pk_slice *s, const pk_pos *canon);
 /* The position at an index (Black to move); false for a hole (two men on one square). */
 bool slice_position(const pk_slice *s, uint64_t idx, pk_pos *out);
 
+/* The same for indices taken in increasing order (a walk over a range): the men and the
+ * mover's kings are worked out again only when they change, once in n_k1 indices. */
+typedef struct {
+	const pk_slice *s;
+	uint64_t outer;         /* idx / n_k1 of the last index, or UINT64_MAX */
+	bb_t men0, men1, k0;
+	bool hole;
+} pk_slice_walk;
+void slice_walk_init(pk_slice_walk *w, const pk_slice *s);
+bool slice_walk_position(pk_slice_walk *w, uint64_t idx, pk_pos *out);
+
 #endif
