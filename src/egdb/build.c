@@ -47,12 +47,19 @@ typedef struct {
 	size_t n, cap;
 } bucket;
 
+/* The levels (distances) still to settle, each a list of entries (table << 62 | index).
+ * Each thread settling a level adds to a set of its own; a level is the union of them. */
+typedef struct {
+	bucket *b;
+	size_t nb;
+} levels;
+
 typedef struct {
 	pk_egdb *db;
 	rtable t[2];
 	int nt;                 /* 1 when the slice is its own mirror */
-	bucket *b;
-	size_t nb;
+	levels *lq;             /* one set a thread */
+	int nlq;
 	atomic_uint_fast64_t next;
 	atomic_int failed;
 	volatile sig_atomic_t *stop;
@@ -72,20 +79,20 @@ void egdb_slice_path(const char *dir, const pk_material *mat, char *buf, size_t 
 	snprintf(buf, size, "%s/%s%s", dir, name, EGDB_SUFFIX);
 }
 
-static int push(pair *pr, unsigned level, int t, uint64_t idx)
+static int push(levels *lq, unsigned level, int t, uint64_t idx)
 {
-	if (level >= pr->nb) {
-		size_t nb = pr->nb ? pr->nb : 64;
+	if (level >= lq->nb) {
+		size_t nb = lq->nb ? lq->nb : 64;
 		while (nb <= level)
 			nb *= 2;
-		bucket *b = realloc(pr->b, sizeof *b * nb);
+		bucket *b = realloc(lq->b, sizeof *b * nb);
 		if (!b)
 			return -1;
-		memset(b + pr->nb, 0, sizeof *b * (nb - pr->nb));
-		pr->b = b;
-		pr->nb = nb;
+		memset(b + lq->nb, 0, sizeof *b * (nb - lq->nb));
+		lq->b = b;
+		lq->nb = nb;
 	}
-	bucket *b = &pr->b[level];
+	bucket *b = &lq->b[level];
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
 		uint64_t *v = realloc(b->v, sizeof *v * cap);
@@ -196,27 +203,33 @@ static unsigned loss_bound(pair *pr, const pk_pos *p)
 	return bound;
 }
 
-/* One predecessor q (canonical, at index j of table t) of a position settled at level d. */
-static int settle_pred(pair *pr, int t, uint64_t j, const pk_pos *q, unsigned d)
+/* One predecessor q (canonical, at index j of table t) of a position settled at level d;
+ * new levels go to lq. Threads may settle the same q at once: a level only sets values
+ * of higher levels (wins on even levels, losses on odd ones), so the outcome does not
+ * depend on their order, and the entries are changed atomically. */
+static int settle_pred(pair *pr, levels *lq, int t, uint64_t j, const pk_pos *q, unsigned d)
 {
 	rtable *tb = &pr->t[t];
-	uint16_t v = tb->val[j];
+	uint16_t v = __atomic_load_n(&tb->val[j], __ATOMIC_RELAXED);
 	if (!(d & 1)) {
 		/* q can move to a position lost in d: q is won in d + 1. */
-		if (v == V_UNKNOWN || (v != V_DRAW && v > d + 1)) {
-			tb->val[j] = (uint16_t)(d + 1);
-			return push(pr, d + 1, t, j);
-		}
+		while (v == V_UNKNOWN || (v != V_DRAW && v > d + 1))
+			if (__atomic_compare_exchange_n(&tb->val[j], &v, (uint16_t)(d + 1), false, __ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+				return push(lq, d + 1, t, j);
 		return 0;
 	}
-	if (v != V_UNKNOWN || tb->cnt[j] == C_NEVER)
+	/* On an odd level the value of q changes only here, by the thread that takes its
+	 * count to 0: the counts are exact (one a quiet move of q), so no thread takes one
+	 * from a count already at 0. */
+	if (v != V_UNKNOWN || __atomic_load_n(&tb->cnt[j], __ATOMIC_RELAXED) == C_NEVER)
 		return 0;
-	if (--tb->cnt[j] == 0) {
+	if (__atomic_sub_fetch(&tb->cnt[j], 1, __ATOMIC_RELAXED) == 0) {
 		unsigned l = loss_bound(pr, q);
 		if (l < d + 1)
 			l = d + 1;
-		tb->val[j] = (uint16_t)l;
-		return push(pr, l, t, j);
+		__atomic_store_n(&tb->val[j], (uint16_t)l, __ATOMIC_RELAXED);
+		return push(lq, l, t, j);
 	}
 	return 0;
 }
@@ -273,14 +286,98 @@ static void free_pair(pair *pr)
 		pr->t[k].val = NULL;
 		pr->t[k].cnt = NULL;
 	}
-	for (size_t i = 0; i < pr->nb; i++)
-		free(pr->b[i].v);
-	free(pr->b);
-	pr->b = NULL;
-	pr->nb = 0;
+	for (int q = 0; q < pr->nlq; q++) {
+		for (size_t i = 0; i < pr->lq[q].nb; i++)
+			free(pr->lq[q].b[i].v);
+		free(pr->lq[q].b);
+	}
+	free(pr->lq);
+	pr->lq = NULL;
+	pr->nlq = 0;
 }
 
-/* Steps 1-3 for the pair; 0, 1 stopped, -1 with the reason. */
+/* Settling one level: its entries (the union of the threads' lists) are shared out in
+ * chunks; each chunk is taken a batch at a time: the batch's entries are fetched ahead,
+ * then all their predecessors' entries, then the predecessors are settled. */
+enum { BATCH = 64, LEVEL_CHUNK = 16 * BATCH, PARALLEL_LEVEL = 4096 };
+
+typedef struct {
+	pair *pr;
+	unsigned d;
+	const uint64_t *lv[POOL_MAX_THREADS];
+	size_t ln[POOL_MAX_THREADS];
+	int nl;
+	size_t total;
+	atomic_size_t next;
+	atomic_int failed;      /* 1 out of memory, 2 a distance too long */
+} level_job;
+
+static uint64_t level_entry(const level_job *j, size_t g)
+{
+	int q = 0;
+	while (g >= j->ln[q])
+		g -= j->ln[q++];
+	return j->lv[q][g];
+}
+
+static void prefetch_entry(const pair *pr, uint64_t e)
+{
+	__builtin_prefetch(&pr->t[e >> 62].val[e & ((1ull << 62) - 1)]);
+}
+
+static void level_worker(int w, void *ctx)
+{
+	level_job *j = ctx;
+	pair *pr = j->pr;
+	levels *lq = &pr->lq[w];
+	unsigned d = j->d;
+	pending *pend = malloc(sizeof *pend * BATCH * 4 * EGDB_MAX_PIECES);
+	if (!pend) {
+		atomic_store(&j->failed, 1);
+		return;
+	}
+	for (;;) {
+		size_t from = atomic_fetch_add(&j->next, LEVEL_CHUNK);
+		if (from >= j->total || atomic_load(&j->failed))
+			break;
+		size_t to = from + LEVEL_CHUNK < j->total ? from + LEVEL_CHUNK : j->total;
+		for (size_t i = from; i < to && i < from + BATCH; i++)
+			prefetch_entry(pr, level_entry(j, i));
+		for (size_t i0 = from; i0 < to; i0 += BATCH) {
+			size_t i1 = i0 + BATCH < to ? i0 + BATCH : to;
+			/* the next batch's entries, fetched while this one is worked on */
+			for (size_t i = i1; i < to && i < i1 + BATCH; i++)
+				prefetch_entry(pr, level_entry(j, i));
+			int np = 0;
+			for (size_t i = i0; i < i1; i++) {
+				uint64_t e = level_entry(j, i);
+				int k = (int)(e >> 62);
+				uint64_t idx = e & ((1ull << 62) - 1);
+				if (pr->t[k].val[idx] != d)
+					continue;       /* settled since at a lower level */
+				if (d + 2 >= V_MAX) {
+					atomic_store(&j->failed, 2);
+					free(pend);
+					return;
+				}
+				pk_pos p;
+				slice_position(&pr->t[k].sl, idx, &p);
+				np += predecessors(pr, k, &p, d, pend + np);
+			}
+			for (int i = 0; i < np; i++)
+				if (settle_pred(pr, lq, pend[i].t, pend[i].j, &pend[i].q, d) < 0) {
+					atomic_store(&j->failed, 1);
+					free(pend);
+					return;
+				}
+		}
+	}
+	free(pend);
+}
+
+/* Steps 1-3 for the pair; 0, 1 stopped, -1 with the reason. Step 2 settles a level on
+ * every thread when it is large enough to pay for starting them (one pair at a time:
+ * the largest 7-piece pairs do not fit two at once). */
 static int solve_pair(pair *pr, int threads, char *err, size_t errsize)
 {
 	for (int k = 0; k < pr->nt; k++) {
@@ -292,6 +389,14 @@ static int solve_pair(pair *pr, int threads, char *err, size_t errsize)
 			return -1;
 		}
 	}
+	if (threads < 1)
+		threads = 1;
+	if (threads > POOL_MAX_THREADS)
+		threads = POOL_MAX_THREADS;
+	pr->lq = calloc((size_t)threads, sizeof *pr->lq);
+	if (!pr->lq)
+		goto oom;
+	pr->nlq = threads;
 	atomic_store(&pr->next, 0);
 	atomic_store(&pr->failed, 0);
 	pool_run(threads, init_worker, pr);
@@ -304,60 +409,54 @@ static int solve_pair(pair *pr, int threads, char *err, size_t errsize)
 	for (int k = 0; k < pr->nt; k++)
 		for (uint64_t i = 0; i < pr->t[k].sl.size; i++) {
 			uint16_t v = pr->t[k].val[i];
-			if (v < V_MAX && push(pr, v, k, i) < 0)
+			if (v < V_MAX && push(&pr->lq[0], v, k, i) < 0)
 				goto oom;
 		}
-	/* The positions of a level are taken a batch at a time: their entries are fetched
-	 * ahead, then all their predecessors' entries, then the predecessors are settled in
-	 * the order one at a time would (the values do not depend on it anyway: a level only
-	 * sets higher levels). */
-	enum { BATCH = 64 };
-	pending *pend = malloc(sizeof *pend * BATCH * 4 * EGDB_MAX_PIECES);
-	if (!pend)
-		goto oom;
-	for (size_t d = 0; d < pr->nb; d++) {
-		if (pr->stop && *pr->stop) {
-			free(pend);
+	for (size_t d = 0;; d++) {
+		if (pr->stop && *pr->stop)
 			return 1;
-		}
-		/* Nothing is added to level d while it is settled (the array of levels may
+		/* Nothing is added to level d while it is settled (the arrays of levels may
 		 * move; this level's entries do not). */
-		const uint64_t *lv = pr->b[d].v;
-		size_t n = pr->b[d].n;
-		for (size_t i = 0; i < n && i < BATCH; i++)
-			__builtin_prefetch(&pr->t[lv[i] >> 62].val[lv[i] & ((1ull << 62) - 1)]);
-		for (size_t i0 = 0; i0 < n; i0 += BATCH) {
-			size_t i1 = i0 + BATCH < n ? i0 + BATCH : n;
-			/* the next batch's entries, fetched while this one is worked on */
-			for (size_t i = i1; i < n && i < i1 + BATCH; i++)
-				__builtin_prefetch(&pr->t[lv[i] >> 62].val[lv[i] & ((1ull << 62) - 1)]);
-			int np = 0;
-			for (size_t i = i0; i < i1; i++) {
-				uint64_t e = lv[i];
-				int k = (int)(e >> 62);
-				uint64_t idx = e & ((1ull << 62) - 1);
-				if (pr->t[k].val[idx] != d)
-					continue;
-				if (d + 2 >= V_MAX) {
-					free(pend);
-					snprintf(err, errsize, "a distance beyond %u plies", V_MAX);
-					return -1;
-				}
-				pk_pos p;
-				slice_position(&pr->t[k].sl, idx, &p);
-				np += predecessors(pr, k, &p, (unsigned)d, pend + np);
+		level_job *job = calloc(1, sizeof *job);
+		if (!job)
+			goto oom;
+		job->pr = pr;
+		job->d = (unsigned)d;
+		bool more = false;
+		for (int q = 0; q < pr->nlq; q++) {
+			levels *l = &pr->lq[q];
+			if (d < l->nb) {
+				more = true;
+				job->lv[job->nl] = l->b[d].v;
+				job->ln[job->nl] = l->b[d].n;
+				job->total += l->b[d].n;
+				job->nl++;
 			}
-			for (int i = 0; i < np; i++)
-				if (settle_pred(pr, pend[i].t, pend[i].j, &pend[i].q, (unsigned)d) < 0) {
-					free(pend);
-					goto oom;
-				}
 		}
-		free(pr->b[d].v);
-		pr->b[d].v = NULL;
-		pr->b[d].n = pr->b[d].cap = 0;
+		if (!more) {
+			free(job);
+			break;
+		}
+		int failed = 0;
+		if (job->total) {
+			pool_run(threads > 1 && job->total >= PARALLEL_LEVEL ? threads : 1, level_worker, job);
+			failed = atomic_load(&job->failed);
+		}
+		free(job);
+		if (failed == 2) {
+			snprintf(err, errsize, "a distance beyond %u plies", V_MAX);
+			return -1;
+		}
+		if (failed)
+			goto oom;
+		for (int q = 0; q < pr->nlq; q++)
+			if (d < pr->lq[q].nb) {
+				bucket *b = &pr->lq[q].b[d];
+				free(b->v);
+				b->v = NULL;
+				b->n = b->cap = 0;
+			}
 	}
-	free(pend);
 	for (int k = 0; k < pr->nt; k++)
 		for (uint64_t i = 0; i < pr->t[k].sl.size; i++)
 			if (pr->t[k].val[i] == V_UNKNOWN)
