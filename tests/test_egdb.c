@@ -1,4 +1,4 @@
-/* Endgame databases: every position of up to 3 pieces, built by egdb/build.c, agrees
+/* Endgame databases: every position of up to 3 pieces, built by egdb/build.c and retro.c, agrees
  * in value and distance with a reference solver written here (forward fixed-point
  * iteration over all positions, moves from the test-only generator of naive.c, nothing
  * shared with the builder but FEN); the index function is a bijection on its slices;
