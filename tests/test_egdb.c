@@ -3,6 +3,7 @@
  * iteration over all positions, moves from the test-only generator of naive.c, nothing
  * shared with the builder but FEN); the index function is a bijection on its slices;
  * known positions; damaged files are refused. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -338,6 +339,75 @@ static void damaged(const char *dir)
 	egdb_free(db);
 }
 
+/* Probes from two threads through a cache of a few blocks (every probe of the other
+ * thread may evict the block this one reads) give the values of probes through a cache
+ * that holds everything, on one thread. */
+typedef struct {
+	pk_egdb *db;
+	const pk_pos *pos;
+	const signed char *want;
+	const short *plies;
+	long n, wrong, failed;
+	int dir;
+} probe_job;
+
+static void *probe_thread(void *arg)
+{
+	probe_job *j = arg;
+	for (long i = 0; i < j->n; i++) {
+		long k = j->dir > 0 ? i : j->n - 1 - i;
+		pk_egdb_result r;
+		int st = egdb_probe(j->db, &j->pos[k], &r);
+		if (st != EGDB_FOUND)
+			j->failed++;
+		else if (r.value != j->want[k] || r.plies != j->plies[k])
+			j->wrong++;
+	}
+	return NULL;
+}
+
+static void concurrent_cache(pk_egdb *ref, const char *dir)
+{
+	static const pk_material mats[] = { { { 1, 1 }, { 1, 1 } }, { { 2, 1 }, { 0, 1 } }, { { 0, 1 }, { 2, 1 } },
+					    { { 1, 0 }, { 1, 2 } } };
+	long cap = 400000, n = 0;
+	pk_pos *pos = malloc(sizeof *pos * (size_t)cap);
+	signed char *want = malloc((size_t)cap);
+	short *plies = malloc(sizeof *plies * (size_t)cap);
+	for (size_t m = 0; m < sizeof mats / sizeof *mats; m++) {
+		pk_slice s;
+		slice_init(&s, &mats[m]);
+		for (uint64_t i = 0; i < s.size && n < cap; i += 3) {
+			pk_pos p;
+			pk_egdb_result r;
+			if (!slice_position(&s, i, &p) || egdb_probe(ref, &p, &r) != EGDB_FOUND)
+				continue;
+			pos[n] = p;
+			plies[n] = (short)r.plies;
+			want[n++] = (signed char)r.value;
+		}
+	}
+	CHECK(n > 100000);
+	char err[600];
+	pk_egdb *small = egdb_new(0);   /* the fewest blocks a cache holds */
+	CHECK(egdb_add_dir(small, dir, err, sizeof err) > 0);
+	probe_job j[2] = { { small, pos, want, plies, n, 0, 0, 1 }, { small, pos, want, plies, n, 0, 0, -1 } };
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, probe_thread, &j[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	CHECK_INT(j[0].failed + j[1].failed, 0);
+	CHECK_INT(j[0].wrong + j[1].wrong, 0);
+	uint64_t probes, reads;
+	egdb_counters(small, &probes, &reads);
+	CHECK(reads > 100);   /* the cache was too small to hold them: blocks were read again */
+	egdb_free(small);
+	free(pos);
+	free(want);
+	free(plies);
+}
+
 int main(void)
 {
 	index_bijection();
@@ -413,6 +483,7 @@ int main(void)
 	CHECK(checked > 5000000);
 	free(v);
 
+	concurrent_cache(db, dir);
 	damaged(dir);
 	egdb_free(db);
 	for (int i = 0; i < nnodes; i++)

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +35,27 @@ typedef struct {
 	uint8_t *data;
 } slot;
 
+/* The cache is sets of two slots; each set is guarded by one of STRIPES locks, so
+ * threads probing different blocks do not wait for each other, and a block is read and
+ * decompressed with no lock held. */
+#define STRIPES 64
+
+typedef struct {
+	pthread_mutex_t m;
+	uint64_t clock;          /* the order of use of the slots of its sets */
+	char pad[64 - sizeof(uint64_t) > sizeof(pthread_mutex_t) ? 64 - sizeof(uint64_t) - sizeof(pthread_mutex_t) : 8];
+} stripe;
+
 struct pk_egdb {
 	eslice *by_key[KEYS];
 	eslice **list;
 	int n, cap;
-	pthread_mutex_t lock;
-	slot *slots;
-	size_t nslots;
-	uint64_t clock;
-	uint8_t *cbuf;
-	size_t cbuf_size;
-	uint64_t probes, reads;
+	pthread_mutex_t lock;        /* the list of slices */
+	stripe stripes[STRIPES];
+	slot *slots;                 /* nsets * 2 */
+	size_t nsets;
+	atomic_ullong probes, reads;
+	pthread_mutex_t err_lock;
 	char err[4608];
 };
 
@@ -59,17 +71,20 @@ pk_egdb *egdb_new(size_t cache_bytes)
 	pk_egdb *db = calloc(1, sizeof *db);
 	if (!db)
 		return NULL;
-	db->nslots = cache_bytes / EGDB_BLOCK_POSITIONS;
-	if (db->nslots < 8)
-		db->nslots = 8;
-	db->slots = calloc(db->nslots, sizeof *db->slots);
+	db->nsets = cache_bytes / EGDB_BLOCK_POSITIONS / 2;
+	if (db->nsets < 4)
+		db->nsets = 4;
+	db->slots = calloc(db->nsets * 2, sizeof *db->slots);
 	if (!db->slots) {
 		free(db);
 		return NULL;
 	}
-	for (size_t i = 0; i < db->nslots; i++)
+	for (size_t i = 0; i < db->nsets * 2; i++)
 		db->slots[i].slice = -1;
 	pthread_mutex_init(&db->lock, NULL);
+	pthread_mutex_init(&db->err_lock, NULL);
+	for (int i = 0; i < STRIPES; i++)
+		pthread_mutex_init(&db->stripes[i].m, NULL);
 	pk_slice s;
 	pk_material one = { { 1, 0 }, { 0, 1 } };
 	slice_init(&s, &one);    /* the index tables, before any thread probes */
@@ -94,11 +109,13 @@ void egdb_free(pk_egdb *db)
 	for (int i = 0; i < db->n; i++)
 		slice_free(db->list[i]);
 	free(db->list);
-	for (size_t i = 0; i < db->nslots; i++)
+	for (size_t i = 0; i < db->nsets * 2; i++)
 		free(db->slots[i].data);
 	free(db->slots);
-	free(db->cbuf);
 	pthread_mutex_destroy(&db->lock);
+	pthread_mutex_destroy(&db->err_lock);
+	for (int i = 0; i < STRIPES; i++)
+		pthread_mutex_destroy(&db->stripes[i].m);
 	free(db);
 }
 
@@ -113,7 +130,7 @@ static int put_slice(pk_egdb *db, eslice *s)
 		s->id = old->id;
 		db->list[s->id] = s;
 		db->by_key[k] = s;
-		for (size_t i = 0; i < db->nslots; i++)
+		for (size_t i = 0; i < db->nsets * 2; i++)
 			if (db->slots[i].slice == s->id)
 				db->slots[i].slice = -1;
 		slice_free(old);
@@ -365,81 +382,116 @@ const char *egdb_error(const pk_egdb *db)
 
 void egdb_counters(const pk_egdb *db, uint64_t *probes, uint64_t *blocks_read)
 {
-	*probes = db->probes;
-	*blocks_read = db->reads;
+	*probes = atomic_load_explicit(&((pk_egdb *)db)->probes, memory_order_relaxed);
+	*blocks_read = atomic_load_explicit(&((pk_egdb *)db)->reads, memory_order_relaxed);
 }
 
-/* Block b of a slice on disk, through the cache; NULL on a read failure (db->err says
- * why). Called with the lock held. */
-static const uint8_t *disk_block(pk_egdb *db, eslice *s, uint32_t b)
+static void set_error(pk_egdb *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_error(pk_egdb *db, const char *fmt, ...)
 {
-	size_t h = ((size_t)s->id * 2654435761u + b * 40503u) % db->nslots;
-	size_t h2 = (h + 1) % db->nslots;
-	slot *c = &db->slots[h];
-	if (c->slice == s->id && c->block == b)
-		goto hit;
-	c = &db->slots[h2];
-	if (c->slice == s->id && c->block == b)
-		goto hit;
-	/* Miss: replace the older of the two. */
-	c = db->slots[h].used <= db->slots[h2].used ? &db->slots[h] : &db->slots[h2];
+	va_list ap;
+	va_start(ap, fmt);
+	pthread_mutex_lock(&db->err_lock);
+	vsnprintf(db->err, sizeof db->err, fmt, ap);
+	pthread_mutex_unlock(&db->err_lock);
+	va_end(ap);
+}
+
+/* Block b of a slice read from its file and decompressed into out (EGDB_BLOCK_POSITIONS
+ * bytes); no lock is held. -1 on a failure (db->err says why). */
+static int read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out)
+{
 	const egdb_block *bl = &s->blocks[b];
-	if (bl->csize > db->cbuf_size) {
-		uint8_t *t = realloc(db->cbuf, bl->csize);
-		if (!t) {
-			snprintf(db->err, sizeof db->err, "%s: out of memory", s->info.path);
-			return NULL;
-		}
-		db->cbuf = t;
-		db->cbuf_size = bl->csize;
+	uint8_t *cbuf = malloc(bl->csize ? bl->csize : 1);
+	if (!cbuf) {
+		set_error(db, "%s: out of memory", s->info.path);
+		return -1;
 	}
-	if (!c->data && !(c->data = malloc(EGDB_BLOCK_POSITIONS))) {
-		snprintf(db->err, sizeof db->err, "%s: out of memory", s->info.path);
-		return NULL;
-	}
-	c->slice = -1;
-	ssize_t got = pread(s->fd, db->cbuf, bl->csize, (off_t)bl->offset);
-	if (got != (ssize_t)bl->csize) {
-		snprintf(db->err, sizeof db->err, "%s: block %u: %s", s->info.path, b,
-			 got < 0 ? strerror(errno) : "the file is shorter than its block table says");
-		return NULL;
-	}
-	if (fnv32(FNV32_INIT, db->cbuf, bl->csize) != bl->checksum) {
-		snprintf(db->err, sizeof db->err, "%s: block %u is damaged (checksum mismatch); rebuild the slice", s->info.path, b);
-		return NULL;
-	}
+	int rc = -1;
+	ssize_t got = pread(s->fd, cbuf, bl->csize, (off_t)bl->offset);
 	uint64_t want = s->sl.size - (uint64_t)b * EGDB_BLOCK_POSITIONS;
 	if (want > EGDB_BLOCK_POSITIONS)
 		want = EGDB_BLOCK_POSITIONS;
-	long n = zio_block_decompress(c->data, EGDB_BLOCK_POSITIONS, db->cbuf, bl->csize);
-	if (n != (long)want) {
-		snprintf(db->err, sizeof db->err, "%s: block %u does not decompress to its %llu positions", s->info.path, b,
-			 (unsigned long long)want);
-		return NULL;
-	}
-	db->reads++;
-	c->slice = s->id;
-	c->block = b;
-hit:
-	c->used = ++db->clock;
-	return c->data;
+	if (got != (ssize_t)bl->csize)
+		set_error(db, "%s: block %u: %s", s->info.path, b,
+			  got < 0 ? strerror(errno) : "the file is shorter than its block table says");
+	else if (fnv32(FNV32_INIT, cbuf, bl->csize) != bl->checksum)
+		set_error(db, "%s: block %u is damaged (checksum mismatch); rebuild the slice", s->info.path, b);
+	else if (zio_block_decompress(out, EGDB_BLOCK_POSITIONS, cbuf, bl->csize) != (long)want)
+		set_error(db, "%s: block %u does not decompress to its %llu positions", s->info.path, b,
+			  (unsigned long long)want);
+	else
+		rc = 0;
+	free(cbuf);
+	if (rc == 0)
+		atomic_fetch_add_explicit(&db->reads, 1, memory_order_relaxed);
+	return rc;
 }
 
+/* The slot of the set that holds block b of slice id, NULL if none; the set's lock held. */
+static slot *set_find(slot *set, int id, uint32_t b)
+{
+	if (set[0].slice == id && set[0].block == b)
+		return &set[0];
+	if (set[1].slice == id && set[1].block == b)
+		return &set[1];
+	return NULL;
+}
+
+/* The code of index idx of a slice on disk, through the cache; -2 on a read failure. */
 static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 {
-	const uint8_t *d = disk_block(db, s, (uint32_t)(idx / EGDB_BLOCK_POSITIONS));
-	return d ? d[idx % EGDB_BLOCK_POSITIONS] : -2;
+	uint32_t b = (uint32_t)(idx / EGDB_BLOCK_POSITIONS);
+	size_t off = (size_t)(idx % EGDB_BLOCK_POSITIONS);
+	size_t h = ((size_t)s->id * 2654435761u + b * 40503u) % db->nsets;
+	stripe *st = &db->stripes[h % STRIPES];
+	slot *set = &db->slots[2 * h];
+	pthread_mutex_lock(&st->m);
+	slot *c = set_find(set, s->id, b);
+	if (c) {
+		c->used = ++st->clock;
+		int code = c->data[off];
+		pthread_mutex_unlock(&st->m);
+		return code;
+	}
+	pthread_mutex_unlock(&st->m);
+	/* Miss: read it with no lock held, then put it in place of the older slot (unless
+	 * another thread has meanwhile). */
+	uint8_t *fresh = malloc(EGDB_BLOCK_POSITIONS);
+	if (!fresh) {
+		set_error(db, "%s: out of memory", s->info.path);
+		return -2;
+	}
+	if (read_block(db, s, b, fresh) < 0) {
+		free(fresh);
+		return -2;
+	}
+	int code = fresh[off];
+	pthread_mutex_lock(&st->m);
+	if ((c = set_find(set, s->id, b))) {
+		c->used = ++st->clock;
+		pthread_mutex_unlock(&st->m);
+		free(fresh);
+		return code;
+	}
+	c = set[0].used <= set[1].used ? &set[0] : &set[1];
+	uint8_t *old = c->data;
+	c->data = fresh;
+	c->slice = s->id;
+	c->block = b;
+	c->used = ++st->clock;
+	pthread_mutex_unlock(&st->m);
+	free(old);
+	return code;
 }
 
 static int stored_code(pk_egdb *db, eslice *s, uint64_t idx)
 {
 	if (s->mem)
 		return s->mem[idx];
-	pthread_mutex_lock(&db->lock);
-	db->probes++;
-	int c = disk_code(db, s, idx);
-	pthread_mutex_unlock(&db->lock);
-	return c;
+	atomic_fetch_add_explicit(&db->probes, 1, memory_order_relaxed);
+	return disk_code(db, s, idx);
 }
 
 /* The code of the best move out of the successors' codes. */
@@ -560,7 +612,7 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 	int k = mat_key(mat);
 	eslice *s = k < 0 ? NULL : db->by_key[k];
 	if (!s) {
-		snprintf(db->err, sizeof db->err, "no slice for that material");
+		set_error(db, "no slice for that material");
 		return -1;
 	}
 	bool dist = s->info.distances;
@@ -585,7 +637,7 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 			pos_make(&p, &ml.m[i], &q);
 			int sub = code_of(db, &q, 1);
 			if (sub == -1) {
-				snprintf(db->err, sizeof db->err, "a successor's slice is missing (build the smaller slices)");
+				set_error(db, "a successor's slice is missing (build the smaller slices)");
 				return -1;
 			}
 			if (sub < 0)
@@ -619,18 +671,26 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
 		snprintf(err, errsize, "%s: out of memory (%llu bytes)", s->info.path, (unsigned long long)s->sl.size);
 		return -1;
 	}
-	pthread_mutex_lock(&db->lock);
+	uint8_t *buf = malloc(EGDB_BLOCK_POSITIONS);
+	if (!buf) {
+		snprintf(err, errsize, "%s: out of memory", s->info.path);
+		free(mem);
+		return -1;
+	}
 	for (uint64_t i = 0; i < s->sl.size; i += EGDB_BLOCK_POSITIONS) {
-		const uint8_t *d = disk_block(db, s, (uint32_t)(i / EGDB_BLOCK_POSITIONS));
-		if (!d) {
+		if (read_block(db, s, (uint32_t)(i / EGDB_BLOCK_POSITIONS), buf) < 0) {
+			pthread_mutex_lock(&db->err_lock);
 			snprintf(err, errsize, "%s", db->err);
-			pthread_mutex_unlock(&db->lock);
+			pthread_mutex_unlock(&db->err_lock);
+			free(buf);
 			free(mem);
 			return -1;
 		}
 		uint64_t n = s->sl.size - i < EGDB_BLOCK_POSITIONS ? s->sl.size - i : EGDB_BLOCK_POSITIONS;
-		memcpy(mem + i, d, n);
+		memcpy(mem + i, buf, n);
 	}
+	free(buf);
+	pthread_mutex_lock(&db->lock);
 	s->mem = mem;
 	pthread_mutex_unlock(&db->lock);
 	return 0;
