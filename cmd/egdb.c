@@ -330,6 +330,19 @@ static void measure(const char *dir, const pk_egdb_slice_info *v, int nv, int ma
 	}
 }
 
+typedef struct {
+	const pk_egdb *db;
+	int have, all;
+} level_count;
+
+static int count_level(const pk_material *a, void *ctx)
+{
+	level_count *lc = ctx;
+	lc->all++;
+	lc->have += egdb_has(lc->db, a);
+	return 0;
+}
+
 static int egdb_stats_cmd(int argc, const char **argv)
 {
 	char *dir = NULL, *measure_arg = NULL;
@@ -411,8 +424,15 @@ static int egdb_stats_cmd(int argc, const char **argv)
 			       dist ? "" : "  (no distances)");
 		}
 	}
-	if (!json)
-		printf("complete up to %d pieces; %d slice files\n", egdb_pieces(db), n);
+	if (!json) {
+		printf("complete up to %d pieces; %d slice files", egdb_pieces(db), n);
+		for (int p = egdb_pieces(db) + 1; p <= egdb_max_pieces(db); p++) {
+			level_count lc = { db, 0, 0 };
+			material_each(p, count_level, &lc);
+			printf("; %d of the %d slices of %d pieces", lc.have, lc.all, p);
+		}
+		printf("\n");
+	}
 	if (measure_arg) {
 		long k;
 		if (cli_int(measure_arg, 1, 100000000, "--measure", &k)) {

@@ -202,9 +202,15 @@ int cmd_validate(int argc, const char **argv)
 	if (t.skipped)
 		fprintf(stderr, ", %ld not replayed (variants pdnkit does not know)", t.skipped);
 	fprintf(stderr, "; %.3f s, %.0f games/s\n", secs, secs > 0 ? (double)t.games / secs : 0.0);
-	if (db)
-		fprintf(stderr, "pdnkit validate: %ld result%s checked against the endgame databases (up to %d pieces): %ld contradicted\n",
-			t.judged, t.judged == 1 ? "" : "s", egdb_pieces(db), t.contradicted);
+	if (db) {
+		char held[80];
+		if (egdb_max_pieces(db) > egdb_pieces(db))
+			snprintf(held, sizeof held, "up to %d pieces, some slices of up to %d", egdb_pieces(db), egdb_max_pieces(db));
+		else
+			snprintf(held, sizeof held, "up to %d pieces", egdb_pieces(db));
+		fprintf(stderr, "pdnkit validate: %ld result%s checked against the endgame databases (%s): %ld contradicted\n",
+			t.judged, t.judged == 1 ? "" : "s", held, t.contradicted);
+	}
 	rc = unreadable ? EXIT_RUNTIME : t.with_errors ? EXIT_FINDINGS : EXIT_OK;
 out:
 	egdb_free(db);

@@ -1,6 +1,7 @@
 # pdnkit egdb: build (resumable, one slice, progress), probe (arguments, standard input,
 # JSON, errors per line), stats, verify of everything up to 4 pieces, damaged files,
-# and the databases at work in analyze, validate --egdb, import --egdb, solve and annotate.
+# and the databases at work in analyze, validate --egdb, import --egdb, solve and annotate;
+# a partial level used where it has the slice.
 . "$TESTS_DIR/lib.sh"
 D="$T_TMP/egdb"
 
@@ -210,6 +211,36 @@ run "$PDNKIT" solve --egdb "$D" --movetime 0.1 "$T_TMP/ends.pdn"
 expect_out_has "game 3 (a draw called a win): the stated result 1-0 is wrong: the endgame databases prove 1/2-1/2 (a draw; best move" "solve says a wrong stated result"
 expect_out_has "game 1 (drawn, but won): the stated result 1/2-1/2 is wrong: the endgame databases prove 0-1 (White wins;" "and names the winner"
 expect_out_has "1 of 3 positions judged right (33.3%), 3 by the endgame databases (2 stated results they prove wrong)" "solve's summary counts them"
+
+# A partial level (a build of 5 pieces under way, or one slice built on its own): the
+# slices present are used by the search, validate and solve; the others are missing.
+D5="$T_TMP/egdb-partial"
+cp -r "$D" "$D5"
+run "$PDNKIT" egdb build --slice KKK-KK --dir "$D5" --quiet
+expect_rc 0 "one slice of 5 pieces"
+run "$PDNKIT" egdb stats --egdb "$D5"
+expect_out_has "complete up to 4 pieces; 43 slice files; 2 of the 44 slices of 5 pieces" "stats says what of the partial level is there"
+run "$PDNKIT" analyze --egdb "$D5" --fen "W:WK1,K5,K9:BK27,K32" --depth 4
+expect_out_has "database: White wins in 57 plies" "the engine probes a slice of the partial level"
+run "$PDNKIT" analyze --egdb "$D5" --fen "W:WK1,K5,K9:B22,26" --depth 4
+expect_rc 0 "a position of an absent slice of the partial level"
+case $OUT in *database:*) fail "an absent slice found: $OUT" ;; *) pass ;; esac
+cat >"$T_TMP/ends5.pdn" <<'PDN'
+[Event "three kings against two, called a draw"]
+[FEN "W:WK1,K5,K9:BK27,K32"]
+[Result "1/2-1/2"]
+1-6 27-23 1/2-1/2
+
+[Event "men, not in the databases"]
+[FEN "W:WK1,K5,K9:B22,26"]
+[Result "1/2-1/2"]
+1-6 22-25 1/2-1/2
+PDN
+run "$PDNKIT" validate --egdb "$D5" "$T_TMP/ends5.pdn"
+expect_out_has "result 1/2-1/2, but White wins here" "validate checks a result against a slice of the partial level"
+expect_err_has "1 result checked against the endgame databases (up to 4 pieces, some slices of up to 5): 1 contradicted" "and says how much of the level it had"
+run "$PDNKIT" solve --egdb "$D5" --movetime 0.1 --json "$T_TMP/ends5.pdn"
+expect_out_has '"event":"three kings against two, called a draw","expected":"1/2-1/2","judged":"0-1","score":' "solve judges by a slice of the partial level"
 
 cat >"$T_TMP/blunder.pdn" <<'PDN'
 [Event "a win thrown away"]

@@ -277,7 +277,7 @@ void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_s
  * cover the position. */
 static int adjudicated(pk_match *m, const pk_pos *p)
 {
-	if (!m->adjudicate || __builtin_popcountll((unsigned long long)(p->side[0] | p->side[1])) > egdb_pieces(m->adjudicate))
+	if (!m->adjudicate || __builtin_popcountll((unsigned long long)(p->side[0] | p->side[1])) > egdb_max_pieces(m->adjudicate))
 		return -1;
 	pk_egdb_result r;
 	if (egdb_probe(m->adjudicate, p, &r) != EGDB_FOUND)

@@ -27,7 +27,7 @@ int verdict_result(pk_egdb *db, pk_game *g, const pk_replay *rp)
 	if (rp->result != RES_BLACK_WINS && rp->result != RES_WHITE_WINS && rp->result != RES_DRAW)
 		return VERDICT_NOT_COVERED;
 	const pk_pos *p = rp->nply ? &rp->plies[rp->nply - 1].after : &rp->start;
-	if (bb_count(p->side[0] | p->side[1]) > egdb_pieces(db) || !p->side[p->stm] || !p->side[!p->stm])
+	if (bb_count(p->side[0] | p->side[1]) > egdb_max_pieces(db) || !p->side[p->stm] || !p->side[!p->stm])
 		return VERDICT_NOT_COVERED;
 	pk_egdb_result r;
 	int st = egdb_probe(db, p, &r);

@@ -328,6 +328,17 @@ int egdb_pieces(const pk_egdb *db)
 	return n == 1 ? 0 : n;
 }
 
+int egdb_max_pieces(const pk_egdb *db)
+{
+	int n = 0;
+	for (int i = 0; i < db->n; i++) {
+		int k = material_pieces(&db->list[i]->sl.mat);
+		if (k > n)
+			n = k;
+	}
+	return n;
+}
+
 typedef struct {
 	const pk_egdb *db;
 	char *buf;

@@ -72,6 +72,10 @@ int egdb_unload_memory(pk_egdb *db, const pk_material *mat);
 bool egdb_has(const pk_egdb *db, const pk_material *mat);
 /* The largest n such that every slice of up to n pieces is present (0: none). */
 int egdb_pieces(const pk_egdb *db);
+/* The most pieces of any slice present (0: none). Beyond egdb_pieces a level is partial
+ * (a build of it under way, or only some slices wanted): a position whose slice is
+ * absent is EGDB_MISSING, the others are exact. */
+int egdb_max_pieces(const pk_egdb *db);
 /* The slice a position needs that is missing, as its file's name ("MM-K.egdb") into
  * buf: its own, or else the first of fewer pieces (which its captures may lead to);
  * false when none is. */

@@ -99,7 +99,7 @@ void engine_set_features(pk_engine *e, const pk_features *f)
 void engine_set_egdb(pk_engine *e, pk_egdb *db)
 {
 	e->egdb = db;
-	e->egdb_pieces = db ? egdb_pieces(db) : 0;
+	e->egdb_pieces = db ? egdb_max_pieces(db) : 0;   /* a partial level too: an absent slice is a miss */
 	for (int i = 0; i < MAX_THREADS; i++)
 		if (e->wk[i] && e->wk[i]->egdb_seen)
 			memset(e->wk[i]->egdb_seen, 0, EGDB_SEEN_SLOTS * sizeof(uint64_t));
