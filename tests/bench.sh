@@ -213,6 +213,15 @@ if [ "${BENCH_GUINN:-1}" != 0 ] && [ -f "$peer" ] && command -v g++ >/dev/null; 
 				sed -n 's/^blunders: /  the 1981 match annotated at the defaults, mistakes and blunders: /p'
 			rm -rf "$tdb"
 		fi
+		# The problem sets judged by GuiNN itself at the same time a position (it has no
+		# databases here): what the goals of the solve lines above mean against a peer.
+		if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
+			for f in goulds.pdn gem.pdn bridges.pdn; do
+				r=$("$PDNKIT" solve --engine "cb:$gdir/libguinn-cb.so" --movetime "${BENCH_SOLVE_TIME:-1}" --quiet \
+					"$CORPORA/wiegerw-pdn-games/succeed/$f" 2>/dev/null)
+				printf '  GuiNN solves %-12s at %s s a position: %s\n' "$f" "${BENCH_SOLVE_TIME:-1}" "$r"
+			done
+		fi
 	else
 		echo "  (GuiNN did not build)"
 	fi

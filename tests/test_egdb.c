@@ -366,28 +366,43 @@ static void *probe_thread(void *arg)
 	return NULL;
 }
 
+typedef struct {
+	pk_egdb *ref;
+	pk_pos *pos;
+	signed char *want;
+	short *plies;
+	long n, cap;
+} sample;
+
+/* About 2,500 positions of a slice, spread over all its blocks. */
+static int sample_slice(const pk_material *m, void *ctx)
+{
+	sample *sm = ctx;
+	pk_slice s;
+	slice_init(&s, m);
+	uint64_t step = s.size / 2500 + 1;
+	for (uint64_t i = 0; i < s.size && sm->n < sm->cap; i += step) {
+		pk_pos p;
+		pk_egdb_result r;
+		if (!slice_position(&s, i, &p) || egdb_probe(sm->ref, &p, &r) != EGDB_FOUND)
+			continue;
+		sm->pos[sm->n] = p;
+		sm->plies[sm->n] = (short)r.plies;
+		sm->want[sm->n++] = (signed char)r.value;
+	}
+	return 0;
+}
+
 static void concurrent_cache(pk_egdb *ref, const char *dir)
 {
-	static const pk_material mats[] = { { { 1, 1 }, { 1, 1 } }, { { 2, 1 }, { 0, 1 } }, { { 0, 1 }, { 2, 1 } },
-					    { { 1, 0 }, { 1, 2 } } };
-	long cap = 400000, n = 0;
+	long cap = 100000, n;
 	pk_pos *pos = malloc(sizeof *pos * (size_t)cap);
 	signed char *want = malloc((size_t)cap);
 	short *plies = malloc(sizeof *plies * (size_t)cap);
-	for (size_t m = 0; m < sizeof mats / sizeof *mats; m++) {
-		pk_slice s;
-		slice_init(&s, &mats[m]);
-		for (uint64_t i = 0; i < s.size && n < cap; i += 3) {
-			pk_pos p;
-			pk_egdb_result r;
-			if (!slice_position(&s, i, &p) || egdb_probe(ref, &p, &r) != EGDB_FOUND)
-				continue;
-			pos[n] = p;
-			plies[n] = (short)r.plies;
-			want[n++] = (signed char)r.value;
-		}
-	}
-	CHECK(n > 100000);
+	sample sm = { ref, pos, want, plies, 0, cap };
+	material_each(4, sample_slice, &sm);
+	n = sm.n;
+	CHECK(n > 50000);
 	char err[600];
 	pk_egdb *small = egdb_new(0);   /* the fewest blocks a cache holds */
 	CHECK(egdb_add_dir(small, dir, err, sizeof err) > 0);
@@ -401,6 +416,7 @@ static void concurrent_cache(pk_egdb *ref, const char *dir)
 	CHECK_INT(j[0].wrong + j[1].wrong, 0);
 	uint64_t probes, reads;
 	egdb_counters(small, &probes, &reads);
+	printf("# %llu probes, %llu blocks read\n", (unsigned long long)probes, (unsigned long long)reads);
 	CHECK(reads > 100);   /* the cache was too small to hold them: blocks were read again */
 	egdb_free(small);
 	free(pos);

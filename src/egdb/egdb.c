@@ -35,10 +35,11 @@ typedef struct {
 	uint8_t *data;
 } slot;
 
-/* The cache is sets of two slots; each set is guarded by one of STRIPES locks, so
+/* The cache is sets of WAYS slots; each set is guarded by one of STRIPES locks, so
  * threads probing different blocks do not wait for each other, and a block is read and
  * decompressed with no lock held. */
 #define STRIPES 64
+#define WAYS 4
 
 typedef struct {
 	pthread_mutex_t m;
@@ -52,7 +53,7 @@ struct pk_egdb {
 	int n, cap;
 	pthread_mutex_t lock;        /* the list of slices */
 	stripe stripes[STRIPES];
-	slot *slots;                 /* nsets * 2 */
+	slot *slots;                 /* nsets * WAYS */
 	size_t nsets;
 	atomic_ullong probes, reads;
 	pthread_mutex_t err_lock;
@@ -71,15 +72,15 @@ pk_egdb *egdb_new(size_t cache_bytes)
 	pk_egdb *db = calloc(1, sizeof *db);
 	if (!db)
 		return NULL;
-	db->nsets = cache_bytes / EGDB_BLOCK_POSITIONS / 2;
-	if (db->nsets < 4)
-		db->nsets = 4;
-	db->slots = calloc(db->nsets * 2, sizeof *db->slots);
+	db->nsets = cache_bytes / EGDB_BLOCK_POSITIONS / WAYS;
+	if (db->nsets < 2)
+		db->nsets = 2;
+	db->slots = calloc(db->nsets * WAYS, sizeof *db->slots);
 	if (!db->slots) {
 		free(db);
 		return NULL;
 	}
-	for (size_t i = 0; i < db->nsets * 2; i++)
+	for (size_t i = 0; i < db->nsets * WAYS; i++)
 		db->slots[i].slice = -1;
 	pthread_mutex_init(&db->lock, NULL);
 	pthread_mutex_init(&db->err_lock, NULL);
@@ -109,7 +110,7 @@ void egdb_free(pk_egdb *db)
 	for (int i = 0; i < db->n; i++)
 		slice_free(db->list[i]);
 	free(db->list);
-	for (size_t i = 0; i < db->nsets * 2; i++)
+	for (size_t i = 0; i < db->nsets * WAYS; i++)
 		free(db->slots[i].data);
 	free(db->slots);
 	pthread_mutex_destroy(&db->lock);
@@ -130,7 +131,7 @@ static int put_slice(pk_egdb *db, eslice *s)
 		s->id = old->id;
 		db->list[s->id] = s;
 		db->by_key[k] = s;
-		for (size_t i = 0; i < db->nsets * 2; i++)
+		for (size_t i = 0; i < db->nsets * WAYS; i++)
 			if (db->slots[i].slice == s->id)
 				db->slots[i].slice = -1;
 		slice_free(old);
@@ -443,10 +444,9 @@ static int read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out)
 /* The slot of the set that holds block b of slice id, NULL if none; the set's lock held. */
 static slot *set_find(slot *set, int id, uint32_t b)
 {
-	if (set[0].slice == id && set[0].block == b)
-		return &set[0];
-	if (set[1].slice == id && set[1].block == b)
-		return &set[1];
+	for (int i = 0; i < WAYS; i++)
+		if (set[i].slice == id && set[i].block == b)
+			return &set[i];
 	return NULL;
 }
 
@@ -457,7 +457,7 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 	size_t off = (size_t)(idx % EGDB_BLOCK_POSITIONS);
 	size_t h = ((size_t)s->id * 2654435761u + b * 40503u) % db->nsets;
 	stripe *st = &db->stripes[h % STRIPES];
-	slot *set = &db->slots[2 * h];
+	slot *set = &db->slots[WAYS * h];
 	pthread_mutex_lock(&st->m);
 	slot *c = set_find(set, s->id, b);
 	if (c) {
@@ -486,7 +486,10 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 		free(fresh);
 		return code;
 	}
-	c = set[0].used <= set[1].used ? &set[0] : &set[1];
+	c = &set[0];   /* the least recently used */
+	for (int i = 1; i < WAYS; i++)
+		if (set[i].used < c->used)
+			c = &set[i];
 	uint8_t *old = c->data;
 	c->data = fresh;
 	c->slice = s->id;
