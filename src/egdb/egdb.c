@@ -44,7 +44,6 @@ typedef struct {
 typedef struct {
 	pthread_mutex_t m;
 	uint64_t clock;          /* the order of use of the slots of its sets */
-	char pad[64 - sizeof(uint64_t) > sizeof(pthread_mutex_t) ? 64 - sizeof(uint64_t) - sizeof(pthread_mutex_t) : 8];
 } stripe;
 
 struct pk_egdb {
@@ -467,8 +466,8 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 		return code;
 	}
 	pthread_mutex_unlock(&st->m);
-	/* Miss: read it with no lock held, then put it in place of the older slot (unless
-	 * another thread has meanwhile). */
+	/* Miss: read it with no lock held, then put it in place of the set's least recently
+	 * used slot (unless another thread has put it there meanwhile). */
 	uint8_t *fresh = malloc(EGDB_BLOCK_POSITIONS);
 	if (!fresh) {
 		set_error(db, "%s: out of memory", s->info.path);
@@ -486,7 +485,7 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 		free(fresh);
 		return code;
 	}
-	c = &set[0];   /* the least recently used */
+	c = &set[0];
 	for (int i = 1; i < WAYS; i++)
 		if (set[i].used < c->used)
 			c = &set[i];
