@@ -269,8 +269,29 @@ static void test_position_file(void)
 	CHECK(checked >= 8);
 }
 
+/* The board turned half a circle: square n to 33 - n, each square alone and together;
+ * turned twice, the board is as it was. */
+static void test_reverse(void)
+{
+	int wrong = 0;
+	for (int b = 0; b < 32; b++)
+		wrong += bb_reverse32(bb_sq(b)) != bb_sq(31 - b);
+	CHECK_INT(wrong, 0);
+	uint32_t x = 0x9E3779B9u;
+	for (int i = 0; i < 1000; i++) {
+		x = x * 1664525u + 1013904223u;
+		bb_t want = 0;
+		for (int b = 0; b < 32; b++)
+			if (x >> b & 1)
+				want |= bb_sq(31 - b);
+		wrong += bb_reverse32(x) != want || bb_reverse32(bb_reverse32(x)) != x;
+	}
+	CHECK_INT(wrong, 0);
+}
+
 int main(void)
 {
+	test_reverse();
 	test_position_file();
 	test_start_perft();
 	test_hand_positions();

@@ -87,15 +87,6 @@ int material_parse(const char *s, pk_material *out)
 	return side == 1 && material_valid(out) ? 0 : -1;
 }
 
-static bb_t reverse32(bb_t x)
-{
-	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
-	return (x >> 16) | (x << 16);
-}
-
 void egdb_canonical(const pk_pos *p, pk_pos *out)
 {
 	if (p->stm == PK_BLACK) {
@@ -103,9 +94,9 @@ void egdb_canonical(const pk_pos *p, pk_pos *out)
 		return;
 	}
 	pk_pos q;
-	q.side[PK_BLACK] = reverse32(p->side[PK_WHITE]);
-	q.side[PK_WHITE] = reverse32(p->side[PK_BLACK]);
-	q.kings = reverse32(p->kings);
+	q.side[PK_BLACK] = bb_reverse32(p->side[PK_WHITE]);
+	q.side[PK_WHITE] = bb_reverse32(p->side[PK_BLACK]);
+	q.kings = bb_reverse32(p->kings);
 	q.stm = PK_BLACK;
 	q.key = 0;
 	*out = q;

@@ -31,16 +31,6 @@
 #define PAT_END_MIN 3                   /* the endgame table's reach: at most 3 .. 16 pieces */
 #define PAT_END_MAX 16
 
-/* The board turned half a circle: square n becomes square 33 - n. */
-static inline uint32_t bb_reverse32(uint32_t x)
-{
-	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-	x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
-	return (x >> 16) | (x << 16);
-}
-
 typedef struct pk_patterns {
 	int16_t w[PAT_PHASES][PAT_TABLES][PAT_INDEX];
 	/* The endgame table: nine more windows (the regions two squares apart), phases as

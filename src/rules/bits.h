@@ -18,6 +18,15 @@ static inline int bb_first(bb_t x) { return __builtin_ctz(x); }
 static inline bb_t bb_clear_first(bb_t x) { return x & (x - 1); }
 static inline bb_t bb_sq(int b) { return (bb_t)1 << b; }
 
+/* The board turned half a circle: square n becomes square 33 - n (bit b, bit 31 - b). */
+static inline bb_t bb_reverse32(bb_t x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+	return __builtin_bswap32(x);
+}
+
 /* One diagonal step of every piece in x, in each geometric direction.
  * "Down" means towards square 32, the direction Black's men move. */
 static inline bb_t bb_down_left(bb_t x)
