@@ -24,6 +24,10 @@ expect_rc 0 "build up to 4 pieces"
 [ "$(ls "$D"/*.egdb | wc -l)" -eq 41 ] && pass || fail "41 slice files up to 4 pieces: $(ls "$D" | wc -l)"
 expect_out_has '{"slice":"K-K","mirror":null,"positions":992,' "a JSON line for each pair"
 [ -z "$(ls "$D" | grep -v '\.egdb$')" ] && pass || fail "no temporary files left: $(ls "$D")"
+# Within a level the even splits come first (two against two before three against one).
+order=$(sed -n 's/^{"slice":"\([KM]*\)-\([KM]*\)".*/\1-\2/p' "$T_TMP/out" |
+	awk -F- 'length($1) + length($2) == 4 { printf "%d", (length($1) < length($2) ? length($1) : length($2)) }')
+[ "$order" = "22222211111111" ] && pass || fail "4-piece pairs by the weaker side's pieces: $order"
 
 # Resumable: a removed slice is built again, the others are kept.
 rm "$D/MK-KK.egdb"

@@ -151,15 +151,21 @@ typedef struct {
 	pk_material mat, mir;
 	bool self;
 	char name[32], mname[32];
-	int pieces, men;
+	int pieces, men, weaker;        /* weaker: the pieces of the side with fewer */
 	uint64_t size;
 } pair_spec;
 
+/* A pair depends on the pairs of fewer pieces (captures) and on those of the same split
+ * with one man fewer (crownings), so within a level any split may come first. The most
+ * even splits do (4 against 3 before 5 against 2): they are the endings games and
+ * problems reach, and a level built in part is of use sooner. */
 static int spec_order(const void *a, const void *b)
 {
 	const pair_spec *x = a, *y = b;
 	if (x->pieces != y->pieces)
 		return x->pieces - y->pieces;
+	if (x->weaker != y->weaker)
+		return y->weaker - x->weaker;
 	if (x->men != y->men)
 		return x->men - y->men;
 	return strcmp(x->name, y->name);
@@ -186,6 +192,8 @@ static int add_pair(const pk_material *a, void *ctx)
 	s.self = cmp == 0;
 	s.pieces = material_pieces(a);
 	s.men = material_men(a);
+	int mover = a->m[0] + a->k[0], other = a->m[1] + a->k[1];
+	s.weaker = mover < other ? mover : other;
 	pk_slice sl;
 	slice_init(&sl, &s.mat);
 	s.size = sl.size;
@@ -523,16 +531,17 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 		rc = -1;
 	}
 	for (int i = 0; i < n && rc == 0;) {
-		/* One group: the pairs of one count of pieces and men, independent of each other. */
+		/* One group: the pairs of one split and count of men, independent of each other. */
 		int end = i;
-		while (end < n && v[end].pieces == v[i].pieces && v[end].men == v[i].men)
+		while (end < n && v[end].pieces == v[i].pieces && v[end].weaker == v[i].weaker && v[end].men == v[i].men)
 			end++;
 		int ntodo = 0;
 		for (int g = i; g < end && rc == 0; g++) {
 			const pair_spec *s = &v[g];
 			if (target >= 0) {
 				bool dep = s->pieces < v[target].pieces ||
-					   (s->pieces == v[target].pieces && s->men < v[target].men);
+					   (s->pieces == v[target].pieces && s->weaker == v[target].weaker &&
+					    s->men < v[target].men);
 				if (g != target && !dep)
 					continue;
 				if (g != target && !have[g]) {
