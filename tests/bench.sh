@@ -181,9 +181,12 @@ for e in none "$DB"; do
 		"$(echo "$j" | sed -E 's/.*"score":(-?[0-9]+).*/\1/')"
 done
 if [ "${BENCH_SOLVE:-1}" != 0 ] && [ -d "$CORPORA/wiegerw-pdn-games/succeed" ]; then
-	for f in goulds.pdn gem.pdn bridges.pdn; do
-		r=$("$PDNKIT" solve --egdb "$DB" --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
-		printf '  solve %-12s at %s s a position, with the databases: %s\n' "$f" "${BENCH_SOLVE_TIME:-1}" "$r"
+	# one thread, then both cores of this machine (BENCH_SOLVE_THREADS)
+	for th in ${BENCH_SOLVE_THREADS:-1 2}; do
+		for f in goulds.pdn gem.pdn bridges.pdn; do
+			r=$("$PDNKIT" solve --egdb "$DB" --threads "$th" --movetime "${BENCH_SOLVE_TIME:-1}" --quiet "$CORPORA/wiegerw-pdn-games/succeed/$f")
+			printf '  solve %-12s at %s s a position, with the databases, %s thread(s): %s\n' "$f" "${BENCH_SOLVE_TIME:-1}" "$th" "$r"
+		done
 	done
 fi
 if [ "${BENCH_MATCH:-0}" != 0 ]; then
