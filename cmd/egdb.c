@@ -73,21 +73,24 @@ static void build_progress(void *ctx, const pk_build_event *ev)
 	double eta = ev->done && ev->total > ev->done ? ev->elapsed * (double)(ev->total - ev->done) / (double)ev->done : 0;
 	if (ui->json) {
 		printf("{\"slice\":\"%s\",\"mirror\":%s%s%s,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64 ",\"losses\":%" PRIu64
-		       ",\"draws\":%" PRIu64 ",\"longest_win\":%u,\"bytes\":%" PRIu64 ",\"seconds\":%.3f,\"done\":%" PRIu64
-		       ",\"total\":%" PRIu64 "}\n",
+		       ",\"draws\":%" PRIu64 ",\"longest_win\":%u,\"bytes\":%" PRIu64 ",\"seconds\":%.3f,\"scanned_levels\":%" PRIu64
+		       ",\"done\":%" PRIu64 ",\"total\":%" PRIu64 "}\n",
 		       ev->name, ev->mirror ? "\"" : "", ev->mirror ? ev->mirror : "null", ev->mirror ? "\"" : "",
-		       ev->positions, ev->wins, ev->losses, ev->draws, ev->longest, ev->bytes, ev->seconds, ev->done,
-		       ev->total);
+		       ev->positions, ev->wins, ev->losses, ev->draws, ev->longest, ev->bytes, ev->seconds, ev->scans,
+		       ev->done, ev->total);
 		fflush(stdout);
 		return;
 	}
 	char pos[16], by[16];
 	human((double)ev->positions, pos, sizeof pos);
 	human((double)ev->bytes, by, sizeof by);
+	char scans[48] = "";
+	if (ev->scans)
+		snprintf(scans, sizeof scans, "  (%" PRIu64 " levels by scan)", ev->scans);
 	/* the clearing code only on a terminal: a log file or a pipe gets plain lines */
-	fprintf(stderr, "egdb build: [%d/%d] %-22s %7s positions %7.1f s %7sB  longest win %3u  %3.0f%% ETA %d:%02d%s\n",
+	fprintf(stderr, "egdb build: [%d/%d] %-22s %7s positions %7.1f s %7sB  longest win %3u  %3.0f%% ETA %d:%02d%s%s\n",
 		ev->index, ev->count, pair, pos, ev->seconds, by, ev->longest,
-		ev->total ? 100.0 * (double)ev->done / (double)ev->total : 100.0, (int)eta / 60, (int)eta % 60,
+		ev->total ? 100.0 * (double)ev->done / (double)ev->total : 100.0, (int)eta / 60, (int)eta % 60, scans,
 		cli_stderr_is_tty() ? "\033[K" : "");
 }
 

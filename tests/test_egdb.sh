@@ -48,15 +48,22 @@ run "$PDNKIT" egdb verify --dir "$D"
 expect_rc 0 "verify up to 4 pieces"
 expect_out_has "41 slices" "verify covers every slice"
 expect_out_has ", 0 wrong" "verify finds nothing wrong"
-# Memory: with --memory 1 (MiB) the pairs of a group are built one at a time, and a
-# group holds only the slices its positions lead to; the files are those of the first
-# build, byte for byte past the header (which keeps the build's time).
+# Memory: with --memory 4 (MiB) the pairs of a group are built one at a time, a group
+# holds only the slices its positions lead to, and the settling step's queue runs out,
+# so that many levels are found by a scan of the tables instead; the files are those of
+# the first build, byte for byte past the header (which keeps the build's time).
 D1="$T_TMP/egdb-mem"
-run "$PDNKIT" egdb build --pieces 4 --dir "$D1" --memory 1 --quiet
-expect_rc 0 "build with --memory 1"
+run "$PDNKIT" egdb build --pieces 4 --dir "$D1" --memory 4 --json
+expect_rc 0 "build with --memory 4"
+scanned=$(printf "%s\n" "$OUT" | sed -n 's/.*"scanned_levels":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+[ "$scanned" -gt 50 ] && pass || fail "--memory 4 finds levels by a scan: $scanned"
 same=0
 for f in "$D"/*.egdb; do cmp -s -i 128 "$f" "$D1/$(basename "$f")" && same=$((same + 1)); done
-[ "$same" -eq 41 ] && pass || fail "--memory 1 builds the same 41 files: $same"
+[ "$same" -eq 41 ] && pass || fail "--memory 4 builds the same 41 files: $same"
+# A pair whose tables do not fit is refused before it starts, not left to the kernel.
+run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-small" --memory 2
+expect_rc 3 "a pair past --memory refused"
+expect_err_has "more than the 2 MiB the build may take" "the refusal says what it needs"
 run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-x" --memory 0
 expect_rc 2 "--memory 0 refused"
 run "$PDNKIT" egdb verify --dir "$D" --sample 100 --json --slice MM-KK

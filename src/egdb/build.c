@@ -3,6 +3,7 @@
  * to it; pairs built side by side when they fit in memory. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sys/file.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,6 +19,9 @@
 #include "egdb/format.h"
 #include "egdb/retro.h"
 #include "pdn/zio.h"
+
+/* The fewest entries a pair's queue is given (512 KiB). */
+#define QUEUE_MIN ((uint64_t)1 << 16)
 
 static double now(void)
 {
@@ -251,8 +255,8 @@ static bool have_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s)
 	return true;
 }
 
-static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, const pair_spec *s, pk_build_event *ev,
-		      char *err, size_t errsize)
+static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t queue_cap, const pair_spec *s,
+		      pk_build_event *ev, char *err, size_t errsize)
 {
 	double t0 = now();
 	retro_pair pr;
@@ -260,6 +264,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, const pa
 	pr.db = db;
 	pr.stop = o->stop;
 	pr.nt = s->self ? 1 : 2;
+	pr.queue_cap = queue_cap;
 	slice_init(&pr.t[0].sl, &s->mat);
 	if (!s->self)
 		slice_init(&pr.t[1].sl, &s->mir);
@@ -268,6 +273,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, const pa
 		retro_free(&pr);
 		return rc;
 	}
+	ev->scans = pr.scans;
 	bool dist = pair_distances(o, s);
 	uint64_t build_ms = (uint64_t)((now() - t0) * 1000);
 	ev->positions = ev->wins = ev->losses = ev->draws = 0;
@@ -344,6 +350,7 @@ typedef struct {
 	const pair_spec *v;
 	const int *todo;
 	int ntodo, inner;
+	uint64_t queue_cap;     /* entries of a pair's queue */
 	atomic_int next;
 	pthread_mutex_t lock;
 	pk_build_event *ev;
@@ -377,7 +384,7 @@ static void group_worker(int w, void *ctx)
 			g->o->progress(g->o->ctx, &e);
 		pthread_mutex_unlock(&g->lock);
 		char err[600] = "";
-		int rc = g->o->stop && *g->o->stop ? 1 : build_pair(g->db, g->o, g->inner, s, &e, err, sizeof err);
+		int rc = g->o->stop && *g->o->stop ? 1 : build_pair(g->db, g->o, g->inner, g->queue_cap, s, &e, err, sizeof err);
 		pthread_mutex_lock(&g->lock);
 		if (rc && !g->rc) {
 			g->rc = rc;
@@ -573,23 +580,37 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 			}
 			group_job gj = { .db = db, .o = o, .v = v, .todo = todo, .ntodo = ntodo, .ev = &ev, .t0 = t0,
 					 .err = err, .errsize = errsize };
-			int workers = ntodo < o->threads ? ntodo : o->threads;
-			if (workers > 1) {
-				/* Pairs side by side only when the two largest fit with what is held;
-				 * else one at a time, each on every thread. */
-				uint64_t a = 0, b = 0;
-				for (int t = 0; t < ntodo; t++) {
-					uint64_t m = pair_memory(&v[todo[t]]);
-					if (m > a) {
-						b = a;
-						a = m;
-					} else if (m > b) {
-						b = m;
-					}
+			/* The largest pair must fit with the slices held; its queue (8 bytes an entry)
+			 * takes what is left, and a level past it is found by a scan instead. Pairs
+			 * side by side only when the two largest fit with what is held; else one at
+			 * a time, each on every thread. */
+			uint64_t a = 0, b = 0;
+			const pair_spec *big = NULL;
+			for (int t = 0; t < ntodo; t++) {
+				uint64_t m = pair_memory(&v[todo[t]]);
+				if (m > a) {
+					b = a;
+					a = m;
+					big = &v[todo[t]];
+				} else if (m > b) {
+					b = m;
 				}
-				if (held + a + b > memory_budget(o))
-					workers = 1;
 			}
+			uint64_t budget = memory_budget(o);
+			if (held + a > budget) {
+				snprintf(err, errsize,
+					 "%s needs about %" PRIu64 " MiB (%" PRIu64 " for its tables, %" PRIu64 " for the slices it reads), more than the %" PRIu64 " MiB the build may take (--memory)",
+					 big->name, (held + a) >> 20, a >> 20, held >> 20, budget >> 20);
+				rc = -1;
+				break;
+			}
+			int workers = ntodo < o->threads ? ntodo : o->threads;
+			if (workers > 1 && held + a + b > budget)
+				workers = 1;
+			uint64_t used = held + a + (workers > 1 ? b : 0);
+			gj.queue_cap = (budget - used) / (uint64_t)workers / 8;
+			if (gj.queue_cap < QUEUE_MIN)
+				gj.queue_cap = QUEUE_MIN;
 			gj.inner = o->threads / workers;
 			atomic_store(&gj.next, 0);
 			pthread_mutex_init(&gj.lock, NULL);

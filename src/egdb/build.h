@@ -22,6 +22,7 @@ typedef struct {
 	uint32_t longest;            /* longest win in plies (DONE) */
 	uint64_t bytes;              /* written (DONE) */
 	double seconds;              /* the pair's (DONE) */
+	uint64_t scans;              /* levels found by a scan, the queue past --memory (DONE) */
 	uint64_t done, total;        /* index positions built so far and to build in all */
 	double elapsed;              /* since the build began */
 } pk_build_event;

@@ -32,8 +32,26 @@ struct retro_levels {
 };
 typedef struct retro_levels levels;
 
-static int push(levels *lq, unsigned level, int t, uint64_t idx)
+/* Lets go of a bucket, its entries no longer counted. */
+static void bucket_drop(retro_pair *pr, bucket *b)
 {
+	if (b->cap)
+		atomic_fetch_sub(&pr->queued, b->cap);
+	free(b->v);
+	b->v = NULL;
+	b->n = b->cap = 0;
+}
+
+/* Adds an entry to a level; a level past the queue's cap is marked to be found by a scan
+ * instead and its entries let go (this thread's now, the others' when they next add to it
+ * or when it is settled). */
+static int push(retro_pair *pr, levels *lq, unsigned level, int t, uint64_t idx)
+{
+	if (__atomic_load_n(&pr->over[level], __ATOMIC_RELAXED)) {
+		if (level < lq->nb && lq->b[level].cap)
+			bucket_drop(pr, &lq->b[level]);
+		return 0;
+	}
 	if (level >= lq->nb) {
 		size_t nb = lq->nb ? lq->nb : 64;
 		while (nb <= level)
@@ -48,9 +66,20 @@ static int push(levels *lq, unsigned level, int t, uint64_t idx)
 	bucket *b = &lq->b[level];
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
+		/* while the entries move, the old and the new array are both held */
+		uint64_t q = atomic_fetch_add(&pr->queued, cap) + cap;
+		if (pr->queue_cap && q > pr->queue_cap) {
+			atomic_fetch_sub(&pr->queued, cap);
+			__atomic_store_n(&pr->over[level], 1, __ATOMIC_RELAXED);
+			bucket_drop(pr, b);
+			return 0;
+		}
 		uint64_t *v = realloc(b->v, sizeof *v * cap);
-		if (!v)
+		if (!v) {
+			atomic_fetch_sub(&pr->queued, cap);
 			return -1;
+		}
+		atomic_fetch_sub(&pr->queued, b->cap);
 		b->v = v;
 		b->cap = cap;
 	}
@@ -169,7 +198,7 @@ static int settle_pred(retro_pair *pr, levels *lq, int t, uint64_t j, const pk_p
 		while (v == V_UNKNOWN || (v != V_DRAW && v > d + 1))
 			if (__atomic_compare_exchange_n(&tb->val[j], &v, (uint16_t)(d + 1), false, __ATOMIC_RELAXED,
 							__ATOMIC_RELAXED))
-				return push(lq, d + 1, t, j);
+				return push(pr, lq, d + 1, t, j);
 		return 0;
 	}
 	/* On an odd level the value of q changes only here, by the thread that takes its
@@ -182,7 +211,7 @@ static int settle_pred(retro_pair *pr, levels *lq, int t, uint64_t j, const pk_p
 		if (l < d + 1)
 			l = d + 1;
 		__atomic_store_n(&tb->val[j], (uint16_t)l, __ATOMIC_RELAXED);
-		return push(lq, l, t, j);
+		return push(pr, lq, l, t, j);
 	}
 	return 0;
 }
@@ -247,6 +276,8 @@ void retro_free(retro_pair *pr)
 	free(pr->lq);
 	pr->lq = NULL;
 	pr->nlq = 0;
+	free(pr->over);
+	pr->over = NULL;
 }
 
 /* Settling one level: its entries (the union of the threads' lists) are shared out in
@@ -260,6 +291,7 @@ typedef struct {
 	const uint64_t *lv[POOL_MAX_THREADS];
 	size_t ln[POOL_MAX_THREADS];
 	int nl;
+	bool scan;              /* the level's positions found by a scan of the tables */
 	size_t total;
 	atomic_size_t next;
 	atomic_int failed;      /* 1 out of memory, 2 a distance too long */
@@ -267,6 +299,10 @@ typedef struct {
 
 static uint64_t level_entry(const level_job *j, size_t g)
 {
+	if (j->scan) {
+		uint64_t n0 = j->pr->t[0].sl.size;
+		return g < n0 ? g : 1ull << 62 | (g - n0);
+	}
 	int q = 0;
 	while (g >= j->ln[q])
 		g -= j->ln[q++];
@@ -350,6 +386,11 @@ int retro_solve(retro_pair *pr, int threads, char *err, size_t errsize)
 	if (!pr->lq)
 		goto oom;
 	pr->nlq = threads;
+	pr->over = calloc(V_MAX, 1);
+	if (!pr->over)
+		goto oom;
+	pr->scans = 0;
+	atomic_store(&pr->queued, 0);
 	atomic_store(&pr->next, 0);
 	atomic_store(&pr->failed, 0);
 	pool_run(threads, init_worker, pr);
@@ -362,7 +403,7 @@ int retro_solve(retro_pair *pr, int threads, char *err, size_t errsize)
 	for (int k = 0; k < pr->nt; k++)
 		for (uint64_t i = 0; i < pr->t[k].sl.size; i++) {
 			uint16_t v = pr->t[k].val[i];
-			if (v < V_MAX && push(&pr->lq[0], v, k, i) < 0)
+			if (v < V_MAX && push(pr, &pr->lq[0], v, k, i) < 0)
 				goto oom;
 		}
 	for (size_t d = 0;; d++) {
@@ -376,16 +417,26 @@ int retro_solve(retro_pair *pr, int threads, char *err, size_t errsize)
 		job->pr = pr;
 		job->d = (unsigned)d;
 		bool more = false;
-		for (int q = 0; q < pr->nlq; q++) {
-			levels *l = &pr->lq[q];
-			if (d < l->nb) {
+		for (int q = 0; q < pr->nlq; q++)
+			if (d < pr->lq[q].nb)
 				more = true;
-				job->lv[job->nl] = l->b[d].v;
-				job->ln[job->nl] = l->b[d].n;
-				job->total += l->b[d].n;
-				job->nl++;
+		if (d < V_MAX && pr->over[d]) {
+			/* past the queue's cap: every position of this level is found by a scan
+			 * (no position takes this value while the level is settled) */
+			job->scan = true;
+			for (int k = 0; k < pr->nt; k++)
+				job->total += pr->t[k].sl.size;
+			pr->scans++;
+		} else
+			for (int q = 0; q < pr->nlq; q++) {
+				levels *l = &pr->lq[q];
+				if (d < l->nb) {
+					job->lv[job->nl] = l->b[d].v;
+					job->ln[job->nl] = l->b[d].n;
+					job->total += l->b[d].n;
+					job->nl++;
+				}
 			}
-		}
 		if (!more) {
 			free(job);
 			break;
@@ -402,13 +453,11 @@ int retro_solve(retro_pair *pr, int threads, char *err, size_t errsize)
 		}
 		if (failed)
 			goto oom;
+		/* this level's entries, and those of levels since marked for a scan */
 		for (int q = 0; q < pr->nlq; q++)
-			if (d < pr->lq[q].nb) {
-				bucket *b = &pr->lq[q].b[d];
-				free(b->v);
-				b->v = NULL;
-				b->n = b->cap = 0;
-			}
+			for (size_t l = d; l < pr->lq[q].nb; l++)
+				if ((l == d || pr->over[l]) && pr->lq[q].b[l].cap)
+					bucket_drop(pr, &pr->lq[q].b[l]);
 	}
 	for (int k = 0; k < pr->nt; k++)
 		for (uint64_t i = 0; i < pr->t[k].sl.size; i++)

@@ -30,12 +30,19 @@ typedef struct {
 	int nt;                 /* 1 when the slice is its own mirror */
 	struct retro_levels *lq; /* the levels still to settle, one set a thread (retro.c) */
 	int nlq;
+	/* The queue's entries may take at most this many (0: no limit); a level that would
+	 * pass it is found by a scan of the tables instead (the same positions). */
+	uint64_t queue_cap;
+	atomic_uint_fast64_t queued;    /* entries allocated in the queue now */
+	unsigned char *over;    /* V_MAX flags: level found by a scan */
+	uint64_t scans;         /* levels found by a scan (after retro_solve) */
 	atomic_uint_fast64_t next;
 	atomic_int failed;
 	volatile sig_atomic_t *stop;
 } retro_pair;
 
-/* Solves the pair (pr->db, pr->t[k].sl, pr->nt and pr->stop set, the rest zero):
+/* Solves the pair (pr->db, pr->t[k].sl, pr->nt, pr->stop and pr->queue_cap set, the
+ * rest zero):
  * 0 solved (every entry a distance, V_DRAW or V_HOLE), 1 stopped by *stop, -1 failed
  * with the reason. retro_free releases the tables either way. */
 int retro_solve(retro_pair *pr, int threads, char *err, size_t errsize);
