@@ -299,10 +299,6 @@ typedef struct {
 
 static uint64_t level_entry(const level_job *j, size_t g)
 {
-	if (j->scan) {
-		uint64_t n0 = j->pr->t[0].sl.size;
-		return g < n0 ? g : 1ull << 62 | (g - n0);
-	}
 	int q = 0;
 	while (g >= j->ln[q])
 		g -= j->ln[q++];
@@ -313,6 +309,31 @@ static void prefetch_entry(const retro_pair *pr, uint64_t e)
 {
 	__builtin_prefetch(&pr->t[e >> 62].val[e & ((1ull << 62) - 1)]);
 }
+
+/* Settles a batch of entries of level d (those still at d): their predecessors are
+ * found, their table entries fetched ahead, then settled. 0, or the failure (1 out of
+ * memory, 2 a distance too long). */
+static int settle_batch(retro_pair *pr, levels *lq, unsigned d, const uint64_t *ents, int n, pending *pend)
+{
+	int np = 0;
+	for (int i = 0; i < n; i++) {
+		int k = (int)(ents[i] >> 62);
+		uint64_t idx = ents[i] & ((1ull << 62) - 1);
+		if (pr->t[k].val[idx] != d)
+			continue;       /* settled since at a lower level */
+		if (d + 2 >= V_MAX)
+			return 2;
+		pk_pos p;
+		slice_position(&pr->t[k].sl, idx, &p);
+		np += predecessors(pr, k, &p, d, pend + np);
+	}
+	for (int i = 0; i < np; i++)
+		if (settle_pred(pr, lq, pend[i].t, pend[i].j, &pend[i].q, d) < 0)
+			return 1;
+	return 0;
+}
+
+enum { SCAN_CHUNK = 1 << 16 };
 
 static void level_worker(int w, void *ctx)
 {
@@ -325,42 +346,48 @@ static void level_worker(int w, void *ctx)
 		atomic_store(&j->failed, 1);
 		return;
 	}
-	for (;;) {
-		size_t from = atomic_fetch_add(&j->next, LEVEL_CHUNK);
+	uint64_t ents[BATCH];
+	int rc = 0;
+	size_t chunk = j->scan ? SCAN_CHUNK : LEVEL_CHUNK;
+	while (!rc) {
+		size_t from = atomic_fetch_add(&j->next, chunk);
 		if (from >= j->total || atomic_load(&j->failed))
 			break;
-		size_t to = from + LEVEL_CHUNK < j->total ? from + LEVEL_CHUNK : j->total;
+		size_t to = from + chunk < j->total ? from + chunk : j->total;
+		if (j->scan) {
+			/* the level's positions are those whose value is d, found in order */
+			int n = 0;
+			for (size_t g = from; g < to && !rc; g++) {
+				uint64_t n0 = pr->t[0].sl.size;
+				int k = g >= n0;
+				uint64_t idx = k ? g - n0 : g;
+				if (pr->t[k].val[idx] != d)
+					continue;
+				ents[n++] = (uint64_t)k << 62 | idx;
+				if (n == BATCH) {
+					rc = settle_batch(pr, lq, d, ents, n, pend);
+					n = 0;
+				}
+			}
+			if (n && !rc)
+				rc = settle_batch(pr, lq, d, ents, n, pend);
+			continue;
+		}
 		for (size_t i = from; i < to && i < from + BATCH; i++)
 			prefetch_entry(pr, level_entry(j, i));
-		for (size_t i0 = from; i0 < to; i0 += BATCH) {
+		for (size_t i0 = from; i0 < to && !rc; i0 += BATCH) {
 			size_t i1 = i0 + BATCH < to ? i0 + BATCH : to;
 			/* the next batch's entries, fetched while this one is worked on */
 			for (size_t i = i1; i < to && i < i1 + BATCH; i++)
 				prefetch_entry(pr, level_entry(j, i));
-			int np = 0;
-			for (size_t i = i0; i < i1; i++) {
-				uint64_t e = level_entry(j, i);
-				int k = (int)(e >> 62);
-				uint64_t idx = e & ((1ull << 62) - 1);
-				if (pr->t[k].val[idx] != d)
-					continue;       /* settled since at a lower level */
-				if (d + 2 >= V_MAX) {
-					atomic_store(&j->failed, 2);
-					free(pend);
-					return;
-				}
-				pk_pos p;
-				slice_position(&pr->t[k].sl, idx, &p);
-				np += predecessors(pr, k, &p, d, pend + np);
-			}
-			for (int i = 0; i < np; i++)
-				if (settle_pred(pr, lq, pend[i].t, pend[i].j, &pend[i].q, d) < 0) {
-					atomic_store(&j->failed, 1);
-					free(pend);
-					return;
-				}
+			int n = 0;
+			for (size_t i = i0; i < i1; i++)
+				ents[n++] = level_entry(j, i);
+			rc = settle_batch(pr, lq, d, ents, n, pend);
 		}
 	}
+	if (rc)
+		atomic_store(&j->failed, rc);
 	free(pend);
 }
 
