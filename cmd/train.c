@@ -135,7 +135,7 @@ int cmd_train(int argc, const char **argv)
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
-	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL;
+	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -156,6 +156,7 @@ int cmd_train(int argc, const char **argv)
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
 		{ "threads", 0, POPT_ARG_STRING, &threads_arg, 0, "threads (default: one per core)", "N" },
 		{ "label-depth", 0, POPT_ARG_STRING, &ldepth_arg, 0, "also label positions with the score of a search this deep (default 0: results only)", "D" },
+		{ "label-endgame", 0, POPT_ARG_STRING, &lend_arg, 0, "search the positions of at most N pieces to depth D instead of --label-depth", "N:D" },
 		{ "label-every", 0, POPT_ARG_STRING, &levery_arg, 0, "search only every Nth position (default 1)", "N" },
 		{ "label-patterns", 0, POPT_ARG_STRING, &lpat, 0, "the patterns of the labelling search (default: the built-in ones)", "FILE|none" },
 		{ "label-egdb", 0, POPT_ARG_STRING, &legdb, 0, "the endgame databases the labelling search probes (default: those of the default directory, when there)", "DIR|none" },
@@ -220,6 +221,20 @@ int cmd_train(int argc, const char **argv)
 		goto out;
 	if (levery_arg && cli_int(levery_arg, 1, 1000000, "--label-every", &levery))
 		goto out;
+	long lend_pieces = 0, lend_depth = 0;
+	if (lend_arg) {
+		char *colon = strchr(lend_arg, ':');
+		if (!colon) {
+			cli_error("--label-endgame: '%s': give N:D, the most pieces and the depth (e.g. 10:12)", lend_arg);
+			goto out;
+		}
+		*colon = 0;
+		int bad = cli_int(lend_arg, 2, 24, "--label-endgame (pieces)", &lend_pieces) ||
+			  cli_int(colon + 1, 1, 30, "--label-endgame (depth)", &lend_depth);
+		*colon = ':';
+		if (bad)
+			goto out;
+	}
 	lo.lambda = 0.5;
 	if (lambda_arg) {
 		char *e;
@@ -235,8 +250,8 @@ int cmd_train(int argc, const char **argv)
 	long epos = 0;
 	if (epos_arg && cli_int(epos_arg, 1, 100000000, "--egdb-positions", &epos))
 		goto out;
-	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile) && !ldepth) {
-		cli_error("--label-every, --label-patterns, --label-egdb, --label-egdb-cache, --label-file and --lambda go with --label-depth");
+	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg) && !ldepth) {
+		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file and --lambda go with --label-depth");
 		goto out;
 	}
 	if (net && (l2_arg || min_arg || windows_arg || material)) {
@@ -369,8 +384,10 @@ int cmd_train(int argc, const char **argv)
 		cli_error("no quiet position of a finished game: nothing to learn from");
 		goto out;
 	}
-	/* the labels' file is for these settings: the depth and how many positions */
-	int lkey = (int)ldepth | (int)levery << 8;
+	/* the labels' file is for these settings: the depths and how many positions */
+	uint64_t lkey = (uint64_t)ldepth | (uint64_t)levery << 8;
+	if (lend_arg)
+		lkey |= (uint64_t)lend_pieces << 40 | (uint64_t)lend_depth << 48;
 	bool have_labels = false;
 	if (ldepth > 0 && lfile) {
 		FILE *f = fopen(lfile, "rb");
@@ -400,7 +417,7 @@ int cmd_train(int argc, const char **argv)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		if (learn_label(d, &lw, db, (int)ldepth, (int)levery, lo.threads, &cli_interrupted, show_label, &lc) < 0) {
+		if (learn_label(d, &lw, db, (int)ldepth, (int)lend_pieces, (int)lend_depth, (int)levery, lo.threads, &cli_interrupted, show_label, &lc) < 0) {
 			cli_error("out of memory");
 			goto out;
 		}
@@ -412,8 +429,13 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 		if (!quiet)
-			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld%s (%.1f s)\n", learn_labelled(d), ldepth,
-				db ? " with the endgame databases" : "", cli_now() - tl);
+		{
+			char endtxt[64] = "";
+			if (lend_arg)
+				snprintf(endtxt, sizeof endtxt, " (%ld for those of at most %ld pieces)", lend_depth, lend_pieces);
+			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld%s%s (%.1f s)\n", learn_labelled(d), ldepth,
+				endtxt, db ? " with the endgame databases" : "", cli_now() - tl);
+		}
 		if (lfile) {
 			cli_text lt;
 			FILE *f = cli_text_begin(&lt);
@@ -535,6 +557,7 @@ out:
 	free(basept);
 	free(endgame_arg);
 	free(bpat);
+	free(lend_arg);
 	poptFreeContext(ctx);
 	free(out);
 	free(epochs_arg);

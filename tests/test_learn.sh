@@ -111,6 +111,21 @@ run "$PDNKIT" train "$SP" --epochs 10 --min-count 1 --keep-last -j -q --threads 
 run "$PDNKIT" train "$SP" --label-depth 2 --label-every 5 --epochs 2 -j -q --threads 2
 lab5=$(echo "$OUT" | sed 's/.*"labelled":\([0-9]*\).*/\1/')
 [ -n "$lab5" ] && [ "$lab5" -lt "$lab" ] && pass || fail "--label-every 5 searches fewer positions ($lab5 of $lab)"
+# endings searched deeper (--label-endgame N:D): other labels, hence other weights; at the
+# depth of --label-depth, the weights of --label-depth alone
+run "$PDNKIT" train "$SP" --label-depth 2 --label-endgame 24:4 --epochs 10 --min-count 1 --keep-last -j --threads 2
+expect_rc 0 "train with endings labelled deeper"
+expect_err_has "to depth 2 (4 for those of at most 24 pieces)" "the deeper endings said"
+[ "$c3" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "--label-endgame 24:4 changes the labels"
+run "$PDNKIT" train "$SP" --label-depth 2 --label-endgame 24:2 --epochs 10 --min-count 1 --keep-last -j -q --threads 2
+[ "$c3" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "--label-endgame 24:2 labels as --label-depth 2 alone"
+run "$PDNKIT" train "$SP" --label-depth 2 --label-endgame 10
+expect_rc 2 "--label-endgame without the depth"
+expect_err_has "give N:D" "--label-endgame N:D explained"
+run "$PDNKIT" train "$SP" --label-depth 2 --label-endgame 10:0
+expect_rc 2 "--label-endgame depth 0"
+run "$PDNKIT" train "$SP" --label-endgame 10:4
+expect_rc 2 "--label-endgame without --label-depth"
 # the labelling search with the endgame databases: exact where they hold the position
 mkdir -p "$T_TMP/eg3"
 "$PDNKIT" egdb build -q --dir "$T_TMP/eg3" --pieces 3 >/dev/null 2>&1
@@ -198,6 +213,8 @@ expect_err_has "labels read from the labels file" "read back the second time"
 [ "$l1" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the same network from the labels read back"
 run "$PDNKIT" train --net "$SP" --label-depth 3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
 expect_err_has "other games or settings" "another depth labels again"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-endgame 12:3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
+expect_err_has "other games or settings" "endings labelled deeper label again"
 printf 'junk' > "$T_TMP/lab2.bin"
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab2.bin" --epochs 1
 expect_rc 3 "a labels file that is not one"

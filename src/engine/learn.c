@@ -152,7 +152,7 @@ typedef struct {
 	pk_learn_data *d;
 	const pk_weights *w;
 	pk_egdb *db;
-	int depth, every, nthreads;
+	int depth, end_pieces, end_depth, every, nthreads;
 	_Atomic size_t done[MAX_THREADS];   /* read by thread 0 for the progress */
 	size_t labelled[MAX_THREADS];
 	const volatile sig_atomic_t *stop;
@@ -172,7 +172,7 @@ static void label_thread(int id, void *arg)
 	}
 	engine_set_egdb(e, j->db);
 	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
-	pk_limits lim = { .depth = j->depth };
+	pk_limits lim = { .depth = j->depth }, end_lim = { .depth = j->end_depth };
 	for (size_t i = lo; i < hi; i++) {
 		if (j->stop && *j->stop)
 			break;
@@ -186,7 +186,9 @@ static void label_thread(int id, void *arg)
 		if (i % (size_t)j->every)
 			continue;
 		pk_result r;
-		if (engine_search(e, &d->pos[i], NULL, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
+		const pk_pos *p = &d->pos[i];
+		bool end = j->end_pieces && bb_count(p->side[0] | p->side[1]) <= j->end_pieces;
+		if (engine_search(e, p, NULL, end ? &end_lim : &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
 			continue;
 		int s = r.last.score;
 		d->v[i].score = (int16_t)(s > 3000 ? 3000 : s < -3000 ? -3000 : s);
@@ -195,10 +197,11 @@ static void label_thread(int id, void *arg)
 	engine_free(e);
 }
 
-int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int every, int threads,
+int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int end_pieces, int end_depth, int every, int threads,
 		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx)
 {
-	label_job j = { .d = d, .w = w, .db = db, .depth = depth < 1 ? 1 : depth, .every = every < 1 ? 1 : every, .stop = stop,
+	label_job j = { .d = d, .w = w, .db = db, .depth = depth < 1 ? 1 : depth, .end_pieces = end_depth > 0 ? end_pieces : 0,
+			.end_depth = end_depth, .every = every < 1 ? 1 : every, .stop = stop,
 			.progress = progress, .ctx = ctx };
 	j.nthreads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
 	pool_run(j.nthreads, label_thread, &j);
@@ -208,7 +211,7 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 	return atomic_load(&j.failed) ? -1 : 0;
 }
 
-/* The labels file: "pdnkit-labels 1\n", then the number of positions, the depth and a
+/* The labels file: "pdnkit-labels 1\n", then the number of positions, the settings and a
  * hash of the positions' keys (little-endian 64-bit each), then a 16-bit score each
  * (INT16_MIN: none). */
 static uint64_t positions_hash(const pk_learn_data *d)
@@ -233,12 +236,12 @@ static uint64_t get64(const unsigned char *b)
 	return x;
 }
 
-int learn_labels_save(const pk_learn_data *d, int depth, FILE *f)
+int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[16 + 24];
 	memcpy(h, "pdnkit-labels 1\n", 16);
 	put64(h + 16, d->n);
-	put64(h + 24, (uint64_t)depth);
+	put64(h + 24, settings);
 	put64(h + 32, positions_hash(d));
 	if (fwrite(h, 1, sizeof h, f) != sizeof h)
 		return -1;
@@ -250,12 +253,12 @@ int learn_labels_save(const pk_learn_data *d, int depth, FILE *f)
 	return 0;
 }
 
-int learn_labels_load(pk_learn_data *d, int depth, FILE *f)
+int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[40];
 	if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "pdnkit-labels 1\n", 16))
 		return -1;
-	if (get64(h + 16) != d->n || get64(h + 24) != (uint64_t)depth || get64(h + 32) != positions_hash(d))
+	if (get64(h + 16) != d->n || get64(h + 24) != settings || get64(h + 32) != positions_hash(d))
 		return 1;
 	size_t labelled = 0;
 	for (size_t i = 0; i < d->n; i++) {

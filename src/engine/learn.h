@@ -41,16 +41,17 @@ size_t learn_exact(const pk_learn_data *d);
 /* Labels the positions (every one whose number is a multiple of every) with the score
  * of a search to depth by the engine with weights w (its patterns included), on
  * threads threads, probing the endgame databases db (NULL: none), which are exact for
- * the positions they hold; a forced position keeps none. progress (may be NULL) now and
- * then. 0, or -1 when out of memory; stops early when *stop is set. */
-int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int every, int threads,
+ * the positions they hold; a position of at most end_pieces pieces is searched to
+ * end_depth instead (end_pieces 0: none is). A forced position keeps none. progress (may
+ * be NULL) now and then. 0, or -1 when out of memory; stops early when *stop is set. */
+int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int end_pieces, int end_depth, int every, int threads,
 		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx);
 size_t learn_labelled(const pk_learn_data *d);
 /* The labels to a file and back, so that a later run on the same games skips the search:
- * load gives 0, 1 when the file holds the labels of other positions or of another depth
- * (nothing changed), -1 when it is no labels file or is cut short. save: 0 or -1. */
-int learn_labels_save(const pk_learn_data *d, int depth, FILE *f);
-int learn_labels_load(pk_learn_data *d, int depth, FILE *f);
+ * load gives 0, 1 when the file holds the labels of other positions or of other settings
+ * (the caller's key of the depths; nothing changed), -1 when it is no labels file or is cut short. save: 0 or -1. */
+int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f);
+int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f);
 /* Positions and games so far. */
 size_t learn_positions(const pk_learn_data *d);
 long learn_games(const pk_learn_data *d);
