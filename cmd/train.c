@@ -428,8 +428,7 @@ int cmd_train(int argc, const char **argv)
 			rc = 128 + cli_interrupted;
 			goto out;
 		}
-		if (!quiet)
-		{
+		if (!quiet) {
 			char endtxt[64] = "";
 			if (lend_arg)
 				snprintf(endtxt, sizeof endtxt, " (%ld for those of at most %ld pieces)", lend_depth, lend_pieces);
