@@ -502,10 +502,8 @@ int cmd_train(int argc, const char **argv)
 		fprintf(stderr, "\r\033[K");
 	double secs = cli_now() - t1;
 	if (endgame) {
-		/* the table is what was fitted (windows 0-8), written with the base patterns */
-		for (int ph = 0; ph < PAT_PHASES; ph++)
-			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
-				memcpy(basept->e[ph][k], pt->w[ph][k], sizeof basept->e[ph][k]);
+		/* the table is what was fitted, written with the base patterns */
+		memcpy(basept->e, pt->e, sizeof basept->e);
 		basept->end_pieces = (int)endgame;
 		patterns_checksum(basept);
 		long nz = pt->nonzero;

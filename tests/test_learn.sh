@@ -240,7 +240,7 @@ expect_rc 0 "train an endgame table"
 expect_out_has '"endgame":9,' "its reach in the figures"
 tl=$(echo "$OUT" | sed 's/.*"train_loss":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_train":\([0-9.]*\).*/\1/')
 awk -v a="$tl" -v b="$bl" 'BEGIN { exit !(a < b) }' && pass || fail "the table lowers the training loss of those endings ($bl -> $tl)"
-head -1 "$T_TMP/pe.txt" | grep -qx 'pdnkit-patterns 4' && grep -qx 'endgame 9' "$T_TMP/pe.txt" && pass || fail "format 4 with its endgame line"
+head -1 "$T_TMP/pe.txt" | grep -qx 'pdnkit-patterns 5' && grep -qx 'endgame 9' "$T_TMP/pe.txt" && pass || fail "format 5 with its endgame line"
 grep -q '^e 1 ' "$T_TMP/pe.txt" && pass || fail "weights of the endgame table"
 [ "$(grep -E '^[0-9]+ [0-9]+ [0-9]+ -?[0-9]+$' "$T_TMP/pe.txt" | md5sum)" = "$(grep -E '^[0-9]+ [0-9]+ [0-9]+ -?[0-9]+$' "$T_TMP/p1.txt" | md5sum)" ] && \
 	pass || fail "the base patterns written unchanged with the table"

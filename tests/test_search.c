@@ -611,15 +611,29 @@ static void test_pattern_indices(void)
 	CHECK(text && patterns_parse(text, &back, err, sizeof err) == 0 && back.checksum == c9 && back.windows == 9 &&
 	      !back.material);
 	free(text);
-	/* the endgame table: format 4, in the checksum, read back, and added only in
+	/* the endgame table's windows tell kings from men: base-5 digits, the window's
+	 * first square the lowest (window 0: squares 1, 2, 5, 6, ...) */
+	uint32_t kx[PAT_WINDOWS_BASIC];
+	pk_pos kp;
+	CHECK(fen_parse("B:W6:B1", 7, &kp, NULL) == 0);
+	pattern_king_indices(&kp, kx);
+	CHECK_INT((int)kx[0], 1 + 2 * 125);
+	CHECK(fen_parse("B:WK6:BK1", 9, &kp, NULL) == 0);
+	pattern_king_indices(&kp, kx);
+	CHECK_INT((int)kx[0], 3 + 4 * 125);
+	CHECK(fen_parse("W:WK6:BK1", 9, &kp, NULL) == 0);   /* White to move: the board turned */
+	pattern_king_indices(&kp, kx);
+	CHECK_INT((int)kx[0], 0);
+	CHECK_INT((int)kx[8], 3 * 625 + 4 * 78125);
+	/* the endgame table: format 5, in the checksum, read back, and added only in
 	 * positions of at most its number of pieces */
 	const char *ef = "W:W30,31,32:B1,3";   /* 5 pieces */
 	pk_pos e5;
 	CHECK(fen_parse(ef, strlen(ef), &e5, NULL) == 0);
 	int v0 = pattern_eval(&pt, &e5), v12 = pattern_eval(&pt, &s);
-	pattern_indices(&e5, PAT_WINDOWS_BASIC, false, ia, &ph, &t);
+	pattern_king_indices(&e5, kx);
 	for (int q = 0; q < PAT_PHASES; q++)
-		pt.e[q][4][ia[4]] = 40;
+		pt.e[q][4][kx[4]] = 40;
 	pt.end_pieces = 6;
 	patterns_checksum(&pt);
 	CHECK(pt.checksum != c9);
@@ -630,10 +644,29 @@ static void test_pattern_indices(void)
 	pt.end_pieces = 6;
 	patterns_checksum(&pt);
 	text = patterns_format(&pt, "test");
-	CHECK(text != NULL && strncmp(text, "pdnkit-patterns 4\n", 18) == 0 && strstr(text, "\nendgame 6\n") != NULL);
+	CHECK(text != NULL && strncmp(text, "pdnkit-patterns 5\n", 18) == 0 && strstr(text, "\nendgame 6\n") != NULL);
 	CHECK(text && patterns_parse(text, &back, err, sizeof err) == 0 && back.checksum == pt.checksum &&
 	      back.end_pieces == 6 && memcmp(back.e, pt.e, sizeof pt.e) == 0 && memcmp(back.w, pt.w, sizeof pt.w) == 0);
 	free(text);
+	/* a king where the table has a man: not the same weight (square 30 is in window 1
+	 * of the turned board; the other windows and the main table see the same) */
+	pattern_king_indices(&e5, kx);
+	for (int q = 0; q < PAT_PHASES; q++)
+		pt.e[q][1][kx[1]] = 25;
+	patterns_checksum(&pt);
+	CHECK(fen_parse("W:WK30,31,32:B1,3", 17, &kp, NULL) == 0);
+	CHECK_INT(pattern_eval(&pt, &e5) - pattern_eval(&pt, &kp), 25);
+	/* format 4's table (three states a square): each weight read into every state with
+	 * a man or a king where it has a piece (3-state 55: the mover's piece on square 1,
+	 * the opponent's on 6) */
+	CHECK(patterns_parse("pdnkit-patterns 4\nphases 2\nwindows 9\nendgame 8\ne 0 0 55 7\n", &back, err, sizeof err) == 0);
+	CHECK(back.e[0][0][1 + 2 * 125] == 7 && back.e[0][0][3 + 4 * 125] == 7 && back.e[0][0][3 + 2 * 125] == 7 &&
+	      back.e[0][0][1 + 4 * 125] == 7 && back.e[0][0][1] == 0 && back.e[0][0][55] == 0 && back.e[1][0][251] == 0);
+	CHECK(patterns_parse("pdnkit-patterns 4\nphases 2\nwindows 9\nendgame 8\ne 0 0 6561 7\n", &back, err, sizeof err) < 0 &&
+	      strstr(err, "INDEX 0-6560") != NULL);
+	CHECK(patterns_parse("pdnkit-patterns 5\nphases 2\nwindows 9\nendgame 8\ne 0 0 390624 7\n", &back, err, sizeof err) == 0 &&
+	      back.e[0][0][390624] == 7);
+	CHECK(patterns_parse("pdnkit-patterns 5\nphases 2\nwindows 9\nendgame 8\ne 0 0 390625 7\n", &back, err, sizeof err) < 0);
 	CHECK(patterns_parse("pdnkit-patterns 3\nphases 2\nwindows 9\nendgame 8\n", &back, err, sizeof err) < 0 &&
 	      strstr(err, "format 1 to 3") != NULL);
 	CHECK(patterns_parse("pdnkit-patterns 4\nphases 2\nwindows 9\ne 0 1 2 3\n", &back, err, sizeof err) < 0 &&

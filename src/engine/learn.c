@@ -9,7 +9,6 @@
 #include "engine/search.h"
 #include "rules/gen.h"
 
-#define NW (PAT_PHASES * PAT_TABLES * PAT_INDEX)
 #define MAX_THREADS 64
 
 typedef struct {
@@ -32,6 +31,8 @@ struct pk_learn_data {
 	size_t labelled;
 	size_t exact;                   /* positions of learn_add_position */
 	int max_pieces;                 /* > 0: only positions of at most this many pieces */
+	uint32_t (*kidx)[PAT_WINDOWS_BASIC]; /* with max_pieces: each sample's windows with kings
+					 * (pattern_king_indices), for the endgame table */
 };
 
 pk_learn_data *learn_data_new(const pk_weights *base)
@@ -60,10 +61,33 @@ void learn_data_free(pk_learn_data *d)
 		return;
 	free(d->v);
 	free(d->pos);
+	free(d->kidx);
 	free(d);
 }
 
 size_t learn_positions(const pk_learn_data *d) { return d->n; }
+
+/* Room for twice as many samples. */
+static int grow(pk_learn_data *d)
+{
+	size_t cap = d->cap ? d->cap * 2 : 1 << 16;
+	sample *v = realloc(d->v, cap * sizeof *v);
+	if (!v)
+		return -1;
+	d->v = v;
+	pk_pos *ps = realloc(d->pos, cap * sizeof *ps);
+	if (!ps)
+		return -1;
+	d->pos = ps;
+	if (d->max_pieces) {
+		uint32_t (*k)[PAT_WINDOWS_BASIC] = realloc(d->kidx, cap * sizeof *k);
+		if (!k)
+			return -1;
+		d->kidx = k;
+	}
+	d->cap = cap;
+	return 0;
+}
 long learn_games(const pk_learn_data *d) { return d->games; }
 
 int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
@@ -86,18 +110,10 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 		pk_movelist ml;
 		if (gen_moves(p, &ml) == 0)
 			continue;
-		if (d->n == d->cap) {
-			size_t cap = d->cap ? d->cap * 2 : 1 << 16;
-			sample *v = realloc(d->v, cap * sizeof *v);
-			if (!v)
-				return -1;
-			d->v = v;
-			pk_pos *ps = realloc(d->pos, cap * sizeof *ps);
-			if (!ps)
-				return -1;
-			d->pos = ps;
-			d->cap = cap;
-		}
+		if (d->n == d->cap && grow(d) < 0)
+			return -1;
+		if (d->kidx)
+			pattern_king_indices(p, d->kidx[d->n]);
 		d->pos[d->n] = *p;
 		sample *s = &d->v[d->n++];
 		s->score = NO_SCORE;
@@ -117,18 +133,10 @@ int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
 {
 	if (d->max_pieces && bb_count(p->side[0] | p->side[1]) > d->max_pieces)
 		return 0;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 1 << 16;
-		sample *v = realloc(d->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		d->v = v;
-		pk_pos *ps = realloc(d->pos, cap * sizeof *ps);
-		if (!ps)
-			return -1;
-		d->pos = ps;
-		d->cap = cap;
-	}
+	if (d->n == d->cap && grow(d) < 0)
+		return -1;
+	if (d->kidx)
+		pattern_king_indices(p, d->kidx[d->n]);
 	d->pos[d->n] = *p;
 	sample *s = &d->v[d->n++];
 	s->score = NO_SCORE;
@@ -274,17 +282,6 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f)
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-static inline double value(const sample *s, const float *w, const int *tab, int ntab)
-{
-	double a = 0, b = 0;
-	const float *wa = w + (size_t)s->phase * PAT_TABLES * PAT_INDEX, *wb = wa + PAT_TABLES * PAT_INDEX;
-	for (int j = 0; j < ntab; j++) {
-		int k = tab[j];
-		a += wa[k * PAT_INDEX + s->idx[k]];
-		b += wb[k * PAT_INDEX + s->idx[k]];
-	}
-	return s->base + (a * (PAT_SEG - s->t) + b * s->t) / PAT_SEG;
-}
 
 /* The log loss of p against the target t (0 .. 1). */
 static inline double logloss(double p, double t)
@@ -302,12 +299,35 @@ typedef struct {
 	double lambda;                  /* the result's share of the target where there is a score */
 	int nthreads;
 	int tab[PAT_TABLES], ntab;      /* the tables fitted */
+	bool kings;                     /* the endgame table: the windows with kings (d->kidx) */
+	size_t lt, ts, nw;              /* tables a phase, weights a table, weights in all */
 	float *grad[MAX_THREADS];
 	float *hess[MAX_THREADS];
 	double loss[MAX_THREADS][2];
 	size_t count[MAX_THREADS][2];
 	bool want_grad;
 } pass;
+
+/* The offset of sample i's weight of table k in phase 0 (the next phase's is ps->lt *
+ * ps->ts further). */
+static inline size_t weight_at(const pass *ps, size_t i, int k)
+{
+	const sample *s = &ps->d->v[i];
+	return ((size_t)s->phase * ps->lt + (size_t)k) * ps->ts + (ps->kings ? ps->d->kidx[i][k] : s->idx[k]);
+}
+
+static inline double value(const pass *ps, size_t i, const float *w)
+{
+	const sample *s = &ps->d->v[i];
+	double a = 0, b = 0;
+	size_t next = ps->lt * ps->ts;
+	for (int j = 0; j < ps->ntab; j++) {
+		size_t o = weight_at(ps, i, ps->tab[j]);
+		a += w[o];
+		b += w[o + next];
+	}
+	return s->base + (a * (PAT_SEG - s->t) + b * s->t) / PAT_SEG;
+}
 
 static void pass_thread(int id, void *arg)
 {
@@ -316,14 +336,14 @@ static void pass_thread(int id, void *arg)
 	size_t lo = d->n * (size_t)id / (size_t)ps->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)ps->nthreads;
 	float *g = ps->grad[id], *hs = ps->hess[id];
 	if (ps->want_grad) {
-		memset(g, 0, sizeof(float) * NW);
-		memset(hs, 0, sizeof(float) * NW);
+		memset(g, 0, sizeof(float) * ps->nw);
+		memset(hs, 0, sizeof(float) * ps->nw);
 	}
 	double l[2] = { 0, 0 };
 	size_t c[2] = { 0, 0 };
 	for (size_t i = lo; i < hi; i++) {
 		const sample *s = &d->v[i];
-		double p = sigmoid(ps->K * value(s, ps->w, ps->tab, ps->ntab) / 100.0);
+		double p = sigmoid(ps->K * value(ps, i, ps->w) / 100.0);
 		/* the losses are against the game's result: what the held-out loss measures */
 		l[s->held] += logloss(p, s->y / 2.0);
 		c[s->held]++;
@@ -336,8 +356,7 @@ static void pass_thread(int id, void *arg)
 		double a1 = (double)s->t / PAT_SEG, a0 = 1 - a1;
 		float e0 = (float)(e * a0), e1 = (float)(e * a1), h0 = (float)(cv * a0 * a0), h1 = (float)(cv * a1 * a1);
 		for (int j = 0; j < ps->ntab; j++) {
-			int k = ps->tab[j];
-			size_t i0 = ((size_t)s->phase * PAT_TABLES + k) * PAT_INDEX + s->idx[k], i1 = i0 + PAT_TABLES * PAT_INDEX;
+			size_t i0 = weight_at(ps, i, ps->tab[j]), i1 = i0 + ps->lt * ps->ts;
 			g[i0] += e0;
 			g[i1] += e1;
 			hs[i0] += h0;
@@ -366,7 +385,7 @@ static void run_pass(pass *ps, bool want_grad, double *train, double *held)
 	*held = c[1] ? l[1] / (double)c[1] : 0;
 	if (want_grad)
 		for (int t = 1; t < ps->nthreads; t++)
-			for (size_t i = 0; i < NW; i++) {
+			for (size_t i = 0; i < ps->nw; i++) {
 				ps->grad[0][i] += ps->grad[t][i];
 				ps->hess[0][i] += ps->hess[t][i];
 			}
@@ -382,13 +401,17 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	double rate = o->rate > 0 ? o->rate : 0.3, l2 = o->l2 >= 0 ? o->l2 : 20;
 	int min_count = o->min_count > 0 ? o->min_count : 3;
 	int nt = o->threads < 1 ? 1 : o->threads > MAX_THREADS ? MAX_THREADS : o->threads;
+	/* an endgame collection fits the endgame table: nine windows with kings */
+	bool kings = d->kidx != NULL;
+	size_t lt = kings ? PAT_WINDOWS_BASIC : PAT_TABLES, ts = kings ? PAT_KINDEX : PAT_INDEX, NW = PAT_PHASES * lt * ts;
 	float *w = calloc(NW, sizeof *w), *best = calloc(NW, sizeof *best), *keep = calloc(NW, sizeof *keep);
 	int *count = calloc(NW, sizeof *count);
-	int nwin = o->windows == PAT_WINDOWS ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
-	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda };
+	int nwin = o->windows == PAT_WINDOWS && !kings ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
+	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
+		    .kings = kings, .lt = lt, .ts = ts, .nw = NW };
 	for (int k = 0; k < nwin; k++)
 		ps.tab[ps.ntab++] = k;
-	if (o->material)
+	if (o->material && !kings)
 		ps.tab[ps.ntab++] = PAT_MATERIAL;
 	int rc = 0;
 	for (int t = 0; t < nt; t++)
@@ -405,10 +428,9 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		if (s->held)
 			continue;
 		for (int j = 0; j < ps.ntab; j++) {
-			int k = ps.tab[j];
-			size_t i0 = ((size_t)s->phase * PAT_TABLES + k) * PAT_INDEX + s->idx[k];
+			size_t i0 = weight_at(&ps, i, ps.tab[j]);
 			count[i0] += s->t < PAT_SEG;
-			count[i0 + PAT_TABLES * PAT_INDEX] += s->t > 0;
+			count[i0 + lt * ts] += s->t > 0;
 		}
 	}
 	for (size_t i = 0; i < NW; i++)
@@ -469,14 +491,19 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 			progress(ctx, e, tr, he);
 	}
 	out->windows = nwin;
-	out->material = o->material != 0;
+	out->material = o->material != 0 && !kings;
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < PAT_TABLES; k++)
-			for (int i = 0; i < PAT_INDEX; i++) {
-				double x = best[(ph * PAT_TABLES + k) * PAT_INDEX + i];
+		for (size_t k = 0; k < lt; k++)
+			for (size_t i = 0; i < ts; i++) {
+				double x = best[(ph * lt + k) * ts + i];
 				x = x > 3000 ? 3000 : x < -3000 ? -3000 : x;
-				out->w[ph][k][i] = (int16_t)lround(x);
+				if (kings)
+					out->e[ph][k][i] = (int16_t)lround(x);
+				else
+					out->w[ph][k][i] = (int16_t)lround(x);
 			}
+	if (kings)
+		out->end_pieces = d->max_pieces < PAT_END_MIN ? PAT_END_MIN : d->max_pieces > PAT_END_MAX ? PAT_END_MAX : d->max_pieces;
 	patterns_checksum(out);
 out:
 	for (int t = 0; t < nt; t++) {

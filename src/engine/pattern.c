@@ -13,6 +13,7 @@
 /* The playing squares (bit numbers) of each window, and their masks. */
 static uint32_t win_mask[PAT_WINDOWS];
 static uint16_t ter[256];             /* the bits of a byte read as base-3 digits 0/1 */
+static uint32_t quin[256];            /* ... as base-5 digits 0/1 */
 static uint8_t side_case[13][13];     /* pieces, kings: 0 .. 80 */
 
 static int row_of(int b) { return b / 4; }
@@ -41,11 +42,14 @@ __attribute__((constructor)) static void init_tables(void)
 			side_case[n][kg] = (uint8_t)(base + (k2 > 8 ? 8 : k2));
 		}
 	for (int v = 0; v < 256; v++) {
-		int t = 0, p3 = 1;
-		for (int i = 0; i < 8; i++, p3 *= 3)
-			if (v >> i & 1)
+		int t = 0, p3 = 1, q = 0, p5 = 1;
+		for (int i = 0; i < 8; i++, p3 *= 3, p5 *= 5)
+			if (v >> i & 1) {
 				t += p3;
+				q += p5;
+			}
 		ter[v] = (uint16_t)t;
+		quin[v] = (uint32_t)q;
 	}
 }
 
@@ -88,6 +92,21 @@ void pattern_indices(const pk_pos *p, int windows, bool material, uint16_t idx[P
 	*t = d - ph * PAT_SEG;
 }
 
+void pattern_king_indices(const pk_pos *p, uint32_t kidx[PAT_WINDOWS_BASIC])
+{
+	uint32_t own = (uint32_t)p->side[p->stm], opp = (uint32_t)p->side[!p->stm], kings = (uint32_t)p->kings;
+	if (p->stm == PK_WHITE) {
+		own = bb_reverse32(own);
+		opp = bb_reverse32(opp);
+		kings = bb_reverse32(kings);
+	}
+	uint32_t om = own & ~kings, pm = opp & ~kings, ok = own & kings, pk = opp & kings;
+	for (int k = 0; k < PAT_WINDOWS_BASIC; k++) {
+		uint32_t m = win_mask[k];
+		kidx[k] = quin[extract(om, m)] + 2 * quin[extract(pm, m)] + 3 * quin[extract(ok, m)] + 4 * quin[extract(pk, m)];
+	}
+}
+
 int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 {
 	uint16_t idx[PAT_TABLES];
@@ -104,14 +123,16 @@ int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 	if (t)
 		for (int k = 0; k < nw; k++)
 			s1 += b[k][idx[k]];
-	/* the endgame table, on the same nine windows' contents */
+	/* the endgame table, on the nine windows with kings told from men */
 	if (pt->end_pieces && __builtin_popcount((uint32_t)(p->side[0] | p->side[1])) <= pt->end_pieces) {
-		const int16_t (*ea)[PAT_INDEX] = pt->e[ph], (*eb)[PAT_INDEX] = pt->e[ph + 1];
+		uint32_t kidx[PAT_WINDOWS_BASIC];
+		pattern_king_indices(p, kidx);
+		const int16_t (*ea)[PAT_KINDEX] = pt->e[ph], (*eb)[PAT_KINDEX] = pt->e[ph + 1];
 		for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
-			s0 += ea[k][idx[k]];
+			s0 += ea[k][kidx[k]];
 		if (t)
 			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
-				s1 += eb[k][idx[k]];
+				s1 += eb[k][kidx[k]];
 	}
 	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
 }
@@ -139,7 +160,7 @@ void patterns_checksum(pk_patterns *pt)
 		h = (h ^ (uint32_t)pt->end_pieces) * 16777619u;
 		for (int ph = 0; ph < PAT_PHASES; ph++)
 			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
-				for (int i = 0; i < PAT_INDEX; i++) {
+				for (int i = 0; i < PAT_KINDEX; i++) {
 					uint16_t v = (uint16_t)pt->e[ph][k][i];
 					nz += v != 0;
 					h = (h ^ (v & 0xFF)) * 16777619u;
@@ -150,7 +171,40 @@ void patterns_checksum(pk_patterns *pt)
 	pt->nonzero = nz;
 }
 
+/* A format 4 endgame table (three states a square) as one of five: each state of five
+ * reads the weight of its three-state twin (a man or a king: a piece). */
+static void endgame_from_format4(pk_patterns *pt, const int16_t *e3)
+{
+	static uint16_t twin[PAT_KINDEX];
+	if (!twin[PAT_KINDEX - 1])
+		for (uint32_t c = 0; c < PAT_KINDEX; c++) {
+			uint32_t x = c, t = 0, p3 = 1;
+			for (int i = 0; i < PAT_CELLS; i++, x /= 5, p3 *= 3)
+				t += (x % 5 == 0 ? 0 : x % 5 == 1 || x % 5 == 3 ? 1 : 2) * p3;
+			twin[c] = (uint16_t)t;
+		}
+	for (int ph = 0; ph < PAT_PHASES; ph++)
+		for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+			for (uint32_t c = 0; c < PAT_KINDEX; c++)
+				pt->e[ph][k][c] = e3[((size_t)ph * PAT_WINDOWS_BASIC + k) * PAT_INDEX + twin[c]];
+}
+
+static int parse_text(const char *text, pk_patterns *pt, int16_t **e3, char *err, size_t errsize);
+
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
+{
+	int16_t *e3 = NULL;
+	int rc = parse_text(text, pt, &e3, err, errsize);
+	if (rc == 0 && e3) {
+		endgame_from_format4(pt, e3);
+		patterns_checksum(pt);
+	}
+	free(e3);
+	return rc;
+}
+
+/* patterns_parse; a format 4 endgame table into *e3 (malloc'ed), for the caller to spread. */
+static int parse_text(const char *text, pk_patterns *pt, int16_t **e3, char *err, size_t errsize)
 {
 	memset(pt, 0, sizeof *pt);
 	int line = 0, version = 0, phases = 0, windows = 0, material = 0, endgame = 0;
@@ -224,12 +278,21 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 		}
 		if (sscanf(buf, " %31s", word) == 1 && strcmp(word, "e") == 0) {
 			if (sscanf(buf, " e %d %d %d %d %c", &ph, &k, &i, &v, &extra) != 4 || !endgame || !phases || ph < 0 || ph >= phases || k < 0 || k >= PAT_WINDOWS_BASIC || i < 0 ||
-			    i >= PAT_INDEX || v < -30000 || v > 30000) {
-				snprintf(err, errsize, "line %d: %s", line, !endgame ? "an endgame weight before the \"endgame\" line" :
-					 !phases ? "a weight before the \"phases\" line" : "expected e PHASE WINDOW (0-8) INDEX VALUE");
+			    i >= (version == 4 ? PAT_INDEX : PAT_KINDEX) || v < -30000 || v > 30000) {
+				snprintf(err, errsize, "line %d: %s (INDEX 0-%d)", line, !endgame ? "an endgame weight before the \"endgame\" line" :
+					 !phases ? "a weight before the \"phases\" line" : "expected e PHASE WINDOW (0-8) INDEX VALUE",
+					 (version == 4 ? PAT_INDEX : PAT_KINDEX) - 1);
 				return -1;
 			}
-			pt->e[ph][k][i] = (int16_t)v;
+			if (version == 4) {
+				if (!*e3 && !(*e3 = calloc((size_t)PAT_PHASES * PAT_WINDOWS_BASIC * PAT_INDEX, sizeof **e3))) {
+					snprintf(err, errsize, "line %d: out of memory", line);
+					return -1;
+				}
+				(*e3)[((size_t)ph * PAT_WINDOWS_BASIC + k) * PAT_INDEX + i] = (int16_t)v;
+			} else {
+				pt->e[ph][k][i] = (int16_t)v;
+			}
 			continue;
 		}
 		if (sscanf(buf, " phases %d %c", &nph, &extra) == 1) {
@@ -301,7 +364,7 @@ char *patterns_format(const pk_patterns *pt, const char *comment)
 	bool end = pt->end_pieces >= PAT_END_MIN && pt->end_pieces <= PAT_END_MAX;
 	bool v2 = nwin == PAT_WINDOWS_BASIC && !pt->material && !end;
 	len += (size_t)snprintf(out + len, cap - len, "pdnkit-patterns %d\n# %s\n# PHASE WINDOW INDEX VALUE (hundredths of a man; "
-				"phase q at 24 - %d q pieces)%s\nphases %d\n", v2 ? 2 : end ? 4 : 3, comment ? comment : "",
+				"phase q at 24 - %d q pieces)%s\nphases %d\n", v2 ? 2 : end ? 5 : 3, comment ? comment : "",
 				PAT_SEG, end ? "; e PHASE WINDOW INDEX VALUE: the endgame table" : "", PAT_PHASES);
 	if (!v2)
 		len += (size_t)snprintf(out + len, cap - len, "windows %d\n%s", nwin, pt->material ? "material\n" : "");
@@ -317,7 +380,7 @@ char *patterns_format(const pk_patterns *pt, const char *comment)
 			}
 	for (int ph = 0; ph < PAT_PHASES && end; ph++)
 		for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
-			for (int i = 0; i < PAT_INDEX; i++)
+			for (int i = 0; i < PAT_KINDEX; i++)
 				if (pt->e[ph][k][i] && !(out = put_weight(out, &cap, &len, "e ", ph, k, i, pt->e[ph][k][i])))
 					return NULL;
 	return out;

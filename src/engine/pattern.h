@@ -22,21 +22,25 @@
 #define PAT_TABLES (PAT_WINDOWS + 1)
 #define PAT_CELLS 8
 #define PAT_INDEX 6561                  /* 3^8 */
+#define PAT_KINDEX 390625               /* 5^8: the endgame table's windows tell men from kings */
 #ifndef PAT_PHASES
 #define PAT_PHASES 2                    /* at 24 and 2 pieces (2, 3, 12 or 23) */
 #endif
 #define PAT_SEG (22 / (PAT_PHASES - 1)) /* pieces from one phase to the next */
-#define PAT_FORMAT 4                    /* format 1: two phases, at 24 and 2 pieces; 2: nine windows;
-					 * 3: 25 windows, the material table; 4: the endgame table */
+#define PAT_FORMAT 5                    /* format 1: two phases, at 24 and 2 pieces; 2: nine windows;
+					 * 3: 25 windows, the material table; 4: the endgame table;
+					 * 5: the endgame table with kings told from men */
 #define PAT_END_MIN 3                   /* the endgame table's reach: at most 3 .. 16 pieces */
 #define PAT_END_MAX 16
 
 typedef struct pk_patterns {
 	int16_t w[PAT_PHASES][PAT_TABLES][PAT_INDEX];
 	/* The endgame table: nine more windows (the regions two squares apart), phases as
-	 * above, added in positions of at most end_pieces pieces (0: no table). Learned by
-	 * pdnkit train --endgame as what the rest of the evaluation misses there. */
-	int16_t e[PAT_PHASES][PAT_WINDOWS_BASIC][PAT_INDEX];
+	 * above, added in positions of at most end_pieces pieces (0: no table), each square
+	 * in one of five states (empty, the mover's man, the opponent's man, the mover's
+	 * king, the opponent's king: pattern_king_indices). Learned by pdnkit train
+	 * --endgame as what the rest of the evaluation misses there. */
+	int16_t e[PAT_PHASES][PAT_WINDOWS_BASIC][PAT_KINDEX];
 	int end_pieces;
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
 	long nonzero;
@@ -51,6 +55,11 @@ typedef struct pk_patterns {
  * piece count falls among the phases: between phase *phase and the next, *t pieces of
  * PAT_SEG past the first (the next phase's share is t / PAT_SEG). */
 void pattern_indices(const pk_pos *p, int windows, bool material, uint16_t idx[PAT_TABLES], int *phase, int *t);
+/* The index of each of the nine windows two squares apart with kings told from men,
+ * from the side to move's view: the base-5 number whose digits are the squares' states
+ * (0 empty, 1 the mover's man, 2 the opponent's man, 3 the mover's king, 4 the
+ * opponent's king), the window's first square the lowest digit. */
+void pattern_king_indices(const pk_pos *p, uint32_t kidx[PAT_WINDOWS_BASIC]);
 /* Their sum in hundredths for the side to move. */
 int pattern_eval(const pk_patterns *pt, const pk_pos *p);
 
@@ -59,13 +68,16 @@ int pattern_eval(const pk_patterns *pt, const pk_pos *p);
  * 25's), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
  * comments. Format 2 files have no "windows" line: nine windows, no material table.
  * Format 1 files (two phases, at 24 and 2 pieces) are read too, their phases between
- * placed on the line that joins those two. Format 4 adds the endgame table: "endgame N"
- * (its reach in pieces) and "e PHASE WINDOW INDEX VALUE" lines (windows 0-8).
+ * placed on the line that joins those two. Format 5 adds the endgame table: "endgame N"
+ * (its reach in pieces) and "e PHASE WINDOW INDEX VALUE" lines (windows 0-8, INDEX of
+ * pattern_king_indices). Format 4's table did not tell kings from men (INDEX below
+ * 6561, as the other windows'): each of its weights is read into every state of its
+ * squares that has a man or a king where it has a piece.
  * 0, or -1 with the line and reason in err. */
 int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize);
 /* The text of pt (malloc'ed; NULL when out of memory), with a header comment: format 2
  * when it uses nine windows and no material table (the same file as before there were
- * more), 4 when it has an endgame table, else 3. */
+ * more), 5 when it has an endgame table, else 3. */
 char *patterns_format(const pk_patterns *pt, const char *comment);
 void patterns_checksum(pk_patterns *pt);
 
