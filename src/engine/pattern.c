@@ -206,7 +206,13 @@ int patterns_parse(const char *text, pk_patterns *pt, char *err, size_t errsize)
 /* patterns_parse; a format 4 endgame table into *e3 (malloc'ed), for the caller to spread. */
 static int parse_text(const char *text, pk_patterns *pt, int16_t **e3, char *err, size_t errsize)
 {
-	memset(pt, 0, sizeof *pt);
+	/* all but the endgame table (14 MB), cleared when a file has one */
+	memset(pt->w, 0, sizeof pt->w);
+	pt->end_pieces = 0;
+	pt->checksum = 0;
+	pt->nonzero = 0;
+	pt->windows = 0;
+	pt->material = 0;
 	int line = 0, version = 0, phases = 0, windows = 0, material = 0, endgame = 0;
 	bool header = false;
 	for (const char *s = text; *s;) {
@@ -274,6 +280,7 @@ static int parse_text(const char *text, pk_patterns *pt, int16_t **e3, char *err
 				return -1;
 			}
 			endgame = nend;
+			memset(pt->e, 0, sizeof pt->e);
 			continue;
 		}
 		if (sscanf(buf, " %31s", word) == 1 && strcmp(word, "e") == 0) {

@@ -39,7 +39,8 @@ typedef struct pk_patterns {
 	 * above, added in positions of at most end_pieces pieces (0: no table), each square
 	 * in one of five states (empty, the mover's man, the opponent's man, the mover's
 	 * king, the opponent's king: pattern_king_indices). Learned by pdnkit train
-	 * --endgame as what the rest of the evaluation misses there. */
+	 * --endgame as what the rest of the evaluation misses there. Read only when
+	 * end_pieces is set (patterns_parse leaves it as it was otherwise). */
 	int16_t e[PAT_PHASES][PAT_WINDOWS_BASIC][PAT_KINDEX];
 	int end_pieces;
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
