@@ -517,7 +517,8 @@ int cmd_train(int argc, const char **argv)
 			 "(epoch %ld of %ld); K %.4f; %s%s; checksum %08x",
 			 endgame ? " --endgame" : "", learn_games(d), r.train, r.heldout, r.base_held, r.best_held, r.best_epoch,
 			 r.epochs_done, r.K, ldepth ? "labelled by a search" : "labelled by results alone",
-			 ldepth ? (db ? " with the endgame databases" : " without endgame databases") : "", (unsigned)pt->checksum);
+			 ldepth ? (have_labels ? " (its scores read from a labels file)" : db ? " with the endgame databases" :
+				   " without endgame databases") : "", (unsigned)pt->checksum);
 		char *text = patterns_format(pt, comment);
 		cli_text txt;
 		FILE *f = text ? cli_text_begin(&txt) : NULL;
