@@ -175,18 +175,14 @@ void patterns_checksum(pk_patterns *pt)
  * reads the weight of its three-state twin (a man or a king: a piece). */
 static void endgame_from_format4(pk_patterns *pt, const int16_t *e3)
 {
-	static uint16_t twin[PAT_KINDEX];
-	if (!twin[PAT_KINDEX - 1])
-		for (uint32_t c = 0; c < PAT_KINDEX; c++) {
-			uint32_t x = c, t = 0, p3 = 1;
-			for (int i = 0; i < PAT_CELLS; i++, x /= 5, p3 *= 3)
-				t += (x % 5 == 0 ? 0 : x % 5 == 1 || x % 5 == 3 ? 1 : 2) * p3;
-			twin[c] = (uint16_t)t;
-		}
-	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
-			for (uint32_t c = 0; c < PAT_KINDEX; c++)
-				pt->e[ph][k][c] = e3[((size_t)ph * PAT_WINDOWS_BASIC + k) * PAT_INDEX + twin[c]];
+	for (uint32_t c = 0; c < PAT_KINDEX; c++) {
+		uint32_t x = c, twin = 0, p3 = 1;
+		for (int i = 0; i < PAT_CELLS; i++, x /= 5, p3 *= 3)
+			twin += (x % 5 == 0 ? 0 : x % 5 == 1 || x % 5 == 3 ? 1 : 2) * p3;
+		for (int ph = 0; ph < PAT_PHASES; ph++)
+			for (int k = 0; k < PAT_WINDOWS_BASIC; k++)
+				pt->e[ph][k][c] = e3[((size_t)ph * PAT_WINDOWS_BASIC + k) * PAT_INDEX + twin];
+	}
 }
 
 static int parse_text(const char *text, pk_patterns *pt, int16_t **e3, char *err, size_t errsize);
