@@ -66,6 +66,7 @@ void learn_data_free(pk_learn_data *d)
 }
 
 size_t learn_positions(const pk_learn_data *d) { return d->n; }
+long learn_games(const pk_learn_data *d) { return d->games; }
 
 /* Room for twice as many samples. */
 static int grow(pk_learn_data *d)
@@ -88,7 +89,6 @@ static int grow(pk_learn_data *d)
 	d->cap = cap;
 	return 0;
 }
-long learn_games(const pk_learn_data *d) { return d->games; }
 
 int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 {
@@ -281,7 +281,6 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f)
 }
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
-
 
 /* The log loss of p against the target t (0 .. 1). */
 static inline double logloss(double p, double t)
