@@ -174,7 +174,8 @@ static void faults(void)
 		client_close(c);
 	}
 	/* never starts, starts too slowly, wrong variant: no client, a reason */
-	CHECK(fake_client("exit", 0, 5, err, sizeof err) == NULL && strstr(err, "status 3"));
+	err[0] = 0;
+	CHECK_REPORT(fake_client("exit", 0, 5, err, sizeof err) == NULL && strstr(err, "status 3"), "an engine that exits at once: [%s]", err);
 	double t0 = child_now();
 	CHECK(fake_client("slow", 0, 0.3, err, sizeof err) == NULL && strstr(err, "did not answer"));
 	CHECK(child_now() - t0 < 2);

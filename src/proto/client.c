@@ -206,8 +206,16 @@ pk_client *client_open(const pk_engine_spec *s, const pk_client_opts *o, char *e
 	/* an error about a parameter, said before ready */
 	return c;
 fail:
-	if (!err[0])
-		snprintf(err, errsize, "%s: could not be started", s->label);
+	/* a line the engine could not be sent: it has ended (before it read the line, or at
+	 * once, as an engine that cannot start does) or closed its input */
+	if (!err[0]) {
+		char how[120];
+		child_exit_text(&c->ch, 0.5, how, sizeof how);
+		if (c->ch.reaped)
+			ended(c, "starting", err, errsize);
+		else
+			snprintf(err, errsize, "%s: could not be started (it does not read its input)", s->label);
+	}
 	client_close(c);
 	return NULL;
 }
