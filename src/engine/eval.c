@@ -34,27 +34,38 @@ static int distance(int a, int b)
 }
 
 /* Men of `colour` that can walk to the crowning row unopposed: every square of the
- * cone in front of them is empty of enemy pieces and the next step is free. */
+ * cone in front of them is empty of enemy pieces and the next step is free. The cone of
+ * a man within three rows of crowning (the squares ahead within reach of a diagonal step
+ * a row) and its next steps, by colour and square; 0 further back. */
+static bb_t cone_of[2][32], step_of[2][32];
+
+__attribute__((constructor)) static void init_cones(void)
+{
+	for (int colour = 0; colour < 2; colour++)
+		for (int b = 0; b < 32; b++) {
+			int to_go = colour == PK_BLACK ? 7 - row_of(b) : row_of(b);
+			bb_t cone = 0, front = bb_sq(b);
+			for (int k = 0; k < to_go && to_go <= 3; k++) {
+				front = colour == PK_BLACK ? bb_down_left(front) | bb_down_right(front)
+							   : bb_up_left(front) | bb_up_right(front);
+				cone |= front;
+			}
+			cone_of[colour][b] = cone;
+			step_of[colour][b] = to_go > 3 ? 0
+					   : colour == PK_BLACK ? bb_down_left(bb_sq(b)) | bb_down_right(bb_sq(b))
+								: bb_up_left(bb_sq(b)) | bb_up_right(bb_sq(b));
+		}
+}
+
 static int runaways(const pk_pos *p, int colour)
 {
-	bb_t men = p->side[colour] & ~p->kings, enemy = p->side[!colour], empty = pos_empty(p);
+	/* only men within three rows of crowning have a step */
+	bb_t near = colour == PK_BLACK ? 0xFFFF0000u : 0x0000FFFFu;
+	bb_t men = p->side[colour] & ~p->kings & near, enemy = p->side[!colour], empty = pos_empty(p);
 	int n = 0;
 	for (bb_t x = men; x; x = bb_clear_first(x)) {
-		int b = bb_first(x), r = row_of(b);
-		int to_go = colour == PK_BLACK ? 7 - r : r;
-		if (to_go > 3)
-			continue;
-		/* The cone: squares ahead within reach of a diagonal step per row. */
-		bb_t cone = 0, front = bb_sq(b);
-		for (int k = 0; k < to_go; k++) {
-			front = colour == PK_BLACK ? bb_down_left(front) | bb_down_right(front)
-						   : bb_up_left(front) | bb_up_right(front);
-			cone |= front;
-		}
-		bb_t step = colour == PK_BLACK ? bb_down_left(bb_sq(b)) | bb_down_right(bb_sq(b))
-					       : bb_up_left(bb_sq(b)) | bb_up_right(bb_sq(b));
-		if (!(cone & enemy) && (step & empty))
-			n++;
+		int b = bb_first(x);
+		n += !(cone_of[colour][b] & enemy) && (step_of[colour][b] & empty);
 	}
 	return n;
 }
@@ -85,12 +96,13 @@ void eval_features(const pk_pos *p, int *material_men, int f[W_NUM])
 	f[W_EDGE_MAN] = bb_count(bm & EDGES) - bb_count(wm & EDGES);
 	f[W_MOBILITY] = plain_moves(p, PK_BLACK) - plain_moves(p, PK_WHITE);
 	/* Tempo counts in the middle game, where advanced men are a strength. */
-	int tempo = 0;
-	for (bb_t x = bm; x; x = bb_clear_first(x))
-		tempo += row_of(bb_first(x));
-	for (bb_t x = wm; x; x = bb_clear_first(x))
-		tempo -= 7 - row_of(bb_first(x));
-	f[W_TEMPO] = pieces >= 10 && pieces <= 20 ? tempo : 0;
+	if (pieces >= 10 && pieces <= 20) {
+		/* the rows of Black's men counted from its back row, less White's from its own */
+		int tempo = 0;
+		for (int r = 1; r < 8; r++)
+			tempo += r * (bb_count(bm & BB_ROW(r)) - bb_count(wm & BB_ROW(7 - r)));
+		f[W_TEMPO] = tempo;
+	}
 	f[W_RUNAWAY] = runaways(p, PK_BLACK) - runaways(p, PK_WHITE);
 	f[W_DOG_HOLE] = ((bm >> 4) & 1) - ((wm >> 27) & 1);
 
