@@ -447,7 +447,7 @@ int cmd_annotate(int argc, const char **argv)
 			printf("merged the annotations of %ld games from %s\n", added, merge);
 			goto done;
 		}
-		char settings[512];
+		char settings[1024];
 		batch_settings(&bo, bk ? book_id(bk) : 0u, settings, sizeof settings);
 		if (store_annotation_run(s, settings, "pdnkit " PK_VERSION, &bo.run) < 0) {
 			cli_error("%s", store_error(s));

@@ -157,7 +157,7 @@ int cmd_report(int argc, const char **argv)
 			goto done;
 		/* the same settings as annotate: what annotate stored is read back, what is
 		 * annotated here is stored for annotate and blunders */
-		char settings[512];
+		char settings[1024];
 		batch_settings(&bo, bk ? book_id(bk) : 0u, settings, sizeof settings);
 		if (store_annotation_run(s, settings, "pdnkit " PK_VERSION, &bo.run) < 0) {
 			cli_error("%s", store_error(s));

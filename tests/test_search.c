@@ -363,6 +363,16 @@ static void test_book_check(pk_engine *e, const pk_pos *p)
 	/* no book: the search */
 	CHECK_INT(engine_book_search(e, NULL, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
 	CHECK(!from_book && move_equal(&r.best, &ml.m[good]));
+	/* book-min: the book's move (played in two games) only when two games are enough */
+	f.book_check = 0;
+	f.book_min = 3;
+	engine_set_features(e, &f);
+	CHECK_INT(engine_book_search(e, bad_book, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(!from_book && move_equal(&r.best, &ml.m[good]));
+	f.book_min = 2;
+	engine_set_features(e, &f);
+	CHECK_INT(engine_book_search(e, bad_book, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && r.forced && move_equal(&r.best, &ml.m[bad]));
 	engine_set_features(e, &features_all);
 	book_free(bad_book);
 	book_free(good_book);
@@ -492,7 +502,7 @@ static void test_threads(void)
 static void test_features_text(void)
 {
 	pk_features f = features_all;
-	char err[160], text[256];
+	char err[160], text[512];
 	CHECK(features_parse("lmr=0,killers=0,probcut=60", &f, err, sizeof err) == 0);
 	CHECK(f.lmr == 0 && !f.killers && f.probcut == 60 && f.history == features_all.history);
 	features_format(&f, text, sizeof text);
@@ -528,6 +538,9 @@ static void test_features_text(void)
 	CHECK(features_parse("countermove=2", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1"));
 	CHECK(features_all.singular == 0 && strstr(fb, "iir=0,singular=0") != NULL);
 	CHECK(features_parse("singular=20", &g, err, sizeof err) == 0 && g.singular == 20);
+	CHECK(features_all.book_min == 0 && strstr(fb, "book-min=0") != NULL);
+	CHECK(features_parse("book-min=3", &g, err, sizeof err) == 0 && g.book_min == 3);
+	CHECK(features_parse("book-min=-1", &g, err, sizeof err) < 0);
 	CHECK(features_parse("singular=1001", &g, err, sizeof err) < 0);
 	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
 }

@@ -1,6 +1,7 @@
 /* A book move checked by the search (search feature book-check): the engine searches the
  * position as if it had no book, and plays the book's move unless the search, looking at
- * that move alone to the same depth, scores it more than the margin below its own best. */
+ * that move alone to the same depth, scores it more than the margin below its own best.
+ * A book move played in fewer than book-min of the book's games is not taken at all. */
 #include <string.h>
 #include "book/book.h"
 #include "engine/search.h"
@@ -14,9 +15,12 @@ int engine_book_search(pk_engine *e, const pk_book *bk, const pk_pos *root, cons
 		       pk_result *out, bool *from_book)
 {
 	*from_book = false;
-	pk_move bm;
-	if (!bk || lim->nexclude > 0 || !book_choose(bk, root, &bm))
+	pk_book_move mv[PK_MAX_MOVES];
+	/* the most played move (book_choose's), when it was played often enough */
+	if (!bk || lim->nexclude > 0 || book_probe(bk, root, mv, PK_MAX_MOVES) == 0 ||
+	    mv[0].games < (uint32_t)e->f.book_min)
 		return engine_search(e, root, h, lim, stop, cb, ctx, out);
+	pk_move bm = mv[0].move;
 	int margin = e->f.book_check;
 	bool bounded = lim->depth > 0 || lim->nodes > 0 || lim->movetime > 0;
 	if (margin <= 0 || !bounded) {

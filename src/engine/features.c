@@ -33,6 +33,7 @@ static const struct {
 	{ "razor", 0, 1000, offsetof(pk_features, razor), false },
 	{ "lmr-adjust", 0, 2, offsetof(pk_features, lmr_adjust), false },
 	{ "book-check", 0, 1000, offsetof(pk_features, book_check), false },
+	{ "book-min", 0, 1000000, offsetof(pk_features, book_min), false },
 	{ "time-unstable", 0, 100, offsetof(pk_features, time_unstable), false },
 	{ "countermove", 0, 1, offsetof(pk_features, countermove), false },
 	{ "iir", 0, 64, offsetof(pk_features, iir), false },

@@ -119,6 +119,9 @@ typedef struct {
 			    * a search of the whole position completed (70% of the limits),
 			    * scores no more than this margin (hundredths) below that search's
 			    * best (engine_book_search); 0: book moves at once, unsearched */
+	int book_min;      /* the book's move is played only when it was played in at least
+			    * this many of the book's games; else the position is searched
+			    * (0 or 1: whenever the book has a move) */
 } pk_features;
 
 extern const pk_features features_all;
@@ -159,8 +162,8 @@ typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
 
-/* The move of root with a book: the book's choice (book_choose) when it has one, checked
- * by a search when the feature book-check is on and the limits are bounded (*from_book
+/* The move of root with a book: the book's choice (book_choose) when it has one (played
+ * in at least book-min of the book's games), checked by a search when the feature book-check is on and the limits are bounded (*from_book
  * then says whether the book's move was kept); else engine_search. NULL bk: no book. */
 struct pk_book;
 int engine_book_search(pk_engine *e, const struct pk_book *bk, const pk_pos *root, const pk_history *h,

@@ -373,7 +373,7 @@ static void api_annotate(pk_web *w, req *r, pk_store *s)
 	if (slot < 0)
 		return (void)req_fail(r, 503, "the engine is busy; try again in a moment");
 	pk_batch_opts bo = *w->o.annotate;
-	char settings[512], err[600];
+	char settings[1024], err[600];
 	batch_settings(&bo, 0u, settings, sizeof settings);
 	bo.store = s;
 	bo.read_back = false;
