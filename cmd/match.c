@@ -19,8 +19,27 @@
 #include "proto/spec.h"
 #include "match_cli.h"
 
+/* Each game written as it finishes (a long match interrupted, even killed, keeps what
+ * it played: --resume goes on from there). */
+static const char *write_to;
+static const char *write_event = "pdnkit match";
+static bool write_failed;
 
-
+static void progress_and_write(void *ctx, int done, int gi)
+{
+	pk_match *m = ctx;
+	match_show_progress(ctx, done, gi);
+	if (!write_to || write_failed)
+		return;
+	FILE *f = fopen(write_to, "a");
+	if (f)
+		match_write_game(f, m, gi, write_event, gi + 1);
+	if (!f || fclose(f) != 0) {
+		match_clear_progress();
+		cli_error("cannot write %s: %s; the match goes on without writing", write_to, strerror(errno));
+		write_failed = true;
+	}
+}
 
 /* Every pair of np engines plays the openings (the template m gives the openings and
  * the rules), one pair after the other; a line a pair, then each engine's points, score
@@ -30,13 +49,26 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 {
 	double pts[MAX_ENGINES] = { 0 };
 	long played[MAX_ENGINES] = { 0 };
-	bool written = false;
+	/* Each pair's games written as they finish, after the pairs before (-o -: each pair's
+	 * at its end, after its line). */
+	bool to_stdout = out && !strcmp(out, "-");
+	if (out && !to_stdout) {
+		FILE *f = fopen(out, "w");
+		if (!f || fclose(f) != 0) {
+			cli_error("cannot write %s: %s", out, strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		write_to = out;
+	}
+	char event[200];
+	write_event = event;
 	double t0 = cli_now();
 	if (json)
 		printf("{\"pairs\":[");
 	int npair = 0;
 	for (int i = 0; i < (gauntlet ? 1 : np) && !cli_interrupted; i++)
 		for (int j = i + 1; j < np && !cli_interrupted; j++) {
+			snprintf(event, sizeof event, "pdnkit match, %c-%c", 'A' + i, 'A' + j);
 			pk_match m = *tmpl;
 			m.games = NULL;
 			m.ctx = &m;
@@ -69,14 +101,9 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 				       pl[i].name, pl[j].name, sc.wins, sc.draws, sc.losses, 100 * sc.score, sc.elo, sc.elo_low,
 				       sc.elo_high);
 			fflush(stdout);
-			if (out) {
-				char event[200];
-				snprintf(event, sizeof event, "pdnkit match, %c-%c", 'A' + i, 'A' + j);
-				if (match_write_games(&m, out, event, NULL, written) < 0) {
-					match_free_games(&m);
-					return EXIT_RUNTIME;
-				}
-				written = true;
+			if (to_stdout && match_write_games(&m, out, event, NULL, false) < 0) {
+				match_free_games(&m);
+				return EXIT_RUNTIME;
 			}
 			match_free_games(&m);
 		}
@@ -101,31 +128,10 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 	else
 		printf("(Elo against the field: from each engine's score over all its games; %.0f s)\n", cli_now() - t0);
 	if (cli_interrupted) {
-		fprintf(stderr, "pdnkit match: interrupted; the pairs finished are shown%s\n", out ? " and their games written" : "");
+		fprintf(stderr, "pdnkit match: interrupted; the pairs finished are shown%s\n", out ? ", their games and those of the pair under way written" : "");
 		return 128 + cli_interrupted;
 	}
 	return EXIT_OK;
-}
-
-/* Each game written as it finishes (a long match interrupted, even killed, keeps what
- * it played: --resume goes on from there). */
-static const char *write_to;
-static bool write_failed;
-
-static void progress_and_write(void *ctx, int done, int gi)
-{
-	pk_match *m = ctx;
-	match_show_progress(ctx, done, gi);
-	if (!write_to || write_failed)
-		return;
-	FILE *f = fopen(write_to, "a");
-	if (f)
-		match_write_game(f, m, gi, "pdnkit match", gi + 1);
-	if (!f || fclose(f) != 0) {
-		match_clear_progress();
-		cli_error("cannot write %s: %s; the match goes on without writing", write_to, strerror(errno));
-		write_failed = true;
-	}
 }
 
 int cmd_match(int argc, const char **argv)

@@ -252,6 +252,21 @@ expect_out_has '"pairs":[{"a":"pdnkit --depth 2","b":"pdnkit --depth 4"' "the pa
 expect_out_has '{"name":"fake-ok 1","games":4,' "each engine's games"
 run "$PDNKIT" validate "$T_TMP/rr.pdn"
 expect_err_has "6 games read: 6 valid, 0 with errors, 0 with warnings" "all pairs' games written"
+[ "$(grep -c '^\[Event "pdnkit match, B-C, game' "$T_TMP/rr.pdn")" = 2 ] && pass || fail "each game named by its pair: $(grep Event "$T_TMP/rr.pdn")"
+run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 3" -E "pdnkit:--depth 1" --ballots acf3 --games 2 -c 1 --adjudicate none -o -
+expect_rc 0 "a round robin written to standard output"
+[ "$(echo "$OUT" | grep -c '^\[Event "pdnkit match, ')" = 6 ] && pass || fail "six games on standard output: $OUT"
+# a round robin killed in its first pair keeps the games it finished
+"$PDNKIT" match -E "pdnkit:--depth 4" -E "pdnkit:--depth 4" -E "pdnkit:--depth 4" --gauntlet --ballots acf3 -c 1 \
+	--adjudicate none -o "$T_TMP/killed.pdn" >/dev/null 2>&1 &
+MPID=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '^\[Result' "$T_TMP/killed.pdn" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -9 $MPID 2>/dev/null
+wait $MPID 2>/dev/null
+run "$PDNKIT" validate "$T_TMP/killed.pdn"
+case $ERR in *" read: "*" valid, 0 with errors"*) pass ;; *) fail "the killed round robin's games: $ERR" ;; esac
+grep -q '^\[Event "pdnkit match, A-B, game' "$T_TMP/killed.pdn" && pass || fail "the killed round robin's first game not written"
 
 run "$PDNKIT" match -E "pdnkit:--depth 2" -E "pdnkit:--depth 4" -E "pdnkit:--depth 3" --gauntlet --ballots acf3 --games 2 -c 1 --adjudicate none
 expect_out_has "A-C" "a gauntlet: the first against the third"
