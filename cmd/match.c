@@ -60,7 +60,7 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 		}
 		write_to = out;
 	}
-	char event[200];
+	static char event[200];   /* the pair's, for progress_and_write */
 	write_event = event;
 	double t0 = cli_now();
 	if (json)
