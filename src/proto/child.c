@@ -225,14 +225,19 @@ bool child_exited(pk_child *c)
 	return c->reaped;
 }
 
-const char *child_exit_text(pk_child *c, double wait, char *buf, size_t size)
+bool child_wait(pk_child *c, double seconds)
 {
-	double end = child_now() + wait;
+	double end = child_now() + seconds;
 	while (!child_exited(c) && child_now() < end) {
 		struct timespec ts = { 0, 5000000 };
 		nanosleep(&ts, NULL);
 	}
-	if (!c->reaped)
+	return child_exited(c);
+}
+
+const char *child_exit_text(pk_child *c, double wait, char *buf, size_t size)
+{
+	if (!child_wait(c, wait))
 		snprintf(buf, size, "is still running");
 	else if (WIFEXITED(c->status))
 		snprintf(buf, size, "exited with status %d", WEXITSTATUS(c->status));

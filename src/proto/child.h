@@ -46,6 +46,8 @@ int child_send(pk_child *c, const char *line);
 int child_read_line(pk_child *c, char *out, size_t size, double timeout);
 /* Whether it has ended (reaped now if so). */
 bool child_exited(pk_child *c);
+/* Waits up to seconds for it to end: whether it has (reaped if so). */
+bool child_wait(pk_child *c, double seconds);
 /* How it ended ("exited with status 3", "killed by signal 11 (Segmentation fault)"),
  * waiting up to wait seconds for it to end; "is still running" otherwise. */
 const char *child_exit_text(pk_child *c, double wait, char *buf, size_t size);

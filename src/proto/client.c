@@ -209,9 +209,7 @@ fail:
 	/* a line the engine could not be sent: it has ended (before it read the line, or at
 	 * once, as an engine that cannot start does) or closed its input */
 	if (!err[0]) {
-		char how[120];
-		child_exit_text(&c->ch, 0.5, how, sizeof how);
-		if (c->ch.reaped)
+		if (child_wait(&c->ch, 0.5))
 			ended(c, "starting", err, errsize);
 		else
 			snprintf(err, errsize, "%s: could not be started (it does not read its input)", s->label);
