@@ -543,6 +543,41 @@ static void test_features_text(void)
 	CHECK(features_parse("book-min=-1", &g, err, sizeof err) < 0);
 	CHECK(features_parse("singular=1001", &g, err, sizeof err) < 0);
 	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
+	/* the time a failing best move may take past the limit: off by default */
+	CHECK(features_all.time_panic == 0 && strstr(fb, "time-panic=0") != NULL);
+	CHECK(features_parse("time-panic=300", &g, err, sizeof err) == 0 && g.time_panic == 300);
+	CHECK(features_parse("time-panic=1001", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1000"));
+	/* the endings kept whole by the cuts: six pieces or fewer by default */
+	CHECK(features_all.prune_pieces == 6 && strstr(fb, "prune-pieces=6") != NULL);
+	CHECK(features_parse("prune-pieces=10", &g, err, sizeof err) == 0 && g.prune_pieces == 10);
+	CHECK(features_parse("prune-pieces=25", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 24"));
+}
+
+/* prune-pieces: an ending of eight pieces searched to the same depth takes more nodes
+ * when the cuts leave it whole, and the same nodes when the bound is below it. */
+static void test_prune_pieces(void)
+{
+	pk_engine *e = engine_new(16, NULL);
+	pk_pos p;
+	pk_fen_error fe;
+	const char *fen = "W:W21,25,K3,K11:B22,K14,K18,K30";
+	CHECK(fen_parse(fen, strlen(fen), &p, &fe) == 0);
+	pk_limits lim = { .depth = 10 };
+	pk_result a, b;
+	pk_features f = features_all;
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &a);
+	f.prune_pieces = 8;
+	engine_set_features(e, &f);
+	engine_new_game(e);
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &b);
+	CHECK_REPORT(b.last.nodes > a.last.nodes, "prune-pieces=8: %llu nodes, 6: %llu",
+		     (unsigned long long)b.last.nodes, (unsigned long long)a.last.nodes);
+	f.prune_pieces = 0;
+	engine_set_features(e, &f);
+	engine_new_game(e);
+	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &b);
+	CHECK(b.last.nodes <= a.last.nodes);
+	engine_free(e);
 }
 
 /* The patterns' indices: each window reads eight squares (3^8 contents); the material
@@ -694,6 +729,7 @@ int main(void)
 {
 	test_pattern_indices();
 	test_features_text();
+	test_prune_pieces();
 	test_against_minimax();
 	test_two_kings();
 	test_draw_rules();

@@ -89,6 +89,12 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 				bool low = s <= alpha && alpha > -INF, high = !low && s >= beta && beta < INF;
 				if (!low && !high)
 					break;
+				if (low && lim && e->f.time_panic > 100 && e->deadline > 0) {
+					/* the best move fails: more time to find another */
+					double later = e->t0 + lim->movetime * e->f.time_panic / 100.0;
+					if (later > e->deadline)
+						e->deadline = later;
+				}
 				delta *= 2;
 				if (e->f.aspiration == 2 && delta <= 320 && !score_is_win(s)) {
 					if (low)

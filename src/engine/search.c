@@ -274,7 +274,7 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 
 	bool pv_node = beta - alpha > 1;
 	/* Few pieces: a king hunt is a long narrow line that cuts would lose. */
-	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= 6;
+	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= e->f.prune_pieces;
 	/* The static evaluation, computed once for the cuts near the horizon below. */
 	int se = 0;
 	bool have_se = false;

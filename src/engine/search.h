@@ -122,13 +122,20 @@ typedef struct {
 	int book_min;      /* the book's move is played only when it was played in at least
 			    * this many of the book's games; else the position is searched
 			    * (0 or 1: whenever the book has a move) */
+	int prune_pieces;  /* positions of at most this many pieces are not pruned or reduced
+			    * (rfp, razor, probcut, lmp, lmr 3 and 4): a king hunt is a long
+			    * narrow line that cuts would lose (default 6) */
+	int time_panic;    /* with a time limit: when the root's search of depth 5 or more fails
+			    * low (the best move's score falls below the window), the search may
+			    * go on to this share (%) of the time given; 0 off (never past it) */
 } pk_features;
 
 extern const pk_features features_all;
 
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
- * rfp, razor, lmr-adjust, book-check; booleans 0 or 1). 0, or -1 with
+ * rfp, razor, lmr-adjust, book-check, book-min, time-unstable, countermove, iir, singular,
+ * time-panic, prune-pieces; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
