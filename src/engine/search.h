@@ -169,9 +169,10 @@ typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
 
-/* The move of root with a book: the book's choice (book_choose) when it has one (played
- * in at least book-min of the book's games), checked by a search when the feature book-check is on and the limits are bounded (*from_book
- * then says whether the book's move was kept); else engine_search. NULL bk: no book. */
+/* The move of root with a book: the book's most played move when it has one that was
+ * played in at least book-min of the book's games, checked by a search when the feature
+ * book-check is on and the limits are bounded (*from_book then says whether the book's
+ * move was kept); else engine_search. NULL bk: no book. */
 struct pk_book;
 int engine_book_search(pk_engine *e, const struct pk_book *bk, const pk_pos *root, const pk_history *h,
 		       const pk_limits *lim, volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx,
