@@ -228,9 +228,15 @@ int cmd_analyze(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	e = engine_from_args(&ea);
+	if (!e) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	pk_move bmove;
-	if (bk && book_choose(bk, &c.root, &bmove)) {
-		/* In the book: its moves, and the book's choice, without a search. */
+	if (engine_book_move(e, bk, &c.root, &bmove)) {
+		/* In the book: its moves, and the engine's choice among them (book-min,
+		 * book-score), without a search. */
 		pk_book_move bm[PK_MAX_MOVES];
 		int nb = book_probe(bk, &c.root, bm, PK_MAX_MOVES);
 		char mv[PK_MOVE_STRLEN];
@@ -247,11 +253,6 @@ int cmd_analyze(int argc, const char **argv)
 		else
 			printf("bestmove %s (book)\n", mv);
 		rc = EXIT_OK;
-		goto out;
-	}
-	e = engine_from_args(&ea);
-	if (!e) {
-		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	struct sigaction sa = { 0 };

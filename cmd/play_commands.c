@@ -309,7 +309,7 @@ static void hint(pctx *c)
 		view_say(c, "no legal move");
 		return;
 	}
-	if (c->bk && book_choose(c->bk, &root, &m)) {
+	if (engine_book_move(c->eng, c->bk, &root, &m)) {
 		pdn_move_string(&root, &m, false, mv);
 		view_say(c, "hint: %s (from the book)", mv);
 		return;

@@ -199,6 +199,25 @@ else
 	echo "SKIP $T_NAME: variant books: $WK or $RU not found"
 fi
 
+# The engine's book move by the games' results (search feature book-score, 30 by
+# default): 11-15 was played three times and lost each time, 9-14 twice and drawn; the
+# most played is taken unless its score for Black (1/8) is below the bar, and with no
+# move above it the position is searched.
+: >"$T_TMP/res.pdn"
+for r in 0-1 0-1 0-1; do printf '[Result "%s"]\n\n1. 11-15 23-19 %s\n\n' "$r" "$r" >>"$T_TMP/res.pdn"; done
+for r in 1/2-1/2 1/2-1/2; do printf '[Result "%s"]\n\n1. 9-14 22-18 %s\n\n' "$r" "$r" >>"$T_TMP/res.pdn"; done
+run "$PDNKIT" book build "$T_TMP/res.pdn" -o "$T_TMP/res.book"
+expect_rc 0 "a book of five games"
+run "$PDNKIT" analyze --book "$T_TMP/res.book" --features book-score=0
+expect_out_has "bestmove 11-15 (book)" "book-score=0: the most played move, whatever its results"
+run "$PDNKIT" analyze --book "$T_TMP/res.book"
+expect_out_has "bestmove 9-14 (book)" "book-score=30 (the default) passes over three lost games for two drawn"
+run "$PDNKIT" analyze --book "$T_TMP/res.book" --features book-score=60 --depth 2
+case $OUT in *"(book)"*) fail "book-score=60: a book move played: [$OUT]" ;; *bestmove*) pass ;; *) fail "book-score=60: no move: [$OUT]" ;; esac
+printf 'hint\nquit\n' >"$T_TMP/hint.txt"
+run "$PDNKIT" play --line --book "$T_TMP/res.book" --depth 2 <"$T_TMP/hint.txt"
+expect_out_has "hint: 9-14 (from the book)" "play's hint takes the engine's book move"
+
 # Books that are devices, FIFOs or large junk: refused at once, never read whole.
 mkfifo "$T_TMP/fifo.book"
 head -c 50000000 /dev/zero >"$T_TMP/zeros.book"

@@ -303,11 +303,21 @@ static void test_net(void)
 	free(m);
 }
 
-/* A book of one position p holding one move, the move of ordinal ord. */
-static pk_book *one_move_book(const pk_pos *p, int ord)
+/* The move of ordinal ord among p's legal moves. */
+static pk_move p_moves_ord(const pk_pos *p, int ord)
+{
+	pk_movelist ml;
+	gen_moves(p, &ml);
+	return ml.m[ord];
+}
+
+/* A book of one position p holding moves of the ordinals ord[0..n-1], each with its games
+ * and Black's wins, the draws and White's wins in them (g[i][0..3]). */
+static pk_book *moves_book(const pk_pos *p, int n, const int *ord, const uint32_t (*g)[4])
 {
 	pk_bookb *b = bookb_new(p, 4);
-	CHECK_INT(bookb_add_move(b, p, ord, 2, 0, 2, 0, BOOK_NO_SCORE), 0);
+	for (int i = 0; i < n; i++)
+		CHECK_INT(bookb_add_move(b, p, ord[i], g[i][0], g[i][1], g[i][2], g[i][3], BOOK_NO_SCORE), 0);
 	pk_book_filter none = { .side = -1 };
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -319,6 +329,55 @@ static pk_book *one_move_book(const pk_pos *p, int ord)
 	CHECK(bk != NULL);
 	free(buf);
 	return bk;
+}
+
+/* A book of one position p holding one move, the move of ordinal ord, drawn twice. */
+static pk_book *one_move_book(const pk_pos *p, int ord)
+{
+	static const uint32_t drawn[1][4] = { { 2, 0, 2, 0 } };
+	return moves_book(p, 1, &ord, drawn);
+}
+
+/* book-score: the book's most played move is passed over when its games went badly for
+ * the side that played it (White to move at p), for the next most played, or for the
+ * search when none scored well enough. */
+static void test_book_score(pk_engine *e, const pk_pos *p, int good, int bad)
+{
+	static const uint32_t lost3_drawn2[2][4] = { { 3, 3, 0, 0 }, { 2, 0, 2, 0 } }, lost2[1][4] = { { 2, 2, 0, 0 } };
+	int ords[2] = { bad, good };
+	pk_book *two = moves_book(p, 2, ords, lost3_drawn2), *lost = moves_book(p, 1, &bad, lost2);
+	if (!two || !lost)
+		return;
+	pk_move mgood = p_moves_ord(p, good), mbad = p_moves_ord(p, bad);
+	pk_limits lim = { .depth = 6 };
+	pk_result r;
+	bool from_book = false;
+	pk_features f = features_all;
+	f.book_score = 0;
+	engine_set_features(e, &f);
+	/* off: the most played, whatever its games' results */
+	CHECK_INT(engine_book_search(e, two, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && r.forced && move_equal(&r.best, &mbad));
+	f.book_score = 30;
+	engine_set_features(e, &f);
+	/* three games lost score 1/8 (12.5%): the two drawn (3/6, 50%) are played instead */
+	CHECK_INT(engine_book_search(e, two, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && r.forced && move_equal(&r.best, &mgood));
+	/* no book move scores enough: the search's move */
+	CHECK_INT(engine_book_search(e, lost, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(!from_book && move_equal(&r.best, &mgood));
+	/* two games lost score 1/6: passed at 16%, not at 17% */
+	f.book_score = 16;
+	engine_set_features(e, &f);
+	CHECK_INT(engine_book_search(e, lost, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(from_book && move_equal(&r.best, &mbad));
+	f.book_score = 17;
+	engine_set_features(e, &f);
+	CHECK_INT(engine_book_search(e, lost, p, NULL, &lim, NULL, NULL, NULL, &r, &from_book), 0);
+	CHECK(!from_book);
+	engine_set_features(e, &features_all);
+	book_free(two);
+	book_free(lost);
 }
 
 /* The book's move checked by a search (book-check): at p only 28-24 keeps White from
@@ -376,6 +435,7 @@ static void test_book_check(pk_engine *e, const pk_pos *p)
 	engine_set_features(e, &features_all);
 	book_free(bad_book);
 	book_free(good_book);
+	test_book_score(e, p, good, bad);
 }
 
 /* Shots from real play, with the reason written down. */
@@ -541,6 +601,9 @@ static void test_features_text(void)
 	CHECK(features_all.book_min == 0 && strstr(fb, "book-min=0") != NULL);
 	CHECK(features_parse("book-min=3", &g, err, sizeof err) == 0 && g.book_min == 3);
 	CHECK(features_parse("book-min=-1", &g, err, sizeof err) < 0);
+	CHECK(features_all.book_score == 30 && strstr(fb, "book-min=0,book-score=30") != NULL);
+	CHECK(features_parse("book-score=30", &g, err, sizeof err) == 0 && g.book_score == 30);
+	CHECK(features_parse("book-score=101", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 100"));
 	CHECK(features_parse("singular=1001", &g, err, sizeof err) < 0);
 	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
 	/* the time a failing best move may take past the limit: off by default */

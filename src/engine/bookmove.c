@@ -1,7 +1,8 @@
 /* A book move checked by the search (search feature book-check): the engine searches the
  * position as if it had no book, and plays the book's move unless the search, looking at
  * that move alone to the same depth, scores it more than the margin below its own best.
- * A book move played in fewer than book-min of the book's games is not taken at all. */
+ * A book move played in fewer than book-min of the book's games is not taken at all, nor
+ * (search feature book-score) one whose games went badly for the side that played it. */
 #include <string.h>
 #include "book/book.h"
 #include "engine/search.h"
@@ -10,17 +11,39 @@
 /* The share of the limits the first search takes; the book move's search the rest. */
 #define FIRST_SHARE 0.7
 
+/* Whether the games of a book move scored at least min_pct% for the side that played it,
+ * a win 1, a draw 1/2, with half a point of one game more added (so that one lost game
+ * is not a certain loss). A move with no games (scored by book expand) passes. */
+static bool book_move_scores(const pk_book_move *m, int stm, int min_pct)
+{
+	if (min_pct <= 0 || m->games == 0)
+		return true;
+	uint64_t wins = stm == PK_BLACK ? m->black_wins : m->white_wins;
+	return 100 * (2 * wins + m->draws + 1) >= (uint64_t)min_pct * 2 * ((uint64_t)m->games + 1);
+}
+
+bool engine_book_move(const pk_engine *e, const pk_book *bk, const pk_pos *p, pk_move *out)
+{
+	pk_book_move mv[PK_MAX_MOVES];
+	/* the most played move (book_choose's) that was played often enough and scored well
+	 * enough; probe lists the most played first */
+	int n = bk ? book_probe(bk, p, mv, PK_MAX_MOVES) : 0, k = 0;
+	while (k < n && (mv[k].games < (uint32_t)e->f.book_min || !book_move_scores(&mv[k], p->stm, e->f.book_score)))
+		k++;
+	if (k == n)
+		return false;
+	*out = mv[k].move;
+	return true;
+}
+
 int engine_book_search(pk_engine *e, const pk_book *bk, const pk_pos *root, const pk_history *h,
 		       const pk_limits *lim, volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx,
 		       pk_result *out, bool *from_book)
 {
 	*from_book = false;
-	pk_book_move mv[PK_MAX_MOVES];
-	/* the most played move (book_choose's), when it was played often enough */
-	if (!bk || lim->nexclude > 0 || book_probe(bk, root, mv, PK_MAX_MOVES) == 0 ||
-	    mv[0].games < (uint32_t)e->f.book_min)
+	pk_move bm;
+	if (lim->nexclude > 0 || !engine_book_move(e, bk, root, &bm))
 		return engine_search(e, root, h, lim, stop, cb, ctx, out);
-	pk_move bm = mv[0].move;
 	int margin = e->f.book_check;
 	bool bounded = lim->depth > 0 || lim->nodes > 0 || lim->movetime > 0;
 	if (margin <= 0 || !bounded) {

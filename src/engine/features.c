@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30,
 };
 
 static const struct {
@@ -34,6 +34,7 @@ static const struct {
 	{ "lmr-adjust", 0, 2, offsetof(pk_features, lmr_adjust), false },
 	{ "book-check", 0, 1000, offsetof(pk_features, book_check), false },
 	{ "book-min", 0, 1000000, offsetof(pk_features, book_min), false },
+	{ "book-score", 0, 100, offsetof(pk_features, book_score), false },
 	{ "time-unstable", 0, 100, offsetof(pk_features, time_unstable), false },
 	{ "countermove", 0, 1, offsetof(pk_features, countermove), false },
 	{ "iir", 0, 64, offsetof(pk_features, iir), false },

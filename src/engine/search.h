@@ -122,6 +122,11 @@ typedef struct {
 	int book_min;      /* the book's move is played only when it was played in at least
 			    * this many of the book's games; else the position is searched
 			    * (0 or 1: whenever the book has a move) */
+	int book_score;    /* a book move is played only when its games scored at least this
+			    * share (%) for the side that played it, a draw half a point, with
+			    * half a point of one game more (a move of 2 games, both lost, 17%);
+			    * else the next most played, else the position is searched; 0 off
+			    * (default 30) */
 	int prune_pieces;  /* positions of at most this many pieces are not pruned or reduced
 			    * (rfp, razor, probcut, lmp, lmr 3 and 4): a king hunt is a long
 			    * narrow line that cuts would lose (default 6) */
@@ -134,7 +139,7 @@ extern const pk_features features_all;
 
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
- * rfp, razor, lmr-adjust, book-check, book-min, time-unstable, countermove, iir, singular,
+ * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
  * time-panic, prune-pieces; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
@@ -169,11 +174,15 @@ typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
 
-/* The move of root with a book: the book's most played move when it has one that was
- * played in at least book-min of the book's games, checked by a search when the feature
+/* The move the engine takes from the book at p: the most played that was played in at
+ * least book-min of the book's games and scored at least book-score for its side in
+ * them. false when the book (NULL: none) has no such move. */
+struct pk_book;
+bool engine_book_move(const pk_engine *e, const struct pk_book *bk, const pk_pos *p, pk_move *out);
+
+/* The move of root with a book: engine_book_move's, checked by a search when the feature
  * book-check is on and the limits are bounded (*from_book then says whether the book's
  * move was kept); else engine_search. NULL bk: no book. */
-struct pk_book;
 int engine_book_search(pk_engine *e, const struct pk_book *bk, const pk_pos *root, const pk_history *h,
 		       const pk_limits *lim, volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx,
 		       pk_result *out, bool *from_book);
