@@ -505,17 +505,6 @@ int book_vwalk(const pk_book *bk, book_vwalk_fn enter, void *ctx)
 	return bk->root.v ? walk_book(bk, enter_variant, &a) : 0;
 }
 
-/* The index of the move book_choose plays among probe's: the most played, ties the
- * better engine score (probe's order already puts them first). */
-bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out)
-{
-	pk_book_move mv[PK_MAX_MOVES];
-	if (book_probe(bk, p, mv, PK_MAX_MOVES) == 0)
-		return false;
-	*out = mv[0].move;
-	return true;
-}
-
 bool book_vchoose(const pk_book *bk, const pk_vpos *p, pk_vmove *out)
 {
 	pk_book_vmove mv[1];

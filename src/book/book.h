@@ -98,9 +98,6 @@ int book_probe(const pk_book *bk, const pk_pos *p, pk_book_move *out, int cap);
 typedef int (*book_walk_fn)(void *ctx, const pk_pos *before, const pk_book_move *m, int ply, bool transposes);
 int book_walk(const pk_book *bk, book_walk_fn enter, void *ctx);
 
-/* The move the engine plays from the book: the most played (ties: the better engine
- * score), or with no games the best scored. false when the position is not in it. */
-bool book_choose(const pk_book *bk, const pk_pos *p, pk_move *out);
 /* Whether m is one of the book moves of p. */
 bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m);
 /* An identifier of the book's content (its data checksum), e.g. for settings. */

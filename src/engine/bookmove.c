@@ -25,8 +25,9 @@ static bool book_move_scores(const pk_book_move *m, int stm, int min_pct)
 bool engine_book_move(const pk_engine *e, const pk_book *bk, const pk_pos *p, pk_move *out)
 {
 	pk_book_move mv[PK_MAX_MOVES];
-	/* the most played move (book_choose's) that was played often enough and scored well
-	 * enough; probe lists the most played first */
+	/* the most played move that was played often enough and scored well enough; probe
+	 * lists the most played first (ties: the better engine score; with no games, the
+	 * best scored) */
 	int n = bk ? book_probe(bk, p, mv, PK_MAX_MOVES) : 0, k = 0;
 	while (k < n && (mv[k].games < (uint32_t)e->f.book_min || !book_move_scores(&mv[k], p->stm, e->f.book_score)))
 		k++;
