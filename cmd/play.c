@@ -117,6 +117,7 @@ pk_limits pc_move_limits(const pctx *c)
 		lim.depth = 0;
 		lim.nodes = 0;
 		lim.movetime = clock_budget(&c->clk, c->g.pos.stm);
+		lim.hardtime = c->clk.left[c->g.pos.stm] * 0.5;   /* time-panic's bound */
 	}
 	return lim;
 }

@@ -606,10 +606,23 @@ static void test_features_text(void)
 	CHECK(features_parse("book-score=101", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 100"));
 	CHECK(features_parse("singular=1001", &g, err, sizeof err) < 0);
 	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
-	/* the time a failing best move may take past the limit: off by default */
-	CHECK(features_all.time_panic == 0 && strstr(fb, "time-panic=0") != NULL);
+	/* the time a failing best move may take past the limit: three times it by default */
+	CHECK(features_all.time_panic == 300 && strstr(fb, "time-panic=300") != NULL);
 	CHECK(features_parse("time-panic=300", &g, err, sizeof err) == 0 && g.time_panic == 300);
 	CHECK(features_parse("time-panic=1001", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1000"));
+	/* ... never past the limits' hard time (a clock's reserve), never below the move's time */
+	{
+		pk_limits tl = { .movetime = 0.1 };
+		CHECK(engine_panic_time(&features_all, &tl) > 0.2999 && engine_panic_time(&features_all, &tl) < 0.3001);
+		tl.hardtime = 0.15;
+		CHECK(engine_panic_time(&features_all, &tl) > 0.1499 && engine_panic_time(&features_all, &tl) < 0.1501);
+		tl.hardtime = 0.05;
+		CHECK(engine_panic_time(&features_all, &tl) > 0.0999 && engine_panic_time(&features_all, &tl) < 0.1001);
+		pk_features off = features_all;
+		off.time_panic = 0;
+		tl.hardtime = 0;
+		CHECK(engine_panic_time(&off, &tl) > 0.0999 && engine_panic_time(&off, &tl) < 0.1001);
+	}
 	/* the endings kept whole by the cuts: six pieces or fewer by default */
 	CHECK(features_all.prune_pieces == 6 && strstr(fb, "prune-pieces=6") != NULL);
 	CHECK(features_parse("prune-pieces=10", &g, err, sizeof err) == 0 && g.prune_pieces == 10);

@@ -135,6 +135,8 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 	/* maxtime as a limit whether CB_EXACT_TIME is set or not: the search begins no
 	 * iteration it is unlikely to finish, so it keeps within an average too. */
 	lim.movetime = maxtime > 0 ? maxtime : 1;
+	if (info & CB_EXACT_TIME)
+		lim.hardtime = lim.movetime;   /* no time-panic past an exact time */
 	pk_result res;
 	volatile sig_atomic_t stop = 0;
 	watch_ctx w = { playnow };

@@ -191,6 +191,16 @@ static double time_budget(const hub *h)
 	return t < 0.02 ? 0.02 : t;
 }
 
+/* The time a search whose best move fails may run to (search feature time-panic):
+ * half the clock, or a fixed move time and half a second (a referee allows some
+ * margin past it: pdnkit's own, one second). */
+static double hard_time(const hub *h, const pk_limits *lim)
+{
+	if (h->timed)
+		return h->time_left * 0.5;
+	return lim->movetime > 0 ? lim->movetime + 0.5 : 0;
+}
+
 static void go(hub *h, const char *mode)
 {
 	bool ponder = !strcmp(mode, "ponder"), analyze = !strcmp(mode, "analyze");
@@ -206,6 +216,7 @@ static void go(hub *h, const char *mode)
 	pk_limits lim = h->lim;
 	if (h->timed && !ponder)
 		lim.movetime = time_budget(h);
+	lim.hardtime = hard_time(h, &lim);
 	if (h->infinite || ponder)
 		memset(&lim, 0, sizeof lim);
 	pk_history hist = play_history(&h->g);
@@ -227,6 +238,7 @@ static void go(hub *h, const char *mode)
 		lim = h->lim;
 		if (h->timed)
 			lim.movetime = time_budget(h);
+		lim.hardtime = hard_time(h, &lim);
 		h->stop = 0;
 		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
 	}

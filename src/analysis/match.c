@@ -371,9 +371,10 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		} else {
 			pk_history h = { keys, nkeys, rev };
 			pk_limits lim = pl->lim;
-			if (timed)
+			if (timed) {
 				lim.movetime = match_clock_share(clock[who], m->clock_inc);
-			else if (lim.movetime > 0)
+				lim.hardtime = clock[who] * 0.5;   /* time-panic's bound: half the clock */
+			} else if (lim.movetime > 0)
 				lim.movetime += saved[who];
 			bool from_book = false;
 			double t0 = child_now();

@@ -91,7 +91,7 @@ static void deepen(worker *w, const pk_pos *root, int max_depth, const pk_limits
 					break;
 				if (low && lim && e->f.time_panic > 100 && e->deadline > 0) {
 					/* the best move fails: more time to find another */
-					double later = e->t0 + lim->movetime * e->f.time_panic / 100.0;
+					double later = e->t0 + engine_panic_time(&e->f, lim);
 					if (later > e->deadline)
 						e->deadline = later;
 				}
@@ -220,6 +220,14 @@ static void worker_start(worker *w, const pk_history *h)
 		for (int i = 0; i < 32; i++)
 			for (int j = 0; j < 32; j++)
 				w->history[i][j] >>= w->e->f.history_decay;
+}
+
+double engine_panic_time(const pk_features *f, const pk_limits *lim)
+{
+	double t = f->time_panic > 100 ? lim->movetime * f->time_panic / 100.0 : lim->movetime;
+	if (lim->hardtime > 0 && t > lim->hardtime)
+		t = lim->hardtime > lim->movetime ? lim->hardtime : lim->movetime;
+	return t;
 }
 
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,

@@ -20,6 +20,8 @@ typedef struct {
 	int depth;                  /* 0: no limit */
 	uint64_t nodes;             /* 0: no limit */
 	double movetime;            /* seconds; 0: no limit */
+	double hardtime;            /* seconds never passed, even by time-panic (a clock's
+				     * reserve, an exact time); 0: movetime x time-panic */
 	const pk_move *exclude;     /* root moves not to consider (for several best lines) */
 	int nexclude;
 } pk_limits;
@@ -132,7 +134,8 @@ typedef struct {
 			    * narrow line that cuts would lose (default 6) */
 	int time_panic;    /* with a time limit: when the root's search of depth 5 or more fails
 			    * low (the best move's score falls below the window), the search may
-			    * go on to this share (%) of the time given; 0 off (never past it) */
+			    * go on to this share (%) of the time given, never past the limits'
+			    * hardtime; 0 off (never past it; default 300) */
 } pk_features;
 
 extern const pk_features features_all;
@@ -168,6 +171,10 @@ void engine_set_egdb(pk_engine *e, pk_egdb *db);
 
 /* Called after each completed iteration (may be NULL). */
 typedef void (*pk_iteration_cb)(void *ctx, const pk_iteration *it);
+
+/* The seconds from its start a timed search whose best move fails low may run to:
+ * movetime x time-panic %, never past hardtime (when set) nor below movetime. */
+double engine_panic_time(const pk_features *f, const pk_limits *lim);
 
 /* Search root under the limits. *stop, when non-NULL, is polled: set it (e.g. from a
  * SIGINT handler) to end the search with the best move found so far. */
