@@ -69,11 +69,13 @@ static void test_against_minimax(void)
 	plain.rfp = 0;
 	plain.razor = 0;
 	/* one and two slots a key, the table at the horizon or not, one and two threads, both
-	 * kinds of aspiration windows (from depth 5) */
-	for (int variant = 0; variant < 5; variant++) {
+	 * kinds of aspiration windows (from depth 5), the children's table entries looked at
+	 * before the search of a node (etc, at every depth) */
+	for (int variant = 0; variant < 6; variant++) {
 		plain.tt_ways = 1 + (variant & 1);
 		plain.tt_horizon = variant == 2;
 		plain.aspiration = variant == 4 ? 2 : 1;
+		plain.etc = variant == 5 ? 1 : 0;
 		pk_engine *e = engine_new(8, &eval_default_weights);
 		engine_set_features(e, &plain);
 		if (variant == 3)
@@ -85,7 +87,7 @@ static void test_against_minimax(void)
 			pk_movelist ml;
 			if (gen_moves(&p, &ml) < 2)
 				continue;
-			int depth = 1 + t % (variant == 0 || variant == 4 ? 6 : 4);
+			int depth = 1 + t % (variant == 0 || variant >= 4 ? 6 : 4);
 			engine_new_game(e);
 			pk_limits lim = { .depth = depth };
 			pk_result r;
@@ -627,6 +629,10 @@ static void test_features_text(void)
 	CHECK(features_all.prune_pieces == 6 && strstr(fb, "prune-pieces=6") != NULL);
 	CHECK(features_parse("prune-pieces=10", &g, err, sizeof err) == 0 && g.prune_pieces == 10);
 	CHECK(features_parse("prune-pieces=25", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 24"));
+	/* the enhanced transposition cutoff: from a depth, 0 off */
+	CHECK(features_all.etc == 4 && strstr(fb, "etc=4") != NULL);
+	CHECK(features_parse("etc=0", &g, err, sizeof err) == 0 && g.etc == 0);
+	CHECK(features_parse("etc=65", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 64"));
 }
 
 /* prune-pieces: an ending of eight pieces searched to the same depth takes more nodes

@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30, .time_panic = 300,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30, .time_panic = 300, .etc = 4,
 };
 
 static const struct {
@@ -41,6 +41,7 @@ static const struct {
 	{ "singular", 0, 1000, offsetof(pk_features, singular), false },
 	{ "time-panic", 0, 1000, offsetof(pk_features, time_panic), false },
 	{ "prune-pieces", 0, 24, offsetof(pk_features, prune_pieces), false },
+	{ "etc", 0, 64, offsetof(pk_features, etc), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

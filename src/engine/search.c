@@ -273,6 +273,39 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 	}
 
 	bool pv_node = beta - alpha > 1;
+	/* Enhanced transposition cutoff: a child whose table entry, deep enough, already
+	 * holds the opponent at or below -beta refutes this node without a search. */
+	if (e->f.etc && ply > 0 && depth >= e->f.etc && !pv_node) {
+		/* the children's slots asked for first, so that their fetches overlap */
+		uint64_t ckey[PK_MAX_MOVES];
+		for (int i = 0; i < n; i++) {
+			pk_pos c;
+			pos_make(p, &ml.m[i], &c);
+			ckey[i] = c.key;
+			tt_prefetch(&e->tt, c.key);
+		}
+		for (int i = 0; i < n; i++) {
+			/* a child that repeats the game or ends the 50-move count is a draw
+			 * whatever the table says: left to the search */
+			if (move_is_reversible(p, &ml.m[i])) {
+				int r = w->rev[gi] + 1;
+				bool repeats = r >= DRAW_PLIES;
+				for (int j = gi - 1; j >= 0 && gi + 1 - j <= r && !repeats; j -= 2)
+					repeats = w->keys[j] == ckey[i];
+				if (repeats)
+					continue;
+			}
+			tt_data ce;
+			if (!tt_probe(&e->tt, ckey[i], &ce) || ce.depth < child_depth ||
+			    (ce.bound != TT_EXACT && ce.bound != TT_UPPER))
+				continue;
+			int s = -from_tt(ce.score, ply + 1);
+			if (s >= beta) {
+				tt_store(&e->tt, p->key, depth, to_tt(s, ply), TT_LOWER, i);
+				return s;
+			}
+		}
+	}
 	/* Few pieces: a king hunt is a long narrow line that cuts would lose. */
 	bool few_pieces = bb_count(p->side[0] | p->side[1]) <= e->f.prune_pieces;
 	/* The static evaluation, computed once for the cuts near the horizon below. */

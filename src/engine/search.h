@@ -136,6 +136,10 @@ typedef struct {
 			    * low (the best move's score falls below the window), the search may
 			    * go on to this share (%) of the time given, never past the limits'
 			    * hardtime; 0 off (never past it; default 300) */
+	int etc;           /* enhanced transposition cutoff: at a node of at least this depth,
+			    * before its moves are searched, the table's entry of each child is
+			    * looked at, and one that already proves a cut-off ends the node
+			    * at once; 0 off */
 } pk_features;
 
 extern const pk_features features_all;
@@ -143,7 +147,7 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces; booleans 0 or 1). 0, or -1 with
+ * time-panic, prune-pieces, etc; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
