@@ -136,10 +136,10 @@ typedef struct {
 			    * low (the best move's score falls below the window), the search may
 			    * go on to this share (%) of the time given, never past the limits'
 			    * hardtime; 0 off (never past it; default 300) */
-	int etc;           /* enhanced transposition cutoff: at a node of at least this depth,
-			    * before its moves are searched, the table's entry of each child is
-			    * looked at, and one that already proves a cut-off ends the node
-			    * at once; 0 off */
+	int etc;           /* enhanced transposition cutoff: at a null-window node of at least
+			    * this depth, before its moves are searched, the table's entry of
+			    * each child is looked at, and one that already proves a cut-off
+			    * ends the node at once; 0 off (default 4) */
 } pk_features;
 
 extern const pk_features features_all;
