@@ -6,7 +6,11 @@
 #include <string.h>
 #include "base/hash.h"
 #include "engine/pattern.h"
-#if defined(__BMI2__)
+/* pext compresses a window's squares in one instruction, except on the first two Zen
+ * generations, where it is microcode taking a cycle or more a bit: there, and without
+ * BMI2, tables a byte of the board at a time do it. */
+#if defined(__BMI2__) && !defined(__znver1) && !defined(__znver2)
+#define PAT_PEXT 1
 #include <immintrin.h>
 #endif
 
@@ -15,6 +19,9 @@ static uint32_t win_mask[PAT_WINDOWS];
 static uint16_t ter[256];             /* the bits of a byte read as base-3 digits 0/1 */
 static uint32_t quin[256];            /* ... as base-5 digits 0/1 */
 static uint8_t side_case[13][13];     /* pieces, kings: 0 .. 80 */
+#ifndef PAT_PEXT
+static uint8_t win_byte[PAT_WINDOWS][4][256];  /* a byte of the board's window bits, compressed */
+#endif
 
 static int row_of(int b) { return b / 4; }
 static int col_of(int b) { int r = b / 4; return (r % 2 == 0) ? 2 * (b % 4) + 1 : 2 * (b % 4); }
@@ -35,6 +42,22 @@ __attribute__((constructor)) static void init_tables(void)
 						win_mask[k] |= 1u << b;
 				k++;
 			}
+#ifndef PAT_PEXT
+	for (int w = 0; w < PAT_WINDOWS; w++)
+		for (int b = 0; b < 4; b++)
+			for (int v = 0; v < 256; v++) {
+				/* the window's bits below this byte come first */
+				int below = __builtin_popcount(win_mask[w] & ((1u << (8 * b)) - 1u)), c = 0;
+				uint32_t r = 0;
+				for (int i = 0; i < 8; i++)
+					if (win_mask[w] >> (8 * b + i) & 1) {
+						if (v >> i & 1)
+							r |= 1u << (below + c);
+						c++;
+					}
+				win_byte[w][b][v] = (uint8_t)r;
+			}
+#endif
 	/* the cases of n pieces: kings 0 .. min(n, 8) */
 	for (int n = 0, base = 0; n <= 12; base += (n < 8 ? n : 8) + 1, n++)
 		for (int kg = 0; kg <= 12; kg++) {
@@ -53,17 +76,14 @@ __attribute__((constructor)) static void init_tables(void)
 	}
 }
 
-static inline uint32_t extract(uint32_t x, uint32_t mask)
+/* The bits of x in window k's squares, packed in their order. */
+static inline uint32_t extract(uint32_t x, int k)
 {
-#if defined(__BMI2__)
-	return _pext_u32(x, mask);
+#if defined(PAT_PEXT)
+	return _pext_u32(x, win_mask[k]);
 #else
-	uint32_t r = 0;
-	int k = 0;
-	for (uint32_t m = mask; m; m &= m - 1, k++)
-		if (x & (m & -m))
-			r |= 1u << k;
-	return r;
+	const uint8_t (*t)[256] = win_byte[k];
+	return t[0][x & 0xFF] | t[1][x >> 8 & 0xFF] | t[2][x >> 16 & 0xFF] | t[3][x >> 24];
 #endif
 }
 
@@ -82,7 +102,7 @@ void pattern_indices(const pk_pos *p, int windows, bool material, uint16_t idx[P
 		opp = bb_reverse32(opp);
 	}
 	for (int k = 0; k < windows; k++)
-		idx[k] = (uint16_t)(ter[extract(own, win_mask[k])] + 2 * ter[extract(opp, win_mask[k])]);
+		idx[k] = (uint16_t)(ter[extract(own, k)] + 2 * ter[extract(opp, k)]);
 	int d = 24 - __builtin_popcount(own | opp);  /* 0 .. 22 */
 	d = d < 0 ? 0 : d > 22 ? 22 : d;
 	int ph = d / PAT_SEG;
@@ -102,8 +122,7 @@ void pattern_king_indices(const pk_pos *p, uint32_t kidx[PAT_WINDOWS_BASIC])
 	}
 	uint32_t om = own & ~kings, pm = opp & ~kings, ok = own & kings, pk = opp & kings;
 	for (int k = 0; k < PAT_WINDOWS_BASIC; k++) {
-		uint32_t m = win_mask[k];
-		kidx[k] = quin[extract(om, m)] + 2 * quin[extract(pm, m)] + 3 * quin[extract(ok, m)] + 4 * quin[extract(pk, m)];
+		kidx[k] = quin[extract(om, k)] + 2 * quin[extract(pm, k)] + 3 * quin[extract(ok, k)] + 4 * quin[extract(pk, k)];
 	}
 }
 
