@@ -142,6 +142,8 @@ o=$("$PDNKIT" bench --json --features iir=4,etc=0 | sed -E 's/.*\],"nodes":([0-9
 [ "$o" = 7676190 ] && pass || fail "bench signature with iir=4: $o, recorded 7676190"
 o=$("$PDNKIT" bench --json --features singular=20,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 14963834 ] && pass || fail "bench signature with singular=20: $o, recorded 14963834"
+o=$("$PDNKIT" bench --json --features progress=50 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 8131464 ] && pass || fail "bench signature with progress=50: $o, recorded 8131464"
 o=$("$PDNKIT" bench --json --features history-decay=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = "$a" ] && pass || fail "bench signature without the decay: $o, the default's $a"
 run "$PDNKIT" bench --hash 0

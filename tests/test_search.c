@@ -68,6 +68,7 @@ static void test_against_minimax(void)
 	plain.probcut = 0;
 	plain.rfp = 0;
 	plain.razor = 0;
+	plain.progress = 0;   /* the minimax's leaves are not scaled */
 	/* one and two slots a key, the table at the horizon or not, one and two threads, both
 	 * kinds of aspiration windows (from depth 5), the children's table entries looked at
 	 * before the search of a node (etc, at every depth) */
@@ -633,6 +634,10 @@ static void test_features_text(void)
 	CHECK(features_all.etc == 4 && strstr(fb, "etc=4") != NULL);
 	CHECK(features_parse("etc=0", &g, err, sizeof err) == 0 && g.etc == 0);
 	CHECK(features_parse("etc=65", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 64"));
+	/* the evaluation's fall with the reversible plies: measured and left off */
+	CHECK(features_all.progress == 0 && strstr(fb, "etc=4,progress=0") != NULL);
+	CHECK(features_parse("progress=60", &g, err, sizeof err) == 0 && g.progress == 60);
+	CHECK(features_parse("progress=1001", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1000"));
 }
 
 /* prune-pieces: an ending of eight pieces searched to the same depth takes more nodes
@@ -659,6 +664,55 @@ static void test_prune_pieces(void)
 	engine_new_game(e);
 	engine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &b);
 	CHECK(b.last.nodes <= a.last.nodes);
+	engine_free(e);
+}
+
+/* progress: the evaluation of a quiet leaf falls linearly to 0 with the reversible plies
+ * that lead to it. Kings far apart (no capture within reach): at depth 1 each leaf is one
+ * king's move past the root, so the score is the plain one times (N - R - 1) / N, give
+ * or take the rounding of each leaf; at R = N - 1 it is 0. From the start, where every
+ * move is a man's, it changes nothing. */
+static void test_progress(void)
+{
+	pk_engine *e = engine_new(8, NULL);
+	pk_pos p;
+	const char *fen = "W:WK29,K30,K31:BK1,K2";
+	CHECK(fen_parse(fen, strlen(fen), &p, NULL) == 0);
+	pk_limits lim = { .depth = 1 };
+	pk_features f = features_all;
+	int plain = 0;
+	for (int n = 0; n < 4; n++) {
+		static const int prog[4] = { 0, 40, 40, 40 }, rev[4] = { 0, 0, 20, 39 };
+		f.progress = prog[n];
+		engine_set_features(e, &f);
+		engine_new_game(e);
+		pk_history h = { NULL, 0, rev[n] };
+		pk_result r;
+		engine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r);
+		if (n == 0) {
+			plain = r.last.score;
+			CHECK(plain > 100);   /* three kings against two */
+			continue;
+		}
+		long want = (long)plain * (prog[n] - rev[n] - 1) / prog[n];
+		CHECK_REPORT(labs(r.last.score - want) <= 1, "progress=%d after %d plies: %d, plain %d, want %ld",
+			     prog[n], rev[n], r.last.score, plain, want);
+	}
+	pk_pos s;
+	const char *sf = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+	CHECK(fen_parse(sf, strlen(sf), &s, NULL) == 0);
+	lim.depth = 6;
+	int sc[2];
+	for (int n = 0; n < 2; n++) {
+		f.progress = n ? 40 : 0;
+		engine_set_features(e, &f);
+		engine_new_game(e);
+		pk_history h = { NULL, 0, 39 };
+		pk_result r;
+		engine_search(e, &s, &h, &lim, NULL, NULL, NULL, &r);
+		sc[n] = r.last.score;
+	}
+	CHECK_INT(sc[1], sc[0]);
 	engine_free(e);
 }
 
@@ -711,6 +765,51 @@ static void test_pattern_indices(void)
 	pattern_indices(&s, PAT_WINDOWS, true, ia, &ph, &t);
 	CHECK_INT(ph, 0);
 	CHECK_INT(t, 0);
+	/* every window's index against the definition, square by square (the window's
+	 * squares in bit order, base-3 digits: 1 the mover's piece, 2 the opponent's; the
+	 * board turned for White), over random positions of men and kings */
+	{
+		/* (the random positions of the other tests stay as they were: a search may
+		 * differ from a minimax of the same depth where a transposition brings a
+		 * deeper table entry, and the sequence they use has none) */
+		uint32_t saved = rs;
+		int wrong = 0;
+		for (int n = 0; n < 400; n++) {
+			pk_pos r;
+			random_men(&r);
+			for (int sq = 1; sq <= 32; sq++) {
+				int colour;
+				bool king;
+				if (!(rnd() % 7) && !pos_piece_at(&r, sq, &colour, &king))
+					pos_put(&r, sq, rnd() & 1, true);
+			}
+			uint16_t ix[PAT_TABLES];
+			pattern_indices(&r, PAT_WINDOWS, false, ix, &ph, &t);
+			uint32_t own = (uint32_t)r.side[r.stm], opp = (uint32_t)r.side[!r.stm];
+			if (r.stm == PK_WHITE) {
+				own = bb_reverse32(own);
+				opp = bb_reverse32(opp);
+			}
+			int k = 0;
+			for (int pass = 0; pass < 2; pass++)
+				for (int y0 = 0; y0 <= 4; y0++)
+					for (int x0 = 0; x0 <= 4; x0++) {
+						if ((x0 % 2 == 0 && y0 % 2 == 0) != (pass == 0))
+							continue;
+						int want = 0, p3 = 1;
+						for (int sqb = 0; sqb < 32; sqb++) {
+							int row = sqb / 4, col = row % 2 == 0 ? 2 * (sqb % 4) + 1 : 2 * (sqb % 4);
+							if (row < y0 || row >= y0 + 4 || col < x0 || col >= x0 + 4)
+								continue;
+							want += p3 * ((own >> sqb & 1) ? 1 : (opp >> sqb & 1) ? 2 : 0);
+							p3 *= 3;
+						}
+						wrong += ix[k++] != want;
+					}
+		}
+		CHECK_INT(wrong, 0);
+		rs = saved;
+	}
 	/* text and back, with 25 windows and the material table */
 	static pk_patterns pt, back;
 	memset(&pt, 0, sizeof pt);
@@ -812,6 +911,7 @@ int main(void)
 	test_pattern_indices();
 	test_features_text();
 	test_prune_pieces();
+	test_progress();
 	test_against_minimax();
 	test_two_kings();
 	test_draw_rules();

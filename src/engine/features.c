@@ -42,6 +42,7 @@ static const struct {
 	{ "time-panic", 0, 1000, offsetof(pk_features, time_panic), false },
 	{ "prune-pieces", 0, 24, offsetof(pk_features, prune_pieces), false },
 	{ "etc", 0, 64, offsetof(pk_features, etc), false },
+	{ "progress", 0, 1000, offsetof(pk_features, progress), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -150,6 +150,19 @@ bool se_excluded(const pk_engine *e, const pk_move *m)
 	return false;
 }
 
+/* A position of key `key`, gi entries into the keys after r reversible plies, is drawn
+ * by the rules: the 50-move count has run out, or it repeats one of those plies (the
+ * same side to move, so every other entry). */
+static inline bool draw_by_rule(const worker *w, int gi, uint64_t key, int r)
+{
+	if (r >= DRAW_PLIES)
+		return true;
+	for (int j = gi - 2; j >= 0 && gi - j <= r; j -= 2)
+		if (w->keys[j] == key)
+			return true;
+	return false;
+}
+
 static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply);
 static int draw_played_on(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply);
 
@@ -165,14 +178,8 @@ int se_search(worker *w, const pk_pos *p, int depth, int alpha, int beta, int pl
 
 	int gi = w->base + ply;
 	w->keys[gi] = p->key;
-	if (ply > 0) {
-		int r = w->rev[gi];
-		if (r >= DRAW_PLIES)
-			return 0;
-		for (int j = gi - 2; j >= 0 && gi - j <= r; j -= 2)
-			if (w->keys[j] == p->key)
-				return 0;
-	}
+	if (ply > 0 && draw_by_rule(w, gi, p->key, w->rev[gi]))
+		return 0;
 
 	if (ply > 0 && e->egdb_pieces && bb_count(p->side[0] | p->side[1]) <= e->egdb_pieces) {
 		pk_egdb_result r;
@@ -206,6 +213,20 @@ static int draw_played_on(worker *w, const pk_pos *p, int depth, int alpha, int 
 	return s < lo ? lo : s > hi ? hi : s;
 }
 
+/* The evaluation of a quiet position gi plies into the keys: with the progress feature,
+ * scaled down by the reversible plies (king moves, no capture) that lead to it, to 0
+ * at f.progress of them, so that a side ahead that only shuffles its kings is found
+ * drawing, and a line that makes progress (a man's move, an exchange) is preferred. */
+static inline int leaf_eval(const worker *w, const pk_pos *p, int gi)
+{
+	const pk_engine *e = w->e;
+	int v = eval(p, &e->w);
+	int n = e->f.progress, r = w->rev[gi];
+	if (n > 0 && r > 0)
+		v = r >= n ? 0 : (int)((long)v * (n - r) / n);
+	return v;
+}
+
 /* The search of a node past the repetition and database checks. */
 static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int beta, int ply)
 {
@@ -228,7 +249,7 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 				threatened = gen_has_capture(&q);
 			}
 			if (!threatened)
-				return eval(p, &e->w);
+				return leaf_eval(w, p, gi);
 		}
 	}
 	pk_movelist ml;
@@ -237,9 +258,9 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 		return -SCORE_WIN + ply;
 	bool capture = move_is_capture(&ml.m[0]);
 	if (ply >= MAX_PLY - 2)
-		return eval(p, &e->w);
+		return leaf_eval(w, p, gi);
 	if (depth <= 0 && !capture && n > 1 && !threatened)
-		return eval(p, &e->w);
+		return leaf_eval(w, p, gi);
 	int child_depth = capture || n == 1 ? depth : depth - 1;
 
 	/* No score can beat a win in the fewest plies possible from here. */
@@ -287,14 +308,8 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 		for (int i = 0; i < n; i++) {
 			/* a child that repeats the game or ends the 50-move count is a draw
 			 * whatever the table says: left to the search */
-			if (move_is_reversible(p, &ml.m[i])) {
-				int r = w->rev[gi] + 1;
-				bool repeats = r >= DRAW_PLIES;
-				for (int j = gi - 1; j >= 0 && gi + 1 - j <= r && !repeats; j -= 2)
-					repeats = w->keys[j] == ckey[i];
-				if (repeats)
-					continue;
-			}
+			if (move_is_reversible(p, &ml.m[i]) && draw_by_rule(w, gi + 1, ckey[i], w->rev[gi] + 1))
+				continue;
 			tt_data ce;
 			if (!tt_probe(&e->tt, ckey[i], &ce) || ce.depth < child_depth ||
 			    (ce.bound != TT_EXACT && ce.bound != TT_UPPER))
@@ -316,7 +331,7 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 	 * the evaluation). */
 	if (e->f.rfp && !pv_node && !capture && depth >= 1 && depth <= 3 && ply > 0 && !few_pieces &&
 	    !score_is_win(beta) && !score_is_win(alpha)) {
-		se = eval(p, &e->w);
+		se = leaf_eval(w, p, gi);
 		have_se = true;
 		if (se - e->f.rfp * depth >= beta) {
 			pk_pos q = *p;
@@ -332,7 +347,7 @@ static int search_node(worker *w, const pk_pos *p, int depth, int alpha, int bet
 	    !score_is_win(beta) && !score_is_win(alpha)) {
 		int margin = e->f.razor * depth;
 		if (!have_se)
-			se = eval(p, &e->w);
+			se = leaf_eval(w, p, gi);
 		if (se + margin <= alpha) {
 			int s = search_node(w, p, 1, alpha - margin, alpha - margin + 1, ply);
 			if (w->stopped)

@@ -140,6 +140,10 @@ typedef struct {
 			    * this depth, before its moves are searched, the table's entry of
 			    * each child is looked at, and one that already proves a cut-off
 			    * ends the node at once; 0 off (default 4) */
+	int progress;      /* a quiet leaf's evaluation falls linearly with the plies of king
+			    * moves without a capture that lead to it (the game's and the
+			    * line's), to 0 at this many: a side ahead that cannot make
+			    * progress is drawing; 0 off */
 } pk_features;
 
 extern const pk_features features_all;
@@ -147,7 +151,7 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc; booleans 0 or 1). 0, or -1 with
+ * time-panic, prune-pieces, etc, progress; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
