@@ -1,7 +1,10 @@
 /* Finding and opening the endgame databases. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "egdb_opts.h"
 
@@ -69,6 +72,34 @@ pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed)
 	return egdb_use_option_cache(arg, quiet, failed, EGDB_CACHE_BYTES);
 }
 
+size_t egdb_auto_cache(const pk_egdb *db)
+{
+	uint64_t want = egdb_disk_bytes(db);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && page > 0 && want > (uint64_t)pages / 4 * (uint64_t)page)
+		want = (uint64_t)pages / 4 * (uint64_t)page;
+	if (want < EGDB_CACHE_BYTES)
+		want = EGDB_CACHE_BYTES;
+	return want > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)want;
+}
+
+int egdb_cache_option(const char *arg, size_t *bytes)
+{
+	*bytes = EGDB_CACHE_AUTO;
+	if (!arg || !strcmp(arg, "auto"))
+		return 0;
+	char *end;
+	errno = 0;
+	long mb = isdigit((unsigned char)arg[0]) ? strtol(arg, &end, 10) : -1;
+	if (mb < 0 || *end || errno || mb > 1L << 20) {
+		cli_error("--egdb-cache must be 'auto' or a size in MiB from 1 to 1048576, not '%s'", arg);
+		return -1;
+	}
+	if (mb > 0)
+		*bytes = (size_t)mb << 20;
+	return 0;
+}
+
 pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t cache_bytes)
 {
 	*failed = false;
@@ -82,13 +113,16 @@ pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t
 		arg = NULL;
 	char dir[4096], err[700];
 	egdb_dir(arg, dir, sizeof dir);
-	pk_egdb *db = egdb_new(cache_bytes);
+	pk_egdb *db = egdb_new(cache_bytes == EGDB_CACHE_AUTO ? EGDB_CACHE_BYTES : cache_bytes);
 	if (!db) {
 		cli_error("out of memory");
 		*failed = true;
 		return NULL;
 	}
 	int n = egdb_add_dir(db, dir, err, sizeof err);
+	/* (a cache that cannot be had at the automatic size keeps the first one) */
+	if (n > 0 && cache_bytes == EGDB_CACHE_AUTO)
+		egdb_set_cache(db, egdb_auto_cache(db));
 	struct stat st;
 	if (n < 0 && asked && stat(dir, &st) != 0) {
 		cli_error("no endgame databases at %s (the directory does not exist): build them with "

@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include "egdb/egdb.h"
 
-/* The cache of decompressed blocks of the commands that search (--egdb-cache), in MiB;
- * its memory is taken as blocks are read, up to this. */
+/* The cache of decompressed blocks of the commands that only look up positions (match
+ * and selfplay adjudication), in MiB; its memory is taken as blocks are read, up to this. */
 #define EGDB_CACHE_MB 64
-#define EGDB_CACHE_MB_TEXT "64"
+/* The commands that search (--egdb-cache) size it by default as egdb_auto_cache says:
+ * --egdb-cache auto, or 0 (the Hub parameter's value for it). */
+#define EGDB_CACHE_AUTO ((size_t)-1)
+#define EGDB_CACHE_DEFAULT_TEXT "auto: the databases' decompressed size, at most a quarter of the memory"
 #define EGDB_DEFAULT_DIR_TEXT "$XDG_DATA_HOME/pdnkit/egdb (~/.local/share/pdnkit/egdb)"
 
 /* The directory: arg (--dir or --egdb), else $PDNKIT_EGDB, else the default. */
@@ -27,7 +30,14 @@ pk_egdb *egdb_open_option(const char *arg);
  * "validate --egdb games.pdn" would, is a usage error). */
 int egdb_check_option(const char *arg, pk_egdb **out);
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
-/* The same with a cache of cache_bytes of decompressed blocks (the default is EGDB_CACHE_MB). */
+/* The same with a cache of cache_bytes of decompressed blocks (the default is EGDB_CACHE_MB),
+ * or EGDB_CACHE_AUTO. */
 pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t cache_bytes);
+/* The automatic cache size: enough for every block of the databases found (2.6 GB for
+ * the 6-piece level), at most a quarter of the physical memory, at least EGDB_CACHE_MB. */
+size_t egdb_auto_cache(const pk_egdb *db);
+/* --egdb-cache's text: a size in MiB (1 .. 1048576), or "auto" or 0 for EGDB_CACHE_AUTO;
+ * NULL is the default (auto). 0 with *bytes set, or -1 after saying what is wrong. */
+int egdb_cache_option(const char *arg, size_t *bytes);
 
 #endif

@@ -144,7 +144,7 @@ int cmd_engine(int argc, const char **argv)
 		{ "hash", 0, POPT_ARG_STRING, &ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &ea.threads, 0, "search threads (default 1)", "N" },
 		{ "egdb", 0, POPT_ARG_STRING, &ea.egdb, 0, "endgame databases from DIR, or 'none'", "DIR" },
-		{ "egdb-cache", 0, POPT_ARG_STRING, &ea.egdb_cache, 0, "the databases' cache of decompressed blocks in MiB (default " EGDB_CACHE_MB_TEXT "; also set-param name=egdb-cache)", "MB" },
+		{ "egdb-cache", 0, POPT_ARG_STRING, &ea.egdb_cache, 0, "the databases' cache of decompressed blocks in MiB (default " EGDB_CACHE_DEFAULT_TEXT "; also set-param name=egdb-cache, 0 for auto)", "MB|auto" },
 		{ "weights", 0, POPT_ARG_STRING, &ea.weights, 0, "evaluation weights from FILE", "FILE" },
 		{ "no-book", 0, POPT_ARG_NONE, &no_book, 0, "no opening book (also set-param name=book value=false)", NULL },
 		{ "pdn-moves", 0, POPT_ARG_NONE, &pdn, 0, "moves as PDN writes them (22x15x8: the landing squares), not as Hub does", NULL },
@@ -192,7 +192,7 @@ int cmd_engine(int argc, const char **argv)
 	pk_hub_params defaults = { ea.hash, ea.threads, ea.egdb, ea.egdb_cache };
 	pk_hub_server srv = {
 		.init = engine_init, .ctx = &ea, .version = PK_VERSION, .defaults = &defaults,
-		.egdb_cache_default = EGDB_CACHE_MB_TEXT, .use_book = !no_book, .pdn_notation = pdn,
+		.egdb_cache_default = "0", .use_book = !no_book, .pdn_notation = pdn,
 		.default_movetime = level_seconds[3],
 	};
 	signal(SIGINT, SIG_IGN);   /* a GUI's Ctrl-C is for the GUI */

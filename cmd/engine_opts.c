@@ -35,7 +35,7 @@ struct poptOption *engine_options(engine_args *ea)
 		{ "net", 0, POPT_ARG_STRING, &ea->net, 0, "a learned network from FILE (pdnkit train --net -o), or 'none' (default: the built-in one, when there is one)", "FILE" },
 		{ "features", 0, POPT_ARG_STRING, &ea->features, 0, "search features changed from the defaults, e.g. \"lmr=0,killers=0\"", "LIST" },
 		{ "egdb", 0, POPT_ARG_STRING, &ea->egdb, 0, "endgame databases from DIR (default, or 'default': $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb), or 'none'", "DIR|default|none" },
-		{ "egdb-cache", 0, POPT_ARG_STRING, &ea->egdb_cache, 0, "the databases' cache of decompressed blocks, in MiB (default " EGDB_CACHE_MB_TEXT ")", "MB" },
+		{ "egdb-cache", 0, POPT_ARG_STRING, &ea->egdb_cache, 0, "the databases' cache of decompressed blocks, in MiB (default " EGDB_CACHE_DEFAULT_TEXT ")", "MB|auto" },
 		POPT_TABLEEND
 	};
 	memcpy(t, opts, sizeof opts);
@@ -45,8 +45,8 @@ struct poptOption *engine_options(engine_args *ea)
 int engine_args_resolve(engine_args *ea, pk_limits *lim)
 {
 	memset(lim, 0, sizeof *lim);
-	long mb;
-	if (ea->egdb_cache && cli_int(ea->egdb_cache, 1, 1L << 20, "--egdb-cache", &mb))
+	size_t cache;
+	if (egdb_cache_option(ea->egdb_cache, &cache))
 		return -1;
 	long v;
 	if (ea->depth) {
@@ -302,10 +302,10 @@ int engine_egdb(engine_args *ea, pk_egdb **db)
 	static bool said;
 	if (!ea->db) {
 		bool failed;
-		long mb = EGDB_CACHE_MB;
-		if (ea->egdb_cache && cli_int(ea->egdb_cache, 1, 1L << 20, "--egdb-cache", &mb))
+		size_t cache;
+		if (egdb_cache_option(ea->egdb_cache, &cache))
 			return -1;
-		ea->db = egdb_use_option_cache(ea->egdb, said, &failed, (size_t)mb << 20);
+		ea->db = egdb_use_option_cache(ea->egdb, said, &failed, cache);
 		said = true;
 		if (failed)
 			return -1;

@@ -12,6 +12,7 @@
 #include "naive.h"
 #include "egdb/build.h"
 #include "egdb/egdb.h"
+#include "egdb/format.h"
 #include "rules/fen.h"
 #include "rules/gen.h"
 
@@ -418,6 +419,34 @@ static void concurrent_cache(pk_egdb *ref, const char *dir)
 	egdb_counters(small, &probes, &reads);
 	printf("# %llu probes, %llu blocks read\n", (unsigned long long)probes, (unsigned long long)reads);
 	CHECK(reads > 100);   /* the cache was too small to hold them: blocks were read again */
+
+	/* The size that holds every block: between the positions of the slices and a block
+	 * more a slice. A cache four times that, put in place of the small one, reads each
+	 * block once: a second pass reads none. */
+	int ns;
+	pk_egdb_slice_info *info = egdb_slices(small, &ns);
+	uint64_t positions = 0;
+	for (int i = 0; i < ns; i++)
+		positions += info[i].size;
+	free(info);
+	uint64_t need = egdb_disk_bytes(small);
+	CHECK(need >= positions && need < positions + (uint64_t)ns * EGDB_BLOCK_POSITIONS);
+	CHECK_INT(egdb_cache_bytes(small), 2 * 4 * EGDB_BLOCK_POSITIONS);   /* the fewest: two sets */
+	CHECK_INT(egdb_set_cache(small, (size_t)(4 * need)), 0);
+	CHECK(egdb_cache_bytes(small) > 3 * need);
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t before;
+		egdb_counters(small, &probes, &before);
+		probe_job one = { small, pos, want, plies, n, 0, 0, 1 };
+		probe_thread(&one);
+		CHECK_INT(one.failed, 0);
+		CHECK_INT(one.wrong, 0);
+		egdb_counters(small, &probes, &reads);
+		if (pass == 0)
+			CHECK(reads - before > 10);
+		else
+			CHECK_INT(reads - before, 0);
+	}
 	egdb_free(small);
 	free(pos);
 	free(want);

@@ -55,13 +55,21 @@ run "$PDNKIT" analyze --threads 0
 expect_rc 2 "--threads 0"
 run "$PDNKIT" analyze --depth 0
 expect_rc 2 "bad depth"
-run "$PDNKIT" analyze --egdb-cache 0
-expect_rc 2 "--egdb-cache 0"
-expect_err_has "--egdb-cache must be an integer from 1" "says the range"
+run "$PDNKIT" analyze --egdb-cache -1
+expect_rc 2 "--egdb-cache -1"
+expect_err_has "--egdb-cache must be 'auto' or a size in MiB from 1 to 1048576, not '-1'" "says the range"
+run "$PDNKIT" analyze --egdb-cache 16x
+expect_rc 2 "--egdb-cache 16x"
 run "$PDNKIT" analyze --egdb-cache 16 --depth 6 --fen "W:W18,22,25,K30:B5,9,K14,K26"
 expect_rc 0 "a small cache of the databases"
-OUT=$(printf 'hub\nset-param name=egdb-cache value=0\nquit\n' | "$PDNKIT" engine 2>/dev/null)
-expect_out_has "error" "set-param egdb-cache 0 refused"
+run "$PDNKIT" analyze --egdb-cache auto --depth 6 --fen "W:W18,22,25,K30:B5,9,K14,K26"
+expect_rc 0 "the automatic cache"
+run "$PDNKIT" analyze --egdb-cache 0 --depth 6 --fen "W:W18,22,25,K30:B5,9,K14,K26"
+expect_rc 0 "0 is the automatic cache"
+OUT=$(printf 'hub\nset-param name=egdb-cache value=-1\nquit\n' | "$PDNKIT" engine 2>/dev/null)
+expect_out_has "error" "set-param egdb-cache -1 refused"
+OUT=$(printf 'hub\nquit\n' | "$PDNKIT" engine 2>/dev/null)
+expect_out_has "param name=egdb-cache value=0 type=int min=0 max=1048576" "egdb-cache advertised, 0 for auto"
 run "$PDNKIT" analyze --movetime abc
 expect_rc 2 "bad movetime"
 expect_err_has "--movetime (seconds) must be a number from 0 to 86400, not 'abc'" "bad movetime named"

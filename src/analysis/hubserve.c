@@ -406,7 +406,7 @@ static int set_param(hub *h, const hub_line *l)
 	} else if (!strcmp(name, "egdb"))
 		slot = &h->params.egdb;
 	else if (!strcmp(name, "egdb-cache")) {
-		if (!hub_number(h, "set-param", "egdb-cache", value, 1, 1 << 20, true, &x))
+		if (!hub_number(h, "set-param", "egdb-cache", value, 0, 1 << 20, true, &x))
 			return 0;
 		slot = &h->params.egdb_cache;
 	} else
@@ -448,7 +448,7 @@ static void run_line(hub *h, char *line)
 		say(h, "param name=hash value=%s type=int min=1 max=65536", h->params.hash ? h->params.hash : "64");
 		say(h, "param name=threads value=%s type=int min=1 max=64", h->params.threads ? h->params.threads : "1");
 		say(h, "param name=egdb value=\"%s\" type=string", h->params.egdb ? h->params.egdb : "");
-		say(h, "param name=egdb-cache value=%s type=int min=1 max=1048576", h->params.egdb_cache ? h->params.egdb_cache : h->srv->egdb_cache_default);
+		say(h, "param name=egdb-cache value=%s type=int min=0 max=1048576", h->params.egdb_cache ? h->params.egdb_cache : h->srv->egdb_cache_default);
 		say(h, "param name=notation value=%s type=enum values=\"hub pdn\"", h->pdn_notation ? "pdn" : "hub");
 		say(h, "wait");
 	} else if (!strcmp(cmd, "set-param"))

@@ -71,16 +71,10 @@ pk_egdb *egdb_new(size_t cache_bytes)
 	pk_egdb *db = calloc(1, sizeof *db);
 	if (!db)
 		return NULL;
-	db->nsets = cache_bytes / EGDB_BLOCK_POSITIONS / WAYS;
-	if (db->nsets < 2)
-		db->nsets = 2;
-	db->slots = calloc(db->nsets * WAYS, sizeof *db->slots);
-	if (!db->slots) {
+	if (egdb_set_cache(db, cache_bytes) < 0) {
 		free(db);
 		return NULL;
 	}
-	for (size_t i = 0; i < db->nsets * WAYS; i++)
-		db->slots[i].slice = -1;
 	pthread_mutex_init(&db->lock, NULL);
 	pthread_mutex_init(&db->err_lock, NULL);
 	for (int i = 0; i < STRIPES; i++)
@@ -117,6 +111,42 @@ void egdb_free(pk_egdb *db)
 	for (int i = 0; i < STRIPES; i++)
 		pthread_mutex_destroy(&db->stripes[i].m);
 	free(db);
+}
+
+int egdb_set_cache(pk_egdb *db, size_t cache_bytes)
+{
+	size_t nsets = cache_bytes / EGDB_BLOCK_POSITIONS / WAYS;
+	if (nsets < 2)
+		nsets = 2;
+	slot *slots = calloc(nsets * WAYS, sizeof *slots);
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i < nsets * WAYS; i++)
+		slots[i].slice = -1;
+	for (size_t i = 0; i < db->nsets * WAYS; i++)
+		free(db->slots[i].data);
+	free(db->slots);
+	db->slots = slots;
+	db->nsets = nsets;
+	for (int i = 0; i < STRIPES; i++)
+		db->stripes[i].clock = 0;
+	return 0;
+}
+
+size_t egdb_cache_bytes(const pk_egdb *db)
+{
+	return db->nsets * WAYS * (size_t)EGDB_BLOCK_POSITIONS;
+}
+
+uint64_t egdb_disk_bytes(const pk_egdb *db)
+{
+	uint64_t bytes = 0;
+	pthread_mutex_lock(&((pk_egdb *)db)->lock);
+	for (int i = 0; i < db->n; i++)
+		if (!db->list[i]->mem)
+			bytes += (uint64_t)db->list[i]->info.nblocks * EGDB_BLOCK_POSITIONS;
+	pthread_mutex_unlock(&((pk_egdb *)db)->lock);
+	return bytes;
 }
 
 static int put_slice(pk_egdb *db, eslice *s)

@@ -51,6 +51,15 @@ typedef struct {
  * out of memory. */
 pk_egdb *egdb_new(size_t cache_bytes);
 void egdb_free(pk_egdb *db);
+/* Replaces the block cache by one of cache_bytes (at least a few blocks), dropping the
+ * blocks it held: only while no thread probes. -1 when out of memory (the old cache
+ * kept). Its memory is taken as blocks are read, up to that size. */
+int egdb_set_cache(pk_egdb *db, size_t cache_bytes);
+/* The cache's size in bytes (whole blocks). */
+size_t egdb_cache_bytes(const pk_egdb *db);
+/* The bytes a cache needs to hold every block of the slices read from files (one byte a
+ * position, decompressed): the size beyond which a larger cache gains nothing. */
+uint64_t egdb_disk_bytes(const pk_egdb *db);
 /* Adds one slice file, checking its header and block table; -1 with the reason (naming
  * the file) when it is not a database of this version or is damaged. A slice already
  * present is replaced. */
