@@ -435,6 +435,9 @@ static int egdb_stats_cmd(int argc, const char **argv)
 			printf("; %d of the %d slices of %d pieces", lc.have, lc.all, p);
 		}
 		printf("\n");
+		/* what a search's block cache holds at the most (--egdb-cache auto) */
+		printf("decompressed %.1f MiB; the searching commands' cache (auto) %.1f MiB\n",
+		       egdb_disk_bytes(db) / 1048576.0, egdb_auto_cache(db) / 1048576.0);
 	}
 	if (measure_arg) {
 		long k;

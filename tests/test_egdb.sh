@@ -77,6 +77,9 @@ expect_out_has '"pieces":4,"slices":25,"positions":6209316,' "4-piece positions"
 run "$PDNKIT" egdb stats --dir "$D" --slices
 expect_out_has "KK-K" "stats --slices lists slices"
 expect_out_has "complete up to 4 pieces" "stats says how far the databases go"
+# (the 4-piece level decompressed is about 6 MiB, rounded up to whole blocks a slice)
+expect_out_has "the searching commands' cache (auto) 64.0 MiB" "stats: the automatic cache, at least 64 MiB"
+echo "$OUT" | grep -Eq "^decompressed ([6-9]|1[0-9])\.[0-9] MiB;" && pass || fail "stats: the decompressed size: $OUT"
 
 # Probe: arguments, standard input, JSON, errors on their own line.
 run "$PDNKIT" egdb probe --dir "$D" "W:W20,K15:B12,K28" "B:WK1:BK10,K15"
