@@ -170,17 +170,15 @@ void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name,
 	snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
 	tag(f, "WhiteSeconds", tc);
 	char fen[VAR_FEN_STRLEN];
-	bool second = false;    /* the second mover moves first: "1... " */
 	if (m->variant) {
 		fprintf(f, "[GameType \"%d\"]\n", m->variant->gametype);
 		vfen_format(&o->vstart, fen, sizeof fen);
-		second = o->vstart.stm != m->variant->first;
 	} else {
 		fen_format(&o->start, fen, sizeof fen);
-		second = o->start.stm == PK_WHITE;
 	}
-	fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s %s\n\n", fen, second ? "1... " : "",
-		g->movetext ? g->movetext : "", result_string(g->result));
+	/* (the move text numbers a start by the second mover "1... " itself) */
+	fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s%s\n\n", fen, g->movetext ? g->movetext : "",
+		g->movetext && *g->movetext ? " " : "", result_string(g->result));
 }
 
 /* The finished games as PDN into out (replaced, or appended to with append): the

@@ -91,6 +91,21 @@ l=$(echo "$OUT" | sed -E 's/.*"losses":([0-9]+).*/\1/')
 run "$PDNKIT" validate "$T_TMP/m.pdn"
 expect_rc 0 "match games validate"
 expect_err_has "24 games read: 24 valid, 0 with errors, 0 with warnings" "match games are clean PDN"
+# Each move of the record says what its engine thought: the score from Black's view,
+# the depth and the seconds; a White move after a note has its number again; no
+# movetext line is longer than 79 columns.
+grep -q ' {\[%eval -\{0,1\}[0-9]*\.[0-9][0-9]\] \[%depth 5\] \[%emt [0-9]*\.[0-9][0-9]\]}' "$T_TMP/m.pdn" && pass || fail "a note of the depth-5 engine"
+grep -q '\[%depth 1\] \[%emt ' "$T_TMP/m.pdn" && pass || fail "a note of the depth-1 engine"
+grep -q '} [0-9]*\.\.\. [0-9]' "$T_TMP/m.pdn" && pass || fail "N... before White's move after a note"
+[ "$(grep -v '^\[' "$T_TMP/m.pdn" | awk 'length > 79' | wc -l)" -eq 0 ] && pass || fail "movetext lines of at most 79 columns"
+# The last score of each decided game is the winner's: positive (or #n) for 1-0,
+# negative (or #-n) for 0-1.
+bad=$(awk '/^\[Result/ { res = $2 } /^\[/ { next } { line = line " " $0 }
+	/(1-0|0-1|1\/2-1\/2)$/ { last = ""; s = line; while ((i = index(s, "%eval ")) > 0) { s = substr(s, i + 6); last = s }
+		sub(/\].*/, "", last)
+		if ((res == "\"1-0\"]" && last ~ /^#?-/) || (res == "\"0-1\"]" && last !~ /^#?-/)) print res, last
+		line = "" }' "$T_TMP/m.pdn")
+[ -z "$bad" ] && pass || fail "a decided game's last score has the winner's sign: $bad"
 # Openings from a file, one game at a time, a feature switched off.
 printf '[FEN "B:W21-32:B1-12"]\n1. 9-14 23-18 *\n\n[FEN "W:W21-32:B1-8,10-13"]\n*\n' > "$T_TMP/open.pdn"
 run "$PDNKIT" match --a "--depth 3" --b "--depth 3 --no-killers" --openings "$T_TMP/open.pdn" --concurrency 1 -o "$T_TMP/o.pdn" --json
@@ -244,7 +259,7 @@ expect_out_has '"elo":null' "an infinite Elo is JSON null"
 [ "$(grep -c '^\[GameType "25"\]' "$T_TMP/vm.pdn")" -eq 12 ] && pass || fail "each game says its GameType"
 run $PDNKIT validate "$T_TMP/vm.pdn"
 expect_err_has "12 games read: 12 valid, 0 with errors, 0 with warnings, 12 of other variants replayed" "the games replay under Russian rules"
-grep -q '^1\. [a-h][1-8][-:][a-h][1-8] [a-h][1-8]' "$T_TMP/vm.pdn" && pass || fail "Russian notation, numbered from White's move"
+grep -q '^1\. [a-h][1-8][-:][a-h][1-8] {\[%eval -\{0,1\}[0-9.]*\] \[%depth 4\] \[%emt [0-9.]*\]} 1\.\.\. [a-h][1-8]' "$T_TMP/vm.pdn" && pass || fail "Russian notation, numbered from White's move, with the engines' notes"
 run $PDNKIT match --variant international --a "--depth 2" --b "--depth 2" --json
 expect_rc 0 "a whole International match"
 expect_out_has '"games":162,' "9 first moves x 9 replies x 2 colours"

@@ -188,12 +188,13 @@ const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev)
 	return reps >= 2 ? "threefold repetition" : NULL;
 }
 
-bool match_append_move(char **text, size_t *len, size_t *cap, int number, int stm, const char *move)
+bool match_append_move(char **text, size_t *len, size_t *cap, int number, int stm, bool after_note, const char *move)
 {
-	/* "N. " before Black's moves; the writer puts "1... " before a White start */
+	/* "N. " before Black's moves, "N... " before White's after a note (and at a White
+	 * start) */
 	char tok[128];
 	int k = *len ? snprintf(tok, sizeof tok, " ") : 0;
-	int nl = movenum_token(number, stm, false, tok + k, sizeof tok - (size_t)k);
+	int nl = movenum_token(number, stm, after_note, tok + k, sizeof tok - (size_t)k);
 	if (nl) {
 		k += nl;
 		tok[k++] = ' ';
@@ -202,8 +203,40 @@ bool match_append_move(char **text, size_t *len, size_t *cap, int number, int st
 	return match_append(text, len, cap, tok);
 }
 
+/* What a move of the record says (a comment after it): the score after it from Black's
+ * view in men ([%eval], "#n" for a win in n plies, as annotate writes it), the depth
+ * ([%depth]) and the seconds the mover took ([%emt]); "{book}" for a book move. */
+bool match_append_note(char **text, size_t *len, size_t *cap, const pk_move_note *n)
+{
+	char buf[96];
+	if (n->book)
+		return match_append(text, len, cap, " {book}");
+	size_t k = (size_t)snprintf(buf, sizeof buf, " {");
+	if (n->has_score) {
+		int s = n->score_black;
+		if (score_is_win(s))
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "[%%eval #%s%d] ", s > 0 ? "" : "-",
+					      score_plies(s) > 0 ? score_plies(s) - 1 : 0);
+		else
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "[%%eval %.2f] ", s / 100.0);
+	}
+	if (n->depth > 0)
+		k += (size_t)snprintf(buf + k, sizeof buf - k, "[%%depth %d] ", n->depth);
+	snprintf(buf + k, sizeof buf - k, "[%%emt %.2f]}", n->seconds);
+	return match_append(text, len, cap, buf);
+}
+
 bool match_append(char **text, size_t *len, size_t *cap, const char *s)
 {
+	/* A word that would take its line past 79 columns begins the next line. */
+	char brk[1024];
+	size_t col = 0;
+	while (col < *len && (*text)[*len - 1 - col] != '\n')
+		col++;
+	if (s[0] == ' ' && col > 0 && col + strlen(s) > 79 && strlen(s) < sizeof brk) {
+		snprintf(brk, sizeof brk, "\n%s", s + 1);
+		s = brk;
+	}
 	size_t n = strlen(s);
 	if (*len + n + 1 > *cap) {
 		size_t nc = (*len + n + 1) * 2;
@@ -330,6 +363,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		memset(&r, 0, sizeof r);
 		bool has_score = false;
 		int score = 0;
+		pk_move_note note = { 0 };
 		if (pl->ext) {
 			pk_movelist ml;
 			if (gen_moves(&p, &ml) == 0) {
@@ -367,6 +401,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 					has_score = true;
 					score = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
 				}
+				note.depth = a.depth;
+				note.seconds = a.seconds;
 			}
 		} else {
 			pk_history h = { keys, nkeys, rev };
@@ -384,10 +420,13 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				atomic_fetch_add(&m->book_count[who], 1);
 			if (from_book && r.forced) {
 				/* a book move, unsearched: instant */
+				note.book = true;
 			} else {
 				has_score = !r.forced && r.last.depth > 0;
 				score = r.last.score;
 				double dt = child_now() - t0;
+				note.depth = has_score ? r.last.depth : 0;
+				note.seconds = dt;
 				if (timed)
 					clock[who] -= dt;
 				g->used[who] += dt;
@@ -421,7 +460,11 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		}
 		char mv[PK_MOVE_STRLEN];
 		pdn_move_string(&p, &r.best, false, mv);   /* the whole path where the short form is ambiguous */
-		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, mv);
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, true, mv);
+		note.has_score = has_score;
+		/* the mover's score before its move is the score after it */
+		note.score_black = p.stm == PK_BLACK ? score : -score;
+		ok = ok && match_append_note(&text, &len, &cap, &note);
 		bool reversible = move_is_reversible(&p, &r.best);
 		keys[nkeys++] = p.key;
 		moves[nmoves++] = r.best;

@@ -139,6 +139,7 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 		int who = idx_of[p.stm];
 		pk_vresult r;
 		memset(&r, 0, sizeof r);
+		pk_move_note note = { 0 };
 		if (m->pl[who].ext) {
 			pk_vmovelist *ml = malloc(sizeof *ml);
 			int legal = ml ? vgen(&p, ml) : -1;
@@ -161,6 +162,12 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 				pthread_mutex_unlock(&vtime_lock);
 				clock[who] -= a.seconds;
 				account(m, g, who, a.seconds);
+				note.seconds = a.seconds;
+				note.depth = a.depth;
+				if (a.has_score && a.score > -1000 && a.score < 1000) {
+					note.has_score = true;
+					note.score_black = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
+				}
 				if (m->stop && *m->stop)
 					break;
 				if (a.status != CLIENT_OK) {
@@ -181,6 +188,7 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 			if (m->pl[who].bk && book_vchoose(m->pl[who].bk, &p, &r.best)) {
 				r.has_move = true;       /* a book move: instant */
 				r.forced = true;
+				note.book = true;
 				atomic_fetch_add(&m->book_count[who], 1);
 			} else {
 				double t0 = child_now();
@@ -191,6 +199,12 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 				if (timed)
 					clock[who] -= dt;
 				account(m, g, who, dt);
+				note.seconds = dt;
+				if (!r.forced && r.last.depth > 0) {
+					note.has_score = true;
+					note.score_black = r.last.score;
+					note.depth = r.last.depth;
+				}
 			}
 			if (m->pl[who].lim.movetime > 0 && !timed)
 				saved[who] = r.forced ? lim.movetime : 0;
@@ -216,7 +230,11 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 		int rel = p.stm == first ? PK_BLACK : PK_WHITE, rel0 = o->vstart.stm == first ? PK_BLACK : PK_WHITE;
 		char mv[96];
 		vmove_text(v, &r.best, false, mv, sizeof mv);
-		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, mv);
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, true, mv);
+		/* the mover's score, from the first mover's view */
+		if (rel != PK_BLACK)
+			note.score_black = -note.score_black;
+		ok = ok && match_append_note(&text, &len, &cap, &note);
 		bool reversible = r.best.ncap == 0 && (p.sq[r.best.from] == VP_WKING || p.sq[r.best.from] == VP_BKING);
 		keys[nkeys++] = vpos_key(&p);
 		played[ply] = r.best;
