@@ -44,6 +44,47 @@ static void progress_and_write(void *ctx, int done, int gi)
 /* Every pair of np engines plays the openings (the template m gives the openings and
  * the rules), one pair after the other; a line a pair, then each engine's points, score
  * and Elo against the field. */
+/* The score of the games judged at their first position the databases hold. */
+static void print_judged(const pk_match *m)
+{
+	pk_match_score js;
+	match_score_judged(m, &js);
+	long n = js.wins + js.draws + js.losses;
+	printf("judged at %d pieces (the databases' value of each game's first position of %d pieces or fewer): ",
+	       egdb_pieces(m->judge), egdb_pieces(m->judge));
+	if (!n) {
+		printf("no game\n");
+		return;
+	}
+	printf("A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f (95%%: %+.0f .. %+.0f)\n", js.wins,
+	       js.draws, js.losses, 100 * js.score, js.elo, js.elo_low, js.elo_high);
+}
+
+/* An Elo difference as JSON: a number, or null when infinite (a score of 0 or 1). */
+static void elo_json(double e, char *buf, size_t size)
+{
+	if (isfinite(e))
+		snprintf(buf, size, "%.1f", e + 0.0);   /* no "-0.0" */
+	else
+		snprintf(buf, size, "null");
+}
+
+/* ,"judged":{...} of a match with --judge (nothing without). */
+static void print_judged_json(const pk_match *m)
+{
+	if (!m->judge)
+		return;
+	pk_match_score js;
+	match_score_judged(m, &js);
+	char elo[3][16];
+	elo_json(js.elo, elo[0], sizeof elo[0]);
+	elo_json(js.elo_low, elo[1], sizeof elo[1]);
+	elo_json(js.elo_high, elo[2], sizeof elo[2]);
+	printf(",\"judged\":{\"pieces\":%d,\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,"
+	       "\"elo\":%s,\"elo_low\":%s,\"elo_high\":%s}", egdb_pieces(m->judge), js.wins + js.draws + js.losses,
+	       js.wins, js.draws, js.losses, js.score, elo[0], elo[1], elo[2]);
+}
+
 static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames, long nconc, const char *out, int json,
 		       bool gauntlet)
 {
@@ -95,11 +136,18 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 				json_string(stdout, pl[i].name);
 				printf(",\"b\":");
 				json_string(stdout, pl[j].name);
-				printf(",\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f}", sc.wins, sc.draws, sc.losses, sc.score);
-			} else
+				printf(",\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f", sc.wins, sc.draws, sc.losses, sc.score);
+				print_judged_json(&m);
+				printf("}");
+			} else {
 				printf("%c-%c  %s - %s: +%ld =%ld -%ld, %.1f%%, Elo %+.0f (95%%: %+.0f .. %+.0f)\n", 'A' + i, 'A' + j,
 				       pl[i].name, pl[j].name, sc.wins, sc.draws, sc.losses, 100 * sc.score, sc.elo, sc.elo_low,
 				       sc.elo_high);
+				if (m.judge) {
+					printf("     ");
+					print_judged(&m);
+				}
+			}
 			fflush(stdout);
 			if (to_stdout && match_write_games(&m, out, event, NULL, false) < 0) {
 				match_free_games(&m);
@@ -138,6 +186,7 @@ int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
+	char *judge = NULL;
 	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL, *adj_win = NULL, *adj_draw = NULL;
 	int json = 0, gauntlet = 0, resume = 0;
 	struct poptOption opts[] = {
@@ -160,6 +209,7 @@ int cmd_match(int argc, const char **argv)
 		{ "adjudicate-win", 0, POPT_ARG_STRING, &adj_win, 0, "end a game as a win when both engines' last MOVES scores each gave that side SCORE men or more (e.g. 3,4; off by default)", "SCORE,MOVES" },
 		{ "adjudicate-draw", 0, POPT_ARG_STRING, &adj_draw, 0, "end a game as a draw from ply PLY on when both engines' last MOVES scores each stayed within SCORE men of 0 (e.g. 80,0.1,8; off by default)", "PLY,SCORE,MOVES" },
 		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end a game at the exact value of these endgame databases (default: the default directory's, when there are any)", "DIR|default|none" },
+		{ "judge", 0, POPT_ARG_STRING, &judge, 0, "score each game a second time by these endgame databases' value of its first position of as many pieces as they hold (the play before the ending; off by default)", "DIR|default|none" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play this variant with the variant engine (default: English)",
 		  "NAME|GAMETYPE" },
 		{ "games", 0, POPT_ARG_STRING, &games_arg, 0, "play at most N games (default: every opening, both colours)", "N" },
@@ -374,6 +424,15 @@ int cmd_match(int argc, const char **argv)
 			m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
 		if (failed)
 			goto out;
+		if (judge && strcmp(judge, "none") && !(m.judge = egdb_use_option(judge, false, &failed))) {
+			if (!failed)
+				cli_error("--judge: no endgame databases to judge with");
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+	} else if (judge && strcmp(judge, "none")) {
+		cli_error("--judge: the endgame databases are of English draughts");
+		goto out;
 	}
 	long ngames = 0, nconc = sysconf(_SC_NPROCESSORS_ONLN);
 	if (games_arg && cli_int(games_arg, 1, 10000000, "--games", &ngames))
@@ -481,17 +540,16 @@ int cmd_match(int argc, const char **argv)
 	if (json) {
 		/* an infinite Elo (a score of 0 or 1) is no JSON number: null */
 		char elo[3][16];
-		double e[3] = { sc.elo, sc.elo_low, sc.elo_high };
-		for (int i = 0; i < 3; i++)
-			if (isfinite(e[i]))
-				snprintf(elo[i], sizeof elo[i], "%.1f", e[i] + 0.0);   /* no "-0.0" */
-			else
-				strcpy(elo[i], "null");
+		elo_json(sc.elo, elo[0], sizeof elo[0]);
+		elo_json(sc.elo_low, elo[1], sizeof elo[1]);
+		elo_json(sc.elo_high, elo[2], sizeof elo[2]);
 		printf("{");
 		if (m.variant)
 			printf("\"variant\":\"%s\",", m.variant->key);
 		printf("\"games\":%ld,\"wins\":%ld,\"draws\":%ld,\"losses\":%ld,\"score\":%.4f,\"elo\":%s,"
-		       "\"elo_low\":%s,\"elo_high\":%s,\"pairs\":%ld,", n, w, d, l, s, elo[0], elo[1], elo[2], sc.pairs);
+		       "\"elo_low\":%s,\"elo_high\":%s,\"pairs\":%ld", n, w, d, l, s, elo[0], elo[1], elo[2], sc.pairs);
+		print_judged_json(&m);
+		printf(",");
 		if (sprt)
 			printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"llr\":%.3f,\"lower\":%.3f,\"upper\":%.3f,\"decision\":%s%s%s},",
 			       m.sprt_elo0, m.sprt_elo1, sc.llr, lo, hi, decision ? "\"" : "", decision ? decision : "null",
@@ -531,6 +589,8 @@ int cmd_match(int argc, const char **argv)
 		printf("%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
 		       "(95%%: %+.0f .. %+.0f%s); %.0f s\n", n, w, d, l, 100 * s, sc.elo,
 		       sc.elo_low, sc.elo_high, sc.pairs >= 2 ? ", from the pairs" : "", secs);
+		if (m.judge)
+			print_judged(&m);
 		if (sprt)
 			printf("SPRT Elo %g vs %g: LLR %.2f (bounds %.2f, %.2f): %s\n", m.sprt_elo0, m.sprt_elo1, sc.llr, lo, hi,
 			       decision ? (m.sprt_decision > 0 ? "H1 accepted (A is better by ELO1 rather than ELO0)" :
@@ -585,6 +645,7 @@ out:
 	free(margin);
 	free(on_fault);
 	free(adjudicate);
+	free(judge);
 	free(adj_win);
 	free(adj_draw);
 	free(startup);
@@ -592,5 +653,6 @@ out:
 		free(pdnkit_opts_keep[i]);
 	free(clock_arg);
 	egdb_free(m.adjudicate);
+	egdb_free(m.judge);
 	return rc;
 }

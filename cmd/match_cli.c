@@ -206,6 +206,21 @@ int match_write_games(const pk_match *mp, const char *out, const char *event_nam
 	return cli_text_commit(&txt, out) < 0 ? -1 : 0;
 }
 
+/* A game of a record judged as match_play judges the games it plays (m->judge): its moves
+ * replayed up to its first position the databases hold. 0, or -1 when out of memory. */
+static int judge_record(pk_egdb *db, pk_game *g, pk_replay *rp, int result, int *judged)
+{
+	if (replay_game(g, rp) < 0)
+		return -1;
+	if (match_judge_step(db, &rp->start, result, judged))
+		return 0;
+	for (int i = 0; i < rp->nply; i++)
+		if (match_judge_step(db, &rp->plies[i].after, result, judged))
+			return 0;
+	match_judge_step(db, NULL, result, judged);
+	return 0;
+}
+
 int match_resume(pk_match *m, const char *path, const char *event_name)
 {
 	int err = 0;
@@ -218,6 +233,8 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 	}
 	pk_game g;
 	game_init(&g);
+	pk_replay rp;
+	replay_init(&rp);
 	int got, n = 0, rc = 0;
 	char want_tc[48];
 	time_control(m, want_tc, sizeof want_tc);
@@ -273,6 +290,8 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 							break;
 						}
 					}
+				if (!why && m->judge && judge_record(m->judge, &g, &rp, result, &mg->judged) < 0)
+					why = "out of memory";
 				atomic_store(&mg->finished, true);
 				n++;
 			}
@@ -288,6 +307,7 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 		rc = -1;
 	}
 	game_free(&g);
+	replay_free(&rp);
 	pdn_close(r);
 	return rc < 0 ? -1 : n;
 }

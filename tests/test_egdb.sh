@@ -326,6 +326,26 @@ expect_rc 2 "agree without databases"
 run "$PDNKIT" train "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --egdb-positions 200 --label-egdb "$D" --epochs 2 -j
 expect_rc 0 "train with database positions"
 expect_err_has "200 positions of up to 4 pieces from the endgame databases" "the positions counted"
+# match --judge: each game scored again by the databases' value of its first position of
+# 4 pieces or fewer. The searches are of fixed depth, so the same match adjudicated there
+# plays the same moves up to that position: its results are the judged ones.
+printf '[FEN "B:W30,27,22:BK5,10,1"]\n*\n\n[FEN "W:W31,K26,21:B12,9,K3"]\n*\n\n[FEN "B:WK28,23,18:B14,K7,6"]\n*\n' > "$T_TMP/j.pdn"
+run "$PDNKIT" match --a "--depth 6 --egdb none" --b "--depth 1 --egdb none" --openings "$T_TMP/j.pdn" -c 1 --adjudicate none --judge "$D" -o "$T_TMP/judged.pdn" --json
+expect_rc 0 "match --judge"
+expect_out_has '"judged":{"pieces":4,"games":6,' "every game judged at 4 pieces"
+jud=$(echo "$OUT" | sed -E 's/.*"judged":\{"pieces":4,"games":6,"wins":([0-9]+),"draws":([0-9]+),"losses":([0-9]+).*/\1 \2 \3/')
+run "$PDNKIT" match --a "--depth 6 --egdb none" --b "--depth 1 --egdb none" --openings "$T_TMP/j.pdn" -c 1 --adjudicate "$D" --json
+adj=$(echo "$OUT" | sed -E 's/^\{"games":6,"wins":([0-9]+),"draws":([0-9]+),"losses":([0-9]+).*/\1 \2 \3/')
+[ -n "$jud" ] && [ "$jud" = "$adj" ] && pass || fail "judged ($jud) as adjudicated at 4 pieces ($adj)"
+run "$PDNKIT" match --a "--depth 6 --egdb none" --b "--depth 1 --egdb none" --openings "$T_TMP/j.pdn" -c 1 --adjudicate none --judge "$D" -o "$T_TMP/judged.pdn" --resume
+expect_out_has "resumed: 6 of 6 games" "a finished record resumed"
+expect_out_has "judged at 4 pieces (the databases' value of each game's first position of 4 pieces or fewer): A won ${jud%% *}," "its games judged again from their moves, alike"
+run "$PDNKIT" match --variant russian --a "--depth 1" --games 2 --judge "$D"
+expect_rc 2 "--judge in another variant"
+expect_err_has "--judge: the endgame databases are of English draughts" "said why"
+run "$PDNKIT" match --a "--depth 1" --games 2 --judge "$T_TMP/no/such/dir"
+expect_rc 3 "--judge without databases"
+expect_err_has "no endgame databases at $T_TMP/no/such/dir" "said where it looked"
 # A database directory that does not exist: how to build one is said.
 run "$PDNKIT" egdb probe --egdb "$T_TMP/no/such/dir" "B:W21:B1"
 expect_rc 3 "probe of a missing directory"

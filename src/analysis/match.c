@@ -306,19 +306,37 @@ void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_s
 		atomic_store(&m->halt, true);
 }
 
-/* The exact value of the databases ends the game: its result, or -1 when they do not
- * cover the position. */
-static int adjudicated(pk_match *m, const pk_pos *p)
+int match_egdb_result(pk_egdb *db, const pk_pos *p)
 {
-	if (!m->adjudicate || __builtin_popcountll((unsigned long long)(p->side[0] | p->side[1])) > egdb_max_pieces(m->adjudicate))
-		return -1;
+	if (!db || __builtin_popcountll((unsigned long long)(p->side[0] | p->side[1])) > egdb_max_pieces(db))
+		return RES_NONE;
 	pk_egdb_result r;
-	if (egdb_probe(m->adjudicate, p, &r) != EGDB_FOUND)
-		return -1;
+	if (egdb_probe(db, p, &r) != EGDB_FOUND)
+		return RES_NONE;
 	if (r.value == EGDB_DRAW)
 		return RES_DRAW;
 	int winner = r.value == EGDB_WIN ? p->stm : !p->stm;
 	return winner == PK_BLACK ? RES_BLACK_WINS : RES_WHITE_WINS;
+}
+
+bool match_judge_step(pk_egdb *db, const pk_pos *p, int result, int *judged)
+{
+	if (!p) {
+		*judged = result;   /* ended before it came down to the databases */
+		return true;
+	}
+	if (__builtin_popcountll((unsigned long long)(p->side[0] | p->side[1])) > egdb_pieces(db))
+		return false;
+	*judged = match_egdb_result(db, p);
+	return true;
+}
+
+/* The exact value of the databases ends the game: its result, or -1 when they do not
+ * cover the position. */
+static int adjudicated(pk_match *m, const pk_pos *p)
+{
+	int r = match_egdb_result(m->adjudicate, p);
+	return r == RES_NONE ? -1 : r;
 }
 
 static void play(pk_match *m, pk_match_game *g, seat st[2])
@@ -356,6 +374,10 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	/* runs of agreeing scores, by the mover's colour: that one side is winning (by its
 	 * colour), and that the game is level */
 	int win_run[2][2] = { { 0, 0 }, { 0, 0 } }, level_run[2] = { 0, 0 };
+	bool judging = m->judge && egdb_pieces(m->judge) > 0;
+	g->judged = RES_NONE;
+	if (judging && match_judge_step(m->judge, &p, 0, &g->judged))
+		judging = false;
 	for (ply = 0; ply < MATCH_MAX_PLIES && ok; ply++) {
 		int who = p.stm == PK_BLACK ? black : !black;
 		pk_player *pl = &m->pl[who];
@@ -472,6 +494,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		pos_make(&p, &r.best, &q);
 		p = q;
 		rev = reversible ? rev + 1 : 0;
+		if (judging && match_judge_step(m->judge, &p, 0, &g->judged))
+			judging = false;
 		if ((g->reason = match_drawn(keys, nkeys, p.key, rev)) != NULL) {
 			ply++;
 			break;
@@ -517,6 +541,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		text = NULL;
 		m->failed = 1;
 	}
+	if (judging)
+		match_judge_step(m->judge, NULL, g->result, &g->judged);
 	g->plies = ply;
 	g->movetext = text;
 	if (ok && !(m->stop && *m->stop))
@@ -693,24 +719,35 @@ void match_sprt_bounds(double *lower, double *upper)
 	*upper = log(0.95 / 0.05);
 }
 
-/* A's points in finished game i (1, 0.5, 0), or -1 when it is not finished. */
-static double points(const pk_match *m, int i)
+/* A's points in finished game i (1, 0.5, 0), by its result or its judged result, or -1
+ * when it is not finished (or has no judged result). */
+static double points_by(const pk_match *m, int i, bool judged)
 {
 	if (i >= m->ngames || !atomic_load(&m->games[i].finished))
 		return -1;
 	bool white_first = m->variant && m->variant->first == PK_WHITE;
-	int res = m->games[i].result;
+	int res = judged ? m->games[i].judged : m->games[i].result;
+	if (res != RES_BLACK_WINS && res != RES_WHITE_WINS && res != RES_DRAW)
+		return -1;
 	bool a_first = white_first ? !m->games[i].a_black : m->games[i].a_black;
 	if (res == RES_DRAW)
 		return 0.5;
 	return (a_first ? res == RES_BLACK_WINS : res == RES_WHITE_WINS) ? 1 : 0;
 }
 
-void match_score(const pk_match *m, pk_match_score *out)
+static double points(const pk_match *m, int i) { return points_by(m, i, false); }
+static double points_judged(const pk_match *m, int i) { return points_by(m, i, true); }
+
+static void score_with(const pk_match *m, double (*pts)(const pk_match *, int), pk_match_score *out);
+
+void match_score(const pk_match *m, pk_match_score *out) { score_with(m, points, out); }
+void match_score_judged(const pk_match *m, pk_match_score *out) { score_with(m, points_judged, out); }
+
+static void score_with(const pk_match *m, double (*pts)(const pk_match *, int), pk_match_score *out)
 {
 	long w = 0, d = 0, l = 0;
 	for (int i = 0; i < m->ngames; i++) {
-		double x = points(m, i);
+		double x = pts(m, i);
 		w += x == 1;
 		d += x == 0.5;
 		l += x == 0;
@@ -724,7 +761,7 @@ void match_score(const pk_match *m, pk_match_score *out)
 	long np = 0;
 	double sum = 0, sum2 = 0;
 	for (int i = 0; i + 1 < m->ngames; i += 2) {
-		double a = points(m, i), b = points(m, i + 1);
+		double a = pts(m, i), b = pts(m, i + 1);
 		if (a < 0 || b < 0)
 			continue;
 		double x = (a + b) / 2;
@@ -745,7 +782,7 @@ void match_score(const pk_match *m, pk_match_score *out)
 		 * each bin given a count of 1e-3 so that a one-sided start has a variance */
 		long bins[5] = { 0, 0, 0, 0, 0 };
 		for (int i = 0; i + 1 < m->ngames; i += 2) {
-			double a = points(m, i), b = points(m, i + 1);
+			double a = pts(m, i), b = pts(m, i + 1);
 			if (a >= 0 && b >= 0)
 				bins[(int)((a + b) * 2 + 0.5)]++;
 		}

@@ -58,6 +58,10 @@ typedef struct {
 	double used[2];             /* seconds A and B used */
 	int moves[2];               /* moves A and B searched (not from a book) */
 	atomic_bool finished;       /* played to its end (not cut short by a stop) */
+	/* With m->judge: the databases' value (RES_*) of the game's first position of as many
+	 * pieces as they hold or fewer, or the game's result when it ended before one; RES_NONE
+	 * when the databases lacked that position's slice. */
+	int judged;
 } pk_match_game;
 
 typedef struct {
@@ -81,6 +85,8 @@ typedef struct {
 	pk_client_opts copts;       /* for the other engines */
 	bool stop_on_fault;         /* a fault ends the run (after the games being played) */
 	pk_egdb *adjudicate;        /* ends a game at an exact value of these databases (may be NULL) */
+	pk_egdb *judge;             /* judges each game at its first position they hold (games[].judged;
+				     * may be NULL) */
 	/* Adjudication by the engines' scores (hundredths of a man, English draughts): a
 	 * win when both engines' last score_moves scores each gave one side score_win or
 	 * more; a draw from ply draw_ply on when both engines' last score_moves scores each
@@ -139,6 +145,15 @@ typedef struct {
 	double llr;                 /* the SPRT's log-likelihood ratio when one is set */
 } pk_match_score;
 void match_score(const pk_match *m, pk_match_score *out);
+/* The same with each game's judged result in place of its result (m->judge); a game
+ * without one (RES_NONE) is left out. */
+void match_score_judged(const pk_match *m, pk_match_score *out);
+/* The databases' value of p as a result (RES_BLACK_WINS, RES_WHITE_WINS, RES_DRAW), or
+ * RES_NONE when they do not hold it. */
+int match_egdb_result(pk_egdb *db, const pk_pos *p);
+/* Judging a game position by position (m->judge): *state starts at 0; each position in
+ * turn, then the game's result with p NULL, until it returns true, *judged set. */
+bool match_judge_step(pk_egdb *db, const pk_pos *p, int result, int *judged);
 /* The SPRT's bounds for alpha = beta = 0.05: below lower accepts elo0, above upper elo1. */
 void match_sprt_bounds(double *lower, double *upper);
 
