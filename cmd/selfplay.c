@@ -89,7 +89,7 @@ int cmd_selfplay(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	int rc = cli_parse_options(ctx, opts);
-	pk_match m = { .progress = show_selfplay_progress, .stop = &cli_interrupted, .opening_per_game = true };
+	pk_match m = { .progress = show_selfplay_progress, .stop = &cli_interrupted, .opening_per_game = true, .no_notes = true };
 	m.ctx = &m;
 	pk_opening *deck = NULL, *op = NULL;
 	long *done = NULL, *ids = NULL, ndone = 0;

@@ -190,8 +190,8 @@ const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev)
 
 bool match_append_move(char **text, size_t *len, size_t *cap, int number, int stm, bool after_note, const char *move)
 {
-	/* "N. " before Black's moves, "N... " before White's after a note (and at a White
-	 * start) */
+	/* "N. " before Black's moves, "N... " before White's after a note or at a White
+	 * start (after_note) */
 	char tok[128];
 	int k = *len ? snprintf(tok, sizeof tok, " ") : 0;
 	int nl = movenum_token(number, stm, after_note, tok + k, sizeof tok - (size_t)k);
@@ -482,11 +482,11 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		}
 		char mv[PK_MOVE_STRLEN];
 		pdn_move_string(&p, &r.best, false, mv);   /* the whole path where the short form is ambiguous */
-		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, true, mv);
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, ply == 0 || !m->no_notes, mv);
 		note.has_score = has_score;
 		/* the mover's score before its move is the score after it */
 		note.score_black = p.stm == PK_BLACK ? score : -score;
-		ok = ok && match_append_note(&text, &len, &cap, &note);
+		ok = ok && (m->no_notes || match_append_note(&text, &len, &cap, &note));
 		bool reversible = move_is_reversible(&p, &r.best);
 		keys[nkeys++] = p.key;
 		moves[nmoves++] = r.best;

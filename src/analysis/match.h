@@ -97,6 +97,8 @@ typedef struct {
 	double clock_base, clock_inc;  /* a clock: seconds for the game and added after each move
 				       * (0: each engine's time a move, pl[].lim / ext_time) */
 	bool opening_per_game;      /* game i plays opening i (self-play), not (i / 2) % nop */
+	bool no_notes;              /* the moves alone in the record, without their notes
+				     * ({[%eval] [%depth] [%emt]}, {book}): self-play's data */
 	atomic_bool halt;           /* no new game: a fault with stop_on_fault, or the SPRT */
 	atomic_int faults;
 } pk_match;

@@ -230,11 +230,11 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 		int rel = p.stm == first ? PK_BLACK : PK_WHITE, rel0 = o->vstart.stm == first ? PK_BLACK : PK_WHITE;
 		char mv[96];
 		vmove_text(v, &r.best, false, mv, sizeof mv);
-		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, true, mv);
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, ply == 0 || !m->no_notes, mv);
 		/* the mover's score, from the first mover's view */
 		if (rel != PK_BLACK)
 			note.score_black = -note.score_black;
-		ok = ok && match_append_note(&text, &len, &cap, &note);
+		ok = ok && (m->no_notes || match_append_note(&text, &len, &cap, &note));
 		bool reversible = r.best.ncap == 0 && (p.sq[r.best.from] == VP_WKING || p.sq[r.best.from] == VP_BKING);
 		keys[nkeys++] = vpos_key(&p);
 		played[ply] = r.best;
