@@ -20,6 +20,7 @@ int cmd_tune(int argc, const char **argv);
 int cmd_train(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_blunders(int argc, const char **argv);
+int cmd_turns(int argc, const char **argv);
 int cmd_book(int argc, const char **argv);
 int cmd_egdb(int argc, const char **argv);
 int cmd_diagram(int argc, const char **argv);

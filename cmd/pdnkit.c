@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "solve", cmd_solve, "judge problem positions whose result is known: how many right, which missed" },
 	{ "annotate", cmd_annotate, "score every move of games with the engine; mark blunders, mistakes, only moves" },
 	{ "blunders", cmd_blunders, "the worst moves of the annotated games in a database" },
+	{ "turns", cmd_turns, "where each decided game turned, from the engines' scores its moves carry" },
 	{ "book", cmd_book, "opening books: build from games, probe, dump, stats, expand by the engine" },
 	{ "egdb", cmd_egdb, "endgame databases: build by retrograde analysis, probe, stats, verify" },
 	{ "diagram", cmd_diagram, "a board diagram of a position or a game's ply, as SVG or as text" },

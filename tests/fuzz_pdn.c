@@ -1,7 +1,9 @@
-/* libFuzzer target: arbitrary bytes through the reader, the replay and the writer.
+/* libFuzzer target: arbitrary bytes through the reader, the replay, the writer and the
+ * scores read from comments (analysis/turns).
  * Built and run by `make fuzz`; the crash-free corpus lives in tests/fuzz-corpus/. */
 #include <stddef.h>
 #include <stdint.h>
+#include "analysis/turns.h"
 #include "pdn/pdn_write.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,6 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rp.fix_el >= 0 && game_fix_move(&g, rp.fix_el, rp.fix_text, "fix") == 0)
 			replay_game(&g, &rp);
 		pdn_write_game(&g, &rp, &wo, discard, NULL);
+		pk_turn t;
+		turns_find(&g, &rp, 1 + (int)(size % 200), &t);
 		pk_write_opts ao = wo;
 		ao.after_move = after;
 		ao.verbatim_tags = true;

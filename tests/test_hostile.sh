@@ -29,6 +29,7 @@ match|--nodes 200 --games 2
 solve|--nodes 200 $FIX
 annotate|--nodes 200 $FIX
 blunders|--db $DB
+turns|$FIX
 tune|$FIX
 perft|2
 diagram|--fen B:W21:B1
