@@ -65,10 +65,11 @@ static const char *result_text(int r)
 
 int cmd_turns(int argc, const char **argv)
 {
-	char *threshold_arg = NULL;
+	char *threshold_arg = NULL, *depth_arg = NULL;
 	int json = 0, rc = EXIT_USAGE;
 	struct poptOption opts[] = {
 		{ "threshold", 0, POPT_ARG_STRING, &threshold_arg, 0, "the winner's advantage that must stay, in hundredths of a man (default 50)", "CP" },
+		{ "min-depth", 0, POPT_ARG_STRING, &depth_arg, 0, "pass over a score of a shallower search (a forced move answered at once; default 4)", "D" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON Lines: one object per decided game, then the players' sums and the counts", NULL },
 		POPT_AUTOHELP POPT_TABLEEND
 	};
@@ -89,6 +90,9 @@ int cmd_turns(int argc, const char **argv)
 	long threshold = 50;
 	if (threshold_arg && cli_int(threshold_arg, 1, 10000, "--threshold", &threshold))
 		goto out;
+	long min_depth = 4;
+	if (depth_arg && cli_int(depth_arg, 0, 1000, "--min-depth", &min_depth))
+		goto out;
 	pk_source src = { .files = files, .nfiles = nfiles };
 	pk_games *it = cli_games_open(&src);
 	if (!it) {
@@ -104,7 +108,7 @@ int cmd_turns(int argc, const char **argv)
 	while ((got = cli_next_game(it, &g, &rp, &unreadable)) == GAMES_GAME) {
 		games++;
 		pk_turn t;
-		int r = turns_find(g, rp, (int)threshold, &t);
+		int r = turns_find(g, rp, (int)threshold, (int)min_depth, &t);
 		if (r == -2) {
 			cli_error("out of memory");
 			rc = EXIT_RUNTIME;
@@ -227,8 +231,8 @@ int cmd_turns(int argc, const char **argv)
 				printf(",\"lag_plies_mean\":%.1f", s->lag_sum / (double)s->both_saw);
 			printf("}\n");
 		}
-		printf("{\"games\":%ld,\"decided\":%ld,\"no_turn\":%ld,\"not_decided\":%ld,\"without_scores\":%ld,\"other_variants\":%ld,\"threshold\":%ld}\n",
-		       games, decided, unturned, draws, unnoted, other, threshold);
+		printf("{\"games\":%ld,\"decided\":%ld,\"no_turn\":%ld,\"not_decided\":%ld,\"without_scores\":%ld,\"other_variants\":%ld,\"threshold\":%ld,\"min_depth\":%ld}\n",
+		       games, decided, unturned, draws, unnoted, other, threshold, min_depth);
 		goto out;
 	}
 	if (players.n)

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			replay_game(&g, &rp);
 		pdn_write_game(&g, &rp, &wo, discard, NULL);
 		pk_turn t;
-		turns_find(&g, &rp, 1 + (int)(size % 200), &t);
+		turns_find(&g, &rp, 1 + (int)(size % 200), (int)(size % 7), &t);
 		pk_write_opts ao = wo;
 		ao.after_move = after;
 		ao.verbatim_tags = true;

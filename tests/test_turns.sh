@@ -71,11 +71,27 @@ expect_rc 0 "turns --json"
 echo "$OUT" | head -1 | grep -q '"round":"7".*"ply":6,"move_number":3,"move":"17-14","loser_score":"-0.55","winner_score":"+1.20","winner_saw":7,"loser_saw":null' &&
 	pass || fail "game 1 at a man: [$(echo "$OUT" | head -1)]"
 echo "$OUT" | grep -q '^{"player":"Alpha","won":2,"lost":0,"turned":0}$' && pass || fail "Alpha's sums in JSON: [$OUT]"
-expect_out_has '{"games":5,"decided":2,"no_turn":0,"not_decided":1,"without_scores":1,"other_variants":1,"threshold":100}' "the JSON counts"
+expect_out_has '{"games":5,"decided":2,"no_turn":0,"not_decided":1,"without_scores":1,"other_variants":1,"threshold":100,"min_depth":4}' "the JSON counts"
 
 # A threshold no score reaches: no deciding move, said.
 run "$PDNKIT" turns --threshold 10000 "$T_TMP/m.pdn"
 echo "$OUT" | grep -q '^1 .*Beta .*White .*none' && pass || fail "game 1 without a deciding move at 100 men: [$OUT]"
+
+# A shallow score (a forced move answered with a 2-ply search) is passed over: Alpha's
+# scores stay from ply 3, so 1... 23-19 decided; read (--min-depth 0), its 0.20 at ply 5
+# breaks the stay, which then begins at ply 7, and 3... 17-14 decided.
+cat >"$T_TMP/d.pdn" <<'PDN'
+[Black "Alpha"]
+[White "Beta"]
+[Result "1-0"]
+
+1. 11-15 {[%eval 0.10] [%depth 20]} 23-19 {book} 2. 8-11 {[%eval 0.70] [%depth 20]}
+22-17 3. 9-13 {[%eval 0.20] [%depth 2]} 17-14 4. 10x17 {[%eval 1.20] [%depth 21]} 1-0
+PDN
+run "$PDNKIT" turns "$T_TMP/d.pdn"
+echo "$OUT" | grep -q 'Beta .*White .*1\.\.\. 23-19 ' && pass || fail "a shallow score not passed over: [$OUT]"
+run "$PDNKIT" turns --min-depth 0 "$T_TMP/d.pdn"
+echo "$OUT" | grep -q 'Beta .*White .*3\.\.\. 17-14 ' && pass || fail "--min-depth 0 does not read the shallow score: [$OUT]"
 
 # Usage and input errors.
 run "$PDNKIT" turns

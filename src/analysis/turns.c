@@ -47,6 +47,23 @@ bool turns_parse_eval(const char *comment, int *score)
 	return true;
 }
 
+int turns_parse_depth(const char *comment)
+{
+	const char *p = strstr(comment, "[%depth");
+	if (!p)
+		return -1;
+	p += 7;
+	while (*p == ' ')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	int d = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (d < 10000)
+			d = d * 10 + (*p - '0');
+	return d;
+}
+
 /* The first ply of side's notes from which all its later notes give the winner at least
  * threshold; 0 when its last note does not. */
 static int stays_from(const int *has, const int *mover, const int *wv, int n, int side, int threshold)
@@ -62,7 +79,7 @@ static int stays_from(const int *has, const int *mover, const int *wv, int n, in
 	return from;
 }
 
-int turns_find(const pk_game *g, const pk_replay *rp, int threshold, pk_turn *t)
+int turns_find(const pk_game *g, const pk_replay *rp, int threshold, int min_depth, pk_turn *t)
 {
 	memset(t, 0, sizeof *t);
 	t->winner = -1;
@@ -88,7 +105,11 @@ int turns_find(const pk_game *g, const pk_replay *rp, int threshold, pk_turn *t)
 			if (el->kind != EL_COMMENT)
 				break;
 			int s;
-			if (turns_parse_eval(game_str(g, el->off), &s)) {
+			const char *text = game_str(g, el->off);
+			if (turns_parse_eval(text, &s)) {
+				int d = turns_parse_depth(text);
+				if (d >= 0 && d < min_depth)
+					break;   /* a forced move's shallow score */
 				has[p] = 1;
 				wv[p] = winner == PK_WHITE ? -s : s;
 				t->notes++;
