@@ -278,10 +278,11 @@ clean:
 # FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.
 FUZZ_TIME ?= 600
 FUZZ_CC   ?= clang
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined $(PKG_CFLAGS) -DPK_VERSION='"$(VERSION)"'
 fuzz: deps $(GEN_C)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o build-fuzz/fuzz_pdn tests/fuzz_pdn.c $(SRC) \
 		$(GEN_C) $(PKG_LIBS) -lpthread -lm
 	@mkdir -p build-fuzz/new
 	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
@@ -290,8 +291,7 @@ fuzz: deps $(GEN_C)
 # The same for opening books (the decoder behind its checksums).
 fuzz-book: deps $(GEN_C)
 	@mkdir -p build-fuzz/new-book
-	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_book tests/fuzz_book.c $(SRC) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o build-fuzz/fuzz_book tests/fuzz_book.c $(SRC) \
 		$(GEN_C) $(PKG_LIBS) -lpthread -lm
 	build-fuzz/fuzz_book -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new-book tests/fuzz-book-corpus
@@ -299,8 +299,7 @@ fuzz-book: deps $(GEN_C)
 # The same for endgame database files (header, block table, blocks, probes).
 fuzz-egdb: deps $(GEN_C)
 	@mkdir -p build-fuzz/new-egdb
-	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined $(PKG_CFLAGS) -o build-fuzz/fuzz_egdb tests/fuzz_egdb.c $(SRC) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o build-fuzz/fuzz_egdb tests/fuzz_egdb.c $(SRC) \
 		$(GEN_C) $(PKG_LIBS) -lpthread -lm
 	build-fuzz/fuzz_egdb -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 build-fuzz/new-egdb tests/fuzz-egdb-corpus
