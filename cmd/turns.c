@@ -206,7 +206,7 @@ int cmd_turns(int argc, const char **argv)
 		printf("%-5d %-5s %-7s ", g->index, round ? cli_safe_text(round, safe_r, sizeof safe_r) : "-", result_text(t.result));
 		cli_cell(stdout, loser, 24, false);
 		printf(" %-6s ", t.winner == PK_BLACK ? "White" : "Black");
-		char dm[40];
+		char dm[sizeof num + PK_MOVE_STRLEN + 2];
 		if (t.turn)
 			snprintf(dm, sizeof dm, "%s %s", num, mv);
 		else
