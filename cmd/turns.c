@@ -258,6 +258,8 @@ int cmd_turns(int argc, const char **argv)
 	printf("\n");
 out:
 	free(players.p);
+	free(threshold_arg);
+	free(depth_arg);
 	poptFreeContext(ctx);
 	return rc;
 }
