@@ -58,11 +58,6 @@ static const char *ply_number(const pk_replay *rp, int p, char *buf, size_t size
 	return buf;
 }
 
-static const char *result_text(int r)
-{
-	return r == RES_BLACK_WINS ? "1-0" : r == RES_WHITE_WINS ? "0-1" : r == RES_DRAW ? "1/2-1/2" : "*";
-}
-
 int cmd_turns(int argc, const char **argv)
 {
 	char *threshold_arg = NULL, *depth_arg = NULL;
@@ -170,7 +165,7 @@ int cmd_turns(int argc, const char **argv)
 			json_string(stdout, games_file(it));
 			printf(",\"game\":%d,\"round\":", g->index);
 			json_string(stdout, round ? round : "");
-			printf(",\"result\":\"%s\",\"winner\":", result_text(t.result));
+			printf(",\"result\":\"%s\",\"winner\":", result_string(t.result));
 			json_string(stdout, winner);
 			printf(",\"loser\":");
 			json_string(stdout, loser);
@@ -203,7 +198,7 @@ int cmd_turns(int argc, const char **argv)
 			printf(" %-6s %-16s %7s %7s  %-10s %s\n", "colour", "deciding move", "loser", "winner", "winner saw", "loser saw");
 			header = true;
 		}
-		printf("%-5d %-5s %-7s ", g->index, round ? cli_safe_text(round, safe_r, sizeof safe_r) : "-", result_text(t.result));
+		printf("%-5d %-5s %-7s ", g->index, round ? cli_safe_text(round, safe_r, sizeof safe_r) : "-", result_string(t.result));
 		cli_cell(stdout, loser, 24, false);
 		printf(" %-6s ", t.winner == PK_BLACK ? "White" : "Black");
 		char dm[sizeof num + PK_MOVE_STRLEN + 2];
