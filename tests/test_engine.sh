@@ -133,7 +133,7 @@ expect_rc 2 "bench --threads 0"
 # bench: the node signature is the same on every run, and it is the recorded one. It
 # changes only when the search does; then record the new one with the match result of
 # the change in the commit message.
-BENCH_SIGNATURE=5607006
+BENCH_SIGNATURE=4934124
 run "$PDNKIT" bench --json
 expect_rc 0 "bench"
 a=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
@@ -143,29 +143,34 @@ b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$a" = "$BENCH_SIGNATURE" ] && pass || fail "bench signature $a, recorded $BENCH_SIGNATURE"
 # The threat extension (off by default) searches more: its own signature (0 Elo in
 # self-play when it was measured; README).
-t=$("$PDNKIT" bench --json --features threat=1,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+t=$("$PDNKIT" bench --json --features threat=1,etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$t" = 8543700 ] && [ "$t" != "$a" ] && pass || fail "bench signature with threat=1: $t, recorded 8543700"
 # The history's malus and decay and the cut by the evaluation off: the search before
 # them, node for node (bench starts every position afresh, so the decay alone leaves
 # its signature as it is).
-o=$("$PDNKIT" bench --json --features history-malus=0,history-decay=0,rfp=0,razor=0,lmr-adjust=0,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+o=$("$PDNKIT" bench --json --features history-malus=0,history-decay=0,rfp=0,razor=0,lmr-adjust=0,etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 13571712 ] && pass || fail "bench signature without the history's malus and decay, rfp, razor and lmr-adjust: $o, recorded 13571712"
-o=$("$PDNKIT" bench --json --features rfp=0,razor=0,lmr-adjust=0,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+o=$("$PDNKIT" bench --json --features rfp=0,razor=0,lmr-adjust=0,etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 12158687 ] && pass || fail "bench signature without rfp, razor and lmr-adjust: $o, recorded 12158687"
-o=$("$PDNKIT" bench --json --features razor=0,lmr-adjust=0,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+o=$("$PDNKIT" bench --json --features razor=0,lmr-adjust=0,etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 8390133 ] && pass || fail "bench signature without razor and lmr-adjust: $o, recorded 8390133"
 # The children's table entries looked at first (etc=4, the default) off: the search
-# before it, node for node; the signatures above and below are of searches without it.
-o=$("$PDNKIT" bench --json --features etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+# before it, node for node; the signatures above and below are of searches without it
+# (and without iir=3, the default since: iir=0).
+o=$("$PDNKIT" bench --json --features etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 7408222 ] && pass || fail "bench signature without etc: $o, recorded 7408222"
+# A node without a table move searched a ply shallower (iir=3, the default) off: the
+# search before it, node for node.
+o=$("$PDNKIT" bench --json --features iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$o" = 5607006 ] && [ "$o" != "$a" ] && pass || fail "bench signature without iir: $o, recorded 5607006"
 # Features measured and left off search otherwise, each its own signature.
-o=$("$PDNKIT" bench --json --features countermove=1,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+o=$("$PDNKIT" bench --json --features countermove=1,etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 7508045 ] && pass || fail "bench signature with countermove=1: $o, recorded 7508045"
 o=$("$PDNKIT" bench --json --features iir=4,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 7676190 ] && pass || fail "bench signature with iir=4: $o, recorded 7676190"
-o=$("$PDNKIT" bench --json --features singular=20,etc=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+o=$("$PDNKIT" bench --json --features singular=20,etc=0,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 14963834 ] && pass || fail "bench signature with singular=20: $o, recorded 14963834"
-o=$("$PDNKIT" bench --json --features progress=50 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+o=$("$PDNKIT" bench --json --features progress=50,iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = 8131464 ] && pass || fail "bench signature with progress=50: $o, recorded 8131464"
 o=$("$PDNKIT" bench --json --features history-decay=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$o" = "$a" ] && pass || fail "bench signature without the decay: $o, the default's $a"

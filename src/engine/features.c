@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30, .time_panic = 300, .etc = 4,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30, .time_panic = 300, .etc = 4, .iir = 3,
 };
 
 static const struct {
