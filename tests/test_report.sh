@@ -41,11 +41,11 @@ expect_err_has "--arrow: '1-40' is neither a legal move here nor squares" "the b
 # report of game 37, against annotate --json at the same settings. The check of the
 # mistakes' diagrams needs a move classed a mistake: at depth 10 the search without the
 # enhanced transposition cutoff (etc=0) classes one, the default search none.
-run "$PDNKIT" report "$G37" --depth 10 --features etc=0 --book none -o "$T_TMP/r.html"
+run "$PDNKIT" report "$G37" --depth 10 --features etc=0,iir=0 --book none -o "$T_TMP/r.html"
 expect_rc 0 "report of game 37"
 expect_err_has "report: 1 games in" "the report's summary"
 XML "$T_TMP/r.html" && pass || fail "the report is not well-formed: $("$BINDIR/test_report" --check-xml "$T_TMP/r.html")"
-"$PDNKIT" annotate "$G37" --depth 10 --features etc=0 --book none --json 2>/dev/null | head -1 |
+"$PDNKIT" annotate "$G37" --depth 10 --features etc=0,iir=0 --book none --json 2>/dev/null | head -1 |
 	grep -o '"ply":[0-9]*,"move":"[^"]*","side":"[a-z]*","best":[^}]*"class":"[a-z]*"' |
 	sed 's/"ply":\([0-9]*\),"move":"\([^"]*\)".*"class":"\([a-z]*\)"/\1 \2 \3/' >"$T_TMP/notes"
 [ "$(wc -l <"$T_TMP/notes")" -gt 80 ] && pass || fail "annotate --json gave $(wc -l <"$T_TMP/notes") moves"
@@ -61,7 +61,7 @@ cmp -s "$T_TMP/want" "$T_TMP/got" && pass || fail "the report marks plies [$(tr 
 [ "$(grep -o '<figure id=' "$T_TMP/r.html" | wc -l)" -eq "$(wc -l <"$T_TMP/want")" ] && pass || fail "not one diagram per mistake"
 grep -q 'class="graph"' "$T_TMP/r.html" && pass || fail "no evaluation graph"
 grep -q '<script>' "$T_TMP/r.html" && pass || fail "no stepper script"
-run "$PDNKIT" report "$G37" --depth 10 --features etc=0 --book none --no-script -o "$T_TMP/r2.html"
+run "$PDNKIT" report "$G37" --depth 10 --features etc=0,iir=0 --book none --no-script -o "$T_TMP/r2.html"
 grep -q '<script' "$T_TMP/r2.html" && fail "--no-script still writes a script" || pass
 grep -q 'http' "$T_TMP/r2.html" && grep -v 'xmlns="http://www.w3.org/2000/svg"' "$T_TMP/r2.html" | grep -q 'https\?://' &&
 	fail "the report refers to something online" || pass

@@ -68,6 +68,7 @@ static void test_against_minimax(void)
 	plain.probcut = 0;
 	plain.rfp = 0;
 	plain.razor = 0;
+	plain.iir = 0;
 	plain.progress = 0;   /* the minimax's leaves are not scaled */
 	/* one and two slots a key, the table at the horizon or not, one and two threads, both
 	 * kinds of aspiration windows (from depth 5), the children's table entries looked at
@@ -592,14 +593,14 @@ static void test_features_text(void)
 	CHECK(features_parse("razor=0,lmr-adjust=1,book-check=25", &g, err, sizeof err) == 0 && g.razor == 0 &&
 	      g.lmr_adjust == 1 && g.book_check == 25);
 	CHECK(features_parse("lmr-adjust=3", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 2"));
-	/* measured and left off: the refutation table, the reduction without a table move,
-	 * more time for an unstable choice */
-	CHECK(features_all.countermove == 0 && features_all.iir == 0 && features_all.time_unstable == 0);
-	CHECK(strstr(fb, "time-unstable=0,countermove=0,iir=0") != NULL);
+	/* measured and left off: the refutation table, more time for an unstable choice;
+	 * on: the reduction without a table move from depth 3 */
+	CHECK(features_all.countermove == 0 && features_all.iir == 3 && features_all.time_unstable == 0);
+	CHECK(strstr(fb, "time-unstable=0,countermove=0,iir=3") != NULL);
 	CHECK(features_parse("countermove=1,iir=4,time-unstable=85", &g, err, sizeof err) == 0 && g.countermove == 1 &&
 	      g.iir == 4 && g.time_unstable == 85);
 	CHECK(features_parse("countermove=2", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 1"));
-	CHECK(features_all.singular == 0 && strstr(fb, "iir=0,singular=0") != NULL);
+	CHECK(features_all.singular == 0 && strstr(fb, "iir=3,singular=0") != NULL);
 	CHECK(features_parse("singular=20", &g, err, sizeof err) == 0 && g.singular == 20);
 	CHECK(features_all.book_min == 0 && strstr(fb, "book-min=0") != NULL);
 	CHECK(features_parse("book-min=3", &g, err, sizeof err) == 0 && g.book_min == 3);
