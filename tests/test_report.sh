@@ -40,7 +40,8 @@ expect_err_has "--arrow: '1-40' is neither a legal move here nor squares" "the b
 
 # report of game 37, against annotate --json at the same settings. The check of the
 # mistakes' diagrams needs a move classed a mistake: at depth 10 the search without the
-# enhanced transposition cutoff (etc=0) classes one, the default search none.
+# enhanced transposition cutoff and the reduction without a table move (etc=0,iir=0)
+# classes one, the default search none.
 run "$PDNKIT" report "$G37" --depth 10 --features etc=0,iir=0 --book none -o "$T_TMP/r.html"
 expect_rc 0 "report of game 37"
 expect_err_has "report: 1 games in" "the report's summary"
