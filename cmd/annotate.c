@@ -354,8 +354,11 @@ int cmd_annotate(int argc, const char **argv)
 			client_close(c);
 		}
 	}
-	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
-		ea.depth = strdup("10");
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level) {
+		char d[16];
+		snprintf(d, sizeof d, "%d", ANNOTATE_DEFAULT_DEPTH);
+		ea.depth = strdup(d);
+	}
 	pk_annotate_opts *ao = &bo.ao;
 	if (engine_args_resolve(&ea, &ao->lim) || engine_weights(&ea, &bo.w) < 0 || engine_features(&ea, &bo.f) < 0) {
 		rc = EXIT_USAGE;

@@ -22,7 +22,7 @@ enum { FMT_TABLE, FMT_PDN, FMT_JSON };
 typedef struct {
 	pk_store *s;
 	int format;
-	long rows;
+	long rows, skipped;
 	pk_game g;
 	pk_replay rp;
 	int loaded;
@@ -145,10 +145,13 @@ static int row(void *ctx, const pk_blunder *bl)
 	int stm = PK_BLACK;
 	if (store_query(b->s, &one, load_one, b) < 0 || !b->loaded || ply < 1 ||
 	    position_before(&b->rp, ply, fen, sizeof fen, &stm) < 0) {
-		cli_error("game %lld: cannot replay it to ply %d%s%s", id, ply, b->loaded ? "" : ": ",
-			  b->loaded ? "" : store_error(b->s));
+		/* a damaged row is named and passed over; the other rows are listed */
+		char safe[600];
+		cli_error("game %lld: cannot replay it to ply %d%s%s; skipped", id, ply, b->loaded ? "" : ": ",
+			  b->loaded ? "" : cli_safe_text(store_error(b->s), safe, sizeof safe));
 		b->err = EXIT_RUNTIME;
-		return 1;
+		b->skipped++;
+		return 0;
 	}
 	int number = replay_move_number(&b->rp, ply);
 	bool black = stm == PK_BLACK;
@@ -353,6 +356,9 @@ int cmd_blunders(int argc, const char **argv)
 		goto out;
 	}
 	rc = b.err;
+	if (b.skipped)
+		fprintf(stderr, "blunders: %ld move%s of games damaged in the store left out (named above)\n", b.skipped,
+			b.skipped == 1 ? "" : "s");
 	if (!rc && b.rows == 0)
 		fprintf(stderr, "blunders: no annotated move of the selection lost %ld or more"
 				" (annotate the games first: pdnkit annotate --db ...)\n", minl);

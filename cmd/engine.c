@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +65,20 @@ static void on_stop(int sig)
 	dxp_stop = 1;
 }
 
+/* A connection's process ended: accept is interrupted, the process reaped and counted. */
+static void on_child(int sig) { (void)sig; }
+
+static int reap(int *alive)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		(*alive)--;
+	return *alive;
+}
+
 /* pdnkit as a DXP follower on [HOST:]PORT: one connection after another, until a
  * signal. */
-static int serve_dxp(const char *addr, const engine_args *ea, const char *movetime)
+static int serve_dxp(const char *addr, const engine_args *ea, const char *movetime, const char *conns_arg,
+		     const char *max_move_arg, const char *idle_arg)
 {
 	char host[256];
 	const char *ps;
@@ -74,10 +86,15 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 		cli_error("--dxp: the host of '%s' is too long", addr);
 		return EXIT_USAGE;
 	}
-	long port;
-	double mt = 0, hash = 64;
+	if (!*host)
+		snprintf(host, sizeof host, "127.0.0.1");   /* this machine only, unless a host is named */
+	long port, conns = 4;
+	double mt = 0, hash = 64, max_move = 60, idle = 120;
 	if (cli_int(ps, 0, 65535, "--dxp's port", &port) || (movetime && cli_number(movetime, 0.001, 3600, "--movetime", &mt)) ||
-	    (ea->hash && cli_number(ea->hash, 1, 65536, "--hash", &hash)))
+	    (ea->hash && cli_number(ea->hash, 1, 65536, "--hash", &hash)) ||
+	    (conns_arg && cli_int(conns_arg, 1, 256, "--max-connections", &conns)) ||
+	    (max_move_arg && cli_number(max_move_arg, 0.01, 3600, "--max-movetime", &max_move)) ||
+	    (idle_arg && cli_number(idle_arg, 1, 86400, "--idle", &idle)))
 		return EXIT_USAGE;
 	char err[400];
 	int lfd = dxp_listen(host, (int)port, err, sizeof err);
@@ -92,8 +109,11 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 		bound = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port :
 			      ((struct sockaddr_in *)&sa)->sin_port);
 	bool v6 = strchr(host, ':') != NULL;
-	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s%s%s:%d\n", v6 ? "[" : "", *host ? host : "*",
-		v6 ? "]" : "", bound);
+	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s%s%s:%d\n", v6 ? "[" : "", host, v6 ? "]" : "",
+		bound);
+	if (strncmp(host, "127.", 4) != 0 && strcmp(host, "::1") != 0 && strcmp(host, "localhost") != 0)
+		cli_warning("listening on %s: anyone who can reach this machine can start games (at most %ld at a time)", host,
+			    conns);
 	fflush(stderr);
 	struct sigaction act;
 	memset(&act, 0, sizeof act);
@@ -103,18 +123,33 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 	signal(SIGPIPE, SIG_IGN);
 	char name[64];
 	snprintf(name, sizeof name, "pdnkit %s", PK_VERSION);
-	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .movetime = mt, .log = dxp_log, .stop = &dxp_stop };
-	signal(SIGCHLD, SIG_IGN);   /* the connections' processes reap themselves */
+	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .movetime = mt, .max_movetime = max_move,
+			      .idle = idle, .log = dxp_log, .stop = &dxp_stop };
+	struct sigaction ch;
+	memset(&ch, 0, sizeof ch);
+	ch.sa_handler = on_child;   /* no SA_RESTART: accept returns, the process is reaped */
+	sigaction(SIGCHLD, &ch, NULL);
+	int alive = 0;
 	while (!dxp_stop) {
 		dxp_conn c;
+		reap(&alive);
 		if (dxp_accept(lfd, &c) < 0)
 			continue;
+		if (reap(&alive) >= conns) {
+			char line[120];
+			snprintf(line, sizeof line, "refused: %d connections already (--max-connections %ld)", alive, conns);
+			dxp_log(NULL, c.peer, line);
+			dxp_close(&c);
+			continue;
+		}
 		/* each connection in a process of its own, ended with this one */
 		pid_t pid = fork();
 		if (pid == 0) {
 			close(lfd);
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
 			signal(SIGCHLD, SIG_DFL);
+			if (getppid() == 1)
+				_exit(EXIT_OK);   /* the listener is gone already */
 			int r = dxpserve_conn(&srv, &c);
 			dxp_close(&c);
 			if (r < 0)
@@ -124,6 +159,8 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 		}
 		if (pid < 0)
 			cli_error("--dxp: cannot start a process for %s: %s", c.peer, strerror(errno));
+		else
+			alive++;
 		dxp_close(&c);
 	}
 	close(lfd);
@@ -136,10 +173,13 @@ int cmd_engine(int argc, const char **argv)
 	engine_args_init(&ea);
 	ea.playing = true;
 	int pdn = 0, no_book = 0;
-	char *cb = NULL, *dxp = NULL, *movetime = NULL;
+	char *cb = NULL, *dxp = NULL, *movetime = NULL, *conns = NULL, *max_move = NULL, *idle = NULL;
 	struct poptOption opts[] = {
 		{ "dxp", 0, POPT_ARG_STRING, &dxp, 0, "play International draughts as a DXP follower, listening on [HOST:]PORT (27531 is DXP's; 0: any free port, said on standard error)", "[HOST:]PORT" },
 		{ "movetime", 0, POPT_ARG_STRING, &movetime, 0, "with --dxp: seconds a move (default: the game's minutes shared out)", "SECONDS" },
+		{ "max-connections", 0, POPT_ARG_STRING, &conns, 0, "with --dxp: connections (games) at a time; more are refused (default 4)", "N" },
+		{ "max-movetime", 0, POPT_ARG_STRING, &max_move, 0, "with --dxp: seconds a move at most, whatever a game's clock asks (default 60)", "SECONDS" },
+		{ "idle", 0, POPT_ARG_STRING, &idle, 0, "with --dxp: seconds an initiator may stay silent, beyond its game's clock (default 120)", "SECONDS" },
 		{ "cb", 0, POPT_ARG_STRING, &cb, 0, "serve this CheckerBoard engine library instead of pdnkit's engine", "LIB.so" },
 		{ "hash", 0, POPT_ARG_STRING, &ea.hash, 0, "transposition table size in MB (default 64; also set-param name=hash)", "MB" },
 		{ "threads", 0, POPT_ARG_STRING, &ea.threads, 0, "search threads (default 1)", "N" },
@@ -164,11 +204,12 @@ int cmd_engine(int argc, const char **argv)
 			cli_error("--dxp plays International draughts with the variant engine: only --hash and --movetime go with it");
 			goto out;
 		}
-		rc = serve_dxp(dxp, &ea, movetime);
+		rc = serve_dxp(dxp, &ea, movetime, conns, max_move, idle);
 		goto out;
 	}
-	if (movetime) {
-		cli_error("--movetime goes with --dxp (over Hub, the client sets the time)");
+	if (movetime || conns || max_move || idle) {
+		cli_error("--%s goes with --dxp (over Hub, the client sets the time)",
+			  movetime ? "movetime" : conns ? "max-connections" : max_move ? "max-movetime" : "idle");
 		goto out;
 	}
 	if (cb) {
@@ -202,6 +243,9 @@ out:
 	poptFreeContext(ctx);
 	free(cb);
 	free(dxp);
+	free(conns);
+	free(max_move);
+	free(idle);
 	free(movetime);
 	return rc;
 }

@@ -95,20 +95,6 @@ int engine_threads(const engine_args *ea)
 	return ea->threads ? atoi(ea->threads) : 1;
 }
 
-/* The file of --weights into text; -1 after saying why not. */
-static int read_weights(const char *path, char *text, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		cli_error("cannot open weights '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	size_t n = fread(text, 1, size - 1, f);
-	fclose(f);
-	text[n] = 0;
-	return 0;
-}
-
 /* A whole file as text (malloc'ed), up to 64 MB; NULL after saying why ("WHAT 'path': ..."). */
 static char *read_whole(const char *path, const char *what)
 {
@@ -139,6 +125,29 @@ static char *read_whole(const char *path, const char *what)
 		return NULL;
 	}
 	text[n] = 0;
+	return text;
+}
+
+/* The file of --weights as text (malloc'ed), whole: a NUL byte in it is refused, not
+ * taken for its end. NULL after saying why. */
+static char *read_weights(const char *path, size_t *len)
+{
+	char *text = read_whole(path, "weights");
+	if (!text)
+		return NULL;
+	/* read_whole ends the text with a NUL: one before it was in the file */
+	FILE *f = fopen(path, "rb");
+	long size = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		size = ftell(f);
+	if (f)
+		fclose(f);
+	*len = strlen(text);
+	if (size >= 0 && (size_t)size != *len) {
+		cli_error("weights '%s': a NUL byte at offset %zu: not a text file of weights", path, *len);
+		free(text);
+		return NULL;
+	}
 	return text;
 }
 
@@ -243,15 +252,16 @@ int engine_weights(const engine_args *ea, pk_weights *w)
 		w->net = ea->net ? keep_net : NULL;
 		return 0;
 	}
-	char text[8192];
-	if (read_weights(ea->weights, text, sizeof text) < 0)
+	size_t len;
+	char *text = read_weights(ea->weights, &len);
+	if (!text)
 		return -1;
 	char err[160];
-	if (weights_parse(text, w, err, sizeof err) < 0) {
+	int rc = weights_parse(text, w, err, sizeof err);
+	if (rc < 0)
 		cli_error("weights '%s': %s", ea->weights, err);
-		return -1;
-	}
-	return 0;
+	free(text);
+	return rc < 0 ? -1 : 0;
 }
 
 int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
@@ -263,11 +273,15 @@ int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
 		vweights_hand_set(v, w);
 		return 0;
 	}
-	char text[8192], err[160];
+	char err[160];
 	int gametype;
-	if (read_weights(ea->weights, text, sizeof text) < 0)
+	size_t len;
+	char *text = read_weights(ea->weights, &len);
+	if (!text)
 		return -1;
-	if (vweights_parse(text, w, &gametype, err, sizeof err) < 0) {
+	int rc = vweights_parse(text, w, &gametype, err, sizeof err);
+	free(text);
+	if (rc < 0) {
 		cli_error("weights '%s': %s", ea->weights, err);
 		return -1;
 	}

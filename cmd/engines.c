@@ -231,6 +231,13 @@ static int list(int argc, const char **argv)
 		rc = EXIT_OK;
 		goto out;
 	}
+	char why[600], safe_why[700];
+	if (spec_file_check(path, why, sizeof why) < 0) {
+		/* a file named (--engines, $PDNKIT_ENGINES) that cannot be read is an error */
+		cli_error("%s", cli_safe_text(why, safe_why, sizeof safe_why));
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	rc = EXIT_OK;
 	char name[128];
 	for (int i = 0; spec_file_name(path, i, name, sizeof name); i++) {

@@ -13,7 +13,7 @@ typedef struct {
 	pk_out *out;
 	pk_game g;
 	pk_replay rp;
-	long games;
+	long games, corrupt;
 	int err;     /* 1 database, 2 output */
 } ectx;
 
@@ -21,8 +21,11 @@ static int export_row(void *vctx, const pk_row *r)
 {
 	ectx *c = vctx;
 	if (store_load_game(c->s, r, &c->g, &c->rp) < 0) {
-		c->err = 1;
-		return 1;
+		/* a damaged row is named and left out; the others are written */
+		char safe[600];
+		cli_error("%s; skipped", cli_safe_text(store_error(c->s), safe, sizeof safe));
+		c->corrupt++;
+		return 0;
 	}
 	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
 	if (pdn_write_game(&c->g, &c->rp, &o, cli_sink_out, c->out) < 0) {
@@ -87,9 +90,11 @@ int cmd_export(int argc, const char **argv)
 		cli_error("cannot write %s: %s", cli_out_name(path), msg ? msg : strerror(errno ? errno : EIO));
 		rc = EXIT_RUNTIME;
 	} else {
-		fprintf(stderr, "pdnkit export: %ld game%s written; %.2f s\n", c.games, c.games == 1 ? "" : "s",
-			cli_now() - t0);
-		rc = EXIT_OK;
+		fprintf(stderr, "pdnkit export: %ld game%s written", c.games, c.games == 1 ? "" : "s");
+		if (c.corrupt)
+			fprintf(stderr, ", %ld damaged in the store left out (named above)", c.corrupt);
+		fprintf(stderr, "; %.2f s\n", cli_now() - t0);
+		rc = c.corrupt ? EXIT_RUNTIME : EXIT_OK;
 	}
 out:
 	store_close(c.s);

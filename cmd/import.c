@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "cli.h"
 #include "egdb_opts.h"
@@ -18,6 +19,99 @@ typedef struct {
 	long files, games, stored, duplicates, copies, invalid, skipped, variants;
 	long judged, contradicted;
 } import_totals;
+
+#define PENDING_MAX 1000
+
+typedef struct {
+	pk_game g;
+	pk_replay rp;
+} pending;
+
+static char pend_name[4200];
+
+static void free_pending(pending *p, int *n)
+{
+	for (int i = 0; i < *n; i++) {
+		game_free(&p[i].g);
+		replay_free(&p[i].rp);
+	}
+	*n = 0;
+}
+
+/* Whether a piece of text read is a game: it has a well-formed tag pair of PDN's at the
+ * start of a line (one of the names of the seven-tag roster and the usual others:
+ * "[--fen FEN]" or "`[FEN ...]`" in a manual is none), or moves that replay without an
+ * error (or, in a variant that cannot be replayed, begin as moves do). */
+static bool is_game(const pk_game *g, const pk_replay *rp)
+{
+	static const char *const names[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType",
+					     "FEN", "SetUp", "Opening", "Annotator", "PlyCount", "TimeControl", "Time",
+					     "Termination", "Mode", "WhiteType", "BlackType", "Variant", "Remarks",
+					     "Source", "Publication", "Ballot", "EventDate", "Board", "WhiteElo", "BlackElo" };
+	for (int i = 0; i < g->ntags; i++) {
+		bool known = false, malformed = false;
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			known |= !strcasecmp(game_str(g, g->tags[i].name), names[k]);
+		for (int f = 0; f < g->findings.n; f++)
+			malformed |= !strcmp(g->findings.v[f].kind, "bad-tag") && g->findings.v[f].line == g->tags[i].line;
+		/* a tag pair begins its line (or follows the tags that begin it): "`[FEN ...]`"
+		 * quoted in a sentence is none */
+		bool starts = g->tags[i].col == 1;
+		for (int j = 0; j < i; j++)
+			starts |= g->tags[j].line == g->tags[i].line && g->tags[j].col == 1;
+		if (known && !malformed && starts)
+			return true;
+	}
+	if (g->findings.errors > 0)
+		return false;
+	if (rp->supported || rp->variant_replayed)
+		return (rp->supported ? rp->nply : rp->variant_plies) > 0;
+	/* a variant pdnkit cannot replay: move text that begins as PDN's does, a move
+	 * number and a move of square numbers or names ("1. a3b4") */
+	int k = 0;
+	while (k < g->nel && g->els[k].kind == EL_COMMENT)
+		k++;
+	if (k + 1 >= g->nel || g->els[k].kind != EL_NUMBER || g->els[k + 1].kind != EL_MOVE)
+		return false;
+	const char *m = game_str(g, g->els[k + 1].off);
+	size_t n = strlen(m), digits = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m[i] >= '0' && m[i] <= '9')
+			digits++;
+		else if (!strchr("-x:abcdefghijkl!?", m[i]))
+			return false;
+	return digits >= 2 && n <= 24;
+}
+
+static int store_one(pk_store *s, pk_egdb *edb, pk_game *g, pk_replay *rp, import_totals *t)
+{
+	if (edb) {
+		int v = verdict_result(edb, g, rp);
+		t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+		t->contradicted += v == VERDICT_CONTRADICTS;
+		if (v == VERDICT_FAILED) {
+			cli_error("%s", egdb_error(edb));
+			return -1;
+		}
+	}
+	int outcome;
+	if (store_add_game(s, g, rp, &outcome) < 0) {
+		cli_error("%s", store_error(s));
+		return -1;
+	}
+	t->games++;
+	t->copies += outcome == STORE_COPY_MARKED || outcome == STORE_COPY_SKIPPED || outcome == STORE_COPY_KEPT;
+	if (outcome == STORE_DUPLICATE)
+		t->duplicates++;
+	else if (outcome != STORE_COPY_SKIPPED) {
+		t->stored++;
+		bool replayed = rp->supported || rp->variant_replayed;
+		t->invalid += replayed && g->findings.errors > 0;
+		t->skipped += !replayed;
+		t->variants += rp->variant_replayed;
+	}
+	return 0;
+}
 
 int cmd_import(int argc, const char **argv)
 {
@@ -105,6 +199,17 @@ int cmd_import(int argc, const char **argv)
 		goto out;
 	}
 	int file = -1;               /* the file whose import is open: games are committed file by file */
+	/* A file is taken as PDN once one of its games has a tag pair or move text that
+	 * replays without an error; what comes before is held (at most PENDING_MAX pieces),
+	 * and a file that has no such game is refused whole, nothing stored. */
+	pending *pend = calloc(PENDING_MAX, sizeof *pend);
+	int npend = 0, pend_file = -1, confirmed_file = -1, refused_file = -1;
+	if (!pend) {
+		cli_error("out of memory");
+		rc = EXIT_RUNTIME;
+		games_close(it);
+		goto out;
+	}
 	while (!failed && !cli_interrupted) {
 		pk_game *g;
 		pk_replay *rp;
@@ -118,6 +223,14 @@ int cmd_import(int argc, const char **argv)
 			}
 			file = -1;
 		}
+		if (pend_file >= 0 && (got != GAMES_GAME || fi != pend_file) && !cli_interrupted) {
+			cli_progress_done();
+			cli_error("%s: not PDN: none of its %d piece%s of text has a tag pair or moves that replay; nothing imported from it",
+				  pend_name, npend, npend == 1 ? "" : "s");
+			unreadable = true;
+			free_pending(pend, &npend);
+			pend_file = -1;
+		}
 		if (got == GAMES_END || failed)
 			break;
 		if (got == GAMES_ERROR || got == GAMES_FATAL) {
@@ -129,6 +242,30 @@ int cmd_import(int argc, const char **argv)
 			failed = got == GAMES_FATAL;
 			continue;
 		}
+		if (fi == refused_file)
+			continue;
+		if (fi != confirmed_file) {
+			if (!is_game(g, rp)) {
+				if (npend == PENDING_MAX) {
+					cli_progress_done();
+					cli_error("%s: not PDN: none of its first %d pieces of text has a tag pair or moves that replay; nothing imported from it",
+						  pend_name, PENDING_MAX);
+					unreadable = true;
+					free_pending(pend, &npend);
+					pend_file = -1;
+					refused_file = fi;
+					continue;
+				}
+				if (pend_file < 0)
+					snprintf(pend_name, sizeof pend_name, "%s", games_file(it));
+				pend_file = fi;
+				games_take(it, &pend[npend].g, &pend[npend].rp);
+				npend++;
+				continue;
+			}
+			confirmed_file = fi;
+			pend_file = -1;
+		}
 		if (file < 0) {
 			t.files++;
 			if (store_begin_import(s, games_file(it), !no_positions) < 0) {
@@ -138,35 +275,17 @@ int cmd_import(int argc, const char **argv)
 			}
 			file = fi;
 		}
-		if (edb) {
-			int v = verdict_result(edb, g, rp);
-			t.judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
-			t.contradicted += v == VERDICT_CONTRADICTS;
-			if (v == VERDICT_FAILED) {
-				cli_error("%s", egdb_error(edb));
-				failed = true;
-				break;
-			}
-		}
-		int outcome;
-		if (store_add_game(s, g, rp, &outcome) < 0) {
-			cli_error("%s", store_error(s));
+		for (int i = 0; i < npend && !failed; i++)
+			failed = store_one(s, edb, &pend[i].g, &pend[i].rp, &t) < 0;
+		free_pending(pend, &npend);
+		if (failed || store_one(s, edb, g, rp, &t) < 0) {
 			failed = true;
 			break;
 		}
-		t.games++;
-		t.copies += outcome == STORE_COPY_MARKED || outcome == STORE_COPY_SKIPPED || outcome == STORE_COPY_KEPT;
-		if (outcome == STORE_DUPLICATE)
-			t.duplicates++;
-		else if (outcome != STORE_COPY_SKIPPED) {
-			t.stored++;
-			bool replayed = rp->supported || rp->variant_replayed;
-			t.invalid += replayed && g->findings.errors > 0;
-			t.skipped += !replayed;
-			t.variants += rp->variant_replayed;
-		}
 		cli_games_progress("import", it, t.games);
 	}
+	free_pending(pend, &npend);
+	free(pend);
 	if (file >= 0 && failed)
 		store_abort_import(s);
 	else if (file >= 0 && store_end_import(s) < 0) {

@@ -131,8 +131,11 @@ int cmd_report(int argc, const char **argv)
 		}
 		client_close(cl);
 	}
-	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
-		ea.depth = strdup("8");
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level) {
+		char d[16];
+		snprintf(d, sizeof d, "%d", ANNOTATE_DEFAULT_DEPTH);
+		ea.depth = strdup(d);
+	}
 	if (engine_args_resolve(&ea, &bo.ao.lim) || engine_weights(&ea, &bo.w) < 0 || engine_features(&ea, &bo.f) < 0)
 		goto done;
 	bo.ao.th = thresholds_default;

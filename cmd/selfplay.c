@@ -34,19 +34,43 @@ static void show_selfplay_progress(void *ctx, int done, int gi)
 }
 
 
-/* The rounds already in a self-play file (resuming): a sorted array, its size in *n. */
-static long *rounds_in(const char *path, long *n)
+/* The rounds already played in a self-play file (resuming), its size in *n: a game
+ * counts only when it is whole (its result written, every move replayed). A game cut
+ * short at the end of the file (the program was killed while writing it) is cut off
+ * the file and played again; *cut says how many such games were dropped. */
+static long *rounds_in(const char *path, long *n, long *cut)
 {
 	*n = 0;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	*cut = 0;
+	if (access(path, F_OK) != 0)
+		return NULL;
+	const char *files[] = { path };
+	pk_source src = { .files = files, .nfiles = 1 };
+	char err[400];
+	pk_games *it = games_open(&src, err, sizeof err);
+	if (!it)
 		return NULL;
 	long cap = 0, *v = NULL;
-	char line[256];
-	while (fgets(line, sizeof line, f)) {
-		long r;
-		if (sscanf(line, "[Round \"%ld\"]", &r) != 1)
+	long long tail = -1;   /* where the games cut short at the end begin */
+	pk_game *g;
+	pk_replay *rp;
+	int got;
+	while ((got = games_next(it, &g, &rp)) != GAMES_END && got != GAMES_FATAL) {
+		if (got != GAMES_GAME)
 			continue;
+		const char *rt = game_tag(g, "Round");
+		char *e;
+		long r = rt ? strtol(rt, &e, 10) : 0;
+		bool whole = rt && *e == 0 && r > 0 && rp->result_el >= 0 && rp->complete && g->findings.errors == 0 &&
+			     (rp->supported || rp->variant_replayed);
+		if (!whole) {
+			if (tail < 0)
+				tail = (long long)g->offset;
+			(*cut)++;
+			continue;
+		}
+		tail = -1;
+		*cut = 0;
 		if (*n == cap) {
 			long *nv = realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 1024));
 			if (!nv)
@@ -55,7 +79,11 @@ static long *rounds_in(const char *path, long *n)
 		}
 		v[(*n)++] = r;
 	}
-	fclose(f);
+	games_close(it);
+	if (tail >= 0 && truncate(path, (off_t)tail) < 0) {
+		cli_error("%s: cannot cut off the game cut short at its end: %s", path, strerror(errno));
+		*cut = -1;
+	}
 	return v;
 }
 
@@ -163,7 +191,15 @@ int cmd_selfplay(int argc, const char **argv)
 	}
 	if (nd < 0)
 		goto out;
-	done = rounds_in(out, &ndone);
+	long cut = 0;
+	done = rounds_in(out, &ndone, &cut);
+	if (cut < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (cut > 0)
+		fprintf(stderr, "selfplay: %ld game%s cut short at the end of %s dropped (played again)\n", cut,
+			cut == 1 ? "" : "s", out);
 	long todo = 0;
 	for (long g = k; g <= total; g += n)
 		todo += !has_round(done, ndone, g);

@@ -32,7 +32,8 @@ int cmd_serve(int argc, const char **argv)
 	engine_args ea;
 	engine_args_init(&ea);
 	char *port_arg = NULL, *bind = NULL, *searches_arg = NULL, *max_time_arg = NULL, *conns_arg = NULL,
-	     *timeout_arg = NULL, *port_file = NULL, *query_time_arg = NULL;
+	     *timeout_arg = NULL, *port_file = NULL, *query_time_arg = NULL, *per_ip_arg = NULL, *header_time_arg = NULL;
+	const char **hosts = NULL;
 	int open_browser = 0, allow_write = 0, quiet = 0;
 	struct poptOption opts[] = {
 		{ "port", 'P', POPT_ARG_STRING, &port_arg, 0, "port to listen on (default 8008; 0: any free port)", "N" },
@@ -43,6 +44,9 @@ int cmd_serve(int argc, const char **argv)
 		{ "max-time", 0, POPT_ARG_STRING, &max_time_arg, 0, "seconds an analysis may take at most (default 10)", "S" },
 		{ "max-connections", 0, POPT_ARG_STRING, &conns_arg, 0, "connections at a time; more are refused (default 256)", "N" },
 		{ "timeout", 0, POPT_ARG_STRING, &timeout_arg, 0, "seconds an idle connection is kept (default 30)", "S" },
+		{ "per-address", 0, POPT_ARG_STRING, &per_ip_arg, 0, "connections of one client address at a time (default 64)", "N" },
+		{ "header-time", 0, POPT_ARG_STRING, &header_time_arg, 0, "seconds a request may take to arrive; then it is cut off (default 10)", "S" },
+		{ "allow-host", 0, POPT_ARG_ARGV, &hosts, 0, "a host name the pages may be reached by (besides numeric addresses and localhost); may be repeated", "NAME" },
 		{ "query-time", 0, POPT_ARG_STRING, &query_time_arg, 0, "seconds a request's queries may take; then 503 (default 10)", "S" },
 		{ "port-file", 0, POPT_ARG_STRING, &port_file, 0, "write the port listened on to FILE once serving", "FILE" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line on standard error for each request", NULL },
@@ -54,7 +58,8 @@ int cmd_serve(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[OPTION...]");
 	int rc = cli_parse_options(ctx, opts);
 	pk_engine *engines[16] = { 0 };
-	long port = 8008, searches = 1, conns = 256, timeout = 30;
+	long port = 8008, searches = 1, conns = 256, timeout = 30, per_ip = 64, header_time = 10;
+	int nhosts = 0;
 	double max_time = 10, query_time = 10;
 	pk_web *w = NULL;
 	if (rc != EXIT_OK)
@@ -66,9 +71,32 @@ int cmd_serve(int argc, const char **argv)
 	    (searches_arg && cli_int(searches_arg, 0, 16, "--searches", &searches)) ||
 	    (conns_arg && cli_int(conns_arg, 1, 10000, "--max-connections", &conns)) ||
 	    (timeout_arg && cli_int(timeout_arg, 1, 3600, "--timeout", &timeout)) ||
+	    (per_ip_arg && cli_int(per_ip_arg, 1, 10000, "--per-address", &per_ip)) ||
+	    (header_time_arg && cli_int(header_time_arg, 1, 3600, "--header-time", &header_time)) ||
 	    (max_time_arg && cli_number(max_time_arg, 0.01, 3600, "--max-time", &max_time)) ||
 	    (query_time_arg && cli_number(query_time_arg, 0.000001, 3600, "--query-time", &query_time)))
 		goto out;
+	for (; hosts && hosts[nhosts]; nhosts++) {
+		const char *h = hosts[nhosts];
+		size_t n = strlen(h);
+		bool ok = n > 0 && n < 254;
+		for (size_t i = 0; ok && i < n; i++)
+			ok = (h[i] >= 'a' && h[i] <= 'z') || (h[i] >= 'A' && h[i] <= 'Z') || (h[i] >= '0' && h[i] <= '9') ||
+			     h[i] == '.' || h[i] == '-' || h[i] == '_';
+		if (!ok) {
+			char safe[300];
+			cli_error("--allow-host '%s': a host name is letters, digits, '.', '-' and '_' (no port, no scheme)",
+				  cli_safe_text(h, safe, sizeof safe));
+			goto out;
+		}
+	}
+	/* annotation on request: the annotate command's default depth unless a depth, nodes,
+	 * a time or a level is given */
+	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level) {
+		char d[16];
+		snprintf(d, sizeof d, "%d", ANNOTATE_DEFAULT_DEPTH);
+		ea.depth = strdup(d);
+	}
 	pk_limits lim;
 	if (engine_args_resolve(&ea, &lim))
 		goto out;
@@ -85,8 +113,6 @@ int cmd_serve(int argc, const char **argv)
 	 * engine options given here (a depth, nodes or time: else depth 10) */
 	pk_batch_opts bo = { 0 };
 	if (allow_write && searches > 0) {
-		if (!lim.depth && !lim.nodes && !(lim.movetime > 0))
-			lim.depth = 10;
 		bo.ao.lim = lim;
 		bo.ao.th = thresholds_default;
 		bo.ao.verify = VERIFY_DEFAULT;
@@ -110,6 +136,10 @@ int cmd_serve(int argc, const char **argv)
 		.port = (int)port,
 		.max_connections = (int)conns,
 		.timeout = (int)timeout,
+		.per_ip = (int)per_ip,
+		.header_time = (int)header_time,
+		.hosts = hosts,
+		.nhosts = nhosts,
 		.engines = engines,
 		.nengines = (int)searches,
 		.max_time = max_time,
@@ -165,6 +195,11 @@ out:
 	free(timeout_arg);
 	free(query_time_arg);
 	free(port_file);
+	free(per_ip_arg);
+	free(header_time_arg);
+	for (int i = 0; hosts && hosts[i]; i++)
+		free((char *)hosts[i]);
+	free(hosts);
 	poptFreeContext(ctx);
 	return rc;
 }

@@ -97,7 +97,7 @@ static void print_human(const pk_summary *st, bool explorer)
 
 static void print_json(const pk_summary *st, bool explorer)
 {
-	printf("{\"games\":%ld,\"players\":%ld,\"events\":%ld,\"date_min\":%d,\"date_max\":%d,"
+	printf("{\"games\":%ld,\"player_count\":%ld,\"events\":%ld,\"date_min\":%d,\"date_max\":%d,"
 	       "\"results\":{\"1-0\":%ld,\"0-1\":%ld,\"1/2-1/2\":%ld,\"*\":%ld},\"openings\":[",
 	       st->games, st->players, st->events, st->date_min, st->date_max, st->res[0], st->res[1], st->res[2],
 	       st->res[3]);

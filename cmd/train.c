@@ -399,7 +399,7 @@ int cmd_train(int argc, const char **argv)
 			int lr = learn_labels_load(d, lkey, f);
 			fclose(f);
 			if (lr < 0) {
-				cli_error("'%s' is no labels file of pdnkit train, or is cut short; remove it to label again", lfile);
+				cli_error("'%s' is no labels file of pdnkit train, or is damaged or cut short (its check fails); remove it to label again", lfile);
 				goto out;
 			}
 			have_labels = lr == 0;

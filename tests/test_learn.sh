@@ -22,6 +22,16 @@ expect_out_has "10 games played" "a rerun with more games plays only the new one
 run "$PDNKIT" selfplay -n 40 -d 3 -o "$SP" --adjudicate none
 expect_out_has "already" "a finished set plays nothing"
 [ "$(grep -c '^\[Round ' "$SP")" = 40 ] && pass || fail "forty rounds in the file"
+# a game cut short at the end of the file (killed while writing) is not counted: it is
+# cut off and its round played again
+cp "$SP" "$T_TMP/cut.pdn"
+SZ=$(wc -c <"$T_TMP/cut.pdn")
+head -c $((SZ - 40)) "$SP" >"$T_TMP/cut.pdn"
+run "$PDNKIT" selfplay -n 40 -d 3 -o "$T_TMP/cut.pdn" --adjudicate none
+expect_err_has "1 game cut short at the end" "the cut game is said"
+expect_out_has "1 games played" "its round is played again"
+run "$PDNKIT" validate "$T_TMP/cut.pdn"
+expect_err_has "40 games read: 40 valid, 0 with errors" "the file is whole again"
 # shards: the union of two shards is the whole set, game for game
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 1/2 -o "$T_TMP/s1.pdn" --adjudicate none
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 2/2 -o "$T_TMP/s2.pdn" --adjudicate none
@@ -215,6 +225,16 @@ run "$PDNKIT" train --net "$SP" --label-depth 3 --label-file "$T_TMP/lab.bin" --
 expect_err_has "other games or settings" "another depth labels again"
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-endgame 12:3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
 expect_err_has "other games or settings" "endings labelled deeper label again"
+# a labels file damaged in its scores (one byte changed) is refused, not trained on
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
+SZ=$(wc -c <"$T_TMP/lab.bin")
+printf '\177' | dd of="$T_TMP/lab.bin" bs=1 seek=$((SZ / 2)) conv=notrunc 2>/dev/null
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
+expect_rc 3 "a labels file with a damaged score"
+expect_err_has "damaged or cut short" "says it is damaged"
+head -c $((SZ - 3)) "$T_TMP/lab.bin" >"$T_TMP/lab3.bin"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab3.bin" --epochs 1 --batch 64 -j
+expect_rc 3 "a labels file cut short"
 printf 'junk' > "$T_TMP/lab2.bin"
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab2.bin" --epochs 1
 expect_rc 3 "a labels file that is not one"

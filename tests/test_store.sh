@@ -62,7 +62,7 @@ expect_out_has '[Event "Stopped early"]' "query --format pdn"
 expect_out_has '1. 9-14 23-18 2. 14x23 27x18 3. 5-9 26-23 *' "query --format pdn moves"
 
 run "$PDNKIT" stats --date-from 1950 --json
-expect_out_has '"games":4,"players":6,"events":4,"date_min":19500601,"date_max":19530303,"results":{"1-0":1,"0-1":0,"1/2-1/2":2,"*":1}' "stats json"
+expect_out_has '"games":4,"player_count":6,"events":4,"date_min":19500601,"date_max":19530303,"results":{"1-0":1,"0-1":0,"1/2-1/2":2,"*":1}' "stats json"
 run "$PDNKIT" stats --after "9-14 23-18 14x23 27x18 5-9 26-23 12-16 30-26" --json
 expect_out_has '"explorer":{"moves":[{"move":"16-19","games":2,"1-0":0,"0-1":0,"1/2-1/2":2}],"ended":1}' "explorer"
 run "$PDNKIT" stats --svg "$T_TMP/s.svg"

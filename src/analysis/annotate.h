@@ -21,6 +21,9 @@ typedef struct {
 } pk_thresholds;
 
 extern const pk_thresholds thresholds_default;   /* 100, 50, 25 */
+/* The depth every command that annotates searches when none is given (annotate,
+ * report, serve): the same everywhere, so that their runs are one run of the store. */
+#define ANNOTATE_DEFAULT_DEPTH 10
 
 /* The plies of pk_annotate_opts.verify and its rounds by default. */
 #define VERIFY_DEFAULT 6

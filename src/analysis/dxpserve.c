@@ -1,4 +1,7 @@
 /* pdnkit as a DXP follower. */
+#define _GNU_SOURCE   /* POLLRDHUP */
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,42 @@ typedef struct {
 	int minutes, moves;
 	double used;
 	int made;
+	bool awaiting_end;          /* it ended the game: the initiator's GAMEEND confirms it */
+	volatile sig_atomic_t halt; /* the search stops: the server stops or the peer left */
 } session;
+
+/* While a search runs: its connection is watched, the search stopped when it closes. */
+typedef struct {
+	session *ss;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool done;
+} watch;
+
+static void *watch_run(void *arg)
+{
+	watch *w = arg;
+	pthread_mutex_lock(&w->mu);
+	while (!w->done) {
+		session *ss = w->ss;
+		struct pollfd p = { .fd = ss->c->fd, .events = POLLRDHUP };
+		if ((ss->s->stop && *ss->s->stop) ||
+		    (poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))) {
+			ss->halt = 1;
+			break;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
 
 static void say(session *ss, const char *fmt, const char *a)
 {
@@ -44,7 +82,7 @@ static int send_msg(session *ss, const char *msg)
 static double move_time(const session *ss)
 {
 	if (ss->s->movetime > 0)
-		return ss->s->movetime;
+		return ss->s->movetime;   /* the server's own setting, not the peer's */
 	if (ss->minutes <= 0)
 		return 1;
 	double left = ss->minutes * 60.0 - ss->used;
@@ -52,7 +90,8 @@ static double move_time(const session *ss)
 	if (to_go < 10)
 		to_go = 10;
 	double t = left / (to_go + 5);
-	return t < 0.02 ? 0.02 : t;
+	double most = ss->s->max_movetime > 0 ? ss->s->max_movetime : 60;
+	return t < 0.02 ? 0.02 : t > most ? most : t;
 }
 
 static void play(session *ss, const pk_vmove *m)
@@ -71,6 +110,7 @@ static int think(session *ss)
 	if (ss->n >= GAME_MAX - 1) {
 		dxp_gameend(2, 0, msg);
 		ss->in_game = false;
+		ss->awaiting_end = true;
 		say(ss, "%s", "the game is too long: ended");
 		return send_msg(ss, msg);
 	}
@@ -79,11 +119,29 @@ static int think(session *ss)
 	lim.movetime = move_time(ss);
 	pk_vresult r;
 	double t0 = child_now();
-	vengine_search(ss->e, &ss->p, ss->keys, ss->n, &lim, ss->s->stop, NULL, NULL, &r);
+	watch w = { .ss = ss, .done = false };
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.cv, NULL);
+	pthread_t t;
+	bool watching = pthread_create(&t, NULL, watch_run, &w) == 0;
+	vengine_search(ss->e, &ss->p, ss->keys, ss->n, &lim, &ss->halt, NULL, NULL, &r);
+	pthread_mutex_lock(&w.mu);
+	w.done = true;
+	pthread_cond_signal(&w.cv);
+	pthread_mutex_unlock(&w.mu);
+	if (watching)
+		pthread_join(t, NULL);
+	pthread_cond_destroy(&w.cv);
+	pthread_mutex_destroy(&w.mu);
 	double dt = child_now() - t0;
+	if (ss->halt && !(ss->s->stop && *ss->s->stop)) {
+		say(ss, "%s", "the initiator left during the search: stopped");
+		return -1;
+	}
 	if (!r.has_move) {
 		dxp_gameend(1, 0, msg);   /* no move: it has lost */
 		ss->in_game = false;
+		ss->awaiting_end = true;
 		say(ss, "%s", "no legal move: the game is lost");
 		return send_msg(ss, msg);
 	}
@@ -117,10 +175,21 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 		vengine_set_weights(ss->e, s->w);
 	say(ss, "%s", "connected");
 	char msg[DXP_MAX + 16], err[200], out[DXP_MAX + 1];
+	double idle = s->idle > 0 ? s->idle : 120, last = child_now();
 	while (!(s->stop && *s->stop)) {
 		int k = dxp_recv(c, msg, sizeof msg, 0.5);
-		if (k == 0)
+		if (k == 0) {
+			/* silence: outside a game the idle time; in one, the game's clock as well */
+			double allowed = idle + (ss->in_game ? ss->minutes * 60.0 : 0);
+			if (child_now() - last > allowed) {
+				char why[120];
+				snprintf(why, sizeof why, "silent for %.0f s: disconnected", child_now() - last);
+				say(ss, "%s", why);
+				break;
+			}
 			continue;
+		}
+		last = child_now();
 		if (k == -1) {
 			say(ss, "%s", "the initiator closed the connection");
 			break;
@@ -140,6 +209,16 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 			}
 			pk_vpos p;
 			dxp_start(&m, &p);
+			char why[160];
+			if (vpos_check(&p, why, sizeof why) < 0) {
+				dxp_gameacc(s->name, 3, out);
+				char line[240];
+				snprintf(line, sizeof line, "a game from an impossible position refused: %s", why);
+				say(ss, "%s", line);
+				if (send_msg(ss, out) < 0)
+					break;
+				continue;
+			}
 			pk_vmovelist *ml = malloc(sizeof *ml);
 			int legal = ml ? vgen(&p, ml) : 0;
 			free(ml);
@@ -160,6 +239,7 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 			ss->used = 0;
 			ss->minutes = m.minutes;
 			ss->moves = m.moves;
+			ss->awaiting_end = false;
 			vengine_new_game(ss->e);
 			say(ss, "a game begins, pdnkit with %s", m.follower == PK_WHITE ? "White" : "Black");
 			if (ss->p.stm == ss->mine && think(ss) < 0)
@@ -177,6 +257,7 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 				send_msg(ss, text);
 				dxp_gameend(0, 0, out);
 				ss->in_game = false;
+				ss->awaiting_end = true;
 				if (send_msg(ss, out) < 0)
 					break;
 				continue;
@@ -185,11 +266,16 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 			if (think(ss) < 0)
 				break;
 		} else if (m.type == 'E') {
-			dxp_gameend(0, m.stop, out);
-			bool was = ss->in_game;
+			/* a GAMEEND is confirmed by one; a confirmation is not confirmed again (the
+			 * initiator would take it for the end of its next game) */
+			bool was = ss->in_game, confirms = !was && ss->awaiting_end;
 			ss->in_game = false;
-			if (send_msg(ss, out) < 0)
-				break;
+			ss->awaiting_end = false;
+			if (!confirms) {
+				dxp_gameend(0, m.stop, out);
+				if (send_msg(ss, out) < 0)
+					break;
+			}
 			if (was)
 				say(ss, "%s", "the game is over");
 			if (m.stop) {

@@ -13,6 +13,9 @@ typedef struct {
 	size_t hash_mb;
 	const pk_vweights *w;       /* NULL: the variant's own */
 	double movetime;            /* seconds a move; 0: shared out of the game's minutes */
+	double max_movetime;        /* seconds a move at most, whatever a game asks (default 60) */
+	double idle;                /* seconds the initiator may stay silent outside a game,
+				     * and beyond its game's clock inside one (default 120) */
 	/* what happens, a line each, with the peer's address (may be NULL) */
 	void (*log)(void *ctx, const char *peer, const char *line);
 	void *log_ctx;
@@ -20,7 +23,8 @@ typedef struct {
 } pk_dxp_server;
 
 /* Plays the games asked for over c until the initiator ends (GAMEEND with stop code 1),
- * the connection closes, or *stop: 0, or -1 when out of memory. */
+ * the connection closes or stays silent too long, or *stop: 0, or -1 when out of
+ * memory. A search stops when the connection closes under it. */
 int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c);
 
 #endif

@@ -196,31 +196,56 @@ int weights_parse_named(const char *text, const char *const *names, int n_names,
 		line++;
 		const char *end = strchr(p, '\n');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char buf[128];
-		snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), p);
+		const char *q = p, *stop = p + len;
 		p += len + (end ? 1 : 0);
-		char *hash = strchr(buf, '#');
+		const char *hash = memchr(q, '#', len);
 		if (hash)
-			*hash = 0;
-		char name[64];
-		long v;
-		char extra;
-		int n = sscanf(buf, "%63s %ld %c", name, &v, &extra);
-		if (n <= 0)
+			stop = hash;   /* a comment, however long, is no part of the line */
+		/* the line as tokens: a name, a whole number, nothing else */
+		const char *tok[3];
+		size_t tlen[3];
+		int n = 0;
+		while (q < stop) {
+			while (q < stop && (*q == ' ' || *q == '\t' || *q == '\r'))
+				q++;
+			if (q == stop)
+				break;
+			const char *b = q;
+			while (q < stop && *q != ' ' && *q != '\t' && *q != '\r')
+				q++;
+			if (n == 3)
+				break;
+			tok[n] = b;
+			tlen[n++] = (size_t)(q - b);
+		}
+		if (n == 0)
 			continue;
 		if (n != 2) {
 			snprintf(err, errsize, "line %d: expected 'name value'", line);
 			return -1;
 		}
 		int k = 0;
-		while (k < n_names && strcmp(names[k], name) != 0)
+		while (k < n_names && (strlen(names[k]) != tlen[0] || memcmp(names[k], tok[0], tlen[0]) != 0))
 			k++;
 		if (k == n_names) {
-			snprintf(err, errsize, "line %d: unknown weight '%s'", line, name);
+			snprintf(err, errsize, "line %d: unknown weight '%.*s'", line, (int)(tlen[0] > 60 ? 60 : tlen[0]), tok[0]);
+			return -1;
+		}
+		char num[24];
+		if (tlen[1] >= sizeof num) {
+			snprintf(err, errsize, "line %d: %s: '%.20s...' is not a whole number from -10000 to 10000", line, names[k], tok[1]);
+			return -1;
+		}
+		memcpy(num, tok[1], tlen[1]);
+		num[tlen[1]] = 0;
+		char *e;
+		long v = strtol(num, &e, 10);
+		if (*e || e == num) {
+			snprintf(err, errsize, "line %d: %s: '%s' is not a whole number", line, names[k], num);
 			return -1;
 		}
 		if (v < -10000 || v > 10000) {
-			snprintf(err, errsize, "line %d: %s = %ld is out of range", line, name, v);
+			snprintf(err, errsize, "line %d: %s = %ld is out of range", line, names[k], v);
 			return -1;
 		}
 		w[k] = (int)v;

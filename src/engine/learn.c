@@ -244,38 +244,70 @@ static uint64_t get64(const unsigned char *b)
 	return x;
 }
 
+/* The file: "pdnkit-labels 2\n", the number of positions, the settings' key, the
+ * positions' hash, the scores (2 bytes each), then a hash of the scores: a damaged
+ * file is refused, never trained on. */
+static uint64_t scores_hash(uint64_t h, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
 int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[16 + 24];
-	memcpy(h, "pdnkit-labels 1\n", 16);
+	memcpy(h, "pdnkit-labels 2\n", 16);
 	put64(h + 16, d->n);
 	put64(h + 24, settings);
 	put64(h + 32, positions_hash(d));
 	if (fwrite(h, 1, sizeof h, f) != sizeof h)
 		return -1;
+	uint64_t sum = 14695981039346656037ull;
 	for (size_t i = 0; i < d->n; i++) {
 		unsigned char b[2] = { (unsigned char)((uint16_t)d->v[i].score & 0xFF), (unsigned char)((uint16_t)d->v[i].score >> 8) };
+		sum = scores_hash(sum, b, 2);
 		if (fwrite(b, 1, 2, f) != 2)
 			return -1;
 	}
-	return 0;
+	unsigned char t[8];
+	put64(t, sum);
+	return fwrite(t, 1, 8, f) == 8 ? 0 : -1;
 }
 
 int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[40];
-	if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "pdnkit-labels 1\n", 16))
+	if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "pdnkit-labels ", 14))
 		return -1;
+	if (memcmp(h, "pdnkit-labels 2\n", 16))
+		return 1;   /* an older format, without a check: labelled again */
 	if (get64(h + 16) != d->n || get64(h + 24) != settings || get64(h + 32) != positions_hash(d))
 		return 1;
+	int16_t *scores = malloc(d->n * sizeof *scores + 1);
+	if (!scores)
+		return -1;
+	uint64_t sum = 14695981039346656037ull;
 	size_t labelled = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		unsigned char b[2];
-		if (fread(b, 1, 2, f) != 2)
+		if (fread(b, 1, 2, f) != 2) {
+			free(scores);
 			return -1;
-		d->v[i].score = (int16_t)(uint16_t)(b[0] | b[1] << 8);
-		labelled += d->v[i].score != NO_SCORE;
+		}
+		sum = scores_hash(sum, b, 2);
+		scores[i] = (int16_t)(uint16_t)(b[0] | b[1] << 8);
 	}
+	unsigned char t[8];
+	if (fread(t, 1, 8, f) != 8 || get64(t) != sum || fgetc(f) != EOF) {
+		free(scores);
+		return -1;   /* damaged, cut short or longer than it says */
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		d->v[i].score = scores[i];
+		labelled += scores[i] != NO_SCORE;
+	}
+	free(scores);
 	d->labelled = labelled;
 	return 0;
 }

@@ -49,7 +49,8 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 size_t learn_labelled(const pk_learn_data *d);
 /* The labels to a file and back, so that a later run on the same games skips the search:
  * load gives 0, 1 when the file holds the labels of other positions or of other settings
- * (the caller's key of the depths; nothing changed), -1 when it is no labels file or is cut short. save: 0 or -1. */
+ * (the caller's key of the depths; nothing changed) or is of an older format, -1 when it
+ * is no labels file, or is damaged or cut short (a hash of its scores ends it). save: 0 or -1. */
 int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f);
 int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f);
 /* Positions and games so far. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "proto/spec.h"
 
 static char *trim(char *s)
@@ -54,6 +55,12 @@ static void label_of_path(const char *path, char *out, size_t size)
 
 static int parse_direct(const char *text, pk_engine_spec *o, char *err, size_t errsize)
 {
+	/* nothing is cut: a spec that does not fit is refused (an option or an argument
+	 * lost at the end would change what runs) */
+	if (strlen(text) >= sizeof o->target) {
+		snprintf(err, errsize, "the engine's spec is %zu bytes long: at most %zu", strlen(text), sizeof o->target - 1);
+		return -1;
+	}
 	if (!strcmp(text, "pdnkit") || !strncmp(text, "pdnkit:", 7)) {
 		o->kind = SPEC_PDNKIT;
 		snprintf(o->target, sizeof o->target, "%s", text[6] ? text + 7 : "");
@@ -119,9 +126,31 @@ static int parse_direct(const char *text, pk_engine_spec *o, char *err, size_t e
 	return -1;
 }
 
+int spec_file_check(const char *file, char *err, size_t errsize)
+{
+	struct stat st;
+	if (stat(file, &st) < 0) {
+		snprintf(err, errsize, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errsize, "%s: not a regular file (%s): an engines file is a text file", file,
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a pipe" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
+		return -1;
+	}
+	if (st.st_size > SPEC_FILE_MAX) {
+		snprintf(err, errsize, "%s: %lld bytes: an engines file is at most %d", file, (long long)st.st_size, SPEC_FILE_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 /* Looks name up in the file: 1 found (into o), 0 not there, -1 an error (err). */
 static int lookup(const char *file, const char *name, pk_engine_spec *o, char *err, size_t errsize)
 {
+	if (spec_file_check(file, err, errsize) < 0)
+		return -1;
 	FILE *f = fopen(file, "r");
 	if (!f) {
 		snprintf(err, errsize, "%s: %s", file, strerror(errno));
@@ -215,8 +244,8 @@ static int lookup(const char *file, const char *name, pk_engine_spec *o, char *e
 int spec_parse(const char *text, const char *engines_file, pk_engine_spec *out, char *err, size_t errsize)
 {
 	memset(out, 0, sizeof *out);
-	if (strlen(text) >= sizeof out->text) {
-		snprintf(err, errsize, "the engine's spec is longer than %zu bytes", sizeof out->text - 1);
+	if (strlen(text) >= sizeof out->target) {
+		snprintf(err, errsize, "the engine's spec is %zu bytes long: at most %zu", strlen(text), sizeof out->target - 1);
 		return -1;
 	}
 	bool plain = *text && strchr(text, ':') == NULL;
@@ -241,7 +270,8 @@ int spec_parse(const char *text, const char *engines_file, pk_engine_spec *out, 
 
 const char *spec_file_name(const char *engines_file, int i, char *buf, size_t size)
 {
-	FILE *f = engines_file ? fopen(engines_file, "r") : NULL;
+	char why[300];
+	FILE *f = engines_file && spec_file_check(engines_file, why, sizeof why) == 0 ? fopen(engines_file, "r") : NULL;
 	if (!f)
 		return NULL;
 	char line[2048];

@@ -32,6 +32,11 @@ typedef struct {
 
 /* Parses text; a bare name is looked up in the engines file (may be NULL). 0, or -1 with
  * the reason in err. */
+/* The largest engines file read (bytes). */
+#define SPEC_FILE_MAX (1 << 20)
+/* Whether file can be read as an engines file: a regular file of at most SPEC_FILE_MAX
+ * bytes (a pipe or a device would never end); -1 with the reason in err. */
+int spec_file_check(const char *file, char *err, size_t errsize);
 int spec_parse(const char *text, const char *engines_file, pk_engine_spec *out, char *err, size_t errsize);
 
 /* The names of the engines file, one after another (i from 0): the name, or NULL after

@@ -178,6 +178,35 @@ void vpos_start(const pk_variant *v, pk_vpos *p)
 /* The row where a side's men crown. */
 static int crown_row(const pk_variant *v, int side) { return side == PK_WHITE ? 0 : v->rows - 1; }
 
+int vpos_check(const pk_vpos *p, char *err, size_t errsize)
+{
+	const pk_variant *v = p->v;
+	const geometry *g = geo_of(v);
+	pk_vpos start;
+	vpos_start(v, &start);
+	int have[2] = { 0, 0 }, most = 0;
+	for (int s = 1; s <= g->n; s++)
+		most += start.sq[s] == VP_WMAN;
+	for (int s = 1; s <= g->n; s++) {
+		int c = p->sq[s];
+		if (c == VP_EMPTY)
+			continue;
+		int side = c == VP_WMAN || c == VP_WKING ? PK_WHITE : PK_BLACK;
+		have[side == PK_WHITE ? 0 : 1]++;
+		if ((c == VP_WMAN || c == VP_BMAN) && g->row[s] == crown_row(v, side)) {
+			snprintf(err, errsize, "a %s man on square %d, its own crowning row (it would be a king)",
+				 side == PK_WHITE ? "white" : "black", s);
+			return -1;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (have[k] > most) {
+			snprintf(err, errsize, "%d %s pieces: a side has %d at most", have[k], k == 0 ? "white" : "black", most);
+			return -1;
+		}
+	return 0;
+}
+
 /* Directions a man of this side moves or captures in. */
 static int man_dirs(const pk_variant *v, int side, bool capture, int *dirs)
 {

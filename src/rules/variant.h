@@ -96,6 +96,9 @@ void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
 /* The same move: from the same square to the same square, capturing the same pieces
  * (as vgen() counts moves; the order of the captures aside). */
 bool vmove_same(const pk_vmove *a, const pk_vmove *b);
+/* Whether p can arise in a game: no man on its own crowning row, no side with more
+ * pieces than it starts with. 0, or -1 with the reason in err. */
+int vpos_check(const pk_vpos *p, char *err, size_t errsize);
 uint64_t vperft(const pk_vpos *p, int depth);
 /* A Zobrist key of the position: pieces, side to move and variant (positions of two
  * variants never share a key by design). Part of the store's format: the store indexes

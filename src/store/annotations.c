@@ -30,11 +30,11 @@ int store_annotation_run(pk_store *s, const char *settings, const char *engine, 
 	return rc == SQLITE_ROW ? 0 : st_fail(s, "cannot read the annotation settings");
 }
 
-int store_latest_run(pk_store *s, int64_t game, int64_t *run)
+int store_best_run(pk_store *s, int64_t game, int64_t *run)
 {
 	sqlite3_stmt *st;
 	*run = 0;
-	if (st_prepare(s, &st, "SELECT max(run) FROM annotated WHERE game = ?") < 0)
+	if (st_prepare(s, &st, "SELECT " ST_BEST_RUN("?")) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, game);
 	int rc = sqlite3_step(st);
@@ -247,7 +247,7 @@ int store_blunders(pk_store *s, const pk_filter *f, int min_loss, long limit,
 		 "SELECT g.id, g.event, g.black, g.white, g.date, a.ply, a.side, a.move, a.best, a.score_best,"
 		 " a.score_played, a.loss, a.class, a.pv, a.depth"
 		 " FROM annotation a JOIN game g ON g.id = a.game %%W AND a.loss >= %d"
-		 " AND a.run = (SELECT max(x.run) FROM annotated x WHERE x.game = a.game)"
+		 " AND a.run = " ST_BEST_RUN("a.game")
 		 " ORDER BY a.loss DESC, g.id, a.ply LIMIT %ld",
 		 min_loss, limit);
 	blunder_ctx c = { cb, ctx };

@@ -110,4 +110,11 @@ typedef struct {
 
 int st_text_sink(void *ctx, const char *buf, size_t len);
 
+/* The best annotation run of game G (an SQL expression): of the runs that annotated
+ * it, the one that searched its moves deepest on average, the latest of equals. A
+ * shallower run made later never hides a deeper one. */
+#define ST_BEST_RUN(G) \
+	"(SELECT x.run FROM annotated x WHERE x.game = " G \
+	" ORDER BY (SELECT avg(y.depth) FROM annotation y WHERE y.game = x.game AND y.run = x.run) DESC, x.run DESC LIMIT 1)"
+
 #endif

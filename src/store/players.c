@@ -409,16 +409,16 @@ int store_players(pk_store *s, const pk_filter *f, long limit, int (*cb)(void *c
 	char white_first[200];
 	st_white_first(white_first, sizeof white_first);
 	/* each row a game of the player: points 1, 0.5, 0 (NULL unknown); the losses of
-	 * their moves in the game's latest annotation run */
+	 * their moves in the game's best annotation run */
 	static const char *const loss =
 		"(SELECT sum(a.loss) FROM annotation a WHERE a.game = g.id AND a.side = '%s' AND a.loss IS NOT NULL"
-		" AND a.run = (SELECT max(run) FROM annotated d WHERE d.game = g.id)) ls,"
+		" AND a.run = " ST_BEST_RUN("g.id") ") ls,"
 		" (SELECT count(a.loss) FROM annotation a WHERE a.game = g.id AND a.side = '%s' AND a.loss IS NOT NULL"
-		" AND a.run = (SELECT max(run) FROM annotated d WHERE d.game = g.id)) mv";
-	char lb[600], lw[600];
+		" AND a.run = " ST_BEST_RUN("g.id") ") mv";
+	char lb[1200], lw[1200];
 	snprintf(lb, sizeof lb, loss, "black", "black");
 	snprintf(lw, sizeof lw, loss, "white", "white");
-	char sql[4000];
+	char sql[8000];
 	snprintf(sql, sizeof sql,
 		 "SELECT k, coalesce((SELECT p.name FROM player p WHERE p.key = k), max(name)), sum(n),"
 		 " min(fy) / 10000, max(ly) / 10000, group_concat(name, char(31)), sum(w), sum(dr), sum(l), sum(mv), sum(ls) FROM ("

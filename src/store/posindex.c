@@ -346,6 +346,21 @@ int st_migrate_positions(pk_store *s)
 	int rc, bad = 0;
 	while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t p = sqlite3_column_int64(st, 0);
+		int64_t game = sqlite3_column_int64(st, 2), ply = sqlite3_column_int64(st, 3);
+		/* a row that cannot be one of the index's is refused before anything is kept
+		 * (the whole migration is rolled back): migrated, it would break every later
+		 * import and position search */
+		if (p < 0 || game < (p << PART_BITS) || game - (p << PART_BITS) >= ((int64_t)1 << PART_BITS) || ply < 0 ||
+		    ply > INT32_MAX || sqlite3_column_type(st, 1) != SQLITE_INTEGER) {
+			snprintf(s->err, sizeof s->err,
+				 "the old position index has a row that cannot be migrated (part %lld, game %lld, ply %lld): "
+				 "the store is left as it was; such rows are deleted with sqlite3 FILE \"DELETE FROM position "
+				 "WHERE part < 0 OR game < part * %d OR game >= (part + 1) * %d OR ply < 0\" (those positions "
+				 "are then not found by --position)",
+				 (long long)p, (long long)game, (long long)ply, 1 << PART_BITS, 1 << PART_BITS);
+			bad = 1;
+			break;
+		}
 		if (p != part && n > 0) {
 			bad = write_part(s, part, rows, n) < 0;
 			n = 0;

@@ -188,6 +188,21 @@ static int migrate(pk_store *s)
 	}
 	if (v == STORE_SCHEMA_VERSION)
 		return 0;
+	/* Under the write lock from here: another program may have migrated the store since
+	 * its version was read, so it is read again. */
+	if (st_exec(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	v = user_version(s);
+	if (v < 0 || v > STORE_SCHEMA_VERSION) {
+		rollback(s);
+		if (v < 0)
+			return st_fail(s, "cannot read the schema version");
+		snprintf(s->err, sizeof s->err,
+			 "database schema version %d is newer than this pdnkit understands (%d)", v, STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	if (v == STORE_SCHEMA_VERSION)
+		return st_exec(s, "COMMIT");
 	if (v == 0) {
 		/* No pdnkit schema: only an empty file becomes a store, never another
 		 * program's database. */
@@ -201,14 +216,13 @@ static int migrate(pk_store *s)
 			sqlite3_finalize(st);
 		}
 		if (n) {
+			rollback(s);
 			snprintf(s->err, sizeof s->err,
 				 "not a pdnkit database: an SQLite file of another program (%d table%s, e.g. '%s', and no pdnkit schema version)",
 				 n, n == 1 ? "" : "s", first);
 			return -1;
 		}
 	}
-	if (st_exec(s, "BEGIN IMMEDIATE") < 0)
-		return -1;
 	if (v == 0) {
 		for (int i = 0; schema_v1[i]; i++)
 			if (st_exec(s, schema_v1[i]) < 0) {

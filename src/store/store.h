@@ -170,8 +170,8 @@ typedef struct {
 /* The annotated moves of the matching games (each game's latest annotation run) that
  * lost at least min_loss, the worst first (then by game and ply), at most limit. cb
  * returns nonzero to stop. */
-/* The latest annotation run of a game: *run 0 when it has none. */
-int store_latest_run(pk_store *s, int64_t game, int64_t *run);
+/* The best annotation run of a game (see ST_BEST_RUN): *run 0 when it has none. */
+int store_best_run(pk_store *s, int64_t game, int64_t *run);
 
 int store_blunders(pk_store *s, const pk_filter *f, int min_loss, long limit,
 		   int (*cb)(void *ctx, const pk_blunder *b), void *ctx);

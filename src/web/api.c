@@ -4,6 +4,7 @@
  * req_arg() and its kin, which bound their length and refuses bytes that are
  * not UTF-8 or are controls; the store sees them only as a filter's values, which it
  * binds as SQL parameters. Answers are built in a pk_buf and escaped by buf_json. */
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "analysis/annotate.h"
 #include "base/json.h"
@@ -32,9 +34,35 @@ static void give_slot(pk_web *w, int slot);
 
 /* --- the store: one handle per request, kept open for the next one --- */
 
-static pk_store *take_store(pk_web *w, char *err, size_t errsize)
+/* The identity of the file at path (0: there is none). */
+static unsigned long long file_id_of(const char *path)
 {
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return 0;
+	return ((unsigned long long)st.st_dev << 40) ^ (unsigned long long)st.st_ino ^ 1ull;
+}
+
+/* A handle on the store; *gen, the file's generation it belongs to. A store replaced
+ * under the server (moved over, or deleted and made again) is opened anew: the handles
+ * on the old file are closed as they come back. */
+static pk_store *take_store(pk_web *w, unsigned *gen, char *err, size_t errsize)
+{
+	unsigned long long id = file_id_of(w->o.db_path);
+	if (!id) {
+		snprintf(err, errsize, "%s is gone (moved or deleted while served)", w->o.db_path);
+		return NULL;
+	}
 	pthread_mutex_lock(&w->mu);
+	if (id != w->file_id) {
+		w->file_id = id;
+		w->generation++;
+		for (int i = 0; i < w->nidle; i++)
+			store_close(w->idle[i]);
+		w->nopen -= w->nidle;
+		w->nidle = 0;
+		pthread_cond_broadcast(&w->store_free);
+	}
 	while (!w->nidle && w->nopen >= w->o.max_stores && !w->stop)
 		pthread_cond_wait(&w->store_free, &w->mu);
 	pk_store *s = NULL;
@@ -42,6 +70,7 @@ static pk_store *take_store(pk_web *w, char *err, size_t errsize)
 		s = w->idle[--w->nidle];
 	else if (!w->stop)
 		w->nopen++;   /* this thread opens one */
+	*gen = w->generation;
 	pthread_mutex_unlock(&w->mu);
 	if (!s && !w->stop) {
 		s = store_open(w->o.db_path, w->o.allow_write ? STORE_WRITE : STORE_READ, err, errsize);
@@ -59,13 +88,18 @@ static pk_store *take_store(pk_web *w, char *err, size_t errsize)
 	return s;
 }
 
-static void give_store(pk_web *w, pk_store *s)
+static void give_store(pk_web *w, pk_store *s, unsigned gen)
 {
 	if (!s)
 		return;
 	store_set_timeout(s, 0);
 	pthread_mutex_lock(&w->mu);
-	w->idle[w->nidle++] = s;   /* nopen <= max_stores <= MAX_STORES: there is room */
+	if (gen != w->generation) {
+		store_close(s);   /* a handle on a file no longer served */
+		w->nopen--;
+	} else {
+		w->idle[w->nidle++] = s;   /* nopen <= max_stores <= MAX_STORES: there is room */
+	}
 	pthread_cond_signal(&w->store_free);
 	pthread_mutex_unlock(&w->mu);
 }
@@ -261,6 +295,80 @@ static void api_egdb(pk_web *w, req *r)
 	buf_str(r->out, "}");
 }
 
+/* --- long requests: stopped when the server stops, the client leaves, or time is up --- */
+
+enum { GUARD_NONE, GUARD_STOPPING, GUARD_TIME, GUARD_GONE };
+
+typedef struct {
+	pk_web *w;
+	const http_request *rq;
+	double deadline;                 /* monotonic seconds; 0: none */
+	volatile sig_atomic_t stop;      /* what the search watches */
+	volatile sig_atomic_t done;
+	volatile int why;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t t;
+	bool running;
+} guard;
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *guard_run(void *arg)
+{
+	guard *g = arg;
+	pthread_mutex_lock(&g->mu);
+	while (!g->done) {
+		int why = g->w->stop ? GUARD_STOPPING : g->deadline > 0 && mono_now() > g->deadline ? GUARD_TIME :
+			  http_client_gone(g->rq) ? GUARD_GONE : GUARD_NONE;
+		if (why) {
+			g->why = why;
+			g->stop = 1;
+			break;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000 * 1000 * 1000;
+		}
+		pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+	}
+	pthread_mutex_unlock(&g->mu);
+	return NULL;
+}
+
+static void guard_start(guard *g, pk_web *w, const http_request *rq, double seconds)
+{
+	memset(g, 0, sizeof *g);
+	g->w = w;
+	g->rq = rq;
+	g->deadline = seconds > 0 ? mono_now() + seconds : 0;
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	g->running = pthread_create(&g->t, NULL, guard_run, g) == 0;
+	if (!g->running && w->stop)
+		g->stop = 1;
+}
+
+static void guard_end(guard *g)
+{
+	pthread_mutex_lock(&g->mu);
+	g->done = 1;
+	pthread_cond_signal(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+	if (g->running)
+		pthread_join(g->t, NULL);
+	pthread_cond_destroy(&g->cv);
+	pthread_mutex_destroy(&g->mu);
+}
+
 /* GET /api/analyse?fen=|moves=&time=S: a search of the position by one of the engines,
  * at most max_time seconds; 503 when every engine is busy. */
 static void api_analyse(pk_web *w, req *r)
@@ -290,8 +398,15 @@ static void api_analyse(pk_web *w, req *r)
 	pk_history h = { 0 };
 	pk_result res;
 	engine_new_game(e);
-	engine_search(e, &p, &h, &lim, &w->stop, NULL, NULL, &res);
+	guard g;
+	guard_start(&g, w, r->rq, 0);
+	engine_search(e, &p, &h, &lim, &g.stop, NULL, NULL, &res);
+	guard_end(&g);
 	give_slot(w, slot);
+	if (g.why == GUARD_STOPPING)
+		return (void)req_fail(r, 503, "the server is stopping: the analysis was cut short");
+	if (g.why == GUARD_GONE)
+		return (void)req_fail(r, 503, "the client left: the analysis was stopped");
 	char fen[PK_FEN_STRLEN];
 	fen_format(&p, fen, sizeof fen);
 	pk_buf *b = r->out;
@@ -357,7 +472,9 @@ static void give_slot(pk_web *w, int slot)
 }
 
 /* POST /api/annotate?id=N: annotate a stored game with the server's settings and store
- * it (only with --allow-write); it takes an engine slot while it runs. */
+ * it (only with --allow-write): one annotation at a time, apart from the analysis
+ * slots, within --max-time seconds in all; stopped, with nothing stored, when the time
+ * is up, the client leaves or the server stops. */
 static void api_annotate(pk_web *w, req *r, pk_store *s)
 {
 	long id;
@@ -369,16 +486,21 @@ static void api_annotate(pk_web *w, req *r, pk_store *s)
 		return (void)req_fail(r, 403, "this server does not change the store (start it with --allow-write)");
 	if (!r->rq->own_header)
 		return (void)req_fail(r, 403, "a request that changes the store must carry the header X-Pdnkit: 1");
-	int slot = take_slot(w);
-	if (slot < 0)
-		return (void)req_fail(r, 503, "the engine is busy; try again in a moment");
+	pthread_mutex_lock(&w->mu);
+	bool mine = !w->annotating;
+	w->annotating = true;
+	pthread_mutex_unlock(&w->mu);
+	if (!mine)
+		return (void)req_fail(r, 503, "another game is being annotated; try again in a moment");
 	pk_batch_opts bo = *w->o.annotate;
 	char settings[1024], err[600];
 	batch_settings(&bo, 0u, settings, sizeof settings);
+	guard g;
+	guard_start(&g, w, r->rq, w->o.max_time);
 	bo.store = s;
 	bo.read_back = false;
 	bo.threads = 1;
-	bo.stop = &w->stop;
+	bo.stop = &g.stop;
 	bo.on_game = NULL;
 	bo.on_error = NULL;
 	bo.on_progress = NULL;
@@ -395,19 +517,33 @@ static void api_annotate(pk_web *w, req *r, pk_store *s)
 	else if (!(b = batch_new(&bo, err, sizeof err)))
 		req_fail(r, 503, "%s", err);
 	else {
-		pk_source src = { .store = s, .filter = &f, .stop = &w->stop };
-		if (batch_run(b, &src) < 0)
+		pk_source src = { .store = s, .filter = &f, .stop = &g.stop };
+		int st = batch_run(b, &src);
+		bool done = batch_counts(b)->annotated > 0;
+		guard_end(&g);
+		if (!done && g.why == GUARD_TIME)
+			req_fail(r, 503, "the annotation took longer than this server allows (--max-time %g s): nothing stored; "
+					 "annotate it with pdnkit annotate", w->o.max_time);
+		else if (!done && g.why == GUARD_STOPPING)
+			req_fail(r, 503, "the server is stopping: the annotation was not finished and nothing was stored");
+		else if (!done && g.why == GUARD_GONE)
+			req_fail(r, 503, "the client left: the annotation was stopped and nothing was stored");
+		else if (st < 0)
 			req_fail(r, 500, "%s", batch_error(b));
 		else
 			buf_printf(r->out, "{\"id\":%ld,\"run\":%lld,\"annotated\":%s,\"settings\":", id, (long long)bo.run,
-				   batch_counts(b)->annotated ? "true" : "false");
+				   done ? "true" : "false");
 		if (!r->status) {
 			buf_json(r->out, settings);
 			buf_str(r->out, "}");
 		}
 	}
+	if (!b)
+		guard_end(&g);
 	batch_free(b);
-	give_slot(w, slot);
+	pthread_mutex_lock(&w->mu);
+	w->annotating = false;
+	pthread_mutex_unlock(&w->mu);
 }
 
 /* POST /api/alias?spelling=S&player=P: S becomes one more spelling of P (only with
@@ -435,6 +571,121 @@ static void api_alias(pk_web *w, req *r, pk_store *s)
 }
 
 /* --- routing --- */
+
+/* The host part of a Host header or of an origin's authority ("name", "name:port",
+ * "[v6]:port"), lower-cased, without a final dot; false when malformed. */
+static bool host_name(const char *h, size_t n, char *out, size_t size)
+{
+	const char *end = h + n;
+	const char *b = h, *e;
+	if (n && *h == '[') {
+		b = h + 1;
+		e = memchr(b, ']', n - 1);
+		if (!e || (e + 1 < end && e[1] != ':'))
+			return false;
+	} else {
+		e = memchr(h, ':', n);
+		if (!e)
+			e = end;
+	}
+	size_t k = (size_t)(e - b);
+	if (!k || k >= size)
+		return false;
+	for (size_t i = 0; i < k; i++) {
+		char c = b[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+		      c == ':' || c == '_'))
+			return false;
+		out[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+	}
+	if (k > 1 && out[k - 1] == '.')
+		k--;
+	out[k] = 0;
+	return true;
+}
+
+/* At most size - 1 bytes of s for a message, printable ASCII only (others as '?'). */
+static void json_safe_name(const char *s, char *out, size_t size)
+{
+	size_t k = 0;
+	for (; s[k] && k + 1 < size; k++)
+		out[k] = s[k] >= 0x20 && s[k] < 0x7f ? s[k] : '?';
+	out[k] = 0;
+	if (s[k] && size > 4)
+		memcpy(out + size - 4, "...", 4);
+}
+
+/* Whether the Origin of a request is the page's own: http:// and the Host it asks. */
+static bool origin_same(const http_request *rq)
+{
+	const char *o = rq->origin;
+	if (strncasecmp(o, "http://", 7) != 0 || !rq->host)
+		return false;
+	return strcasecmp(o + 7, rq->host) == 0;
+}
+
+/* Whether a request may name this host: a numeric address (a DNS rebinding needs a
+ * name), localhost, or a name the server was given (--allow-host). */
+static bool host_allowed(const pk_web *w, const char *host)
+{
+	char name[256];
+	if (!host_name(host, strlen(host), name, sizeof name))
+		return false;
+	unsigned char a[16];
+	if (inet_pton(AF_INET, name, a) == 1 || inet_pton(AF_INET6, name, a) == 1 || !strcmp(name, "localhost"))
+		return true;
+	for (int i = 0; i < w->o.nhosts; i++) {
+		char given[256];
+		if (host_name(w->o.hosts[i], strlen(w->o.hosts[i]), given, sizeof given) && !strcmp(given, name))
+			return true;
+	}
+	return false;
+}
+
+/* The arguments each call takes (a request with another is refused: a misspelt filter
+ * would otherwise be ignored without a word). */
+#define FILTER_ARGS "player", "black", "white", "event", "site", "result", "from", "to", "opening", "min_plies", \
+	"max_plies", "fen", "moves"
+static const struct {
+	const char *call;
+	const char *args[20];
+} call_args[] = {
+	{ "games", { FILTER_ARGS, "limit", "offset", "order", "desc" } },
+	{ "game", { "id" } },
+	{ "explorer", { FILTER_ARGS } },
+	{ "stats", { FILTER_ARGS } },
+	{ "players", { FILTER_ARGS, "limit" } },
+	{ "position", { "fen", "moves" } },
+	{ "egdb", { "fen", "moves" } },
+	{ "analyse", { "fen", "moves", "time" } },
+	{ "analyze", { "fen", "moves", "time" } },
+	{ "info", { NULL } },
+	{ "annotate", { "id" } },
+	{ "alias", { "spelling", "player" } },
+};
+
+static bool args_known(req *r, const char *call)
+{
+	for (size_t i = 0; i < sizeof call_args / sizeof call_args[0]; i++) {
+		if (strcmp(call, call_args[i].call) != 0)
+			continue;
+		for (int a = 0; a < r->rq->nargs; a++) {
+			bool known = false;
+			for (int k = 0; k < 20 && call_args[i].args[k]; k++)
+				known |= strcmp(r->rq->name[a], call_args[i].args[k]) == 0;
+			if (!known) {
+				char list[400] = "", safe[80];
+				size_t n = 0;
+				for (int k = 0; k < 20 && call_args[i].args[k] && n < sizeof list; k++)
+					n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", call_args[i].args[k]);
+				json_safe_name(r->rq->name[a], safe, sizeof safe);
+				return req_fail(r, 400, "/api/%s takes no argument '%s' (%s)", call, safe, n ? list : "it takes none");
+			}
+		}
+		return true;
+	}
+	return true;   /* an unknown call: answered 404 by the routing */
+}
 
 static void set_error(http_response *rs, pk_buf *b, int status, const char *msg)
 {
@@ -470,7 +721,18 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 	};
 	bool changes = !strcmp(path, "/api/annotate") || !strcmp(path, "/api/alias");
 	bool post = strcmp(rq->method, "POST") == 0 && changes;
-	if (strcmp(rq->method, "GET") != 0 && !head && !post) {
+	char safe_host[80];
+	if (rq->host && !host_allowed(w, rq->host)) {
+		json_safe_name(rq->host, safe_host, sizeof safe_host);
+		req_fail(&r, 403, "this server is not reached by the name '%s' (a page of another site?); "
+				  "pdnkit serve --allow-host NAME serves it under a name of its own", safe_host);
+	} else if (post && rq->origin && !origin_same(rq)) {
+		/* a browser sends the page's origin with every POST: one of another site is
+		 * refused (a program that sends none is not a page) */
+		json_safe_name(rq->origin, safe_host, sizeof safe_host);
+		req_fail(&r, 403, "a request that changes the store must come from this server's own pages, not from '%s'",
+			 safe_host);
+	} else if (strcmp(rq->method, "GET") != 0 && !head && !post) {
 		req_fail(&r, 405, "only GET and HEAD are served (and POST for /api/annotate and /api/alias)");
 	} else if (!post && changes) {
 		req_fail(&r, 405, "%s changes the store: POST it", path + 5);
@@ -478,6 +740,10 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		req_fail(&r, 400, "a GET request takes no body");
 	} else if (rq->too_many) {
 		req_fail(&r, 400, "too many arguments (at most %d)", HTTP_MAX_ARGS);
+	} else if (rq->nul_arg) {
+		req_fail(&r, 400, "an argument holds a NUL byte (%%00)");
+	} else if (!strncmp(path, "/api/", 5) && !args_known(&r, path + 5)) {
+		;   /* refused */
 	} else if (strncmp(path, "/api/", 5) != 0) {
 		for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
 			if (strcmp(path, pages[i].path) == 0) {
@@ -513,7 +779,8 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		}
 		if (needs_store) {
 			char err[512];
-			pk_store *s = take_store(w, err, sizeof err);
+			unsigned gen = 0;
+			pk_store *s = take_store(w, &gen, err, sizeof err);
 			if (!s) {
 				req_fail(&r, 503, "the store cannot be opened: %s", err);
 			} else {
@@ -531,7 +798,7 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 					api_alias(w, &r, s);
 				else
 					collection_players(w, &r, s);
-				give_store(w, s);
+				give_store(w, s, gen);
 			}
 		} else if (!strcmp(api, "position")) {
 			api_position(w, &r);
@@ -619,8 +886,10 @@ pk_web *web_start(const pk_web_opts *o, char *err, size_t errsize)
 		return NULL;
 	}
 	w->nopen = 1;
-	give_store(w, s);
-	http_opts ho = { .bind = o->bind, .port = o->port, .max_connections = o->max_connections, .timeout = o->timeout };
+	w->file_id = file_id_of(o->db_path);
+	give_store(w, s, w->generation);
+	http_opts ho = { .bind = o->bind, .port = o->port, .max_connections = o->max_connections, .timeout = o->timeout,
+			 .per_ip = o->per_ip, .header_time = o->header_time };
 	w->http = http_start(&ho, on_request, w, err, errsize);
 	if (!w->http) {
 		store_close(w->idle[0]);

@@ -322,7 +322,7 @@ void collection_game(pk_web *w, req *r, pk_store *s)
 		buf_str(b, ",\"start\":null,\"positions\":null,\"moves\":null");
 	}
 	int64_t run;
-	if (store_latest_run(s, id, &run) < 0) {
+	if (store_best_run(s, id, &run) < 0) {
 		req_fail(r, 500, "%s", store_error(s));
 		goto out;
 	}
@@ -450,7 +450,7 @@ void collection_stats(pk_web *w, req *r, pk_store *s)
 	char d1[16], d2[16];
 	summary_date_text(st->date_min, d1, sizeof d1);
 	summary_date_text(st->date_max, d2, sizeof d2);
-	buf_printf(b, "{\"games\":%ld,\"players\":%ld,\"events\":%ld,\"first_date\":", st->games, st->players, st->events);
+	buf_printf(b, "{\"games\":%ld,\"player_count\":%ld,\"events\":%ld,\"first_date\":", st->games, st->players, st->events);
 	buf_json(b, st->date_min ? d1 : NULL);
 	buf_str(b, ",\"last_date\":");
 	buf_json(b, st->date_max ? d2 : NULL);

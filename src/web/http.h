@@ -17,12 +17,20 @@ typedef struct {
 				      * more mark the request too_many) */
 	const char *name[HTTP_MAX_ARGS], *value[HTTP_MAX_ARGS];
 	bool too_many;
+	bool nul_arg;                /* a name or value holds a NUL byte (%00) */
 	bool has_body;               /* a body came with it (the API takes none) */
 	bool own_header;             /* it carries "X-Pdnkit: 1", which a page of another site
 				      * cannot send without being allowed (the requests that
 				      * change the store ask for it) */
 	const char *peer;            /* the client's address, for the log */
+	const char *host;            /* the Host header (NULL: none) */
+	const char *origin;          /* the Origin header (NULL: none) */
+	int fd;                      /* the connection's socket (for http_client_gone) */
 } http_request;
+
+/* Whether the client has closed its side of the connection (it left while a long
+ * request was answered). */
+bool http_client_gone(const http_request *rq);
 
 typedef struct {
 	int status;
@@ -41,6 +49,9 @@ typedef struct {
 	int port;                    /* 0: any free port (see http_port) */
 	int max_connections;         /* more are refused */
 	int timeout;                 /* seconds a connection may stay idle */
+	int per_ip;                  /* connections of one client address at a time (default 64) */
+	int header_time;             /* seconds a request's line and headers may take to
+				      * arrive, however slowly they trickle (default 10) */
 } http_opts;
 
 typedef struct http_server http_server;

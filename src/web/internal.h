@@ -26,9 +26,13 @@ struct pk_web {
 	pthread_mutex_t mu;
 	pk_store *idle[MAX_STORES];   /* open handles not in use */
 	int nidle;
+	unsigned long long file_id;   /* the store's file (device and inode) when opened: a
+				       * file put in its place is opened anew */
+	unsigned generation;          /* counts the files seen under the path */
 	int nopen;                    /* handles open (in use or idle) */
 	pthread_cond_t store_free;    /* a handle was given back */
 	bool busy[MAX_ENGINES];
+	bool annotating;              /* an annotation on request under way (one at a time) */
 	volatile sig_atomic_t stop;   /* analyses stop when set */
 	long served;
 	web_cache *cache;             /* answers of the store's calls (web/cache.h) */

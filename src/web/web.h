@@ -19,6 +19,12 @@ typedef struct {
 	int port;                    /* 0: a free port */
 	int max_connections;         /* at a time; more are refused (default 256) */
 	int timeout;                 /* seconds a connection may stay idle (default 30) */
+	int per_ip;                  /* connections of one client address at a time (default 64) */
+	int header_time;             /* seconds a request may take to arrive (default 10) */
+	/* Host names the pages may be reached by besides a numeric address and localhost
+	 * (a request naming another host is refused: DNS rebinding) */
+	const char *const *hosts;
+	int nhosts;
 	double query_time;           /* seconds a request's queries may take (default 10) */
 	int max_stores;              /* store handles open at a time; requests wait for one
 				      * (default 8: each caches up to 64 MB of the file) */

@@ -437,7 +437,7 @@
     view.appendChild(out);
     api('stats', {}).then(function (d) {
       clear(out);
-      out.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), fmt(d.games), h('br'), h('b', { text: 'players' }), fmt(d.players),
+      out.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), fmt(d.games), h('br'), h('b', { text: 'players' }), fmt(d.player_count),
         h('br'), h('b', { text: 'events' }), fmt(d.events), h('br'), h('b', { text: 'dates' }), (d.first_date || '?') + ' \u2013 ' + (d.last_date || '?')]));
       var r = d.results;
       out.appendChild(h('h3', { text: 'Results' }));
