@@ -182,7 +182,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 
-tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp $(BUILD)/tests/jsoncheck
+tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp $(BUILD)/tests/jsoncheck $(BUILD)/tests/netpoke
 
 # The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
 # compiled again as position-independent code.
@@ -216,6 +216,11 @@ $(BUILD)/tests/fake_engine: tests/fake_engine.c $(LIB)
 $(BUILD)/tests/cdp: tests/cdp.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/cdp.c $(LDFLAGS)
+
+# A hostile or scripted network client (slow requests, silent connections, DXP).
+$(BUILD)/tests/netpoke: tests/netpoke.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/netpoke.c $(LDFLAGS)
 
 # A strict JSON reader that refuses an object with the same key twice.
 $(BUILD)/tests/jsoncheck: tests/jsoncheck.c

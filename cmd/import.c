@@ -113,11 +113,30 @@ static int store_one(pk_store *s, pk_egdb *edb, pk_game *g, pk_replay *rp, impor
 	return 0;
 }
 
+/* The offset of a NUL byte in the first 64 bytes of a file (-1: none, or not read
+ * here; a zstd file is judged after it is decompressed, by its games). */
+static long binary_at(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	unsigned char b[64];
+	size_t n = fread(b, 1, sizeof b, f);
+	fclose(f);
+	if (n >= 4 && b[0] == 0x28 && b[1] == 0xB5 && b[2] == 0x2F && b[3] == 0xFD)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] == 0)
+			return (long)i;
+	return -1;
+}
+
 int cmd_import(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
-	int no_positions = 0, json = 0;
+	int no_positions = 0, json = 0, binary = 0;
 	char *egdb_arg = NULL, *copies_arg = NULL;
+	const char **kept = NULL;
 	pk_egdb *edb = NULL;
 	struct poptOption opts[] = {
 		{ "egdb", 0, POPT_ARG_STRING, &egdb_arg, 0, "check the results of games that end with few pieces against the endgame databases in DIR ('default': $PDNKIT_EGDB, else ~/.local/share/pdnkit/egdb; 'none', the default: no check); a contradiction is stored as a finding", "DIR|default|none" },
@@ -165,6 +184,27 @@ int cmd_import(int argc, const char **argv)
 		rc = erc;
 		goto out;
 	}
+	/* Binary data (a program, an image, a database) has a NUL byte in its first bytes,
+	 * which PDN never has: such a file is refused whole before anything is read. */
+	kept = calloc((size_t)nfiles + 1, sizeof *kept);
+	int nkept = 0;
+	if (!kept) {
+		cli_error("out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		long at = strcmp(files[i], "-") ? binary_at(files[i]) : -1;
+		if (at >= 0) {
+			char safe[600];
+			cli_error("%s: not PDN: binary data (a NUL byte at offset %ld; PDN is text); nothing imported from it",
+				  cli_safe_text(files[i], safe, sizeof safe), at);
+			binary++;
+		} else
+			kept[nkept++] = files[i];
+	}
+	files = kept;
+	nfiles = nkept;
 	/* Nothing to read: said before a database is made, so that a mistyped file name
 	 * leaves no empty store behind */
 	int readable = 0;
@@ -175,7 +215,8 @@ int cmd_import(int argc, const char **argv)
 		if (access(files[i], R_OK) != 0)
 			cli_error("cannot open '%s': %s", files[i], strerror(errno));
 	if (readable == 0) {
-		cli_error("no file to import%s", access(db_path(&fa), F_OK) != 0 ? "; no database was created" : "");
+		if (!binary || nfiles)
+			cli_error("no file to import%s", access(db_path(&fa), F_OK) != 0 ? "; no database was created" : "");
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -326,11 +367,12 @@ int cmd_import(int argc, const char **argv)
 			t.judged, t.contradicted);
 	if (cli_interrupted)
 		fprintf(stderr, "pdnkit import: interrupted; what was read is stored, run the same import again for the rest\n");
-	rc = cli_interrupted ? 128 + cli_interrupted : failed || unreadable ? EXIT_RUNTIME : EXIT_OK;
+	rc = cli_interrupted ? 128 + cli_interrupted : failed || unreadable || binary ? EXIT_RUNTIME : EXIT_OK;
 
 out:
 	store_close(s);
 	egdb_free(edb);
+	free(kept);
 	free(egdb_arg);
 	free(copies_arg);
 	poptFreeContext(ctx);

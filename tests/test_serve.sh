@@ -39,7 +39,7 @@ get() {
 }
 num() { grep -o "\"$1\":[0-9]*" "$T_TMP/body" | head -1 | cut -d: -f2; }
 
-start
+start --per-address 1000   # the global cap is what the thousand requests below meet
 [ -n "$PORT" ] && pass || fail "the server did not start: $(cat "$T_TMP/serve.err")"
 grep -q "serving .* at http://127.0.0.1:$PORT/ (read-only" "$T_TMP/serve.err" && pass || fail "no 'serving' line: $(cat "$T_TMP/serve.err")"
 

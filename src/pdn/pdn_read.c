@@ -702,20 +702,6 @@ int pdn_read(pk_reader *r, pk_game *g)
 		/* A web page or an XML file saved under a .pdn name is refused as a whole
 		 * rather than read as junk games: its first character is '<' then a letter,
 		 * '!' or '?'. */
-		/* Binary data (a program, an image, a database, UTF-16 text) holds NUL bytes
-		 * early on: refused as a whole too, with where the first one is. */
-		for (size_t b = 0; b < 4096; b++) {
-			int ch = peek_at(r, b);
-			if (ch == EOF)
-				break;
-			if (ch == 0) {
-				snprintf(r->err, sizeof r->err,
-					 "not PDN: binary data (a NUL byte at offset %zu; PDN is text, in UTF-8 or Latin-1)", b);
-				r->eof = true;
-				r->pos = r->len;
-				return -1;
-			}
-		}
 		size_t k = 0;
 		while (k < 4096 && is_space(peek_at(r, k)))
 			k++;
