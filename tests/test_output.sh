@@ -43,4 +43,24 @@ no_bad_bytes "$T_TMP/r.html" "the HTML report"
 grep -q '<bdi>' "$T_TMP/r.html" && pass || fail "names not isolated in the report"
 # the override in White's name is closed after it (U+202C)
 grep -q "$(printf '\342\200\256reversed\342\200\254')" "$T_TMP/r.html" && pass || fail "the override is not closed"
+# every JSON document a command writes has unique keys (a reader that takes the last of
+# two would lose the first): each command's --json read by a strict parser
+G37="$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn"
+"$PDNKIT" import --db "$T_TMP/j.db" "$G37" >/dev/null 2>&1
+"$PDNKIT" annotate --db "$T_TMP/j.db" --depth 4 --quiet --egdb none >/dev/null 2>&1
+json_ok() {
+	if "$BINDIR/jsoncheck" -l <"$T_TMP/j.out" 2>"$T_TMP/j.err"; then pass; else fail "$1: $(cat "$T_TMP/j.err")"; fi
+}
+for c in "analyze --depth 4 --json" "perft 4 --json" "validate --json $G37" "convert --format json $G37" \
+	"solve --json --depth 6 $TESTS_DIR/../corpora/fixtures/shots.pdn" "import --db $T_TMP/j2.db --json $G37"; do
+	# shellcheck disable=SC2086
+	"$PDNKIT" $c >"$T_TMP/j.out" 2>/dev/null
+	json_ok "$c"
+done
+for c in "query --format json" "stats --json" "players --json" "blunders --json --min-loss 0" "annotate --json --depth 4 --quiet"; do
+	# shellcheck disable=SC2086
+	"$PDNKIT" $c --db "$T_TMP/j.db" >"$T_TMP/j.out" 2>/dev/null
+	json_ok "$c"
+done
+
 done_testing
