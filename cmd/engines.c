@@ -40,14 +40,16 @@ static int check_dxp(const pk_engine_spec *spec, double t, int json)
 	const pk_variant *v = variant_by_name("international");
 	pk_vpos start;
 	vpos_start(v, &start);
-	dxp_client_set_time(c, (int)(t * 75 / 60 + 0.999), 75);
+	/* no move count: an engine that ends a game at the count (Scan) would end a match's
+	 * game early; the match asks for none either */
+	dxp_client_set_time(c, (int)(t * 75 / 60 + 0.999), 0);
 	pk_client_answer a;
 	pk_vmove m;
 	/* The game's clock is whole minutes for 75 moves, about t a move: a first move is
 	 * waited for ten times that and 5 s more (not the whole clock), so that a silent
 	 * engine is said in seconds. */
 	double clock = (int)(t * 75 / 60 + 0.999) * 60.0, wait = 10 * t + 5;
-	dxp_client_go(c, &start, NULL, 0, wait < clock ? wait : clock, &a, &m);
+	dxp_client_go(c, &start, NULL, NULL, 0, wait < clock ? wait : clock, &a, &m);
 	char mv[64] = "";
 	if (a.status == CLIENT_OK)
 		vmove_text(v, &m, false, mv, sizeof mv);

@@ -235,7 +235,7 @@ static pk_client_status one(const char *mode, double left, pk_client_answer *a, 
 			pk_vpos q;
 			vmake(&p, &ml->m[ml->n - 1], &q);
 			p = q;
-			dxp_client_go(c, &start, played, n, left, a, &played[n]);
+			dxp_client_go(c, &start, played, NULL, n, left, a, &played[n]);
 			st = a->status;
 			if (st != CLIENT_OK)
 				break;

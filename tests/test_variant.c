@@ -373,9 +373,72 @@ static void keys(void)
 	CHECK(k[0] == k[1]);
 }
 
+/* Plays quiet king moves (each turn the first that leaves the opponent no capture; the
+ * counters do not look at repetitions) from fen under variant's rules; the ply at which vdraw_after declares a draw (0: none in max plies),
+ * and its reason in *why. */
+static int draw_ply(const char *variant, const char *fen, int max, const char **why)
+{
+	const pk_variant *v = variant_by_name(variant);
+	pk_vpos p;
+	char err[200];
+	*why = NULL;
+	if (vfen_parse(v, fen, &p, err, sizeof err) < 0)
+		return -1;
+	pk_vdraw d;
+	vdraw_init(&d);
+	static pk_vmovelist ml;
+	for (int ply = 1; ply <= max; ply++) {
+		int n = vgen(&p, &ml), pick = -1;
+		/* a quiet move after which the opponent has no capture */
+		for (int i = 0; i < n && pick < 0; i++) {
+			if (ml.m[i].ncap != 0)
+				continue;
+			pk_vpos c;
+			vmake(&p, &ml.m[i], &c);
+			static pk_vmovelist reply;
+			int k = vgen(&c, &reply);
+			if (k > 0 && reply.m[0].ncap == 0)
+				pick = i;
+		}
+		if (pick < 0)
+			return -2;
+		pk_vpos q;
+		vmake(&p, &ml.m[pick], &q);
+		*why = vdraw_after(&d, &p, &ml.m[pick], &q);
+		p = q;
+		if (*why)
+			return ply;
+	}
+	return 0;
+}
+
+/* The draw rules of the federations, as rules/variant.c cites them. */
+static void draw_rules(void)
+{
+	const char *why;
+	/* FMJD, Annex 1, article 6: three pieces (a king among them) against a lone king,
+	 * 16 moves each */
+	CHECK(draw_ply("international", "W:WK46,K47,K48:BK3", 100, &why) == 32);
+	CHECK(why && strstr(why, "16 moves each"));
+	/* two kings against a lone king: 5 moves each */
+	CHECK(draw_ply("international", "W:WK46,K47:BK3", 100, &why) == 10);
+	CHECK(why && strstr(why, "5 moves each"));
+	/* 25 moves each of kings only, without a man moved or a capture */
+	CHECK(draw_ply("international", "W:WK46,K47,K48,K49:BK3,K4,K1", 200, &why) == 50);
+	CHECK(why && strstr(why, "25 moves each of kings only"));
+	/* Russian: 15 moves each of kings only; Czech: 15 moves without a man moved */
+	CHECK(draw_ply("russian", "W:WK1,K3:BK30,K32", 200, &why) == 30);
+	CHECK(draw_ply("czech", "W:WK1,K3:BK30,K32", 200, &why) == 30);
+	/* the English rule where the federation's text is not yet looked up */
+	CHECK(draw_ply("italian", "W:WK1,K3:BK30,K32", 200, &why) == 100);
+	/* Frisian: a king against a king, two moves each */
+	CHECK(draw_ply("frisian", "W:WK46:BK1", 100, &why) == 4);
+}
+
 int main(void)
 {
 	keys();
+	draw_rules();
 	static const uint64_t international[] = { 9, 81, 658, 4265, 27117, 167140, 1049442 };
 	static const uint64_t brazilian[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };
 	published("international", international, 7);

@@ -114,11 +114,14 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 	idx_of[PK_WHITE] = !idx_of[PK_BLACK];
 	uint64_t keys[MATCH_MAX_PLIES + 16];
 	pk_vmove played[MATCH_MAX_PLIES + 16];
+	double times[MATCH_MAX_PLIES + 16];
 	int nkeys = 0;
 	for (int i = 0; i < o->nply; i++)
 		keys[nkeys++] = o->keys[i];
 	pk_vpos p = o->vstart;
-	int rev = 0, late = 0;
+	int rev = 0;
+	pk_vdraw dr;
+	vdraw_init(&dr);
 	size_t cap = 0, len = 0;
 	char *text = NULL;
 	bool ok = match_append(&text, &len, &cap, "");
@@ -156,7 +159,7 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 					break;
 				}
 				pk_client_answer a;
-				dxp_client_go(c, &o->vstart, played, ply, clock[who], &a, &r.best);
+				dxp_client_go(c, &o->vstart, played, times, ply, clock[who], &a, &r.best);
 				pthread_mutex_lock(&vtime_lock);
 				snprintf(m->pl[who].name, sizeof m->pl[who].name, "%s", dxp_client_name(c));
 				pthread_mutex_unlock(&vtime_lock);
@@ -181,8 +184,8 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 			}
 		} else {
 			pk_limits lim = m->pl[who].lim;
-			if (timed && !lim.depth && !lim.nodes && lim.movetime <= 0)
-				lim.movetime = match_clock_share(clock[who], m->clock_inc);   /* no limit of its own */
+			if (timed)
+				lim.movetime = match_clock_share(clock[who], m->clock_inc);   /* the clock rules, as in English */
 			else if (lim.movetime > 0)
 				lim.movetime += saved[who];
 			if (m->pl[who].bk && book_vchoose(m->pl[who].bk, &p, &r.best)) {
@@ -238,19 +241,20 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 		bool reversible = r.best.ncap == 0 && (p.sq[r.best.from] == VP_WKING || p.sq[r.best.from] == VP_BKING);
 		keys[nkeys++] = vpos_key(&p);
 		played[ply] = r.best;
+		times[ply] = note.seconds;
 		pk_vpos q;
 		vmake(&p, &r.best, &q);
+		/* the variant's own draw rules (rules/variant.c cites them) */
+		const char *drawn = vdraw_after(&dr, &p, &r.best, &q);
 		p = q;
 		rev = reversible ? rev + 1 : 0;
-		/* Frisian: the plies played in a material its draw rule counts */
-		late = vdraw_plies(&p) && r.best.ncap == 0 ? late + 1 : 0;
-		if (vdraw_plies(&p) && late >= vdraw_plies(&p)) {
-			g->reason = vdraw_plies(&p) == 4 ? "a king against a king, two moves each"
-							 : "two kings against one, seven moves each";
+		if (drawn) {
+			g->reason = drawn;
 			ply++;
 			break;
 		}
-		if ((g->reason = match_drawn(keys, nkeys, vpos_key(&p), rev)) != NULL) {
+		/* threefold repetition (the kings-only count is the variant's, above) */
+		if ((g->reason = match_drawn(keys, nkeys, vpos_key(&p), rev < 99 ? rev : 99)) != NULL) {
 			ply++;
 			break;
 		}
@@ -260,6 +264,18 @@ void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *
 		free(text);
 		text = NULL;
 		m->failed = 1;
+	}
+	/* the DXP engines are told the result now (not when the next game starts), from
+	 * their own view */
+	for (int i = 0; i < 2 && !(m->stop && *m->stop); i++) {
+		if (!dc[i] || !m->pl[i].ext)
+			continue;
+		int colour = idx_of[PK_WHITE] == i ? PK_WHITE : PK_BLACK;
+		bool first_mover = colour == first;
+		int res = g->result == RES_DRAW ? 0 :
+			  g->result == RES_BLACK_WINS ? (first_mover ? 1 : -1) :
+			  g->result == RES_WHITE_WINS ? (first_mover ? -1 : 1) : DXP_RESULT_UNKNOWN;
+		dxp_client_end_game(dc[i], res);
 	}
 	g->plies = ply;
 	g->movetext = text;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include "proto/child.h"
 #include "proto/dxp.h"
@@ -253,22 +254,11 @@ bool dxp_address(const char *text, char *host, size_t size, const char **port)
 	return true;
 }
 
-int dxp_connect(dxp_conn *c, const char *host, int port, double timeout, char *err, size_t errsize)
+/* One attempt to connect within timeout seconds: 0, -1 with the reason (errno kept). */
+static int connect_once(dxp_conn *c, const struct addrinfo *res, const char *host, int port, double timeout, char *err,
+			size_t errsize)
 {
-	memset(c, 0, sizeof *c);
-	c->fd = -1;
-	char ps[16];
-	snprintf(ps, sizeof ps, "%d", port);
-	struct addrinfo hints = { 0 }, *res = NULL;
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	int rc = getaddrinfo(host, ps, &hints, &res);
-	if (rc) {
-		snprintf(err, errsize, "%s: %s", host, gai_strerror(rc));
-		return -1;
-	}
-	snprintf(err, errsize, "%s:%d: no address", host, port);
-	for (struct addrinfo *a = res; a; a = a->ai_next) {
+	for (const struct addrinfo *a = res; a; a = a->ai_next) {
 		int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
 		if (fd < 0)
 			continue;
@@ -289,14 +279,44 @@ int dxp_connect(dxp_conn *c, const char *host, int port, double timeout, char *e
 			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 			c->fd = fd;
 			snprintf(c->peer, sizeof c->peer, "%.60s:%d", host, port);
-			freeaddrinfo(res);
 			return 0;
 		}
-		snprintf(err, errsize, "%s:%d: %s", host, port, strerror(errno));
+		int e = errno;
+		snprintf(err, errsize, "%s:%d: %s", host, port, strerror(e));
 		close(fd);
+		errno = e;
+	}
+	return -1;
+}
+
+int dxp_connect(dxp_conn *c, const char *host, int port, double timeout, char *err, size_t errsize)
+{
+	memset(c, 0, sizeof *c);
+	c->fd = -1;
+	char ps[16];
+	snprintf(ps, sizeof ps, "%d", port);
+	struct addrinfo hints = { 0 }, *res = NULL;
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	int rc = getaddrinfo(host, ps, &hints, &res);
+	if (rc) {
+		snprintf(err, errsize, "%s: %s", host, gai_strerror(rc));
+		return -1;
+	}
+	snprintf(err, errsize, "%s:%d: no address", host, port);
+	/* a follower that serves a connection a process (Scan 2.0) listens again only
+	 * after a moment: a refused connection is tried again until the timeout */
+	double end = child_now() + (timeout > 0 ? timeout : 10);
+	int r;
+	for (;;) {
+		r = connect_once(c, res, host, port, end - child_now(), err, errsize);
+		if (r == 0 || errno != ECONNREFUSED || child_now() + 0.05 >= end)
+			break;
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
 	}
 	freeaddrinfo(res);
-	return -1;
+	return r;
 }
 
 int dxp_listen(const char *host, int port, char *err, size_t errsize)
@@ -479,12 +499,14 @@ static void client_down(dxp_client *c)
 	c->in_game = false;
 }
 
-void dxp_client_new_game(dxp_client *c)
+void dxp_client_end_game(dxp_client *c, int result)
 {
 	if (!c || !c->alive || !c->in_game)
 		return;
 	char msg[DXP_MAX + 1];
-	dxp_gameend(0, 0, msg);
+	/* the reason is the sender's: 1 it loses, 2 a draw, 3 it wins, 0 not known; the
+	 * initiator sends it for the engine's opponent */
+	dxp_gameend(result == DXP_RESULT_UNKNOWN ? 0 : result > 0 ? 1 : result < 0 ? 3 : 2, 0, msg);
 	c->in_game = false;
 	if (dxp_send(&c->conn, msg) < 0) {
 		client_down(c);
@@ -527,8 +549,10 @@ static int next_msg(dxp_client *c, double deadline, char *msg, size_t size, dxp_
 	}
 }
 
-void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, int nmoves, double left,
-		   pk_client_answer *a, pk_vmove *move)
+void dxp_client_new_game(dxp_client *c) { dxp_client_end_game(c, DXP_RESULT_UNKNOWN); }
+
+void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, const double *times, int nmoves,
+		   double left, pk_client_answer *a, pk_vmove *move)
 {
 	memset(a, 0, sizeof *a);
 	double t0 = child_now();
@@ -603,7 +627,7 @@ void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, i
 	pk_vpos q = *start;
 	for (int i = 0; i < nmoves; i++) {
 		if (i >= c->sent) {
-			dxp_move(&moves[i], 0, msg);
+			dxp_move(&moves[i], times ? times[i] : 0, msg);
 			if (dxp_send(&c->conn, msg) < 0)
 				goto gone;
 			c->hist[i] = moves[i];

@@ -101,10 +101,15 @@ const char *dxp_client_name(const dxp_client *c);
 void dxp_client_set_time(dxp_client *c, int minutes, int moves);
 /* Ends the game being played, if any (GAMEEND, and its answer awaited briefly). */
 void dxp_client_new_game(dxp_client *c);
+/* The game is over: a GAMEEND with its result from the engine's view (1 it won, 0 a draw,
+ * -1 it lost, DXP_RESULT_UNKNOWN), then its confirmation awaited (2 s at most: a silent
+ * or closed engine is disconnected). Nothing when no game is under way. */
+#define DXP_RESULT_UNKNOWN 99
+void dxp_client_end_game(dxp_client *c, int result);
 /* Its move after moves from start: a game is requested at the first call (the engine
  * plays the side to move then), the moves it has not seen are sent, and its answer is
  * awaited for left seconds and the margin. */
-void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, int nmoves, double left,
+void dxp_client_go(dxp_client *c, const pk_vpos *start, const pk_vmove *moves, const double *times, int nmoves, double left,
 		   pk_client_answer *a, pk_vmove *move);
 bool dxp_client_alive(const dxp_client *c);
 void dxp_client_close(dxp_client *c);

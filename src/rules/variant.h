@@ -113,6 +113,21 @@ uint64_t vpos_state_key(const pk_vpos *p);
  * 14), or 0 where no such rule applies (other variants: the referee's general rules). */
 int vdraw_plies(const pk_vpos *p);
 
+/* A game's draw counters under its variant's own rules (the federation's texts are
+ * cited in rules/variant.c): moves of kings only without a capture, and the moves played
+ * in the endings that have a limit of their own. vdraw_after is called after each move
+ * (before, the move, after); it returns why the game is now drawn, or NULL. Threefold
+ * repetition is the referee's, for every variant. */
+typedef struct {
+	int kings_only;              /* plies of kings only, without a capture or a man moved */
+	int ending;                  /* plies in the current limited ending */
+	int ending_class;            /* which (0: none) */
+} pk_vdraw;
+void vdraw_init(pk_vdraw *d);
+const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after);
+/* The plies of kings-only moves after which a game of v is drawn. */
+int vdraw_kings_only_plies(const pk_variant *v);
+
 /* FEN: "W:W31-50:B1-20", K before a king, ranges allowed; squares also by file and rank
  * ("W:Wa1,c3,Ke5:Bb6"), in any variant. 0, or -1 with a message in err. vfen_format
  * writes the squares as the variant's notation does: numbers, or file and rank for the
