@@ -83,15 +83,21 @@ static int trickle(int port, double interval, double most)
 
 static int silent(int port, int n, double secs)
 {
-	int *fd = calloc((size_t)n, sizeof *fd);
+	int *fd = calloc((size_t)(n > 0 ? n : 1), sizeof *fd);
+	if (!fd)
+		return 1;
 	for (int i = 0; i < n; i++)
 		fd[i] = dial(port);
 	double t0 = now();
 	int open = 0;
 	while (now() - t0 < secs)
 		usleep(50000);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		open += fd[i] >= 0 && !closed(fd[i], 0);
+		if (fd[i] >= 0)
+			close(fd[i]);
+	}
+	free(fd);
 	printf("open %d\n", open);
 	return 0;
 }
