@@ -39,7 +39,8 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Isrc $(WARN) $(CFLAGS) $(PKG_CF
 LDLIBS    += $(PKG_LIBS) -lpthread -lm -ldl
 
 BUILD     ?= build
-SRC       := $(wildcard src/*/*.c)
+# src/*/*.inc.c are templates, included by the files that instantiate them
+SRC       := $(filter-out %.inc.c,$(wildcard src/*/*.c))
 CMD       := $(wildcard cmd/*.c)
 GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
@@ -174,7 +175,7 @@ book: $(PROG)
 	mv book/pdnkit.book.new book/pdnkit.book
 	$(MAKE) $(PROG)
 
-$(BUILD)/%.o: %.c $(wildcard src/*/*.h cmd/*.h)
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h src/*/*.inc.c cmd/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -189,7 +190,7 @@ tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine $(BUILD)/tests/cd
 PIC_OBJ   := $(SRC:%.c=$(BUILD)/pic/%.o) $(GEN_C:$(BUILD)/gen/%.c=$(BUILD)/pic/gen/%.o)
 PIC_LIB   := $(BUILD)/libpdnkit-pic.a
 
-$(BUILD)/pic/%.o: %.c $(wildcard src/*/*.h)
+$(BUILD)/pic/%.o: %.c $(wildcard src/*/*.h src/*/*.inc.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fno-lto -fPIC -c -o $@ $<
 

@@ -205,8 +205,8 @@ int cmd_analyze(int argc, const char **argv)
 	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))
 		goto out;
 	if (variant && strcmp(variant, "english") != 0 && strcmp(variant, "21") != 0) {
-		if (multipv > 1 || ea.egdb || ea.features || ea.threads) {
-			cli_error("--variant takes --fen or --moves, --book, the limits and --weights; not --multipv, --egdb, --features or --threads");
+		if (multipv > 1 || ea.egdb) {
+			cli_error("--variant takes --fen or --moves, --book, the limits, --weights, --features and --threads; not --multipv or --egdb");
 			goto out;
 		}
 		struct sigaction sv = { 0 };

@@ -112,6 +112,12 @@ int analyze_variant(const char *name, const char *fen, const char *moves, const 
 		return EXIT_RUNTIME;
 	}
 	vengine_set_weights(e, &w);
+	pk_features f;
+	if (engine_features(ea, &f) < 0 || vengine_set_threads(e, engine_threads(ea)) < 0) {
+		vengine_free(e);
+		return EXIT_USAGE;
+	}
+	vengine_set_features(e, &f);
 	vctx c = { json, &root };
 	pk_vresult res;
 	vengine_search(e, &root, NULL, 0, lim, stop, on_iteration, &c, &res);

@@ -65,11 +65,11 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 	if (tt_buckets)
 		pl->f.tt_ways = 2;
 	if (v) {
-		/* the variant engine: limits, hash, weights and a book; the rest is English draughts' */
-		if (ea.egdb || ea.features || ea.threads || no_lmr || strong_lmr || lmr || tt_buckets ||
-		    no_killers || no_history || no_aspiration) {
+		/* the variant engine: English draughts' search on its board (its features too);
+		 * the databases and threads of a match are English draughts' */
+		if (ea.egdb || ea.threads) {
 			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
-				  "--weights and --book only", what);
+				  "--weights, --features and --book only", what);
 			status = -1;
 		} else if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
 			status = -1;

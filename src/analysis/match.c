@@ -573,6 +573,7 @@ static void vworker(pk_match *m)
 			goto out;
 		}
 		vengine_set_weights(eng[i], &m->pl[i].vw);
+		vengine_set_features(eng[i], &m->pl[i].f);   /* the same search features as in English */
 	}
 	for (;;) {
 		if (m->stop && *m->stop)

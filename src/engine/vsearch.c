@@ -1,53 +1,23 @@
-/* The engine for the other variants: alpha-beta over rules/variant.c's positions. */
+/* The engine of the other variants: their evaluation, and the search of English draughts
+ * instanced over rules/variant.c's positions (search_mb.c). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "engine/eval.h"
+#include "engine/search_mb.h"
 #include "engine/vsearch.h"
 #include "rules/pos.h"
 
-#define VINF 32000
-#define VMAX_PLY 96
-#define VGAME_MAX 1024
-
-typedef struct {
-	uint64_t key;
-	int16_t score;
-	int8_t depth;
-	uint8_t flag;              /* 1 exact, 2 lower bound, 3 upper bound */
-	uint8_t from, to;          /* the best move's ends */
-} vtt_entry;
-
+/* The engine of a search: the mailbox instance of the English search (search_mb.c),
+ * with this file's evaluation, the weights given and the root moves left out. */
 struct pk_vengine {
-	vtt_entry *tt;
-	size_t tt_mask;
-	uint32_t history[VAR_MAX_SQ + 1][VAR_MAX_SQ + 1];
-	/* the current search */
-	const pk_variant *v;
-	pk_vweights w;
+	mb_engine *e;
 	pk_vweights set_w;                     /* vengine_set_weights() */
 	bool own_weights;
-	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
-	uint64_t nodes, node_limit;
-	double t0, deadline;
-	volatile sig_atomic_t *stop;
-	bool stopped;
-	uint64_t path[VGAME_MAX + VMAX_PLY];   /* keys of the game, then of the search */
-	int base;
-	pk_vmove pv[VMAX_PLY][VMAX_PLY];
-	pk_vmovelist *ml;                      /* one list a ply, and one more */
-	int pvlen[VMAX_PLY];
 	pk_vmove exclude[VAR_MAX_MOVES];       /* root moves left out of the next search */
 	int nexclude;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 const char *const vweight_names[VW_NUM] = { "king", "advance", "centre", "mobility", "back_rank" };
 
@@ -174,13 +144,10 @@ static void board_rc(const pk_variant *v, uint8_t *row, uint8_t *col)
 /* Legal moves of the side to move less those of the other side. */
 static int mobility(const pk_vpos *p)
 {
-	pk_vmovelist *ml = malloc(sizeof *ml);
-	if (!ml)
-		return 0;
+	pk_vmovelist ml;
 	pk_vpos o = *p;
 	o.stm = !p->stm;
-	int mine = vgen(p, ml), theirs = vgen(&o, ml);
-	free(ml);
+	int mine = vgen(p, &ml), theirs = vgen(&o, &ml);
 	return mine - theirs;
 }
 
@@ -207,158 +174,13 @@ void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 	f[VW_MOBILITY] = mobility(p);
 }
 
-static bool out_of_time(pk_vengine *e)
-{
-	if (e->stopped)
-		return true;
-	if ((e->nodes & 1023) == 0) {
-		if ((e->stop && *e->stop) || (e->node_limit && e->nodes >= e->node_limit) ||
-		    (e->deadline > 0 && now() >= e->deadline))
-			e->stopped = true;
-	}
-	return e->stopped;
-}
-
-static void order(pk_vengine *e, pk_vmovelist *ml, const vtt_entry *t)
-{
-	/* The table's move first, then by history (insertion sort: lists are short). */
-	uint32_t score[VAR_MAX_MOVES];
-	for (int i = 0; i < ml->n; i++) {
-		const pk_vmove *m = &ml->m[i];
-		score[i] = e->history[m->from][m->to];
-		if (t && t->from == m->from && t->to == m->to)
-			score[i] = UINT32_MAX;
-	}
-	for (int i = 1; i < ml->n; i++) {
-		pk_vmove m = ml->m[i];
-		uint32_t s = score[i];
-		int j = i - 1;
-		while (j >= 0 && score[j] < s) {
-			ml->m[j + 1] = ml->m[j];
-			score[j + 1] = score[j];
-			j--;
-		}
-		ml->m[j + 1] = m;
-		score[j + 1] = s;
-	}
-}
-
-/* The root's list without the moves vengine_exclude() named. */
-static int leave_out(const pk_vengine *e, pk_vmovelist *ml)
-{
-	int k = 0;
-	for (int i = 0; i < ml->n; i++) {
-		bool out = false;
-		for (int j = 0; j < e->nexclude && !out; j++)
-			out = vmove_same(&ml->m[i], &e->exclude[j]);
-		if (!out)
-			ml->m[k++] = ml->m[i];
-	}
-	return ml->n = k;
-}
-
-static int search(pk_vengine *e, const pk_vpos *p, int depth, int alpha, int beta, int ply, uint64_t key)
-{
-	e->pvlen[ply] = 0;
-	e->nodes++;
-	if (out_of_time(e))
-		return 0;
-	/* A repetition along the game and the search: a draw. */
-	int at = e->base + ply;
-	e->path[at] = key;
-	for (int i = at - 4; i >= 0 && i >= at - 100; i -= 2)
-		if (e->path[i] == key)
-			return 0;
-	pk_vmovelist *ml = &e->ml[ply];
-	int n = vgen(p, ml);
-	if (n == 0)
-		return -SCORE_WIN + ply;
-	int forced = n == 1;             /* the position's moves, not those left in */
-	if (ply == 0 && e->nexclude)
-		n = leave_out(e, ml);
-	bool captures = ml->m[0].ncap > 0;
-	if ((depth <= 0 && !captures) || ply >= VMAX_PLY - 2) {
-		/* The horizon: a quiet position is evaluated (captures go on). */
-		int s = eval_static(p, &e->w, e->row, e->col);
-		pk_vpos o = *p;
-		o.stm = !p->stm;
-		int theirs = vgen(&o, &e->ml[ply + 1]);
-		return (p->stm == PK_WHITE ? s : -s) + e->w.w[VW_MOBILITY] * (n - theirs);
-	}
-	vtt_entry *t = &e->tt[key & e->tt_mask];
-	bool hit = t->key == key;
-	if (hit && t->depth >= depth && ply > 0) {
-		int s = t->score;
-		if (t->flag == 1 || (t->flag == 2 && s >= beta) || (t->flag == 3 && s <= alpha))
-			return s;
-	}
-	order(e, ml, hit ? t : NULL);
-	int best = -VINF, a0 = alpha;
-	pk_vmove bm = ml->m[0];
-	int next_depth = forced || captures ? depth : depth - 1;   /* forced moves and captures are free */
-	if (depth <= 0)
-		next_depth = 0;
-	for (int i = 0; i < n; i++) {
-		pk_vpos q;
-		vmake(p, &ml->m[i], &q);
-		uint64_t k = vpos_state_key(&q);
-		int s;
-		if (i == 0)
-			s = -search(e, &q, next_depth, -beta, -alpha, ply + 1, k);
-		else {
-			s = -search(e, &q, next_depth, -alpha - 1, -alpha, ply + 1, k);
-			if (s > alpha && s < beta)
-				s = -search(e, &q, next_depth, -beta, -alpha, ply + 1, k);
-		}
-		if (e->stopped)
-			break;
-		if (s > best) {
-			best = s;
-			bm = ml->m[i];
-			if (s > alpha) {
-				alpha = s;
-				e->pv[ply][0] = ml->m[i];
-				int len = e->pvlen[ply + 1];
-				memcpy(&e->pv[ply][1], e->pv[ply + 1], sizeof(pk_vmove) * (size_t)len);
-				e->pvlen[ply] = len + 1;
-				if (s >= beta) {
-					if (!captures)
-						e->history[bm.from][bm.to] += (uint32_t)(depth * depth + 1);
-					break;
-				}
-			}
-		}
-	}
-	if (e->stopped)
-		return 0;
-	if (ply == 0 && e->nexclude)
-		return best;             /* a score of some moves only: not the position's */
-	t->key = key;
-	t->score = (int16_t)best;
-	t->depth = (int8_t)(depth > 120 ? 120 : depth);
-	t->flag = best >= beta ? 2 : best > a0 ? 1 : 3;
-	t->from = bm.from;
-	t->to = bm.to;
-	return best;
-}
-
 pk_vengine *vengine_new(size_t hash_mb)
 {
 	pk_vengine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	size_t n = 1;
-	while (n * 2 * sizeof(vtt_entry) <= (hash_mb ? hash_mb : 1) * 1024 * 1024)
-		n *= 2;
-	e->tt = calloc(n, sizeof *e->tt);
-	if (!e->tt) {
+	if (!(e->e = mb_engine_new(hash_mb ? hash_mb : 1))) {
 		free(e);
-		return NULL;
-	}
-	e->tt_mask = n - 1;
-	e->ml = malloc(sizeof *e->ml * (VMAX_PLY + 1));
-	if (!e->ml) {
-		vengine_free(e);
 		return NULL;
 	}
 	return e;
@@ -368,8 +190,7 @@ void vengine_free(pk_vengine *e)
 {
 	if (!e)
 		return;
-	free(e->tt);
-	free(e->ml);
+	mb_engine_free(e->e);
 	free(e);
 }
 
@@ -380,81 +201,35 @@ void vengine_set_weights(pk_vengine *e, const pk_vweights *w)
 		e->set_w = *w;
 }
 
-void vengine_new_game(pk_vengine *e)
-{
-	memset(e->tt, 0, (e->tt_mask + 1) * sizeof *e->tt);
-	memset(e->history, 0, sizeof e->history);
-}
+void vengine_set_features(pk_vengine *e, const pk_features *f) { mb_engine_set_features(e->e, f); }
+
+int vengine_set_threads(pk_vengine *e, int n) { return mb_engine_set_threads(e->e, n); }
+
+void vengine_new_game(pk_vengine *e) { mb_engine_new_game(e->e); }
 
 int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int nkeys, const pk_limits *lim,
 		   volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *ctx,
 		   pk_vresult *out)
 {
-	memset(out, 0, sizeof *out);
-	e->v = root->v;
+	pk_vweights w;
 	if (e->own_weights)
-		e->w = e->set_w;
+		w = e->set_w;
 	else
-		vweights_for(root->v, &e->w);
-	board_rc(root->v, e->row, e->col);
-	if (nkeys > VGAME_MAX)
-		keys += nkeys - VGAME_MAX, nkeys = VGAME_MAX;
-	for (int i = 0; i < nkeys; i++)
-		e->path[i] = keys[i];
-	e->base = nkeys;
-	e->nodes = 0;
-	e->node_limit = lim->nodes;
-	e->t0 = now();
-	e->deadline = lim->movetime > 0 ? e->t0 + lim->movetime : 0;
-	e->stop = stop;
-	e->stopped = false;
-	pk_vmovelist *ml = &e->ml[0];
-	int nm = vgen(root, ml);
-	if (nm && e->nexclude)
-		nm = leave_out(e, ml);
-	if (nm == 0) {
-		e->nexclude = 0;
-		out->last.score = -SCORE_WIN;
-		return 0;
-	}
-	out->has_move = true;
-	out->best = ml->m[0];
-	if (nm == 1 && !e->nexclude) {
-		out->forced = true;
-		out->last.pv[0] = ml->m[0];
-		out->last.npv = 1;
-		out->last.score = veval(root, &e->w);
-		return 0;
-	}
-	uint64_t key = vpos_state_key(root);
-	int max_depth = lim->depth > 0 ? lim->depth : VMAX_PLY - 8;
-	for (int d = 1; d <= max_depth; d++) {
-		int s = search(e, root, d, -VINF, VINF, 0, key);
-		if (e->stopped && d > 1)
-			break;
-		pk_viteration *it = &out->last;
-		it->depth = d;
-		it->score = s;
-		it->nodes = e->nodes;
-		it->seconds = now() - e->t0;
-		it->npv = e->pvlen[0] < VPV_MAX ? e->pvlen[0] : VPV_MAX;
-		memcpy(it->pv, e->pv[0], sizeof(pk_vmove) * (size_t)it->npv);
-		if (it->npv > 0)
-			out->best = it->pv[0];
-		if (cb)
-			cb(ctx, it);
-		if (e->stopped)
-			break;
-		if (score_is_win(s) && score_plies(s) <= d)
-			break;
-		double t = now() - e->t0;
-		if (e->deadline > 0 && t * 3 > lim->movetime)
-			break;
-	}
-	out->last.nodes = e->nodes;
-	out->last.seconds = now() - e->t0;
+		vweights_for(root->v, &w);
+	mb_engine_set_weights(e->e, &w);
+	e->e->v = root->v;
+	e->e->draw_plies = vdraw_kings_only_plies(root->v);
+	e->e->exclude = e->exclude;
+	e->e->nexclude = e->nexclude;
+	mb_pos r = { *root, vpos_state_key(root) };
+	pk_history h = { keys, nkeys, 0 };
+	pk_limits l = *lim;
+	l.exclude = NULL;
+	l.nexclude = 0;
+	int rc = mb_engine_search(e->e, &r, &h, &l, stop, cb, ctx, out);
 	e->nexclude = 0;
-	return 0;
+	e->e->nexclude = 0;
+	return rc;
 }
 
 void vengine_exclude(pk_vengine *e, const pk_vmove *m, int n)

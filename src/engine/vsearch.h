@@ -1,9 +1,10 @@
-/* The engine for the other variants (rules/variant.h): iterative deepening alpha-beta
- * (principal variation search) with captures searched past the horizon, a transposition
- * table, history ordering and repetitions, over an evaluation of material, advancement,
- * the centre and mobility whose weights are set by the variant's kind (flying kings or
- * not, board size) unless a fitted file is built in (vweights_for). English draughts
- * has its own, stronger engine (engine/search.h). */
+/* The engine of the other variants (rules/variant.h): the search of English draughts
+ * (engine/node.inc.c, deepen.inc.c: iterative deepening, aspiration windows, the
+ * transposition table, the reductions and prunings its matches accepted, killers,
+ * countermoves and history, threads) instanced over their boards (search_mb.c), over an
+ * evaluation of material, advancement, the centre and mobility whose weights are set by
+ * the variant's kind (flying kings or not, board size) unless a fitted file is built in
+ * (vweights_for). The draw by kings-only moves is the variant's (rules/variant.c). */
 #ifndef PK_VSEARCH_H
 #define PK_VSEARCH_H
 
@@ -70,6 +71,9 @@ pk_vengine *vengine_new(size_t hash_mb);
 void vengine_set_weights(pk_vengine *e, const pk_vweights *w);
 void vengine_free(pk_vengine *e);
 void vengine_new_game(pk_vengine *e);
+/* The search's features (engine/search.h; the defaults: features_all) and threads. */
+void vengine_set_features(pk_vengine *e, const pk_features *f);
+int vengine_set_threads(pk_vengine *e, int n);
 /* Searches root under lim (depth, nodes, movetime; 0 each: no limit, stop by *stop).
  * keys: the positions of the game before root (vpos_key), for repetitions. */
 int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int nkeys, const pk_limits *lim,

@@ -1,0 +1,166 @@
+/* The search of every variant on its own board (rules/variant.h's mailbox positions):
+ * the node and the deepening of the English search, instanced over mb_pos. Only the
+ * English search probes endgame databases. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include "base/pool.h"
+#include "engine/search_mb.h"
+
+static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
+{
+	vmake(&p->p, m, &c->p);
+	c->key = vpos_state_key(&c->p);
+}
+
+/* Whether the side to move must capture: its first legal move is a capture (the
+ * generator lists captures alone when there are any). */
+static inline bool mb_has_capture(const pk_vpos *p)
+{
+	pk_vmovelist ml;
+	return vgen(p, &ml) > 0 && ml.m[0].ncap > 0;
+}
+
+static inline int mb_count(const pk_vpos *p)
+{
+	pk_vmovelist ml;
+	return vgen(p, &ml);
+}
+
+static inline bool mb_is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
+
+static inline bool mb_reversible(const pk_vpos *p, const pk_vmove *m)
+{
+	return m->ncap == 0 && mb_is_king(p->sq[m->from]);
+}
+
+/* A move into the mover's last two rows (as the English search has it). */
+static inline bool mb_crowning(const pk_vpos *p, const pk_vmove *m)
+{
+	int row, col;
+	variant_square_rc(p->v, m->to, &row, &col);
+	return p->stm == PK_WHITE ? row <= 1 : row >= p->v->rows - 2;
+}
+
+static inline int mb_pieces(const pk_vpos *p)
+{
+	int n = 0, sq = variant_squares(p->v);
+	for (int s = 1; s <= sq; s++)
+		n += p->sq[s] != VP_EMPTY;
+	return n;
+}
+
+static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
+{
+	return a->from == b->from && a->to == b->to && a->ncap == b->ncap &&
+	       (a->ncap == 0 || vmove_same(a, b));
+}
+
+#define N_POS mb_pos
+#define N_MOVELIST pk_vmovelist
+#define N_ENGINE mb_engine
+#define N_NAME(x) mb_##x
+#define N_GEN(x_, l_) vgen(&(x_)->p, l_)
+#define N_MAKE(x_, m_, c_) mb_make(x_, m_, c_)
+#define N_KEY(x_) ((x_)->key)
+#define N_HAS_CAPTURE(x_) mb_has_capture(&(x_)->p)
+#define N_COUNT(x_) mb_count(&(x_)->p)
+#define N_IS_CAPTURE(m_) ((m_)->ncap > 0)
+#define N_REVERSIBLE(x_, m_) mb_reversible(&(x_)->p, m_)
+#define N_SAME_EFFECT(a_, b_) mb_same(a_, b_)
+#define N_EQUAL(a_, b_) vmove_same(a_, b_)
+#define N_NO_MOVE(m_) ((m_)->from == 0)
+#define N_FROM(m_) ((m_)->from)
+#define N_TO(m_) ((m_)->to)
+#define N_CAPTURE_VALUE(x_, m_) (16 * (m_)->ncap + (m_)->kings)
+#define N_CROWNING(x_, m_) mb_crowning(&(x_)->p, m_)
+#define N_PIECES(x_) mb_pieces(&(x_)->p)
+#define N_EVAL(x_, w_) veval(&(x_)->p, w_)
+#define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)
+#define N_MAX_MOVES VAR_MAX_MOVES
+#define N_FLIP(q_) ((q_)->p.stm = !(q_)->p.stm)
+#define N_ITERATION_CB mb_iteration_cb
+#define N_RESULT pk_vresult
+#define N_PV_MAX VPV_MAX
+/* the root moves left out are set by vengine_exclude, not by the limits (pk_move) */
+#define N_SET_EXCLUDE(e, lim) ((void)(lim))
+#include "engine/node.inc.c"
+#include "engine/deepen.inc.c"
+
+static mb_worker *worker_new(mb_engine *e, int id)
+{
+	mb_worker *w = calloc(1, sizeof *w);
+	if (w) {
+		w->e = e;
+		w->id = id;
+	}
+	return w;
+}
+
+mb_engine *mb_engine_new(size_t hash_mb)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, mb_se_lmr_init);
+	mb_engine *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	if (tt_init(&e->tt, hash_mb ? hash_mb : 1) < 0) {
+		free(e);
+		return NULL;
+	}
+	e->f = features_all;
+	e->nthreads = 1;
+	e->draw_plies = DRAW_PLIES;
+	pthread_mutex_init(&e->lock, NULL);
+	e->wk[0] = worker_new(e, 0);
+	if (!e->wk[0]) {
+		mb_engine_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+int mb_engine_set_threads(mb_engine *e, int n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	for (int i = 1; i < n; i++)
+		if (!e->wk[i] && !(e->wk[i] = worker_new(e, i)))
+			return -1;
+	e->nthreads = n;
+	return 0;
+}
+
+void mb_engine_free(mb_engine *e)
+{
+	if (!e)
+		return;
+	for (int i = 0; i < MAX_THREADS; i++)
+		free(e->wk[i]);
+	tt_free(&e->tt);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+void mb_engine_new_game(mb_engine *e)
+{
+	tt_clear(&e->tt);
+	for (int i = 0; i < MAX_THREADS && e->wk[i]; i++) {
+		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
+		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
+		memset(e->wk[i]->counter, 0, sizeof e->wk[i]->counter);
+	}
+}
+
+void mb_engine_set_features(mb_engine *e, const pk_features *f)
+{
+	e->f = *f;
+	e->tt.ways = f->tt_ways == 2 ? 2 : 1;
+}
+
+void mb_engine_set_weights(mb_engine *e, const pk_vweights *w) { e->w = *w; }

@@ -1,0 +1,46 @@
+/* The mailbox instance of the search's templates (engine/node.inc.c, deepen.inc.c,
+ * worker.inc.h): every variant of rules/variant.h on its own board, with the features
+ * the English search won its matches with. The engine of vsearch.h is built on it. Not
+ * for use outside engine/. */
+#ifndef PK_SEARCH_MB_H
+#define PK_SEARCH_MB_H
+
+#include "engine/search_int.h"
+#include "engine/vsearch.h"
+
+/* A position and its key (vpos_state_key: the hash the table and repetitions use),
+ * computed once when it is made. */
+typedef struct {
+	pk_vpos p;
+	uint64_t key;
+} mb_pos;
+
+typedef struct mb_engine mb_engine;
+typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);
+
+#define N_MOVE pk_vmove
+#define N_SQ (VAR_MAX_SQ + 1)
+#define N_WORKER mb_worker
+#define N_ENGINE_STRUCT struct mb_engine
+#define N_WEIGHTS pk_vweights
+#define N_ITERATION pk_viteration
+#define N_EGDB 0
+/* the variant of the search, and its count of kings-only plies that draws */
+#define N_ENGINE_EXTRA const pk_variant *v; int draw_plies;
+#include "engine/worker.inc.h"
+
+mb_engine *mb_engine_new(size_t hash_mb);
+void mb_engine_free(mb_engine *e);
+void mb_engine_new_game(mb_engine *e);
+int mb_engine_set_threads(mb_engine *e, int n);
+void mb_engine_set_features(mb_engine *e, const pk_features *f);
+/* Weights for the searches to come (the variant's own are set by vengine_search). */
+void mb_engine_set_weights(mb_engine *e, const pk_vweights *w);
+double mb_engine_panic_time(const pk_features *f, const pk_limits *lim);
+int mb_se_search(mb_worker *w, const mb_pos *p, int depth, int alpha, int beta, int ply);
+bool mb_se_excluded(const mb_engine *e, const pk_vmove *m);
+void mb_se_lmr_init(void);
+int mb_engine_search(mb_engine *e, const mb_pos *root, const pk_history *h, const pk_limits *lim,
+		     volatile sig_atomic_t *stop, mb_iteration_cb cb, void *ctx, pk_vresult *out);
+
+#endif
