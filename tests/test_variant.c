@@ -71,7 +71,8 @@ static unsigned rnd(unsigned n)
  * (perft 1) and, on one position in eight, on perft 2. */
 static void random_against_naive(const pk_variant *v, int count)
 {
-	int n = variant_squares(v), agree = 0, tried = 0;
+	int n = variant_squares(v), agree = 0, tried = 0, cap_agree = 0;
+	static pk_vmovelist cml;
 	for (int k = 0; k < count; k++) {
 		pk_vpos p;
 		vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
@@ -97,6 +98,9 @@ static void random_against_naive(const pk_variant *v, int count)
 				p.ksq[side] = (uint8_t)kings[side][rnd((unsigned)nk[side])];
 				p.kn[side] = (uint8_t)(1 + rnd(3));
 			}
+		/* vhas_capture, the search's question at the horizon, against the generator */
+		int nm = vgen(&p, &cml);
+		cap_agree += vhas_capture(&p) == (nm > 0 && cml.m[0].ncap > 0);
 		int depth = k % 8 == 0 ? 2 : 1;
 		uint64_t a = vperft(&p, depth), b = naive_variant_perft(&p, depth);
 		tried++;
@@ -110,6 +114,7 @@ static void random_against_naive(const pk_variant *v, int count)
 		}
 	}
 	CHECK_REPORT(agree == tried, "%s: %d of %d random positions agree", v->key, agree, tried);
+	CHECK_REPORT(cap_agree == count, "%s: vhas_capture agrees with vgen in %d of %d positions", v->key, cap_agree, count);
 }
 
 static void english_against_core(void)

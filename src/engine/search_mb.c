@@ -16,13 +16,8 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	c->key = vpos_state_key(&c->p);
 }
 
-/* Whether the side to move must capture: its first legal move is a capture (the
- * generator lists captures alone when there are any). */
-static inline bool mb_has_capture(const pk_vpos *p)
-{
-	pk_vmovelist ml;
-	return vgen(p, &ml) > 0 && ml.m[0].ncap > 0;
-}
+/* Whether the side to move must capture. */
+static inline bool mb_has_capture(const pk_vpos *p) { return vhas_capture(p); }
 
 static inline int mb_count(const pk_vpos *p)
 {

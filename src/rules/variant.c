@@ -527,6 +527,21 @@ bool vmove_same(const pk_vmove *a, const pk_vmove *b)
 	return x[0] == y[0] && x[1] == y[1];
 }
 
+bool vhas_capture(const pk_vpos *p)
+{
+	const geometry *g = geo_of(p->v);
+	capctx c = { .p = p, .g = g, .side = p->stm };
+	for (int s = 1; s <= g->n; s++) {
+		int piece = p->sq[s];
+		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
+			continue;
+		c.from = s;
+		if (can_continue(&c, s, is_king(piece), -1))
+			return true;
+	}
+	return false;
+}
+
 int vgen(const pk_vpos *p, pk_vmovelist *ml)
 {
 	const pk_variant *v = p->v;

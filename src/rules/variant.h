@@ -92,6 +92,9 @@ void vpos_clear(const pk_variant *v, pk_vpos *p, int stm);
 /* The legal moves (captures obligatory, with the variant's priorities; captures that
  * differ only in the order of the same pieces are one move). */
 int vgen(const pk_vpos *p, pk_vmovelist *ml);
+/* Whether the side to move has a capture (then vgen lists captures only), without
+ * listing any: what the search asks at its horizon. */
+bool vhas_capture(const pk_vpos *p);
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
 /* The same move: from the same square to the same square, capturing the same pieces
  * (as vgen() counts moves; the order of the captures aside). */
