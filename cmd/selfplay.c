@@ -99,7 +99,7 @@ static bool has_round(const long *v, long n, long r)
 int cmd_selfplay(int argc, const char **argv)
 {
 	char *games_arg = NULL, *conc = NULL, *out = NULL, *random_arg = NULL, *seed_arg = NULL, *shard = NULL,
-	     *adjudicate = NULL, *openings = NULL;
+	     *adjudicate = NULL, *openings = NULL, *variant = NULL;
 	engine_args ea;
 	engine_args_init(&ea);
 	struct poptOption opts[] = {
@@ -107,6 +107,7 @@ int cmd_selfplay(int argc, const char **argv)
 		{ "games", 'n', POPT_ARG_STRING, &games_arg, 0, "games numbered 1..N in all (default 1000)", "N" },
 		{ "random", 0, POPT_ARG_STRING, &random_arg, 0, "random plies after the three-move ballot (0-5, default 2)", "N" },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random plies (default 1)", "S" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "games of another variant (name or GameType: international, russian, ...), played by the same search on its board, from every first move and reply (or --openings of that variant) and the random plies", "NAME" },
 		{ "openings", 0, POPT_ARG_STRING, &openings, 0, "start from the positions of a PDN file instead of the ballots (each game's FEN and first moves; game g from the ((g - 1) mod N + 1)th, then its random plies)", "FILE" },
 		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
@@ -151,6 +152,21 @@ int cmd_selfplay(int argc, const char **argv)
 			goto out;
 		}
 	}
+	const pk_variant *v = NULL;
+	if (variant) {
+		v = variant_by_name(variant);
+		if (!v || !v->replayable) {
+			cli_error("--variant: '%s' is no variant pdnkit plays (international, russian, brazilian, ...)", variant);
+			goto out;
+		}
+		if (v->gametype == 21)
+			v = NULL;   /* English draughts: the default */
+	}
+	if (v && (ea.patterns || ea.egdb)) {
+		cli_error("--variant: --patterns and --egdb are English draughts'");
+		goto out;
+	}
+	m.variant = v;
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("6");
 	/* both sides the same engine, without the book: the openings vary by themselves */
@@ -168,11 +184,12 @@ int cmd_selfplay(int argc, const char **argv)
 		cli_error("the engine options are too long");
 		goto out;
 	}
-	snprintf(spec + sl, sizeof spec - sl, " --book none");
+	if (!v)
+		snprintf(spec + sl, sizeof spec - sl, " --book none");
 	for (int i = 0; i < 2; i++) {
 		m.pl[i].spec = spec;
 		snprintf(m.pl[i].name, sizeof m.pl[i].name, "pdnkit %.150s", spec);
-		if (match_parse_player("the engine", spec, NULL, false, &m.pl[i]) < 0)
+		if (match_parse_player("the engine", spec, v, false, &m.pl[i]) < 0)
 			goto out;
 	}
 	bool failed = false;
@@ -182,10 +199,14 @@ int cmd_selfplay(int argc, const char **argv)
 		m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
 	if (failed)
 		goto out;
+	if (v && m.adjudicate) {
+		egdb_free(m.adjudicate);   /* the databases are English draughts' */
+		m.adjudicate = NULL;
+	}
 	rc = EXIT_RUNTIME;
-	int nd = openings ? match_openings_file(openings, NULL, &deck) : match_ballots(&deck);
+	int nd = openings ? match_openings_file(openings, v, &deck) : v ? match_vopenings(v, &deck) : match_ballots(&deck);
 	if (openings && nd == 0) {
-		cli_error("no usable English position in '%s'", openings);
+		cli_error("no usable %s position in '%s'", v ? v->name : "English", openings);
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -219,7 +240,9 @@ int cmd_selfplay(int argc, const char **argv)
 		/* game g: ballot (or opening) (g - 1) modulo their number, then its own random
 		 * plies (an opening that leaves no legal move gives way to the next) */
 		uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)g;
-		for (int tries = 0; !match_randomize(&deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t]); tries++)
+		for (int tries = 0; v ? !match_vrandomize(v, &deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t])
+				       : !match_randomize(&deck[(g - 1 + tries) % nd], (int)random_plies, s + (uint64_t)tries, &op[t]);
+		     tries++)
 			;
 		ids[t++] = g;
 	}
@@ -256,8 +279,8 @@ int cmd_selfplay(int argc, const char **argv)
 			played++;
 		}
 	}
-	printf("selfplay: %ld games played (Black won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
-	       played, w, d, l, cli_now() - match_progress_t0, out,
+	printf("selfplay: %ld games played (%s won %ld, drew %ld, lost %ld) in %.0f s, appended to %s%s\n",
+	       played, v ? "the first mover" : "Black", w, d, l, cli_now() - match_progress_t0, out,
 	       cli_interrupted ? "; interrupted: the finished games are kept, a rerun plays the rest" : "");
 	rc = cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 out:
@@ -281,5 +304,6 @@ out:
 	free(shard);
 	free(adjudicate);
 	free(openings);
+	free(variant);
 	return rc;
 }

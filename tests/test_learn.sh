@@ -32,6 +32,17 @@ expect_err_has "1 game cut short at the end" "the cut game is said"
 expect_out_has "1 games played" "its round is played again"
 run "$PDNKIT" validate "$T_TMP/cut.pdn"
 expect_err_has "40 games read: 40 valid, 0 with errors" "the file is whole again"
+# self-play of another variant: valid games of it, resumable as English's
+run "$PDNKIT" selfplay --variant international -n 6 -d 3 -c 2 -o "$T_TMP/spi.pdn"
+expect_rc 0 "selfplay --variant international"
+expect_out_has "6 games played" "six games"
+run "$PDNKIT" validate "$T_TMP/spi.pdn"
+expect_err_has "6 games read: 6 valid, 0 with errors, 0 with warnings, 6 of other variants replayed" "valid International games"
+[ "$(grep -c '^\[GameType "20"\]' "$T_TMP/spi.pdn")" = 6 ] && pass || fail "each with its GameType"
+run "$PDNKIT" selfplay --variant international -n 8 -d 3 -c 2 -o "$T_TMP/spi.pdn"
+expect_out_has "2 games played" "a rerun plays the new ones only"
+run "$PDNKIT" selfplay --variant chess -n 2 -o "$T_TMP/x.pdn"
+expect_rc 2 "an unknown variant"
 # shards: the union of two shards is the whole set, game for game
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 1/2 -o "$T_TMP/s1.pdn" --adjudicate none
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 2/2 -o "$T_TMP/s2.pdn" --adjudicate none

@@ -121,6 +121,9 @@ bool match_opening_of(const pk_replay *rp, pk_opening *o);
  * a game of v or its position has no legal move). */
 int match_vopenings(const pk_variant *v, pk_opening **out);
 bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o);
+/* base followed by plies random legal moves of v chosen by seed (at most 8 plies in all),
+ * as match_randomize does for English draughts. */
+bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, uint64_t seed, pk_opening *o);
 
 /* Plays m->ngames games (m->games allocated by the call) on `concurrency` threads.
  * 0, or -1 when out of memory. After a stop, only the finished games are scored and

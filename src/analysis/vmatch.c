@@ -53,6 +53,41 @@ fail:
 	return -1;
 }
 
+bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, uint64_t seed, pk_opening *o)
+{
+	*o = *base;
+	uint64_t st = seed;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return false;
+	pk_vpos p = o->vstart;
+	bool ok = true;
+	for (int k = 0; k < plies && o->nply < 8; k++) {
+		if (vgen(&p, ml) == 0) {
+			ok = false;
+			break;
+		}
+		/* splitmix64 */
+		uint64_t z = (st += 0x9E3779B97F4A7C15ull);
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+		z ^= z >> 31;
+		const pk_vmove *mv = &ml->m[z % (uint64_t)ml->n];
+		o->keys[o->nply++] = vpos_key(&p);
+		char t[96];
+		vmove_text(v, mv, false, t, sizeof t);
+		size_t len = strlen(o->text);
+		snprintf(o->text + len, sizeof o->text - len, " %s", t);
+		pk_vpos q;
+		vmake(&p, mv, &q);
+		p = q;
+	}
+	o->vstart = p;
+	ok = ok && vgen(&p, ml) > 0;
+	free(ml);
+	return ok;
+}
+
 bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o)
 {
 	const pk_vreplay *vr = &rp->vr;
