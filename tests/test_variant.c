@@ -100,7 +100,7 @@ static void random_against_naive(const pk_variant *v, int count)
 			}
 		/* vhas_capture, the search's question at the horizon, against the generator */
 		int nm = vgen(&p, &cml);
-		cap_agree += vhas_capture(&p) == (nm > 0 && cml.m[0].ncap > 0);
+		cap_agree += vhas_capture(&p) == (nm > 0 && cml.m[0].ncap > 0) && vcount(&p) == nm;
 		int depth = k % 8 == 0 ? 2 : 1;
 		uint64_t a = vperft(&p, depth), b = naive_variant_perft(&p, depth);
 		tried++;
@@ -114,7 +114,7 @@ static void random_against_naive(const pk_variant *v, int count)
 		}
 	}
 	CHECK_REPORT(agree == tried, "%s: %d of %d random positions agree", v->key, agree, tried);
-	CHECK_REPORT(cap_agree == count, "%s: vhas_capture agrees with vgen in %d of %d positions", v->key, cap_agree, count);
+	CHECK_REPORT(cap_agree == count, "%s: vhas_capture and vcount agree with vgen in %d of %d positions", v->key, cap_agree, count);
 }
 
 static void english_against_core(void)

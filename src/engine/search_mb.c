@@ -19,11 +19,7 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 /* Whether the side to move must capture. */
 static inline bool mb_has_capture(const pk_vpos *p) { return vhas_capture(p); }
 
-static inline int mb_count(const pk_vpos *p)
-{
-	pk_vmovelist ml;
-	return vgen(p, &ml);
-}
+static inline int mb_count(const pk_vpos *p) { return vcount(p); }
 
 static inline bool mb_is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
 

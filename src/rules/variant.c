@@ -542,6 +542,37 @@ bool vhas_capture(const pk_vpos *p)
 	return false;
 }
 
+int vcount(const pk_vpos *p)
+{
+	if (vhas_capture(p)) {
+		pk_vmovelist ml;
+		return vgen(p, &ml);
+	}
+	const pk_variant *v = p->v;
+	const geometry *g = geo_of(v);
+	bool limited = false;
+	if (v->king_moves && p->kn[p->stm] >= v->king_moves)
+		for (int s = 1; s <= g->n && !limited; s++)
+			limited = p->sq[s] == (p->stm == PK_WHITE ? VP_WMAN : VP_BMAN);
+	int n = 0;
+	for (int s = 1; s <= g->n; s++) {
+		int piece = p->sq[s];
+		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
+			continue;
+		bool king = is_king(piece);
+		if (king && limited && s == p->ksq[p->stm])
+			continue;
+		int dirs[8], nd = king ? king_dirs(v, false, dirs) : man_dirs(v, p->stm, false, dirs);
+		for (int i = 0; i < nd; i++)
+			for (int t = g->nb[s][dirs[i]]; t && p->sq[t] == VP_EMPTY; t = g->nb[t][dirs[i]]) {
+				n++;
+				if (!(king && v->flying))
+					break;
+			}
+	}
+	return n < VAR_MAX_MOVES ? n : VAR_MAX_MOVES;
+}
+
 int vgen(const pk_vpos *p, pk_vmovelist *ml)
 {
 	const pk_variant *v = p->v;

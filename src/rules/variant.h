@@ -95,6 +95,8 @@ int vgen(const pk_vpos *p, pk_vmovelist *ml);
 /* Whether the side to move has a capture (then vgen lists captures only), without
  * listing any: what the search asks at its horizon. */
 bool vhas_capture(const pk_vpos *p);
+/* The number of legal moves (vgen's n), counted without listing the quiet ones. */
+int vcount(const pk_vpos *p);
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
 /* The same move: from the same square to the same square, capturing the same pieces
  * (as vgen() counts moves; the order of the captures aside). */
