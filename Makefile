@@ -42,7 +42,7 @@ BUILD     ?= build
 # src/*/*.inc.c are templates, included by the files that instantiate them
 SRC       := $(filter-out %.inc.c,$(wildcard src/*/*.c))
 CMD       := $(wildcard cmd/*.c)
-GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/vpatterns_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
@@ -121,6 +121,20 @@ $(BUILD)/gen/vweights_data.c: FORCE
 FORCE:
 
 $(BUILD)/gen/vweights_data.o: $(BUILD)/gen/vweights_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The learned patterns of the 10x10 variants: book/vpatterns-*.txt, built in as text.
+VPATTERNS := $(sort $(wildcard book/vpatterns-*.txt))
+$(BUILD)/gen/vpatterns_data.c: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/vpatterns-*.txt by the Makefile. */'; \
+	   echo 'const char *const vpatterns_texts[] = {'; \
+	   for f in $(VPATTERNS); do \
+	     echo '""'; sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $$f; echo ','; \
+	   done; echo '0 };'; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/gen/vpatterns_data.o: $(BUILD)/gen/vpatterns_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The style of the HTML pages: book/report.css, built in as text.

@@ -9,6 +9,7 @@
 #include "analysis/annotate.h"
 #include "engine/net.h"
 #include "engine/pattern.h"
+#include "engine/vpattern.h"
 #include "book/book.h"
 #include "rules/fen.h"
 #include "pdn/replay.h"
@@ -264,14 +265,57 @@ int engine_weights(const engine_args *ea, pk_weights *w)
 	return rc < 0 ? -1 : 0;
 }
 
+/* --patterns of a 10x10 variant: "none", or a file of pdnkit train --variant. */
+static int engine_vpatterns(const engine_args *ea, const pk_variant *v, pk_vweights *w)
+{
+	if (!ea->patterns)
+		return 0;
+	if (!strcmp(ea->patterns, "none")) {
+		w->pat = NULL;
+		return 0;
+	}
+	if (!vpattern_board(v)) {
+		cli_error("--patterns: %s has no learned patterns (the 10x10 variants and English draughts do)", v->name);
+		return -1;
+	}
+	size_t len;
+	char *text = read_weights(ea->patterns, &len);
+	if (!text)
+		return -1;
+	/* kept for the program's life: the engines hold a pointer to them */
+	static pk_patterns *loaded[4];
+	static int nloaded;
+	pk_patterns *pt = nloaded < 4 ? malloc(sizeof *pt) : NULL;
+	char err[160];
+	int gt = 0;
+	int rc = pt ? vpatterns_parse(text, pt, &gt, err, sizeof err) : -1;
+	free(text);
+	if (!pt) {
+		cli_error("--patterns: out of memory");
+		return -1;
+	}
+	if (rc < 0 || gt != v->gametype) {
+		if (rc < 0)
+			cli_error("patterns '%s': %s", ea->patterns, err);
+		else
+			cli_error("patterns '%s' are not for %s (GameType %d): their gametype line says %d", ea->patterns, v->name,
+				  v->gametype, gt);
+		free(pt);
+		return -1;
+	}
+	loaded[nloaded] = pt;
+	w->pat = loaded[nloaded++];
+	return 0;
+}
+
 int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
 {
 	vweights_for(v, w);
 	if (!ea->weights)
-		return 0;
+		return engine_vpatterns(ea, v, w);
 	if (!strcmp(ea->weights, "untuned")) {
 		vweights_hand_set(v, w);
-		return 0;
+		return engine_vpatterns(ea, v, w);
 	}
 	char err[160];
 	int gametype;
@@ -295,7 +339,7 @@ int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
 		return -1;
 	}
 	w->tuned = false;
-	return 0;
+	return engine_vpatterns(ea, v, w);
 }
 
 int engine_features(const engine_args *ea, pk_features *f)

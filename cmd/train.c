@@ -13,6 +13,7 @@
 #include "engine_opts.h"
 #include "egdb/check.h"
 #include "engine/learn.h"
+#include "engine/vpattern.h"
 #include "store/games.h"
 
 typedef struct {
@@ -135,10 +136,12 @@ int cmd_train(int argc, const char **argv)
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
-	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL;
+	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0;
+	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
+		{ "variant", 0, POPT_ARG_STRING, &variant_arg, 0, "learn the patterns of a 10x10 variant (international, frisian) from its games, as what its hand-set evaluation misses (pdnkit-vpatterns files)", "NAME" },
 		{ "net", 0, POPT_ARG_NONE, &net, 0, "learn a network (pdnkit-net(5)) that adds to the built-in evaluation and patterns, instead of patterns", NULL },
 		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes over the training positions (default 300; 30 with --net)", "N" },
 		{ "rate", 0, POPT_ARG_STRING, &rate_arg, 0, "the share of each weight's Newton step taken an epoch (default 0.3); with --net, the first epoch's step (default 0.001)", "R" },
@@ -183,6 +186,19 @@ int cmd_train(int argc, const char **argv)
 	if (nfiles == 0) {
 		cli_error("no games: give PDN files (a collection, self-play or match games with results)");
 		goto out;
+	}
+	if (variant_arg) {
+		variant = variant_by_name(variant_arg);
+		if (!variant || !vpattern_board(variant)) {
+			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
+			goto out;
+		}
+		if (net || endgame_arg || ldepth_arg || lend_arg || levery_arg || lpat || legdb || lfile || lambda_arg ||
+		    epos_arg || material || windows_arg || bpat || npat) {
+			cli_error("--variant learns the sixteen windows from results alone: not with --net, --endgame, "
+				  "--material, --windows or the label options");
+			goto out;
+		}
 	}
 	pk_learn_opts lo = { .epochs = 300, .rate = 0.3, .l2 = 20, .min_count = 3, .threads = (int)sysconf(_SC_NPROCESSORS_ONLN) };
 	long x, skip = 6;
@@ -347,7 +363,11 @@ int cmd_train(int argc, const char **argv)
 	}
 	/* the patterns add to the engine's hand-set evaluation, without its own patterns; an
 	 * endgame table to the whole evaluation, the base patterns' own table left out */
-	d = endgame ? learn_data_new_endgame(&ebase, (int)endgame) : learn_data_new(eval_tuned_weights());
+	pk_vweights vbase;
+	if (variant)
+		vweights_for(variant, &vbase);
+	d = variant ? learn_data_new_variant(variant, &vbase)
+	    : endgame ? learn_data_new_endgame(&ebase, (int)endgame) : learn_data_new(eval_tuned_weights());
 	if (!d) {
 		games_close(it);
 		cli_error("out of memory");
@@ -365,7 +385,8 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 		read++;
-		if (got == GAMES_FATAL || (g->findings.errors == 0 && learn_add_game(d, rp, (int)skip) < 0)) {
+		if (got == GAMES_FATAL ||
+		    (g->findings.errors == 0 && (variant ? learn_add_vgame(d, rp, (int)skip) : learn_add_game(d, rp, (int)skip)) < 0)) {
 			cli_error("out of memory");
 			games_close(it);
 			goto out;
@@ -501,6 +522,8 @@ int cmd_train(int argc, const char **argv)
 	if (!quiet && cli_stderr_is_tty())
 		fprintf(stderr, "\r\033[K");
 	double secs = cli_now() - t1;
+	if (variant)
+		vpatterns_checksum(pt);   /* the sixteen windows' weights name them */
 	if (endgame) {
 		/* the table is what was fitted, written with the base patterns */
 		memcpy(basept->e, pt->e, sizeof basept->e);
@@ -519,7 +542,7 @@ int cmd_train(int argc, const char **argv)
 			 r.epochs_done, r.K, ldepth ? "labelled by a search" : "labelled by results alone",
 			 ldepth ? (have_labels ? " (its scores read from a labels file)" : db ? " with the endgame databases" :
 				   " without endgame databases") : "", (unsigned)pt->checksum);
-		char *text = patterns_format(pt, comment);
+		char *text = variant ? vpatterns_format(pt, variant, comment) : patterns_format(pt, comment);
 		cli_text txt;
 		FILE *f = text ? cli_text_begin(&txt) : NULL;
 		if (!f) {
@@ -558,6 +581,7 @@ out:
 	free(lend_arg);
 	poptFreeContext(ctx);
 	free(out);
+	free(variant_arg);
 	free(epochs_arg);
 	free(rate_arg);
 	free(l2_arg);

@@ -43,6 +43,33 @@ run "$PDNKIT" selfplay --variant international -n 8 -d 3 -c 2 -o "$T_TMP/spi.pdn
 expect_out_has "2 games played" "a rerun plays the new ones only"
 run "$PDNKIT" selfplay --variant chess -n 2 -o "$T_TMP/x.pdn"
 expect_rc 2 "an unknown variant"
+# the patterns of International draughts learned from its games: a file the engine
+# loads (and refuses for another variant), whose weights change the search
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vp.txt" -j -q --threads 2
+expect_rc 0 "train --variant international"
+expect_out_has '"checksum":"' "its checksum"
+head -1 "$T_TMP/vp.txt" | grep -qx 'pdnkit-vpatterns 1' && grep -qx 'gametype 20' "$T_TMP/vp.txt" && pass || fail "the file's header: $(head -3 "$T_TMP/vp.txt")"
+[ "$(grep -c '^[0-9]' "$T_TMP/vp.txt")" -gt 100 ] && pass || fail "few weights learned: $(grep -c '^[0-9]' "$T_TMP/vp.txt")"
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vp.txt"
+expect_rc 0 "the engine loads them"
+with=$(echo "$OUT" | grep -v bestmove | tail -1 | awk '{ print $2, $3 }')
+run "$PDNKIT" analyze --variant international --depth 6 --patterns none
+without=$(echo "$OUT" | grep -v bestmove | tail -1 | awk '{ print $2, $3 }')
+[ -n "$with" ] && [ "$with" != "$without" ] && pass || fail "the patterns change nothing ($with, $without)"
+run "$PDNKIT" analyze --variant russian --depth 4 --patterns "$T_TMP/vp.txt"
+expect_rc 3 "patterns for a board without them"
+sed 's/^gametype 20/gametype 40/' "$T_TMP/vp.txt" >"$T_TMP/vp40.txt"
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vp40.txt"
+expect_rc 3 "patterns of another variant"
+expect_err_has "are not for International draughts" "said whose they are"
+printf 'pdnkit-vpatterns 1\ngametype 20\n0 99 1 5\n' >"$T_TMP/vpbad.txt"
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpbad.txt"
+expect_rc 3 "a window out of range"
+expect_err_has "line 3" "the line named"
+run "$PDNKIT" train --variant russian "$T_TMP/spi.pdn"
+expect_rc 2 "train --variant of a board without patterns"
+run "$PDNKIT" train --variant international --net "$T_TMP/spi.pdn"
+expect_rc 2 "train --variant with --net"
 # shards: the union of two shards is the whole set, game for game
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 1/2 -o "$T_TMP/s1.pdn" --adjudicate none
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 2/2 -o "$T_TMP/s2.pdn" --adjudicate none

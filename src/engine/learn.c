@@ -8,6 +8,7 @@
 #include "engine/learn.h"
 #include "engine/search.h"
 #include "rules/gen.h"
+#include "engine/vpattern.h"
 
 #define MAX_THREADS 64
 
@@ -33,6 +34,8 @@ struct pk_learn_data {
 	int max_pieces;                 /* > 0: only positions of at most this many pieces */
 	uint32_t (*kidx)[PAT_WINDOWS_BASIC]; /* with max_pieces: each sample's windows with kings
 					 * (pattern_king_indices), for the endgame table */
+	const pk_variant *variant;      /* a 10x10 variant's collection (vpattern.h): its windows */
+	pk_vweights vbase;              /* the evaluation its patterns add to */
 };
 
 pk_learn_data *learn_data_new(const pk_weights *base)
@@ -127,6 +130,71 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 		s->held = held;
 	}
 	return 0;
+}
+
+pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *base)
+{
+	if (!vpattern_board(v))
+		return NULL;
+	pk_learn_data *d = learn_data_new(eval_tuned_weights());
+	if (!d)
+		return NULL;
+	d->variant = v;
+	d->vbase = *base;
+	d->vbase.pat = NULL;   /* what the patterns add to: the hand-set terms alone */
+	return d;
+}
+
+int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
+{
+	const pk_vreplay *vr = &rp->vr;
+	if (!d->variant || !rp->variant_replayed || rp->variant != d->variant->gametype || !rp->complete ||
+	    vr->plies < skip + 2)
+		return 0;
+	/* "1-0" is the first mover's win (pdn/replay.h's RES_BLACK_WINS in every variant) */
+	int first = rp->result == RES_BLACK_WINS ? 2 : rp->result == RES_WHITE_WINS ? 0 : rp->result == RES_DRAW ? 1 : -1;
+	if (first < 0)
+		return 0;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return -1;
+	pk_vpos p = vr->start;
+	bool held = false;
+	size_t n0 = d->n;
+	d->games++;
+	int rc = 0;
+	for (int i = 0; i < vr->plies; i++) {
+		if (vgen(&p, ml) <= vr->ord[i])
+			break;
+		pk_vpos q;
+		vmake(&p, &ml->m[vr->ord[i]], &q);
+		p = q;
+		if (i == 2)
+			held = (vpos_key(&p) * 0x9E3779B97F4A7C15ull >> 56) % 10 == 0;   /* by opening, as English's */
+		if (i + 1 < skip || vhas_capture(&p) || vcount(&p) == 0)
+			continue;
+		if (d->n == d->cap && grow(d) < 0) {
+			rc = -1;
+			break;
+		}
+		memset(&d->pos[d->n], 0, sizeof d->pos[d->n]);   /* (labels are English draughts') */
+		sample *s = &d->v[d->n++];
+		s->score = NO_SCORE;
+		int ph, t;
+		memset(s->idx, 0, sizeof s->idx);
+		vpattern_indices(&p, s->idx, &ph, &t);
+		s->phase = (uint8_t)ph;
+		s->t = (uint8_t)t;
+		int b = veval(&p, &d->vbase);
+		s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
+		s->y = (uint8_t)(p.stm == d->variant->first ? first : 2 - first);
+		s->held = false;
+	}
+	/* the game's samples held out or not, by its opening */
+	for (size_t k = n0; k < d->n; k++)
+		d->v[k].held = held;
+	free(ml);
+	return rc;
 }
 
 int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
@@ -438,11 +506,13 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	float *w = calloc(NW, sizeof *w), *best = calloc(NW, sizeof *best), *keep = calloc(NW, sizeof *keep);
 	int *count = calloc(NW, sizeof *count);
 	int nwin = o->windows == PAT_WINDOWS && !kings ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
+	if (d->variant)
+		nwin = VPAT_WINDOWS;   /* a 10x10 variant's windows */
 	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
 		    .kings = kings, .lt = lt, .ts = ts, .nw = NW };
 	for (int k = 0; k < nwin; k++)
 		ps.tab[ps.ntab++] = k;
-	if (o->material && !kings)
+	if (o->material && !kings && !d->variant)
 		ps.tab[ps.ntab++] = PAT_MATERIAL;
 	int rc = 0;
 	for (int t = 0; t < nt; t++)

@@ -17,6 +17,7 @@
 #include "engine/eval.h"
 #include "engine/net.h"
 #include "engine/pattern.h"
+#include "engine/vsearch.h"
 #include "pdn/replay.h"
 
 typedef struct pk_learn_data pk_learn_data;
@@ -28,6 +29,15 @@ pk_learn_data *learn_data_new(const pk_weights *base);
  * the table adds to (its patterns included; their own endgame table should be left
  * out), and only the positions of at most max_pieces pieces are kept. */
 pk_learn_data *learn_data_new_endgame(const pk_weights *base, int max_pieces);
+/* An empty collection of a 10x10 variant's games (engine/vpattern.h): its patterns add
+ * to base (the variant's hand-set terms; patterns in it are left out). NULL when out of
+ * memory or when v has no patterns. */
+pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *base);
+/* The quiet positions of a replayed, complete game of that variant with a result, from
+ * ply skip on (held out by its opening as English games are). 0 (another variant's game,
+ * or one without a result, is skipped), -1 when out of memory. Search labels
+ * (learn_label) are English draughts'. */
+int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip);
 void learn_data_free(pk_learn_data *d);
 /* The quiet positions of a replayed, complete game of English draughts with a result,
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out

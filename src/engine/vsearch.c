@@ -7,6 +7,7 @@
 #include "engine/eval.h"
 #include "engine/search_mb.h"
 #include "engine/vsearch.h"
+#include "engine/vpattern.h"
 #include "rules/pos.h"
 
 /* The engine of a search: the mailbox instance of the English search (search_mb.c),
@@ -80,12 +81,15 @@ static void read_fitted(void)
 void vweights_for(const pk_variant *v, pk_vweights *w)
 {
 	pthread_once(&fitted_once, read_fitted);
-	for (int i = 0; i < nfitted; i++)
+	bool found = false;
+	for (int i = 0; i < nfitted && !found; i++)
 		if (fitted[i].gametype == v->gametype) {
 			*w = fitted[i].w;
-			return;
+			found = true;
 		}
-	vweights_hand_set(v, w);
+	if (!found)
+		vweights_hand_set(v, w);
+	w->pat = vpatterns_builtin(v);
 }
 
 /* Sums over the board from White's view: men, kings, rows advanced by the men, men on
@@ -154,7 +158,10 @@ int veval(const pk_vpos *p, const pk_vweights *w)
 	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
 	board_rc(p->v, row, col);
 	int s = eval_static(p, w, row, col);
-	return (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mobility(p);
+	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mobility(p);
+	if (w->pat)
+		v += vpattern_eval(w->pat, p);
+	return v;
 }
 
 void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])

@@ -30,11 +30,14 @@ extern const char *const vweight_names[VW_NUM];
 typedef struct {
 	int w[VW_NUM];
 	bool tuned;             /* fitted to the variant's games (pdnkit tune --variant) */
+	const struct pk_patterns *pat;   /* learned patterns added (engine/vpattern.h; 10x10
+				     * boards), NULL: none */
 } pk_vweights;
 
 /* The weights the evaluation uses for v: those fitted to its games where book/weights-*.txt
  * has a file for it (none at present: fits to the collections at hand did not play
- * better), else hand-set by kind (flying kings or not). */
+ * better), else hand-set by kind (flying kings or not); and its learned patterns where
+ * book/vpatterns-*.txt has them (vpatterns_builtin). */
 void vweights_for(const pk_variant *v, pk_vweights *w);
 /* The hand-set ones, by kind: where tuning starts. */
 void vweights_hand_set(const pk_variant *v, pk_vweights *w);

@@ -1,0 +1,212 @@
+/* The pattern evaluation of the 10x10 variants (see vpattern.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine/vpattern.h"
+
+/* For each window, its eight playing squares as the mover sees them: [0] for White to
+ * move, [1] for Black (the board turned half a circle). */
+static uint8_t win_sq[2][VPAT_WINDOWS][8];
+static pthread_once_t win_once = PTHREAD_ONCE_INIT;
+
+static void windows_init(void)
+{
+	const pk_variant *v = variant_by_name("international");
+	for (int side = 0; side < 2; side++)
+		for (int wr = 0, k = 0; wr <= 6; wr += 2)
+			for (int wc = 0; wc <= 6; wc += 2, k++) {
+				int n = 0;
+				for (int r = wr; r < wr + 4; r++)
+					for (int c = wc; c < wc + 4; c++) {
+						int rr = side ? 9 - r : r, cc = side ? 9 - c : c;
+						int sq = variant_rc_square(v, rr, cc);
+						if (sq && n < 8)
+							win_sq[side][k][n++] = (uint8_t)sq;
+					}
+			}
+}
+
+bool vpattern_board(const pk_variant *v)
+{
+	return v && v->rows == 10 && v->cols == 10 && !v->inverted && !v->orthogonal;
+}
+
+void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, int *t)
+{
+	pthread_once(&win_once, windows_init);
+	int side = p->stm == PK_WHITE ? 0 : 1;
+	uint8_t state[VAR_MAX_SQ + 1];
+	int pieces = 0;
+	for (int s = 1; s <= 50; s++) {
+		int c = p->sq[s];
+		if (c == VP_EMPTY) {
+			state[s] = 0;
+			continue;
+		}
+		pieces++;
+		bool white = c == VP_WMAN || c == VP_WKING;
+		state[s] = (white == (p->stm == PK_WHITE)) ? 1 : 2;
+	}
+	for (int k = 0; k < VPAT_WINDOWS; k++) {
+		int x = 0;
+		for (int i = 7; i >= 0; i--)
+			x = x * 3 + state[win_sq[side][k][i]];
+		idx[k] = (uint16_t)x;
+	}
+	/* 40 pieces down to 2, onto pattern.h's 22 steps */
+	int d = (40 - pieces) * 22 / 38;
+	d = d < 0 ? 0 : d > 22 ? 22 : d;
+	int ph = d / PAT_SEG;
+	if (ph > PAT_PHASES - 2)
+		ph = PAT_PHASES - 2;
+	*phase = ph;
+	*t = d - ph * PAT_SEG;
+}
+
+int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
+{
+	uint16_t idx[PAT_TABLES];
+	int ph, t;
+	vpattern_indices(p, idx, &ph, &t);
+	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
+	int s0 = 0, s1 = 0;
+	for (int k = 0; k < VPAT_WINDOWS; k++)
+		s0 += a[k][idx[k]];
+	if (t)
+		for (int k = 0; k < VPAT_WINDOWS; k++)
+			s1 += b[k][idx[k]];
+	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
+}
+
+int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize)
+{
+	memset(pt, 0, sizeof *pt);
+	*gametype = 0;
+	int line = 0;
+	bool header = false;
+	for (const char *p = text; *p;) {
+		line++;
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char buf[1024];
+		const char *hash0 = memchr(p, '#', len);
+		if (hash0)
+			len = (size_t)(hash0 - p);   /* a comment, however long, is no part of the line */
+		if (len >= sizeof buf) {
+			snprintf(err, errsize, "line %d: longer than %zu bytes", line, sizeof buf - 1);
+			return -1;
+		}
+		memcpy(buf, p, len);
+		buf[len] = 0;
+		p = end ? end + 1 : p + strlen(p);
+		int a, b, c, d;
+		char extra;
+		char word[32];
+		if (sscanf(buf, " %31s", word) != 1)
+			continue;
+		if (!header) {
+			if (strcmp(buf, "pdnkit-vpatterns 1") != 0) {
+				snprintf(err, errsize, "line %d: not a variant pattern file (\"pdnkit-vpatterns 1\" first)", line);
+				return -1;
+			}
+			header = true;
+		} else if (sscanf(buf, " gametype %d %c", &a, &extra) == 1) {
+			*gametype = a;
+		} else if (sscanf(buf, " %d %d %d %d %c", &a, &b, &c, &d, &extra) == 4) {
+			if (a < 0 || a >= PAT_PHASES || b < 0 || b >= VPAT_WINDOWS || c < 0 || c >= PAT_INDEX || d < -10000 ||
+			    d > 10000) {
+				snprintf(err, errsize, "line %d: a weight out of its range", line);
+				return -1;
+			}
+			pt->w[a][b][c] = (int16_t)d;
+		} else {
+			snprintf(err, errsize, "line %d: expected 'PHASE WINDOW INDEX VALUE'", line);
+			return -1;
+		}
+	}
+	if (!header || !*gametype) {
+		snprintf(err, errsize, "%s", !header ? "empty: no \"pdnkit-vpatterns 1\" line" : "no 'gametype N' line");
+		return -1;
+	}
+	vpatterns_checksum(pt);
+	return 0;
+}
+
+void vpatterns_checksum(pk_patterns *pt)
+{
+	pt->windows = VPAT_WINDOWS;
+	pt->material = 0;
+	uint32_t h = 2166136261u;
+	long nz = 0;
+	for (int ph = 0; ph < PAT_PHASES; ph++)
+		for (int k = 0; k < VPAT_WINDOWS; k++)
+			for (int i = 0; i < PAT_INDEX; i++) {
+				int16_t x = pt->w[ph][k][i];
+				nz += x != 0;
+				for (int byte = 0; byte < 2; byte++)
+					h = (h ^ (uint8_t)((uint16_t)x >> (8 * byte))) * 16777619u;
+			}
+	pt->checksum = h;
+	pt->nonzero = nz;
+}
+
+char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *comment)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	n += (size_t)snprintf(out + n, cap - n, "pdnkit-vpatterns 1\n# %s\ngametype %d\n", comment ? comment : v->name,
+			      v->gametype);
+	for (int ph = 0; ph < PAT_PHASES; ph++)
+		for (int k = 0; k < VPAT_WINDOWS; k++)
+			for (int i = 0; i < PAT_INDEX; i++) {
+				if (!pt->w[ph][k][i])
+					continue;
+				if (cap - n < 64) {
+					char *o2 = realloc(out, cap *= 2);
+					if (!o2) {
+						free(out);
+						return NULL;
+					}
+					out = o2;
+				}
+				n += (size_t)snprintf(out + n, cap - n, "%d %d %d %d\n", ph, k, i, pt->w[ph][k][i]);
+			}
+	return out;
+}
+
+/* book/vpatterns-*.txt as text (the Makefile builds them in). */
+extern const char *const vpatterns_texts[];
+#define MAX_BUILTIN 4
+static struct {
+	int gametype;
+	pk_patterns *pt;
+} builtin[MAX_BUILTIN];
+static int nbuiltin;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void read_builtin(void)
+{
+	for (int i = 0; vpatterns_texts[i] && nbuiltin < MAX_BUILTIN; i++) {
+		pk_patterns *pt = malloc(sizeof *pt);
+		int gt;
+		char err[160];
+		if (!pt || vpatterns_parse(vpatterns_texts[i], pt, &gt, err, sizeof err) < 0) {
+			free(pt);
+			continue;   /* a broken file is caught by the tests */
+		}
+		builtin[nbuiltin].gametype = gt;
+		builtin[nbuiltin++].pt = pt;
+	}
+}
+
+const pk_patterns *vpatterns_builtin(const pk_variant *v)
+{
+	pthread_once(&builtin_once, read_builtin);
+	for (int i = 0; i < nbuiltin; i++)
+		if (builtin[i].gametype == v->gametype)
+			return builtin[i].pt;
+	return NULL;
+}

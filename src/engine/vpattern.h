@@ -1,0 +1,40 @@
+/* The pattern evaluation of the 10x10 variants (International, Frisian), learned as the
+ * English one is (engine/pattern.h, engine/learn.h): the contents of sixteen overlapping
+ * 4x4 regions two squares apart (eight playing squares each: empty, the mover's piece or
+ * the opponent's, 3^8 = 6561 states) index a weight each, in the phases of pattern.h
+ * placed from 40 pieces down to 2, from the side to move's view (the board turned half a
+ * circle for Black, so that one table serves both sides). It adds to the variant's
+ * hand-set evaluation (engine/vsearch.h). Weights in hundredths of a man in a
+ * pk_patterns (its first sixteen tables), learned by pdnkit train --variant, built in
+ * from book/vpatterns-*.txt. */
+#ifndef PK_VPATTERN_H
+#define PK_VPATTERN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/pattern.h"
+#include "rules/variant.h"
+
+#define VPAT_WINDOWS 16
+
+/* Whether v's board has patterns (10x10, diagonal moves). */
+bool vpattern_board(const pk_variant *v);
+/* The index of each window's contents from the side to move's view, and where the piece
+ * count falls among the phases (as pattern_indices). */
+void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, int *t);
+/* Their weights' sum for the side to move, blended between the phases, in hundredths. */
+int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
+/* The text form: "pdnkit-vpatterns 1", "gametype N", then "PHASE WINDOW INDEX VALUE"
+ * lines for the weights that are not zero; '#' comments. *gametype is the variant's.
+ * 0, or -1 with the line and reason in err. */
+int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize);
+/* The text of pt for variant v (malloc'ed; NULL when out of memory), with a header
+ * comment. */
+char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *comment);
+/* Sets pt's checksum (FNV-1a of the sixteen windows' weights) and count of weights not
+ * zero. */
+void vpatterns_checksum(pk_patterns *pt);
+/* The built-in weights of v (book/vpatterns-*.txt), or NULL when it has none. */
+const pk_patterns *vpatterns_builtin(const pk_variant *v);
+
+#endif
