@@ -434,8 +434,10 @@ static void draw_rules(void)
 	/* Russian: 15 moves each of kings only; Czech: 15 moves without a man moved */
 	CHECK(draw_ply("russian", "W:WK1,K3:BK30,K32", 200, &why) == 30);
 	CHECK(draw_ply("czech", "W:WK1,K3:BK30,K32", 200, &why) == 30);
+	/* Italian (FID): repetition only, no count of moves */
+	CHECK(draw_ply("italian", "W:WK1,K3:BK30,K32", 200, &why) == 0);
 	/* the English rule where the federation's text is not yet looked up */
-	CHECK(draw_ply("italian", "W:WK1,K3:BK30,K32", 200, &why) == 100);
+	CHECK(draw_ply("spanish", "W:WK1,K3:BK30,K32", 200, &why) == 100);
 	/* Frisian: a king against a king, two moves each */
 	CHECK(draw_ply("frisian", "W:WK46:BK1", 100, &why) == 4);
 }

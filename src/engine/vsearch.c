@@ -223,7 +223,8 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 		vweights_for(root->v, &w);
 	mb_engine_set_weights(e->e, &w);
 	e->e->v = root->v;
-	e->e->draw_plies = vdraw_kings_only_plies(root->v);
+	int dp = vdraw_kings_only_plies(root->v);
+	e->e->draw_plies = dp > 0 ? dp : 1 << 20;   /* 0: the variant has no such count */
 	e->e->exclude = e->exclude;
 	e->e->nexclude = e->nexclude;
 	mb_pos r = { *root, vpos_state_key(root) };

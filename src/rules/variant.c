@@ -698,6 +698,8 @@ int vdraw_plies(const pk_vpos *p)
  *   moves".
  * - Russian (the rules of the Russian draughts federation): 15 moves each of kings only,
  *   without a man moved or a capture.
+ * - Italian (FID's brief rules of Italian draughts): a draw by agreement or by the
+ *   same position three times; no count of moves.
  * - Frisian: its king endings (vdraw_plies), two and seven moves each.
  * - The others: 50 moves each of kings only, the English rule, until their federations'
  *   texts are looked up. */
@@ -705,6 +707,7 @@ int vdraw_kings_only_plies(const pk_variant *v)
 {
 	switch (v->gametype) {
 	case 20: return 50;
+	case 22: return 0;   /* none */
 	case 25: case 29: return 30;
 	default: return 100;
 	}
@@ -768,7 +771,7 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 				return "two pieces or one against a lone king, 5 moves each (FMJD)";
 		}
 	}
-	if (d->kings_only >= limit) {
+	if (limit > 0 && d->kings_only >= limit) {
 		switch (v->gametype) {
 		case 20: return "25 moves each of kings only (FMJD)";
 		case 25: return "15 moves each of kings only";

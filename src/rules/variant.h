@@ -130,7 +130,8 @@ typedef struct {
 } pk_vdraw;
 void vdraw_init(pk_vdraw *d);
 const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after);
-/* The plies of kings-only moves after which a game of v is drawn. */
+/* The plies of kings-only moves after which a game of v is drawn (0: its rules have no
+ * such count). */
 int vdraw_kings_only_plies(const pk_variant *v);
 
 /* FEN: "W:W31-50:B1-20", K before a king, ranges allowed; squares also by file and rank
