@@ -9,6 +9,7 @@
 #include <string.h>
 #include "check.h"
 #include "engine/vsearch.h"
+#include "engine/vpattern.h"
 #include "rules/pos.h"
 
 /* Can the side to move force the opponent to have no legal move within `plies`? */
@@ -253,6 +254,25 @@ int main(void)
 		files++;
 	}
 	printf("%d built-in variant weight files\n", files);
+	/* Every built-in pattern file (book/vpatterns-*.txt) parses, names a 10x10 variant,
+	 * and is what that variant's evaluation adds. */
+	extern const char *const vpatterns_texts[];
+	int pfiles = 0;
+	for (int i = 0; vpatterns_texts[i]; i++) {
+		static pk_patterns pt;
+		int gt = 0;
+		char err[160] = "";
+		CHECK_REPORT(vpatterns_parse(vpatterns_texts[i], &pt, &gt, err, sizeof err) == 0, "pattern file %d: %s", i, err);
+		const pk_variant *v = variant_by_gametype(gt);
+		CHECK_REPORT(v && vpattern_board(v), "pattern file %d names GameType %d, a 10x10 board", i, gt);
+		if (v) {
+			pk_vweights built;
+			vweights_for(v, &built);
+			CHECK_REPORT(built.pat && built.pat->checksum == pt.checksum, "%s adds its built-in patterns", v->key);
+		}
+		pfiles++;
+	}
+	printf("%d built-in variant pattern files\n", pfiles);
 	vengine_free(e);
 	printf("test_vsearch: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed != 0;
