@@ -45,6 +45,18 @@ static void progress_and_write(void *ctx, int done, int gi)
  * the rules), one pair after the other; a line a pair, then each engine's points, score
  * and Elo against the field. */
 /* The score of the games judged at their first position the databases hold. */
+/* An Elo figure as text: "0" rather than "-0" or "+0", else its sign; "+inf", "-inf". */
+static const char *elo_text(double e, char *buf, size_t size)
+{
+	if (!isfinite(e))
+		snprintf(buf, size, "%sinf", e > 0 ? "+" : "-");
+	else if (fabs(e) < 0.5)
+		snprintf(buf, size, "0");
+	else
+		snprintf(buf, size, "%+.0f", e);
+	return buf;
+}
+
 static void print_judged(const pk_match *m)
 {
 	pk_match_score js;
@@ -56,8 +68,10 @@ static void print_judged(const pk_match *m)
 		printf("no game\n");
 		return;
 	}
-	printf("A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f (95%%: %+.0f .. %+.0f)\n", js.wins,
-	       js.draws, js.losses, 100 * js.score, js.elo, js.elo_low, js.elo_high);
+	char e0[16], e1[16], e2[16];
+	printf("A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %s (95%%: %s .. %s)\n", js.wins, js.draws,
+	       js.losses, 100 * js.score, elo_text(js.elo, e0, sizeof e0), elo_text(js.elo_low, e1, sizeof e1),
+	       elo_text(js.elo_high, e2, sizeof e2));
 }
 
 /* An Elo difference as JSON: a number, or null when infinite (a score of 0 or 1). */
@@ -140,9 +154,11 @@ static int round_robin(const pk_match *tmpl, pk_player *pl, int np, long ngames,
 				print_judged_json(&m);
 				printf("}");
 			} else {
-				printf("%c-%c  %s - %s: +%ld =%ld -%ld, %.1f%%, Elo %+.0f (95%%: %+.0f .. %+.0f)\n", 'A' + i, 'A' + j,
-				       pl[i].name, pl[j].name, sc.wins, sc.draws, sc.losses, 100 * sc.score, sc.elo, sc.elo_low,
-				       sc.elo_high);
+				char e0[16], e1[16], e2[16];
+				printf("%c-%c  %s - %s: +%ld =%ld -%ld, %.1f%%, Elo %s (95%%: %s .. %s)\n", 'A' + i, 'A' + j,
+				       pl[i].name, pl[j].name, sc.wins, sc.draws, sc.losses, 100 * sc.score,
+				       elo_text(sc.elo, e0, sizeof e0), elo_text(sc.elo_low, e1, sizeof e1),
+				       elo_text(sc.elo_high, e2, sizeof e2));
 				if (m.judge) {
 					printf("     ");
 					print_judged(&m);
@@ -586,9 +602,11 @@ int cmd_match(int argc, const char **argv)
 			}
 			printf("\n");
 		}
-		printf("%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %+.0f "
-		       "(95%%: %+.0f .. %+.0f%s); %.0f s\n", n, w, d, l, 100 * s, sc.elo,
-		       sc.elo_low, sc.elo_high, sc.pairs >= 2 ? ", from the pairs" : "", secs);
+		char e0[16], e1[16], e2[16];
+		printf("%ld games: A won %ld, drew %ld, lost %ld; score %.1f%%; Elo difference %s "
+		       "(95%%: %s .. %s%s); %.0f s\n", n, w, d, l, 100 * s, elo_text(sc.elo, e0, sizeof e0),
+		       elo_text(sc.elo_low, e1, sizeof e1), elo_text(sc.elo_high, e2, sizeof e2),
+		       sc.pairs >= 2 ? ", from the pairs" : "", secs);
 		if (m.judge)
 			print_judged(&m);
 		if (sprt)

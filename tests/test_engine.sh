@@ -285,6 +285,10 @@ expect_out_has '"games":24,' "each of its 12 games opens two"
 run $PDNKIT match --variant international --a "--depth 2 --threads 2" --games 2
 expect_rc 2 "English-only engine options refused"
 expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --features and --book only" "said which"
+# an even match says "0", never "-0" or "+0"
+run $PDNKIT match --variant international --a "--depth 2" --b "--depth 2" --games 4
+expect_out_has "Elo difference 0 (95%:" "an even score's Elo said as 0"
+case $OUT in *"-0 "*|*"+0 "*|*"-0)"*|*"+0)"*) fail "a signed zero: $OUT" ;; *) pass ;; esac
 run $PDNKIT match --variant frisian --a "--depth 3" --b "--depth 1" --games 12 -o "$T_TMP/fr.pdn" --json
 expect_rc 0 "match --variant frisian"
 expect_out_has '{"variant":"frisian","games":12,' "12 Frisian games"
