@@ -359,9 +359,15 @@ int cmd_blunders(int argc, const char **argv)
 	if (b.skipped)
 		fprintf(stderr, "blunders: %ld move%s of games damaged in the store left out (named above)\n", b.skipped,
 			b.skipped == 1 ? "" : "s");
-	if (!rc && b.rows == 0)
-		fprintf(stderr, "blunders: no annotated move of the selection lost %ld or more"
-				" (annotate the games first: pdnkit annotate --db ...)\n", minl);
+	if (!rc && b.rows == 0) {
+		long annotated = 0;
+		if (store_count_annotated(b.s, &f, &annotated) == 0 && annotated > 0)
+			fprintf(stderr, "blunders: %ld annotated game%s in the selection; no move of %s lost %ld or more\n",
+				annotated, annotated == 1 ? "" : "s", annotated == 1 ? "it" : "them", minl);
+		else
+			fprintf(stderr, "blunders: no game of the selection is annotated (annotate them first: pdnkit annotate "
+					"--db ... with the same filters)\n");
+	}
 	if (b.second && b.rows) {
 		char safe[300];
 		fflush(stdout);

@@ -60,6 +60,10 @@ expect_err_has "1 games annotated" "other settings: annotated again"
 run "$PDNKIT" annotate --db "$DB" --depth 6 --json --event "Hangs"
 expect_out_has '"move":"15-18","side":"black"' "stored annotation read back"
 expect_err_has "1 read back" "read back, not searched"
+run "$PDNKIT" blunders --db "$DB" --min-loss 100000
+expect_err_has "annotated games in the selection; no move of them lost 100000 or more" "no blunder of annotated games: not told to annotate them"
+run "$PDNKIT" blunders --db "$DB" --event "no such event at all"
+expect_err_has "no game of the selection is annotated" "no annotated game: told so"
 run "$PDNKIT" blunders --db "$DB"
 expect_rc 0 "blunders"
 expect_out_has "14-18" "the double-jump blunder listed"
@@ -76,7 +80,7 @@ run "$PDNKIT" validate "$T_TMP/b.pdn"
 expect_rc 0 "blunders as PDN validate"
 expect_err_has "0 with errors, 0 with warnings" "blunder PDN clean"
 run "$PDNKIT" blunders --db "$DB" --min-loss 100000
-expect_err_has "no annotated move" "nothing that bad"
+expect_err_has "no move of them lost" "nothing that bad"
 run "$PDNKIT" blunders --db "$DB" --format xml
 expect_rc 2 "bad format"
 

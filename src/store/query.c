@@ -362,7 +362,16 @@ int store_query(pk_store *s, const pk_filter *f, int (*cb)(void *ctx, const pk_r
 	return ok ? 0 : -1;
 }
 
-int store_count(pk_store *s, const pk_filter *f, long *count)
+static int count_where(pk_store *s, const pk_filter *f, const char *extra, long *count);
+
+int store_count(pk_store *s, const pk_filter *f, long *count) { return count_where(s, f, "", count); }
+
+int store_count_annotated(pk_store *s, const pk_filter *f, long *count)
+{
+	return count_where(s, f, " AND EXISTS (SELECT 1 FROM annotated a WHERE a.game = g.id)", count);
+}
+
+static int count_where(pk_store *s, const pk_filter *f, const char *extra, long *count)
 {
 	where w;
 	uint8_t succ[1024];
@@ -372,7 +381,7 @@ int store_count(pk_store *s, const pk_filter *f, long *count)
 	char sql[4096], join[128];
 	if (st_position_join(s, f, join, sizeof join) < 0)
 		return -1;
-	snprintf(sql, sizeof sql, "SELECT count(*) FROM game g%s WHERE 1%s", join, w.sql);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM game g%s WHERE 1%s%s", join, w.sql, extra);
 	sqlite3_stmt *st;
 	if (st_prepare(s, &st, sql) < 0) {
 		st_position_done(s, f);

@@ -134,7 +134,7 @@ typedef struct {
 	const char *spellings;            /* the names as written, the most used first, joined
 					   * by '\x1F' (a character no name holds) */
 	long won, drawn, lost;            /* of the games with a result ('*' in none) */
-	long moves;                       /* moves of theirs annotated (each game's latest run) */
+	long moves;                       /* moves of theirs annotated (each game's best run) */
 	double average_loss;              /* the average loss of those moves (hundredths) */
 } pk_store_player;
 /* The players of the matching games, the most games first (limit 0: all). */
@@ -167,11 +167,14 @@ typedef struct {
 	int depth;                        /* -1 when not recorded */
 } pk_blunder;
 
-/* The annotated moves of the matching games (each game's latest annotation run) that
+/* The annotated moves of the matching games (each game's best annotation run) that
  * lost at least min_loss, the worst first (then by game and ply), at most limit. cb
  * returns nonzero to stop. */
 /* The best annotation run of a game (see ST_BEST_RUN): *run 0 when it has none. */
 int store_best_run(pk_store *s, int64_t game, int64_t *run);
+
+/* How many of the matching games have an annotation run. */
+int store_count_annotated(pk_store *s, const pk_filter *f, long *count);
 
 int store_blunders(pk_store *s, const pk_filter *f, int min_loss, long limit,
 		   int (*cb)(void *ctx, const pk_blunder *b), void *ctx);
