@@ -185,7 +185,8 @@ static void print_text(FILE *f, const pk_bgame *j)
 	fprintf(f, "%s%lld: %s - %s, %s, %s\n", j->file ? "game " : "game #", (long long)j->id, tag_or(&j->g, "Black"),
 		tag_or(&j->g, "White"), tag_or(&j->g, "Event"), result_string(j->rp.result));
 	for (int k = 0; k < 2; k++)
-		fprintf(f, "  %-5s %3d moves, average loss %5.1f, %d blunders, %d mistakes, %d inaccuracies, %d only moves\n",
+		fprintf(f, "  %-5s %3d moves scored (book and forced moves left out), average loss %5.1f, %d blunders, "
+			"%d mistakes, %d inaccuracies, %d only moves\n",
 			side_name(k), j->side[k].moves, tally_average(&j->side[k]), j->side[k].count[CLASS_BLUNDER],
 			j->side[k].count[CLASS_MISTAKE], j->side[k].count[CLASS_INACCURACY], j->side[k].count[CLASS_ONLY]);
 	for (int i = 0; i < bgame_plies(j); i++) {
@@ -197,8 +198,10 @@ static void print_text(FILE *f, const pk_bgame *j)
 			d == t ? "  (decisive)" : "");
 	}
 	if (d && d->cls != CLASS_BLUNDER && d->cls != CLASS_MISTAKE)
-		fprintf(f, "  decisive: %d%s %s\n", replay_move_number(&j->rp, d->ply), d->side == bgame_first(j) ? "." : "...",
-			d->move);
+		fprintf(f, "  decisive: %d%s %s, loss %d%s\n", replay_move_number(&j->rp, d->ply),
+			d->side == bgame_first(j) ? "." : "...", d->move, d->loss,
+			d->loss <= 0 ? " (the loser's last move before the winner's score stayed a blunder's worth up: "
+				       "the game was lost earlier, by a margin the search saw only here)" : "");
 }
 
 static void on_game(void *ctx, const pk_bgame *j)

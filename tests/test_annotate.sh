@@ -237,4 +237,9 @@ if [ -n "$DB" ] && [ -f "$DB" ]; then
 	run sqlite3 "$DB" "SELECT settings FROM annotation_run"
 	expect_out_has " verify=6x2 " "the plies checked and the rounds (the default) are in the stored settings"
 fi
+# the summary says which moves it counts, and why a decisive move can have lost nothing
+run "$PDNKIT" annotate "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --depth 6 --egdb none
+expect_out_has "moves scored (book and forced moves left out)" "the moves counted said"
+case $OUT in *"decisive: "*", loss 0 ("*"lost earlier"*|*"decisive: "*", loss "[1-9]*) pass ;; *"decisive"*) fail "a decisive move without its loss: $OUT" ;; *) pass ;; esac
+
 done_testing
