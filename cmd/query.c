@@ -112,6 +112,88 @@ static int dup_row(void *vctx, const char *kind, const int64_t *ids, int n, int 
 	return 0;
 }
 
+/* Players whose name is near a name searched for that found nothing: the "did you mean"
+ * of a misspelt player. */
+typedef struct {
+	const char *want;            /* lower-cased */
+	char names[5][120];
+	long games[5];
+	int dist[5], n;
+} near_ctx;
+
+static int near_player(void *vctx, const pk_store_player *p)
+{
+	near_ctx *c = vctx;
+	char low[120];
+	size_t k = 0;
+	for (; p->name[k] && k + 1 < sizeof low; k++)
+		low[k] = (char)(p->name[k] >= 'A' && p->name[k] <= 'Z' ? p->name[k] - 'A' + 'a' : p->name[k]);
+	low[k] = 0;
+	int d = strstr(low, c->want) || strstr(p->key, c->want) ? 0 : cli_distance(c->want, p->key);
+	/* or near one word of the key ("tinslee" and "m tinsley") */
+	for (const char *w = p->key; d > 0 && *w;) {
+		while (*w == ' ')
+			w++;
+		size_t n = strcspn(w, " ");
+		char word[80];
+		if (n && n < sizeof word) {
+			memcpy(word, w, n);
+			word[n] = 0;
+			int dw = cli_distance(c->want, word);
+			if (dw < d)
+				d = dw;
+		}
+		w += n;
+	}
+	if (d > 2)
+		return 0;
+	/* the nearest, then the most games, kept */
+	int at = c->n < 5 ? c->n++ : 4;
+	if (at == 4 && c->n == 5 && (d > c->dist[4] || (d == c->dist[4] && p->games <= c->games[4])))
+		return 0;
+	snprintf(c->names[at], sizeof c->names[at], "%s", p->name);
+	c->games[at] = p->games;
+	c->dist[at] = d;
+	for (int i = at; i > 0 && (c->dist[i] < c->dist[i - 1] || (c->dist[i] == c->dist[i - 1] && c->games[i] > c->games[i - 1])); i--) {
+		char t[120];
+		memcpy(t, c->names[i], sizeof t);
+		memcpy(c->names[i], c->names[i - 1], sizeof t);
+		memcpy(c->names[i - 1], t, sizeof t);
+		long g = c->games[i];
+		c->games[i] = c->games[i - 1];
+		c->games[i - 1] = g;
+		int dd = c->dist[i];
+		c->dist[i] = c->dist[i - 1];
+		c->dist[i - 1] = dd;
+	}
+	return 0;
+}
+
+static void suggest_players(pk_store *s, const char *name)
+{
+	near_ctx c = { 0 };
+	char want[120];
+	size_t k = 0;
+	for (; name[k] && k + 1 < sizeof want; k++)
+		want[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
+	want[k] = 0;
+	c.want = want;
+	pk_filter all;
+	filter_init(&all);
+	if (store_players(s, &all, 0, near_player, &c) < 0 || c.n == 0) {
+		char safe[200];
+		fprintf(stderr, "query: no player's name is near '%s' (pdnkit players lists them)\n",
+			cli_safe_text(name, safe, sizeof safe));
+		return;
+	}
+	char safe[200];
+	fprintf(stderr, "query: no game of '%s'; did you mean", cli_safe_text(name, safe, sizeof safe));
+	for (int i = 0; i < c.n; i++)
+		fprintf(stderr, "%s %s (%ld game%s)", i ? "," : "", cli_safe_text(c.names[i], safe, sizeof safe), c.games[i],
+			c.games[i] == 1 ? "" : "s");
+	fprintf(stderr, "?\n");
+}
+
 int cmd_query(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
@@ -185,6 +267,10 @@ int cmd_query(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	/* a name that found no game: the players whose names are near it */
+	const char *who = f.player ? f.player : f.black ? f.black : f.white;
+	if (!duplicates && strcmp(fmt, "count") && c.rows == 0 && who)
+		suggest_players(s, who);
 	rc = c.err ? EXIT_RUNTIME : EXIT_OK;
 out:
 	store_close(s);

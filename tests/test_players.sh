@@ -152,4 +152,16 @@ if have_corpora "the players of OCA 2.0 and tinsley.pdn"; then
 		expect_out 917 "--player '$n'"
 	done
 fi
+# a player's name that finds nothing: the names near it are suggested
+if [ -f "$CORPORA/tinsley.pdn" ]; then
+	"$PDNKIT" import --db "$T_TMP/near.db" "$CORPORA/tinsley.pdn" >/dev/null 2>&1
+	run "$PDNKIT" query --db "$T_TMP/near.db" --player Tinslee
+	expect_rc 0 "a misspelt player"
+	expect_err_has "no game of 'Tinslee'; did you mean Tinsley" "the nearest name suggested"
+	run "$PDNKIT" query --db "$T_TMP/near.db" --player Zzyzx
+	expect_err_has "no player's name is near 'Zzyzx'" "none near said"
+	run "$PDNKIT" query --db "$T_TMP/near.db" --player Tinsley --format count
+	case $ERR in *"did you mean"*) fail "a suggestion when games were found" ;; *) pass ;; esac
+fi
+
 done_testing
