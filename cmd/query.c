@@ -84,12 +84,40 @@ static int pdn_row(void *vctx, const pk_row *r)
 	return pdn_write_game(&c->g, &c->rp, &o, cli_sink_file, c->out) < 0;
 }
 
+/* One game of a group of duplicates, as a line of the table. */
+static int dup_game_row(void *vctx, const pk_row *r)
+{
+	qctx *c = vctx;
+	fprintf(c->out, "  %-7lld ", (long long)r->id);
+	cli_cell(c->out, r->date, 10, false);
+	fputc(' ', c->out);
+	cli_cell(c->out, r->black, 22, false);
+	fputc(' ', c->out);
+	cli_cell(c->out, r->white, 22, false);
+	fprintf(c->out, " %-7s %5d  ", r->result ? r->result : "*", r->plies);
+	cli_cell(c->out, r->event, 40, true);
+	fputc('\n', c->out);
+	return 0;
+}
+
+static void dup_games(qctx *c, const int64_t *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pk_filter one;
+		filter_init(&one);
+		one.id = ids[i];
+		one.copies = true;
+		if (store_query(c->s, &one, dup_game_row, c) < 0)
+			c->err = 1;
+	}
+}
+
 static int dup_row(void *vctx, const char *kind, const int64_t *ids, int n, int plies)
 {
 	qctx *c = vctx;
-	c->rows++;
 	bool one = !strcmp(kind, "one-move");   /* ids[2]: the ply where they differ */
 	if (c->width < 0) {   /* JSON */
+		c->rows++;
 		fprintf(c->out, "{\"kind\":\"%s\",\"plies\":%d,\"games\":[", kind, plies);
 		for (int i = 0; i < (one ? 2 : n); i++)
 			fprintf(c->out, "%s%lld", i ? "," : "", (long long)ids[i]);
@@ -97,18 +125,18 @@ static int dup_row(void *vctx, const char *kind, const int64_t *ids, int n, int 
 			fprintf(c->out, "],\"ply\":%lld}\n", (long long)ids[2]);
 		else
 			fputs("]}\n", c->out);
-	} else if (one) {
-		fprintf(c->out, "one move apart: games %lld and %lld (%d plies) differ at ply %lld\n", (long long)ids[0],
-			(long long)ids[1], plies, (long long)ids[2]);
-	} else if (!strcmp(kind, "same-moves")) {
-		fprintf(c->out, "same moves (%d plies):", plies);
-		for (int i = 0; i < n; i++)
-			fprintf(c->out, "%s %lld", i ? "," : "", (long long)ids[i]);
-		fputc('\n', c->out);
-	} else {
-		fprintf(c->out, "prefix: game %lld (%d plies) is the beginning of game %lld\n",
-			(long long)ids[0], plies, (long long)ids[1]);
+		return 0;
 	}
+	if (c->rows++)
+		fputc('\n', c->out);
+	/* a group: what the games share, then each game as query's table shows it */
+	if (one)
+		fprintf(c->out, "one move apart (%d plies; they differ at ply %lld):\n", plies, (long long)ids[2]);
+	else if (!strcmp(kind, "same-moves"))
+		fprintf(c->out, "the same moves (%d plies), %d games:\n", plies, n);
+	else
+		fprintf(c->out, "the first (%d plies) is the beginning of the second:\n", plies);
+	dup_games(c, ids, one ? 2 : n);
 	return 0;
 }
 

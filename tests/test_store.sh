@@ -41,11 +41,15 @@ expect_out "3" "--min-plies/--max-plies"
 run "$PDNKIT" query --limit 1 --order date --desc --format json
 expect_out_has '"date":"1953.03.03"' "--order date --desc --limit 1"
 run "$PDNKIT" query --duplicates
-expect_out "same moves (12 plies): 1, 2" "--duplicates (prefixes of 10 plies and more by default)"
+expect_out_has "the same moves (12 plies), 2 games:" "--duplicates (prefixes of 10 plies and more by default)"
+[ "$(echo "$OUT" | grep -c '^  [12] ')" = 2 ] && [ "$(echo "$OUT" | grep -c 'beginning')" = 0 ] && pass ||
+	fail "--duplicates: the two games as a table, no prefix: $OUT"
 run "$PDNKIT" query --duplicates --min-plies 4
-expect_out "same moves (12 plies): 1, 2
-prefix: game 3 (6 plies) is the beginning of game 1
-prefix: game 3 (6 plies) is the beginning of game 2" "--duplicates --min-plies 4"
+[ "$(echo "$OUT" | grep -c '^the first (6 plies) is the beginning of the second:$')" = 2 ] && pass ||
+	fail "--duplicates --min-plies 4: two prefixes: $OUT"
+[ "$(echo "$OUT" | grep -c '^  3 ')" = 2 ] && pass || fail "--duplicates --min-plies 4: game 3 in both: $OUT"
+run "$PDNKIT" query --duplicates --min-plies 4 --format json
+expect_out_has '{"kind":"prefix","plies":6,"games":[3,' "--duplicates as JSON"
 run "$PDNKIT" query
 expect_out_has "id      date       black                  white                  result  plies  event" "table header"
 
@@ -267,8 +271,10 @@ printf '[Event "Typo"]\n[Site "b"]\n[Black "J Smith"]\n[White "K Brown"]\n[Resul
 printf '[Event "Other"]\n[Black "Jones, A."]\n[White "Young, B."]\n[Result "*"]\n\n%s 28-24 *\n' "$line" >"$T_TMP/ty3.pdn"
 "$PDNKIT" import --db "$T_TMP/ty.db" "$T_TMP/ty1.pdn" "$T_TMP/ty2.pdn" "$T_TMP/ty3.pdn" 2>/dev/null
 run "$PDNKIT" query --db "$T_TMP/ty.db" --duplicates
-expect_out_has "one move apart: games 1 and 2 (12 plies) differ at ply 12" "a typo in one source listed"
-expect_out_has "same moves (12 plies): 2, 3" "the same moves under other headers listed"
+expect_out_has "one move apart (12 plies; they differ at ply 12):
+  1 " "a typo in one source listed"
+expect_out_has "the same moves (12 plies), 2 games:
+  2 " "the same moves under other headers listed"
 [ "$(echo "$OUT" | grep -c '^one move apart')" = 1 ] && pass || fail "other players along the same line are no typo: $OUT"
 run "$PDNKIT" query --db "$T_TMP/ty.db" --duplicates --json
 expect_out_has '{"kind":"one-move","plies":12,"games":[1,2],"ply":12}' "one move apart in JSON"
