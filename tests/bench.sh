@@ -71,7 +71,7 @@ if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
 	printf '  player query, whole process: %.1f ms\n' "$(echo "$tq" | awk '{print $1*1000}')"
 	"$PDNKIT" import --db "$tmpd/o.db" "$CORPORA/tinsley.pdn" >/dev/null 2>&1
 	tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --duplicates)
-	n=$("$PDNKIT" query --db "$tmpd/o.db" --duplicates | wc -l)
+	n=$("$PDNKIT" query --db "$tmpd/o.db" --duplicates | grep -c "^[a-z]")
 	printf '  query --duplicates of OCA + tinsley.pdn (%s sets and pairs), whole process: %.2f s (target: under 1 s)\n' "$n" "$tq"
 	te=$(best_of_5 "$PDNKIT" export --db "$tmpd/o.db" -o /dev/null)
 	printf '  export all: %.2f s\n' "$te"
@@ -104,7 +104,7 @@ if [ -f "$CORPORA/OCA_2.0.pdn" ]; then
 		tq=$(best_of_5 "$PDNKIT" query --db "$tmpd/o.db" --after "9-14 22-18" --format count)
 		n=$("$PDNKIT" query --db "$tmpd/o.db" --after "9-14 22-18" --format count)
 		printf '    position query (%s games reach it), whole process: %.1f ms\n' "$n" "$(echo "$tq" | awk '{print $1*1000}')"
-		t0=$(now); n=$("$PDNKIT" query --db "$tmpd/o.db" --duplicates | wc -l); t1=$(now)
+		t0=$(now); n=$("$PDNKIT" query --db "$tmpd/o.db" --duplicates | grep -c "^[a-z]"); t1=$(now)
 		printf '    query --duplicates (%s sets and pairs), whole process: %.1f s\n' "$n" "$(echo "$t0 $t1" | awk '{print $2-$1}')"
 	fi
 	rm -rf "$tmpd"
