@@ -280,4 +280,13 @@ run "$PDNKIT" query --db "$T_TMP/ty.db" --duplicates --json
 expect_out_has '{"kind":"one-move","plies":12,"games":[1,2],"ply":12}' "one move apart in JSON"
 run "$PDNKIT" query --db "$T_TMP/ty.db" --format count
 expect_out 3 "none of the three is a copy"
+# events and names sort as people read them: "game 2" before "game 10"
+for n in 10 2 1 11; do printf '[Event "Match, game %s"]\n[Black "A"]\n[White "B"]\n[Result "*"]\n\n1. 11-15 23-19 2. 8-11 22-17 *\n\n' $n; done >"$T_TMP/nat.pdn"
+"$PDNKIT" import --db "$T_TMP/nat.db" "$T_TMP/nat.pdn" >/dev/null 2>&1
+run "$PDNKIT" query --db "$T_TMP/nat.db" --order event --format json
+[ "$(echo "$OUT" | sed 's/.*"event":"Match, game \([0-9]*\)".*/\1/' | tr '\n' ' ')" = "1 2 10 11 " ] && pass ||
+	fail "events in natural order: $(echo "$OUT" | sed 's/.*"event":"\([^"]*\)".*/\1/' | tr '\n' '|')"
+run "$PDNKIT" query --db "$T_TMP/nat.db" --order event --desc --format json
+[ "$(echo "$OUT" | head -1 | sed 's/.*"event":"Match, game \([0-9]*\)".*/\1/')" = 11 ] && pass || fail "natural order, descending"
+
 done_testing

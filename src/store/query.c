@@ -202,8 +202,9 @@ static void bind_where(sqlite3_stmt *st, const where *w, int first)
 static const char *order_column(const char *o)
 {
 	static const char *const cols[][2] = {
-		{ "id", "g.id" }, { "date", "g.date_key" }, { "event", "g.event" }, { "black", "g.black" },
-		{ "white", "g.white" }, { "plies", "g.plies" }, { "result", "g.result" }, { "ply", "p.ply" },
+		{ "id", "g.id" }, { "date", "g.date_key" }, { "event", "g.event COLLATE PK_NATURAL" },
+		{ "black", "g.black COLLATE PK_NATURAL" }, { "white", "g.white COLLATE PK_NATURAL" }, { "plies", "g.plies" },
+		{ "result", "g.result" }, { "ply", "p.ply" },
 	};
 	for (size_t i = 0; o && i < sizeof cols / sizeof cols[0]; i++)
 		if (strcmp(o, cols[i][0]) == 0)

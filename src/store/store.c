@@ -273,6 +273,45 @@ static int migrate(pk_store *s)
 	return 0;
 }
 
+/* The PK_NATURAL collation: letters without regard to case, and runs of digits by their
+ * number, so that "game 2" comes before "game 10" (the ORDER BY of events and names). */
+static int natural_cmp(void *ctx, int na, const void *va, int nb, const void *vb)
+{
+	(void)ctx;
+	const unsigned char *a = va, *b = vb;
+	int i = 0, j = 0;
+	while (i < na && j < nb) {
+		if (isdigit(a[i]) && isdigit(b[j])) {
+			while (i < na && a[i] == '0')
+				i++;
+			while (j < nb && b[j] == '0')
+				j++;
+			int si = i, sj = j;
+			while (i < na && isdigit(a[i]))
+				i++;
+			while (j < nb && isdigit(b[j]))
+				j++;
+			if (i - si != j - sj)
+				return (i - si) - (j - sj);
+			int c = memcmp(a + si, b + sj, (size_t)(i - si));
+			if (c)
+				return c;
+			continue;
+		}
+		int ca = tolower(a[i]), cb = tolower(b[j]);
+		if (ca != cb)
+			return ca - cb;
+		i++;
+		j++;
+	}
+	return (na - i) - (nb - j);
+}
+
+static void add_collations(sqlite3 *db)
+{
+	sqlite3_create_collation_v2(db, "PK_NATURAL", SQLITE_UTF8, NULL, natural_cmp, NULL);
+}
+
 pk_store *store_open(const char *path, int mode, char *err, size_t errsize)
 {
 	bool create = mode == STORE_CREATE;
@@ -306,6 +345,7 @@ pk_store *store_open(const char *path, int mode, char *err, size_t errsize)
 		return NULL;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
+	add_collations(s->db);
 	/* WAL lets readers work during an import; NORMAL sync keeps every committed batch
 	 * across a crash of the program (a power loss may lose the last ones, never the
 	 * database's consistency). WAL is set after the schema is known to be ours: a file
@@ -325,8 +365,10 @@ pk_store *store_open(const char *path, int mode, char *err, size_t errsize)
 				k += (size_t)(*c == '%' || *c == '?' || *c == '#' ? snprintf(uri + k, sizeof uri - k, "%%%02X", (unsigned char)*c)
 										   : snprintf(uri + k, sizeof uri - k, "%c", *c));
 			snprintf(uri + k, sizeof uri - k, "?immutable=1");
-			if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) == SQLITE_OK)
+			if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) == SQLITE_OK) {
+				add_collations(s->db);
 				v = user_version(s);
+			}
 		}
 		if (v > 0 && v < STORE_SCHEMA_VERSION && access(path, W_OK) == 0) {
 			/* A store of an earlier version that may be written: migrated once (in one
