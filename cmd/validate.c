@@ -11,8 +11,21 @@
 #include "pdn/replay.h"
 #include "store/games.h"
 
+/* The warnings and notes of one kind: the first games' shown, the rest counted (unless
+ * --all), then summed up by kind at the end. */
+#define KINDS_MAX 64
+#define SHOWN_GAMES 3
+typedef struct {
+	const char *kind;
+	int severity;
+	long findings, games, shown_games, last_game;
+} kind_count;
+
 typedef struct {
 	long games, valid, with_errors, with_warnings, skipped, errors;
+	kind_count kinds[KINDS_MAX];
+	int nkinds;
+	bool all;                      /* every finding shown (--all) */
 	long judged, contradicted;     /* results checked by the endgame databases */
 	long variants;                 /* games of other variants, replayed under their rules */
 	int unreadable;
@@ -29,13 +42,52 @@ static const char *game_label(const pk_game *g, char *buf, size_t size)
 	return buf;
 }
 
-static void print_human(const char *file, const pk_game *g, const pk_replay *rp, bool quiet)
+/* The count of a finding's kind; false when it is not to be shown (a warning or note of
+ * a kind already shown in SHOWN_GAMES games, without --all). */
+static bool count_kind(totals *t, const pk_game *g, const pk_finding *f)
+{
+	if (f->severity == SEV_ERROR)
+		return true;
+	kind_count *k = NULL;
+	for (int i = 0; i < t->nkinds && !k; i++)
+		if (!strcmp(t->kinds[i].kind, f->kind))
+			k = &t->kinds[i];
+	if (!k && t->nkinds < KINDS_MAX) {
+		k = &t->kinds[t->nkinds++];
+		memset(k, 0, sizeof *k);
+		k->kind = f->kind;
+		k->severity = f->severity;
+		k->last_game = -1;
+	}
+	if (!k)
+		return true;
+	long key = (long)g->index ^ (long)g->offset << 20;
+	bool new_game = k->last_game != key;
+	k->findings += 1 + f->repeats;
+	if (new_game) {
+		k->games++;
+		k->last_game = key;
+	}
+	if (t->all) {
+		k->shown_games += new_game;
+		return true;
+	}
+	if (new_game && k->shown_games < SHOWN_GAMES) {
+		k->shown_games++;
+		return true;
+	}
+	return !new_game && k->shown_games > 0 && k->games <= SHOWN_GAMES;
+}
+
+static void print_human(const char *file, const pk_game *g, const pk_replay *rp, bool quiet, totals *t)
 {
 	char label[160];
 	game_label(g, label, sizeof label);
 	for (int i = 0; i < g->findings.n; i++) {
 		const pk_finding *f = &g->findings.v[i];
 		if (quiet && f->severity != SEV_ERROR)
+			continue;
+		if (!count_kind(t, g, f))
 			continue;
 		printf("%s:%u:%u: %s: game %d%s", file, f->line ? f->line : g->line, f->line ? f->col : 1,
 		       severity_name(f->severity), g->index, label);
@@ -128,13 +180,13 @@ static int validate_game(const char *file, bool json, bool quiet, totals *t, pk_
 	if (json)
 		print_json(file, g, rp);
 	else
-		print_human(file, g, rp, quiet);
+		print_human(file, g, rp, quiet, t);
 	return 0;
 }
 
 int cmd_validate(int argc, const char **argv)
 {
-	int json = 0, quiet = 0;
+	int json = 0, quiet = 0, all = 0;
 	char *max_arg = NULL, *egdb_arg = NULL;
 	pk_egdb *db = NULL;
 	struct poptOption opts[] = {
@@ -142,6 +194,7 @@ int cmd_validate(int argc, const char **argv)
 		{ "egdb-dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &egdb_arg, 0, "the same as --egdb DIR (an older spelling)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "one JSON object per game (JSON Lines)", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "print errors only, no warnings or notes", NULL },
+		{ "all", 'a', POPT_ARG_NONE, &all, 0, "every warning and note (default: the first three games' of each kind, then a count by kind)", NULL },
 		{ "max-errors", 0, POPT_ARG_STRING, &max_arg, 0, "stop after N errors", "N" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -170,6 +223,7 @@ int cmd_validate(int argc, const char **argv)
 	}
 
 	totals t = { 0 };
+	t.all = all;
 	double t0 = cli_now();
 	bool unreadable = false;
 	pk_source src = { .files = files, .nfiles = nfiles };
@@ -194,6 +248,17 @@ int cmd_validate(int argc, const char **argv)
 	games_close(it);
 	double secs = cli_now() - t0;
 	cli_progress_done();
+	/* the kinds whose findings were not all shown: how many, in how many games */
+	bool folded = false;
+	for (int i = 0; i < t.nkinds && !json; i++)
+		folded |= t.kinds[i].games > t.kinds[i].shown_games;
+	if (folded) {
+		printf("warnings and notes by kind (the first %d games' of each shown above; --all shows every one):\n",
+		       SHOWN_GAMES);
+		for (int i = 0; i < t.nkinds; i++)
+			printf("  %-7s %-28s %6ld in %ld game%s\n", severity_name(t.kinds[i].severity), t.kinds[i].kind,
+			       t.kinds[i].findings, t.kinds[i].games, t.kinds[i].games == 1 ? "" : "s");
+	}
 	fflush(stdout);   /* findings before the summary, also through a pipe */
 	fprintf(stderr, "pdnkit validate: %ld game%s read: %ld valid, %ld with errors, %ld with warnings",
 		t.games, t.games == 1 ? "" : "s", t.valid, t.with_errors, t.with_warnings);

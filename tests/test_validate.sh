@@ -78,9 +78,19 @@ if have_corpora "validating the real collections"; then
 	# and the succeed/ half of the PDN test corpus.
 	run "$PDNKIT" validate -q "$CORPORA/wk2003.pdn"
 	expect_err_has "23 games read: 23 valid, 0 with errors, 0 with warnings, 23 of other variants replayed" "wk2003.pdn"
-	run "$PDNKIT" validate "$CORPORA/ussr1947.pdn"
+	run "$PDNKIT" validate --all "$CORPORA/ussr1947.pdn"
 	expect_err_has "153 games read: 153 valid, 0 with errors, 0 with warnings, 153 of other variants replayed" "ussr1947.pdn"
 	[ "$(echo "$OUT" | grep -c 'replayed as Russian draughts')" -eq 153 ] && pass || fail "ussr1947.pdn is not all taken for Russian"
+	# without --all, a kind of note or warning shows its first three games, then a count
+	run "$PDNKIT" validate "$CORPORA/ussr1947.pdn"
+	[ "$(echo "$OUT" | grep -c 'replayed as Russian draughts')" -eq 3 ] && pass || fail "the note shown in more than three games"
+	expect_out_has "warnings and notes by kind" "the count by kind"
+	echo "$OUT" | grep -Eq '^  note +[a-z-]+ +153 in 153 games$' && pass || fail "153 notes in 153 games counted: $OUT"
+	if [ -f "$CORPORA/tinsley.pdn" ]; then
+		run "$PDNKIT" validate "$CORPORA/tinsley.pdn"
+		[ "$(echo "$OUT" | wc -l)" -lt 40 ] && pass || fail "validate tinsley.pdn prints $(echo "$OUT" | wc -l) lines"
+		expect_out_has "error: game 541" "its error shown"
+	fi
 	run "$PDNKIT" validate -q "$CORPORA"/wiegerw-pdn-games/succeed/*
 	expect_err_has ", 0 with errors," "wiegerw succeed/: no errors"
 	expect_err_has "714 of other variants replayed under their rules" "wiegerw succeed/: the variant games"
