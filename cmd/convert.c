@@ -202,9 +202,16 @@ int cmd_convert(int argc, const char **argv)
 	while (it && !write_failed && cli_next_game(it, &g, &rp, &unreadable) == GAMES_GAME) {
 		const char *file = games_file(it);
 		for (int k = 0; fix && rp->fix_el >= 0 && k < MAX_FIXES_PER_GAME; k++) {
-			char note[160];
-			snprintf(note, sizeof note, "pdnkit: '%s' corrected to '%s' (%s)", game_str(g, g->els[rp->fix_el].off),
-				 rp->fix_text, rp->fix_why);
+			char note[160], was[64], safe[200], safe2[200];
+			const pk_el *el = &g->els[rp->fix_el];
+			snprintf(was, sizeof was, "%s", game_str(g, el->off));
+			uint32_t line = el->line, col = el->col;
+			snprintf(note, sizeof note, "pdnkit: '%s' corrected to '%s' (%s)", was, rp->fix_text, rp->fix_why);
+			/* said where and what: the move as written, what it became and why */
+			const char *event = game_tag(g, "Event");
+			fprintf(stderr, "%s:%u:%u: fixed: game %d%s%s%s: '%s' -> '%s' (%s)\n", file, line, col, g->index,
+				event ? " (" : "", event ? cli_safe_text(event, safe2, sizeof safe2) : "", event ? ")" : "",
+				cli_safe_text(was, safe, sizeof safe), rp->fix_text, rp->fix_why);
 			if (game_fix_move(g, rp->fix_el, rp->fix_text, note) < 0 || replay_game(g, rp) < 0)
 				break;
 			fixed++;

@@ -29,6 +29,8 @@ expect_out_has "{pdnkit: '11-51' corrected to '11-15' (two digits swapped)}" "--
 expect_out_has "1. 11-15 22-18 2. 15x22
 {pdnkit: '9-13' corrected to '15x22' (a compulsory capture)} *" "--fix compulsory capture"
 expect_err_has "8 games written, 3 moves fixed, 0 with errors" "--fix count"
+expect_err_has "diagnostics.pdn:5:19: fixed: game 1 (squares reversed): '13-9' -> '9-13' (squares reversed)" "each fix said: where, what it was, what it became"
+[ "$(echo "$ERR" | grep -c ': fixed: ')" = 3 ] && pass || fail "three fixes said: $ERR"
 
 # JSON form.
 run "$PDNKIT" convert --format json corpora/tinsley-long-1981-game37.pdn
