@@ -123,7 +123,12 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 	signal(SIGPIPE, SIG_IGN);
 	char name[64];
 	snprintf(name, sizeof name, "pdnkit %s", PK_VERSION);
-	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .movetime = mt, .max_movetime = max_move,
+	long threads = 1;
+	if (ea->threads && cli_int(ea->threads, 1, 64, "--threads", &threads)) {
+		close(lfd);
+		return EXIT_USAGE;
+	}
+	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .threads = (int)threads, .movetime = mt, .max_movetime = max_move,
 			      .idle = idle, .log = dxp_log, .stop = &dxp_stop };
 	struct sigaction ch;
 	memset(&ch, 0, sizeof ch);
@@ -200,8 +205,9 @@ int cmd_engine(int argc, const char **argv)
 	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
 	if (dxp) {
-		if (cb || ea.weights || ea.egdb || no_book || pdn || ea.threads) {
-			cli_error("--dxp plays International draughts with the variant engine: only --hash and --movetime go with it");
+		if (cb || ea.weights || ea.egdb || no_book || pdn) {
+			cli_error("--dxp plays International draughts: only --hash, --threads, --movetime, --max-connections, "
+				  "--max-movetime and --idle go with it");
 			goto out;
 		}
 		rc = serve_dxp(dxp, &ea, movetime, conns, max_move, idle);

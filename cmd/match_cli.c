@@ -65,11 +65,11 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 	if (tt_buckets)
 		pl->f.tt_ways = 2;
 	if (v) {
-		/* the variant engine: English draughts' search on its board (its features too);
-		 * the databases and threads of a match are English draughts' */
-		if (ea.egdb || ea.threads) {
+		/* the variant engine: English draughts' search on its board (its features and
+		 * threads too); the endgame databases are English draughts' */
+		if (ea.egdb) {
 			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
-				  "--weights, --features and --book only", what);
+				  "--weights, --patterns, --features, --threads and --book only", what);
 			status = -1;
 		} else if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
 			status = -1;

@@ -80,5 +80,10 @@ grep -q "listening on 0.0.0.0: anyone who can reach this machine can start games
 	fail "no warning for 0.0.0.0: $(cat "$T_TMP/all.log")"
 run "$PDNKIT" engine --max-connections 3
 expect_rc 2 "--max-connections without --dxp"
+# two threads a game
+listen --threads 2 --movetime 0.2
+R=$("$POKE" dxp "$PORT" 2 "$(req W 1 A)")
+echo "$R" | grep -q '^M' && pass || fail "no move on two threads: [$R]"
+quit
 
 done_testing

@@ -282,9 +282,11 @@ expect_out_has '"games":162,' "9 first moves x 9 replies x 2 colours"
 run $PDNKIT match --variant russian --openings "$T_TMP/vm.pdn" --a "--depth 2" --b "--depth 2 --weights untuned" --concurrency 1 --json
 expect_rc 0 "openings from a file of variant games"
 expect_out_has '"games":24,' "each of its 12 games opens two"
-run $PDNKIT match --variant international --a "--depth 2 --threads 2" --games 2
+run $PDNKIT match --variant international --a "--depth 2 --egdb none" --games 2
 expect_rc 2 "English-only engine options refused"
-expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --features and --book only" "said which"
+expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --patterns, --features, --threads and --book only" "said which"
+run $PDNKIT match --variant international --a "--depth 3 --threads 2" --b "--depth 3" --games 2
+expect_rc 0 "a variant engine on two threads"
 # an even match says "0", never "-0" or "+0"
 run $PDNKIT match --variant international --a "--depth 2" --b "--depth 2" --games 4
 expect_out_has "Elo difference 0 (95%:" "an even score's Elo said as 0"

@@ -173,6 +173,11 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 	const pk_variant *v = variant_by_name("international");
 	if (s->w)
 		vengine_set_weights(ss->e, s->w);
+	if (s->threads > 1 && vengine_set_threads(ss->e, s->threads) < 0) {
+		vengine_free(ss->e);
+		free(ss);
+		return -1;
+	}
 	say(ss, "%s", "connected");
 	char msg[DXP_MAX + 16], err[200], out[DXP_MAX + 1];
 	double idle = s->idle > 0 ? s->idle : 120, last = child_now();

@@ -11,6 +11,7 @@
 typedef struct {
 	const char *name;           /* given in GAMEACC */
 	size_t hash_mb;
+	int threads;                /* search threads (0: 1) */
 	const pk_vweights *w;       /* NULL: the variant's own */
 	double movetime;            /* seconds a move; 0: shared out of the game's minutes */
 	double max_movetime;        /* seconds a move at most, whatever a game asks (default 60) */

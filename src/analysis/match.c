@@ -574,6 +574,10 @@ static void vworker(pk_match *m)
 		}
 		vengine_set_weights(eng[i], &m->pl[i].vw);
 		vengine_set_features(eng[i], &m->pl[i].f);   /* the same search features as in English */
+		if (vengine_set_threads(eng[i], m->pl[i].threads > 0 ? m->pl[i].threads : 1) < 0) {
+			m->failed = 1;
+			goto out;
+		}
 	}
 	for (;;) {
 		if (m->stop && *m->stop)
