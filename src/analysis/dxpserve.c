@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/pool.h"
 #include "analysis/dxpserve.h"
 #include "proto/child.h"
 
@@ -47,14 +48,7 @@ static void *watch_run(void *arg)
 			ss->halt = 1;
 			break;
 		}
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000 * 1000 * 1000;
-		}
-		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+		pool_wait(&w->cv, &w->mu, 0.05);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;

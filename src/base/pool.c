@@ -1,5 +1,6 @@
 /* Running one function on N threads at once. */
 #include <pthread.h>
+#include <time.h>
 #include "base/pool.h"
 
 typedef struct {
@@ -34,4 +35,14 @@ int pool_run(int n, void (*fn)(int i, void *ctx), void *ctx)
 	for (int i = 1; i < started; i++)
 		pthread_join(tid[i], NULL);
 	return started;
+}
+
+void pool_wait(pthread_cond_t *cv, pthread_mutex_t *mu, double seconds)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	long ns = ts.tv_nsec + (long)((seconds - (double)(long)seconds) * 1e9);
+	ts.tv_sec += (time_t)seconds + ns / 1000000000L;
+	ts.tv_nsec = ns % 1000000000L;
+	pthread_cond_timedwait(cv, mu, &ts);
 }

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <time.h>
 #include "base/pool.h"
-#include "engine/search_int.h"
+#include "engine/search_en.h"
 
 double se_now(void)
 {
@@ -15,15 +15,7 @@ double se_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static worker *worker_new(pk_engine *e, int id)
-{
-	worker *w = calloc(1, sizeof *w);
-	if (w) {
-		w->e = e;
-		w->id = id;
-	}
-	return w;
-}
+#include "engine/life.inc.c"
 
 pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
 {
@@ -48,52 +40,9 @@ pk_engine *engine_new(size_t hash_mb, const pk_weights *w)
 	return e;
 }
 
-int engine_set_threads(pk_engine *e, int n)
-{
-	if (n < 1)
-		n = 1;
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
-	for (int i = 1; i < n; i++)
-		if (!e->wk[i] && !(e->wk[i] = worker_new(e, i)))
-			return -1;
-	e->nthreads = n;
-	return 0;
-}
-
-void engine_free(pk_engine *e)
-{
-	if (!e)
-		return;
-	for (int i = 0; i < MAX_THREADS; i++)
-		if (e->wk[i]) {
-			free(e->wk[i]->egdb_seen);
-			free(e->wk[i]);
-		}
-	tt_free(&e->tt);
-	pthread_mutex_destroy(&e->lock);
-	free(e);
-}
-
-void engine_new_game(pk_engine *e)
-{
-	tt_clear(&e->tt);
-	for (int i = 0; i < MAX_THREADS && e->wk[i]; i++) {
-		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
-		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
-		memset(e->wk[i]->counter, 0, sizeof e->wk[i]->counter);
-	}
-}
-
 void engine_set_weights(pk_engine *e, const pk_weights *w)
 {
 	e->w = *w;
-}
-
-void engine_set_features(pk_engine *e, const pk_features *f)
-{
-	e->f = *f;
-	e->tt.ways = f->tt_ways == 2 ? 2 : 1;
 }
 
 void engine_set_egdb(pk_engine *e, pk_egdb *db)

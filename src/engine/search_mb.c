@@ -81,15 +81,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #include "engine/node.inc.c"
 #include "engine/deepen.inc.c"
 
-static mb_worker *worker_new(mb_engine *e, int id)
-{
-	mb_worker *w = calloc(1, sizeof *w);
-	if (w) {
-		w->e = e;
-		w->id = id;
-	}
-	return w;
-}
+#include "engine/life.inc.c"
 
 mb_engine *mb_engine_new(size_t hash_mb)
 {
@@ -112,46 +104,6 @@ mb_engine *mb_engine_new(size_t hash_mb)
 		return NULL;
 	}
 	return e;
-}
-
-int mb_engine_set_threads(mb_engine *e, int n)
-{
-	if (n < 1)
-		n = 1;
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
-	for (int i = 1; i < n; i++)
-		if (!e->wk[i] && !(e->wk[i] = worker_new(e, i)))
-			return -1;
-	e->nthreads = n;
-	return 0;
-}
-
-void mb_engine_free(mb_engine *e)
-{
-	if (!e)
-		return;
-	for (int i = 0; i < MAX_THREADS; i++)
-		free(e->wk[i]);
-	tt_free(&e->tt);
-	pthread_mutex_destroy(&e->lock);
-	free(e);
-}
-
-void mb_engine_new_game(mb_engine *e)
-{
-	tt_clear(&e->tt);
-	for (int i = 0; i < MAX_THREADS && e->wk[i]; i++) {
-		memset(e->wk[i]->killers, 0, sizeof e->wk[i]->killers);
-		memset(e->wk[i]->history, 0, sizeof e->wk[i]->history);
-		memset(e->wk[i]->counter, 0, sizeof e->wk[i]->counter);
-	}
-}
-
-void mb_engine_set_features(mb_engine *e, const pk_features *f)
-{
-	e->f = *f;
-	e->tt.ways = f->tt_ways == 2 ? 2 : 1;
 }
 
 void mb_engine_set_weights(mb_engine *e, const pk_vweights *w) { e->w = *w; }

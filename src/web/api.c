@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include "base/pool.h"
 #include "analysis/annotate.h"
 #include "base/json.h"
 #include "base/utf8.h"
@@ -331,14 +332,7 @@ static void *guard_run(void *arg)
 			g->stop = 1;
 			break;
 		}
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000 * 1000 * 1000;
-		}
-		pthread_cond_timedwait(&g->cv, &g->mu, &ts);
+		pool_wait(&g->cv, &g->mu, 0.05);
 	}
 	pthread_mutex_unlock(&g->mu);
 	return NULL;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#include "base/pool.h"
 #include "web/http.h"
 
 /* A connection as the watchdog sees it: waiting while its request has not all arrived. */
@@ -130,14 +131,7 @@ static void *watchdog(void *arg)
 				shutdown(w->fd, SHUT_RDWR);
 				w->cut = true;
 			}
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 500 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000 * 1000 * 1000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000 * 1000 * 1000;
-		}
-		pthread_cond_timedwait(&s->wake, &s->mu, &ts);
+		pool_wait(&s->wake, &s->mu, 0.5);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
