@@ -202,7 +202,7 @@ int cmd_convert(int argc, const char **argv)
 	while (it && !write_failed && cli_next_game(it, &g, &rp, &unreadable) == GAMES_GAME) {
 		const char *file = games_file(it);
 		for (int k = 0; fix && rp->fix_el >= 0 && k < MAX_FIXES_PER_GAME; k++) {
-			char note[160], was[64], safe[200], safe2[200];
+			char note[256], was[64], safe[200], safe2[200];
 			const pk_el *el = &g->els[rp->fix_el];
 			snprintf(was, sizeof was, "%s", game_str(g, el->off));
 			uint32_t line = el->line, col = el->col;
