@@ -1,0 +1,101 @@
+/* The draw rules of the variants by their federations' texts (rules/variant.h,
+ * pk_vdraw): the counts a referee and a search keep beside repetition. */
+#include <string.h>
+#include "rules/pos.h"
+#include "rules/variant.h"
+
+static int colour_of(int piece) { return piece == VP_WMAN || piece == VP_WKING ? PK_WHITE : PK_BLACK; }
+
+/* The draw rules of each variant, as its federation writes them:
+ * - International (FMJD, Annex 1 "Official FMJD rules for international draughts",
+ *   article 6): 25 successive moves each of kings only, without a man moved or a
+ *   capture; three pieces, at least one a king, against a lone king: 16 moves each;
+ *   two kings, a king and a man, or a king, against a lone king: 5 moves each.
+ * - Czech (FMJD's brief rules of Czech draughts): "no jump or move by a man within 15
+ *   moves".
+ * - Russian (the rules of the Russian draughts federation): 15 moves each of kings only,
+ *   without a man moved or a capture.
+ * - Italian (FID's brief rules of Italian draughts): a draw by agreement or by the
+ *   same position three times; no count of moves.
+ * - Frisian: its king endings (vdraw_plies), two and seven moves each.
+ * - The others: 50 moves each of kings only, the English rule, until their federations'
+ *   texts are looked up. */
+int vdraw_kings_only_plies(const pk_variant *v)
+{
+	switch (v->gametype) {
+	case 20: return 50;
+	case 22: return 0;   /* none */
+	case 25: case 29: return 30;
+	default: return 100;
+	}
+}
+
+void vdraw_init(pk_vdraw *d) { memset(d, 0, sizeof *d); }
+
+/* International's limited endings: 1 three pieces (a king among them) against a lone
+ * king, 16 moves each; 2 two pieces or one (a king among them) against a lone king,
+ * 5 moves each; 0 none. */
+static int fmjd_ending(const pk_vpos *p)
+{
+	int sq = variant_squares(p->v);
+	int n[2] = { 0, 0 }, k[2] = { 0, 0 };
+	for (int s = 1; s <= sq; s++) {
+		int piece = p->sq[s];
+		if (!piece)
+			continue;
+		n[colour_of(piece)]++;
+		k[colour_of(piece)] += piece == VP_WKING || piece == VP_BKING;
+	}
+	for (int side = 0; side < 2; side++) {
+		int o = !side;
+		if (n[o] == 1 && k[o] == 1 && k[side] >= 1) {
+			if (n[side] == 3)
+				return 1;
+			if (n[side] <= 2)
+				return 2;
+		}
+	}
+	return 0;
+}
+
+const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after)
+{
+	const pk_variant *v = before->v;
+	int piece = before->sq[m->from];
+	bool king = piece == VP_WKING || piece == VP_BKING;
+	d->kings_only = king && m->ncap == 0 ? d->kings_only + 1 : 0;
+	int limit = vdraw_kings_only_plies(v);
+	if (v->gametype == 40) {
+		/* Frisian: the plies played in a material its draw rule counts */
+		int fp = vdraw_plies(after);
+		d->ending = fp && m->ncap == 0 ? d->ending + 1 : 0;
+		if (fp && d->ending >= fp)
+			return fp == 4 ? "a king against a king, two moves each" : "two kings against one, seven moves each";
+	}
+	if (v->gametype == 20) {
+		int c = fmjd_ending(after);
+		/* a capture within an ending of 16 moves keeps its count; reaching the ending of
+		 * 5 moves starts that one's */
+		if (c != d->ending_class) {
+			d->ending = (c == 1 && d->ending_class == 0) || c == 2 ? 0 : d->ending;
+			d->ending_class = c;
+		}
+		if (c) {
+			d->ending++;
+			if (c == 1 && d->ending >= 32)
+				return "three pieces against a lone king, 16 moves each (FMJD)";
+			if (c == 2 && d->ending >= 10)
+				return "two pieces or one against a lone king, 5 moves each (FMJD)";
+		}
+	}
+	if (limit > 0 && d->kings_only >= limit) {
+		switch (v->gametype) {
+		case 20: return "25 moves each of kings only (FMJD)";
+		case 25: return "15 moves each of kings only";
+		case 29: return "15 moves without a man moved or a capture";
+		default: return "50 moves each of kings only";
+		}
+	}
+	return NULL;
+}
+
