@@ -63,6 +63,37 @@ void web_json_move(req *r, const pk_pos *before, const pk_move *m);
 /* The endgame databases' value of p as ,"egdb":{...} (nothing without databases). */
 void web_json_egdb(pk_web *w, req *r, const pk_pos *p);
 
+/* --- guard.c --- */
+
+/* A long request (an analysis, an annotation), watched on a thread of its own: its
+ * search stops (stop set, why said) when the server stops, its client leaves, or its
+ * deadline passes. */
+enum { GUARD_NONE, GUARD_STOPPING, GUARD_TIME, GUARD_GONE };
+typedef struct {
+	pk_web *w;
+	const http_request *rq;
+	double deadline;                 /* monotonic seconds; 0: none */
+	volatile sig_atomic_t stop;      /* what the search watches */
+	volatile sig_atomic_t done;
+	volatile int why;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t t;
+	bool running;
+} guard;
+/* seconds: the deadline from now (0: none). */
+void guard_start(guard *g, pk_web *w, const http_request *rq, double seconds);
+void guard_end(guard *g);
+/* Whether a request may name this host: a numeric address, localhost, or --allow-host. */
+bool host_allowed(const pk_web *w, const char *host);
+/* Whether a POST's Origin is the page's own (http:// and the Host asked). */
+bool origin_same(const http_request *rq);
+/* The request's arguments are those the call takes; else it fails (400) naming the
+ * stranger and the ones it takes. */
+bool args_known(req *r, const char *call);
+/* At most size - 1 bytes of s for a message, printable ASCII only. */
+void json_safe_name(const char *s, char *out, size_t size);
+
 /* The calls of the store (collection.c). */
 void collection_games(pk_web *w, req *r, pk_store *s);
 void collection_game(pk_web *w, req *r, pk_store *s);
