@@ -8,7 +8,9 @@
  * - every other variant against a second generator written apart (tests/naive_variant.c),
  *   from the start and from positions with kings where the rules differ most;
  * - every variant against that generator on 3,000 random positions each (perft 1, and
- *   perft 2 on one in eight), Frisian's king-move counts included;
+ *   perft 2 on one in eight), Frisian's king-move counts included; there too the
+ *   bitboards of rules/vbits.h (captures, quiet-move counts, made moves) against the
+ *   walk over the board, and the key carried over a move against the key made anew;
  * and the rule traps of each (majority, crowning in a capture, king priorities,
  * Frisian's captures along ranks and files, its values and its king-move limit) by
  * hand-built positions with the legal moves expected. */
@@ -19,6 +21,7 @@
 #include "rules/fen.h"
 #include "rules/perft.h"
 #include "rules/variant.h"
+#include "rules/vbits.h"
 
 static void published(const char *name, const uint64_t *want, int n)
 {
@@ -72,6 +75,7 @@ static unsigned rnd(unsigned n)
 static void random_against_naive(const pk_variant *v, int count)
 {
 	int n = variant_squares(v), agree = 0, tried = 0, cap_agree = 0;
+	int bits_agree = 0, bits_tried = 0, key_agree = 0, key_tried = 0;
 	static pk_vmovelist cml;
 	for (int k = 0; k < count; k++) {
 		pk_vpos p;
@@ -101,6 +105,28 @@ static void random_against_naive(const pk_variant *v, int count)
 		/* vhas_capture, the search's question at the horizon, against the generator */
 		int nm = vgen(&p, &cml);
 		cap_agree += vhas_capture(&p) == (nm > 0 && cml.m[0].ncap > 0) && vcount(&p) == nm;
+		/* the bitboards' answers, and the key carried over each move */
+		if (vbits_supported(v)) {
+			pk_vbits b;
+			vbits_of(&p, &b);
+			bool cap = vbits_has_capture(v, &b, p.stm);
+			bits_tried++;
+			bits_agree += cap == vhas_capture(&p) && (cap || vbits_quiet_count(v, &b, p.stm) == nm);
+			for (int i = 0; i < nm; i++) {
+				pk_vpos q;
+				pk_vbits qb, want;
+				vmake(&p, &cml.m[i], &q);
+				vbits_make(&b, &p, &cml.m[i], &q, &qb);
+				vbits_of(&q, &want);
+				bits_agree += memcmp(&qb, &want, sizeof qb) == 0 ? 0 : -1000000;
+			}
+		}
+		for (int i = 0; i < nm; i++) {
+			pk_vpos q;
+			vmake(&p, &cml.m[i], &q);
+			key_agree += vpos_key_after(&p, &cml.m[i], &q, vpos_state_key(&p)) == vpos_state_key(&q);
+			key_tried++;
+		}
 		int depth = k % 8 == 0 ? 2 : 1;
 		uint64_t a = vperft(&p, depth), b = naive_variant_perft(&p, depth);
 		tried++;
@@ -115,6 +141,10 @@ static void random_against_naive(const pk_variant *v, int count)
 	}
 	CHECK_REPORT(agree == tried, "%s: %d of %d random positions agree", v->key, agree, tried);
 	CHECK_REPORT(cap_agree == count, "%s: vhas_capture and vcount agree with vgen in %d of %d positions", v->key, cap_agree, count);
+	CHECK_REPORT(bits_agree == bits_tried, "%s: the bitboards agree in %d of %d positions (and their moves)", v->key,
+		     bits_agree, bits_tried);
+	CHECK_REPORT(key_agree == key_tried, "%s: the key after a move agrees with the key made anew in %d of %d moves",
+		     v->key, key_agree, key_tried);
 }
 
 static void english_against_core(void)

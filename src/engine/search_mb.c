@@ -10,16 +10,56 @@
 #include "base/pool.h"
 #include "engine/search_mb.h"
 
+void mb_pos_of(const pk_vpos *p, mb_pos *out)
+{
+	out->p = *p;
+	out->key = vpos_state_key(p);
+	out->has_bits = vbits_supported(p->v);
+	if (out->has_bits)
+		vbits_of(p, &out->b);
+}
+
 static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 {
 	vmake(&p->p, m, &c->p);
-	c->key = vpos_state_key(&c->p);
+	c->key = vpos_key_after(&p->p, m, &c->p, p->key);
+	c->has_bits = p->has_bits;
+	if (p->has_bits)
+		vbits_make(&p->b, &p->p, m, &c->p, &c->b);
 }
 
 /* Whether the side to move must capture. */
-static inline bool mb_has_capture(const pk_vpos *p) { return vhas_capture(p); }
+static inline bool mb_has_capture(const mb_pos *x)
+{
+	return x->has_bits ? vbits_has_capture(x->p.v, &x->b, x->p.stm) : vhas_capture(&x->p);
+}
 
-static inline int mb_count(const pk_vpos *p) { return vcount(p); }
+static inline int mb_count(const mb_pos *x)
+{
+	if (!x->has_bits)
+		return vcount(&x->p);
+	if (vbits_has_capture(x->p.v, &x->b, x->p.stm))
+		return vcount(&x->p);
+	return vbits_quiet_count(x->p.v, &x->b, x->p.stm);
+}
+
+static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
+{
+	if (x->has_bits && !vbits_has_capture(x->p.v, &x->b, x->p.stm))
+		return vgen_quiet(&x->p, l);
+	return vgen(&x->p, l);
+}
+
+/* The evaluation, with the mobility from the bitboards when there are. */
+static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
+{
+	if (!x->has_bits)
+		return veval(&x->p, w);
+	int mob = mb_count(x);
+	mb_pos o = *x;
+	o.p.stm = !o.p.stm;
+	return veval_mobility(&x->p, w, mob - mb_count(&o));
+}
 
 static inline bool mb_is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
 
@@ -54,11 +94,11 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_MOVELIST pk_vmovelist
 #define N_ENGINE mb_engine
 #define N_NAME(x) mb_##x
-#define N_GEN(x_, l_) vgen(&(x_)->p, l_)
+#define N_GEN(x_, l_) mb_gen(x_, l_)
 #define N_MAKE(x_, m_, c_) mb_make(x_, m_, c_)
 #define N_KEY(x_) ((x_)->key)
-#define N_HAS_CAPTURE(x_) mb_has_capture(&(x_)->p)
-#define N_COUNT(x_) mb_count(&(x_)->p)
+#define N_HAS_CAPTURE(x_) mb_has_capture(x_)
+#define N_COUNT(x_) mb_count(x_)
 #define N_IS_CAPTURE(m_) ((m_)->ncap > 0)
 #define N_REVERSIBLE(x_, m_) mb_reversible(&(x_)->p, m_)
 #define N_SAME_EFFECT(a_, b_) mb_same(a_, b_)
@@ -69,7 +109,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_CAPTURE_VALUE(x_, m_) (16 * (m_)->ncap + (m_)->kings)
 #define N_CROWNING(x_, m_) mb_crowning(&(x_)->p, m_)
 #define N_PIECES(x_) mb_pieces(&(x_)->p)
-#define N_EVAL(x_, w_) veval(&(x_)->p, w_)
+#define N_EVAL(x_, w_) mb_eval(x_, w_)
 #define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)
 #define N_MAX_MOVES VAR_MAX_MOVES
 #define N_FLIP(q_) ((q_)->p.stm = !(q_)->p.stm)

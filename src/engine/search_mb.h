@@ -7,13 +7,20 @@
 
 #include "engine/search_int.h"
 #include "engine/vsearch.h"
+#include "rules/vbits.h"
 
 /* A position and its key (vpos_state_key: the hash the table and repetitions use),
- * computed once when it is made. */
+ * kept up to date move by move, and on the boards rules/vbits.h answers for, its
+ * bitboards (for the captures and counts the search asks of every node). */
 typedef struct {
 	pk_vpos p;
 	uint64_t key;
+	bool has_bits;
+	pk_vbits b;
 } mb_pos;
+
+/* The search's position of p. */
+void mb_pos_of(const pk_vpos *p, mb_pos *out);
 
 typedef struct mb_engine mb_engine;
 typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);

@@ -134,15 +134,30 @@ static int eval_static(const pk_vpos *p, const pk_vweights *w, const uint8_t *ro
 	       w->w[VW_BACK_RANK] * t.back + w->w[VW_CENTRE] * t.centre;
 }
 
-static void board_rc(const pk_variant *v, uint8_t *row, uint8_t *col)
+/* Each variant's rows and columns of its squares, made once. */
+#define NBOARDS 32
+static uint8_t rows_of[NBOARDS][VAR_MAX_SQ + 1], cols_of[NBOARDS][VAR_MAX_SQ + 1];
+static pthread_once_t boards_once = PTHREAD_ONCE_INIT;
+
+static void boards_init(void)
 {
-	int n = variant_squares(v);
-	for (int q = 1; q <= n; q++) {
-		int r, c;
-		variant_square_rc(v, q, &r, &c);
-		row[q] = (uint8_t)r;
-		col[q] = (uint8_t)c;
+	for (int i = 0; i < NBOARDS && variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		for (int q = 1; q <= variant_squares(v); q++) {
+			int r, c;
+			variant_square_rc(v, q, &r, &c);
+			rows_of[i][q] = (uint8_t)r;
+			cols_of[i][q] = (uint8_t)c;
+		}
 	}
+}
+
+static void board_rc(const pk_variant *v, const uint8_t **row, const uint8_t **col)
+{
+	pthread_once(&boards_once, boards_init);
+	int i = (int)(v - variant_at(0));
+	*row = rows_of[i];
+	*col = cols_of[i];
 }
 
 /* Legal moves of the side to move less those of the other side. */
@@ -153,12 +168,14 @@ static int mobility(const pk_vpos *p)
 	return vcount(p) - vcount(&o);
 }
 
-int veval(const pk_vpos *p, const pk_vweights *w)
+int veval(const pk_vpos *p, const pk_vweights *w) { return veval_mobility(p, w, mobility(p)); }
+
+int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mob)
 {
-	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
-	board_rc(p->v, row, col);
+	const uint8_t *row, *col;
+	board_rc(p->v, &row, &col);
 	int s = eval_static(p, w, row, col);
-	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mobility(p);
+	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
 	if (w->pat)
 		v += vpattern_eval(w->pat, p);
 	return v;
@@ -166,8 +183,8 @@ int veval(const pk_vpos *p, const pk_vweights *w)
 
 void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 {
-	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
-	board_rc(p->v, row, col);
+	const uint8_t *row, *col;
+	board_rc(p->v, &row, &col);
 	vterms t;
 	terms(p, row, col, &t);
 	int sign = p->stm == PK_WHITE ? 1 : -1;
@@ -227,7 +244,8 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 	e->e->draw_plies = dp > 0 ? dp : 1 << 20;   /* 0: the variant has no such count */
 	e->e->exclude = e->exclude;
 	e->e->nexclude = e->nexclude;
-	mb_pos r = { *root, vpos_state_key(root) };
+	mb_pos r;
+	mb_pos_of(root, &r);
 	pk_history h = { keys, nkeys, 0 };
 	pk_limits l = *lim;
 	l.exclude = NULL;

@@ -48,6 +48,9 @@ int vweights_parse(const char *text, pk_vweights *w, int *gametype, char *err, s
 /* The static evaluation of p, from the side to move's view, in hundredths of a man:
  * 100 * men + the sum of w[k] * f[k] over vfeatures(). */
 int veval(const pk_vpos *p, const pk_vweights *w);
+/* The same with the mobility (the side to move's legal moves less the other side's)
+ * already counted. */
+int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mobility);
 /* The terms of p from the side to move's view: the material in men and what each
  * weight multiplies (the advance already scaled to an 8-row board). */
 void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM]);

@@ -590,7 +590,14 @@ int vgen(const pk_vpos *p, pk_vmovelist *ml)
 	}
 	if (ml->n)
 		return filter(p, ml);
-	/* quiet moves */
+	return vgen_quiet(p, ml);
+}
+
+int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml)
+{
+	const pk_variant *v = p->v;
+	const geometry *g = geo_of(v);
+	ml->n = 0;
 	bool limited = false;
 	if (v->king_moves && p->kn[p->stm] >= v->king_moves)
 		for (int s = 1; s <= g->n && !limited; s++)
@@ -687,6 +694,16 @@ int vdraw_plies(const pk_vpos *p)
 	}
 	int lo = kings[0] < kings[1] ? kings[0] : kings[1], hi = kings[0] + kings[1] - lo;
 	return lo == 1 && hi == 1 ? 4 : lo == 1 && hi == 2 ? 14 : 0;
+}
+
+uint64_t vpos_key_after(const pk_vpos *p, const pk_vmove *m, const pk_vpos *after, uint64_t key)
+{
+	if (p->v->king_moves)
+		return vpos_state_key(after);
+	key ^= zob_white ^ zob[m->from][p->sq[m->from]] ^ zob[m->to][after->sq[m->to]];
+	for (int i = 0; i < m->ncap; i++)
+		key ^= zob[m->cap[i]][p->sq[m->cap[i]]];
+	return key;
 }
 
 uint64_t vpos_state_key(const pk_vpos *p)

@@ -97,6 +97,8 @@ int vgen(const pk_vpos *p, pk_vmovelist *ml);
 bool vhas_capture(const pk_vpos *p);
 /* The number of legal moves (vgen's n), counted without listing the quiet ones. */
 int vcount(const pk_vpos *p);
+/* vgen() of a position whose side to move has no capture (the caller knows it). */
+int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml);
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
 /* The same move: from the same square to the same square, capturing the same pieces
  * (as vgen() counts moves; the order of the captures aside). */
@@ -112,6 +114,9 @@ uint64_t vpos_key(const pk_vpos *p);
 /* vpos_key with the king-move counts (Frisian) too: the position as the rules see it,
  * for the engine's table and repetitions. Equal to vpos_key when the counts are 0. */
 uint64_t vpos_state_key(const pk_vpos *p);
+/* vpos_state_key(after), after = vmake(p, m), from key = vpos_state_key(p): a few
+ * words changed instead of the board walked. */
+uint64_t vpos_key_after(const pk_vpos *p, const pk_vmove *m, const pk_vpos *after, uint64_t key);
 
 /* Frisian's endgame draws: a king against a king is drawn after two more moves each,
  * two kings against one after seven. The plies the position's material allows (4 or

@@ -1,0 +1,33 @@
+/* Bitboards for the variants on 8x8 and 10x10 boards with diagonal moves (International,
+ * Russian, Brazilian, Italian, Spanish, Pool, ...): whether the side to move must capture
+ * and how many quiet moves it has, in a few word operations instead of a walk over the
+ * board. The search keeps them beside its mailbox position (engine/search_mb.c); the
+ * list of moves, their order and the capture sequences stay rules/variant.c's.
+ *
+ * A playing square at row r, column c has bit (r * (cols + 1) + c) / 2: every step down
+ * the board to the left adds cols / 2 and to the right cols / 2 + 1, whatever the row,
+ * and a step off either edge lands on a bit that is no square (the padding of the
+ * (cols + 1)-wide rows). 36 bits for 8x8, 55 for 10x10. */
+#ifndef PK_VBITS_H
+#define PK_VBITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rules/variant.h"
+
+typedef struct {
+	uint64_t men[2], kings[2];   /* by colour: PK_WHITE, PK_BLACK */
+} pk_vbits;
+
+/* Whether v's rules are those vbits answers for: a board of 8x8 or 10x10 with diagonal
+ * moves and captures, captured pieces taken off at the end of the move. */
+bool vbits_supported(const pk_variant *v);
+void vbits_of(const pk_vpos *p, pk_vbits *b);
+/* b after m was made from p (p before the move; `after` the position it made). */
+void vbits_make(const pk_vbits *b, const pk_vpos *p, const pk_vmove *m, const pk_vpos *after, pk_vbits *out);
+/* vhas_capture(p), and vcount(p) when the side has no capture, of the position whose
+ * bitboards b are. */
+bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm);
+int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm);
+
+#endif
