@@ -38,6 +38,39 @@ run "$PDNKIT" diagram --fen "B:W21:B1" --arrow 1-40
 expect_rc 2 "a bad arrow"
 expect_err_has "--arrow: '1-40' is neither a legal move here nor squares" "the bad arrow is named"
 
+# diagrams of the other variants: their own boards, numbering and orientation
+run "$PDNKIT" diagram --variant international --numbers -o "$T_TMP/i.svg"
+expect_rc 0 "International diagram"
+XML "$T_TMP/i.svg" && pass || fail "the International diagram is not well-formed XML"
+[ "$(grep -o '<g class="[a-z ]*" data-square' "$T_TMP/i.svg" | wc -l)" -eq 40 ] && pass || fail "not 40 pieces on the International start"
+[ "$(grep -o '>[0-9]*</text>' "$T_TMP/i.svg" | sort -u | wc -l)" -eq 50 ] && pass || fail "not 50 square numbers on a 10x10 board"
+grep -q 'width="484"' "$T_TMP/i.svg" && pass || fail "the 10x10 board is not ten squares wide"
+grep -q 'class="black man" data-square="1"' "$T_TMP/i.svg" && grep -q 'class="white man" data-square="50"' "$T_TMP/i.svg" &&
+	pass || fail "square 1 not Black's, 50 not White's"
+run "$PDNKIT" diagram --variant international --moves "32-28 17-22 28x17" --format text
+expect_rc 0 "International text diagram of moves"
+expect_out_has "after 2. 28x17; Black to move" "the last move said with its number"
+[ "$(echo "$OUT" | grep -c '[·⛀⛁⛂⛃]')" -eq 10 ] && pass || fail "not ten rows: $OUT"
+run "$PDNKIT" diagram --variant russian --moves "c3-d4 f6-e5" --arrow d4:f6 -o "$T_TMP/ru.svg"
+expect_rc 0 "Russian diagram with an arrow"
+grep -q '>a</text>' "$T_TMP/ru.svg" && grep -q '>8</text>' "$T_TMP/ru.svg" && pass || fail "no files and ranks on a Russian board"
+grep -q 'class="white man" data-square="d4"' "$T_TMP/ru.svg" && pass || fail "squares not named as Russian notation does"
+grep -q 'class="arrow played"' "$T_TMP/ru.svg" && grep -q 'class="arrow plain"' "$T_TMP/ru.svg" && pass || fail "the arrows"
+WK="$CORPORA/wk2003.pdn"
+if [ -f "$WK" ]; then
+	run "$PDNKIT" diagram "$WK" --game 3 --ply 40 --format text
+	expect_rc 0 "a ply of an International game from a file"
+	expect_out_has "after 20... 14-19; White to move" "its move and number"
+	run "$PDNKIT" diagram "$WK" --game 3 --ply 100000
+	expect_rc 2 "a ply past the end of an International game"
+else
+	note "wk2003.pdn not in $CORPORA: International games from a file not drawn"
+fi
+run "$PDNKIT" diagram --variant international --fen "W:W51:B1"
+expect_rc 2 "a square the board does not have: refused"
+run "$PDNKIT" diagram --variant international --arrow 1-99
+expect_rc 2 "an arrow off the 10x10 board"
+
 # report of game 37, against annotate --json at the same settings. The check of the
 # mistakes' diagrams needs a move classed a mistake: at depth 10 the search without the
 # enhanced transposition cutoff and the reduction without a table move (etc=0,iir=0)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "base/utf8.h"
 #include "report/diagram.h"
+#include "rules/variant.h"
 
 #define MARGIN 22                /* room for the file letters and rank numbers */
 
@@ -86,16 +87,83 @@ void diagram_arrow(pk_arrow *a, const pk_move *m, int kind)
 	a->kind = kind;
 	a->nsq = 0;
 	a->sq[a->nsq++] = m->from + 1;
-	for (int i = 0; i < m->nland && a->nsq < PK_MAX_PATH + 1; i++)
+	for (int i = 0; i < m->nland && a->nsq < DIAGRAM_MAX_PATH; i++)
 		a->sq[a->nsq++] = m->land[i] + 1;
 }
 
+void diagram_varrow(pk_arrow *a, const pk_vmove *m, int kind)
+{
+	a->kind = kind;
+	a->nsq = 0;
+	a->sq[a->nsq++] = m->from;
+	for (int i = 0; i < m->nland && a->nsq < DIAGRAM_MAX_PATH; i++)
+		a->sq[a->nsq++] = m->land[i];
+}
+
+/* A board of any variant as it is drawn: its squares' places (row 0 at the top, Black's
+ * side, as every variant's numbering has it), what stands on each, and their names. */
+typedef struct {
+	int rows, cols, n, stm;
+	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
+	uint8_t piece[VAR_MAX_SQ + 1];            /* VP_* */
+	char name[VAR_MAX_SQ + 1][6];             /* "17", or "c3" where the notation has files */
+	bool alphanumeric;
+	int dark;                                 /* (row + col) % 2 of the playing squares; -1: all */
+} board;
+
+static void board_english(const pk_pos *p, board *b)
+{
+	memset(b, 0, sizeof *b);
+	b->rows = b->cols = 8;
+	b->n = 32;
+	b->stm = p->stm;
+	for (int sq = 1; sq <= 32; sq++) {
+		int r, c, colour;
+		bool king;
+		diagram_square_xy(sq, false, &r, &c);
+		b->row[sq] = (uint8_t)r;
+		b->col[sq] = (uint8_t)c;
+		snprintf(b->name[sq], sizeof b->name[sq], "%d", sq);
+		if (pos_piece_at(p, sq, &colour, &king))
+			b->piece[sq] = (uint8_t)(colour == PK_WHITE ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN));
+	}
+	b->dark = 1;
+}
+
+static void board_variant(const pk_vpos *p, board *b)
+{
+	const pk_variant *v = p->v;
+	memset(b, 0, sizeof *b);
+	b->rows = v->rows;
+	b->cols = v->cols;
+	b->n = variant_squares(v);
+	b->stm = p->stm;
+	b->alphanumeric = v->alphanumeric;
+	for (int sq = 1; sq <= b->n; sq++) {
+		int r, c;
+		variant_square_rc(v, sq, &r, &c);
+		b->row[sq] = (uint8_t)r;
+		b->col[sq] = (uint8_t)c;
+		b->piece[sq] = p->sq[sq];
+		vsquare_name(v, sq, b->name[sq], sizeof b->name[sq]);
+	}
+	b->dark = b->n == v->rows * v->cols ? -1 : (b->row[1] + b->col[1]) % 2;
+}
+
+static void place(const board *b, int sq, bool flip, int *r, int *c)
+{
+	*r = flip ? b->rows - 1 - b->row[sq] : b->row[sq];
+	*c = flip ? b->cols - 1 - b->col[sq] : b->col[sq];
+}
+
+static bool square_ok(const board *b, int sq) { return sq >= 1 && sq <= b->n; }
+
 static const char *const arrow_colour[] = { "#c0392b", "#1e8449", "#2e6fb7" };
 
-int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+static int draw_svg(const board *b, const pk_diagram_opts *o, pk_sink sink, void *ctx)
 {
 	int s = o->size > 0 ? o->size : 44;
-	int board = 8 * s, w = board + 2 * MARGIN, h = board + 2 * MARGIN + (o->caption ? 28 : 0);
+	int bw = b->cols * s, bh = b->rows * s, w = bw + 2 * MARGIN, h = bh + 2 * MARGIN + (o->caption ? 28 : 0);
 	int rc = out(sink, ctx,
 		     "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
 		     " font-family=\"Helvetica, Arial, sans-serif\" role=\"img\">\n",
@@ -118,33 +186,48 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 		  "<radialGradient id=\"gl\" cx=\"40%%\" cy=\"35%%\" r=\"65%%\"><stop offset=\"0\" stop-color=\"#ffffff\"/>"
 		  "<stop offset=\"1\" stop-color=\"#d9d2c3\"/></radialGradient></defs>\n");
 	rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f3ead7\" stroke=\"#4a3b28\" stroke-width=\"2\"/>\n",
-		  MARGIN - 1, MARGIN - 1, board + 2, board + 2);
-	for (int r = 0; r < 8; r++)
-		for (int c = 0; c < 8; c++)
-			if ((r + c) % 2 == 1)
-				rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#7a9a6b\"/>\n",
-					  MARGIN + c * s, MARGIN + r * s, s, s);
-	/* English draughts names squares by number, not by file and rank: the edge says
-	 * which side is where (Black's side at the top unless flipped) */
-	rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
-		  MARGIN + board / 2, MARGIN - 7, o->flip ? "White" : "Black");
-	rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
-		  MARGIN + board / 2, MARGIN + board + 15, o->flip ? "Black" : "White");
-	for (int sq = 1; sq <= 32; sq++) {
-		int r, c;
-		diagram_square_xy(sq, o->flip, &r, &c);
-		double cx = MARGIN + c * s + s / 2.0, cy = MARGIN + r * s + s / 2.0;
-		int colour;
-		bool king;
-		if (!pos_piece_at(p, sq, &colour, &king))
+		  MARGIN - 1, MARGIN - 1, bw + 2, bh + 2);
+	for (int r = 0; r < b->rows; r++)
+		for (int c = 0; c < b->cols; c++)
+			if (b->dark < 0 || (r + c) % 2 == (b->dark + (o->flip ? (b->rows + b->cols) % 2 : 0)) % 2)
+				rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
+					  MARGIN + c * s, MARGIN + r * s, s, s,
+					  b->dark < 0 && (r + c) % 2 ? "#8aa97b" : "#7a9a6b");
+	if (b->alphanumeric) {
+		/* files and ranks in the margins, as the variant's notation names squares */
+		for (int sq = 1; sq <= b->n; sq++) {
+			int r, c;
+			place(b, sq, o->flip, &r, &c);
+			const char *nm = b->name[sq];
+			size_t nl = strspn(nm, "abcdefghijklmnopqrstuvwxyz");
+			if (r == b->rows - 1 || (b->dark >= 0 && r == b->rows - 2))
+				rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%.*s</text>\n",
+					  MARGIN + c * s + s / 2, MARGIN + bh + 15, (int)nl, nm);
+			if (c == 0 || (b->dark >= 0 && c == 1))
+				rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
+					  MARGIN / 2, MARGIN + r * s + s / 2 + 4, nm + nl);
+		}
+	} else {
+		/* squares by number, not by file and rank: the edge says which side is where
+		 * (Black's side at the top unless flipped) */
+		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
+			  MARGIN + bw / 2, MARGIN - 7, o->flip ? "White" : "Black");
+		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#6d5c45\" text-anchor=\"middle\">%s</text>\n",
+			  MARGIN + bw / 2, MARGIN + bh + 15, o->flip ? "Black" : "White");
+	}
+	for (int sq = 1; sq <= b->n; sq++) {
+		int r, c, piece = b->piece[sq];
+		if (!piece)
 			continue;
-		bool dark = colour == PK_BLACK;
+		place(b, sq, o->flip, &r, &c);
+		double cx = MARGIN + c * s + s / 2.0, cy = MARGIN + r * s + s / 2.0;
+		bool dark = piece == VP_BMAN || piece == VP_BKING, king = piece == VP_WKING || piece == VP_BKING;
 		double rad = s * 0.38;
 		rc |= out(sink, ctx,
-			  "<g class=\"%s%s\" data-square=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"url(#%s)\""
+			  "<g class=\"%s%s\" data-square=\"%s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"url(#%s)\""
 			  " stroke=\"%s\" stroke-width=\"1.5\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\""
 			  " stroke=\"%s\" stroke-width=\"1\"/>",
-			  dark ? "black" : "white", king ? " king" : " man", sq, cx, cy, rad, dark ? "gd" : "gl",
+			  dark ? "black" : "white", king ? " king" : " man", b->name[sq], cx, cy, rad, dark ? "gd" : "gl",
 			  dark ? "#000" : "#8c836f", cx, cy, rad * 0.68, dark ? "#8a8a8a" : "#b5ab95");
 		if (king)   /* a crown: three points on a band */
 			rc |= out(sink, ctx,
@@ -155,25 +238,27 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 				  dark ? "#e8c547" : "#b8860b");
 		rc |= out(sink, ctx, "</g>\n");
 	}
-	/* square numbers: in the middle of an empty square; on a piece, in the square's
+	/* square names: in the middle of an empty square; on a piece, in the square's
 	 * corner above it, with a halo of the square's colour, so that none is hidden */
-	for (int sq = 1; o->numbers && sq <= 32; sq++) {
-		int r, c, colour;
-		bool king;
-		diagram_square_xy(sq, o->flip, &r, &c);
-		if (pos_piece_at(p, sq, &colour, &king))
+	for (int sq = 1; o->numbers && sq <= b->n; sq++) {
+		int r, c;
+		place(b, sq, o->flip, &r, &c);
+		if (b->piece[sq])
 			rc |= out(sink, ctx,
 				  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#f4f7f1\" stroke=\"#5f7d52\" stroke-width=\"2\""
-				  " paint-order=\"stroke\">%d</text>\n",
-				  MARGIN + c * s + 2, MARGIN + r * s + s / 4, s / 4 > 9 ? s / 4 : 9, sq);
+				  " paint-order=\"stroke\">%s</text>\n",
+				  MARGIN + c * s + 2, MARGIN + r * s + s / 4, s / 4 > 9 ? s / 4 : 9, b->name[sq]);
 		else
 			rc |= out(sink, ctx,
-				  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#e9efe4\" text-anchor=\"middle\">%d</text>\n",
-				  MARGIN + c * s + s / 2, MARGIN + r * s + s / 2 + s / 8, s / 3 > 10 ? s / 3 : 10, sq);
+				  "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#e9efe4\" text-anchor=\"middle\">%s</text>\n",
+				  MARGIN + c * s + s / 2, MARGIN + r * s + s / 2 + s / 8, s / 3 > 10 ? s / 3 : 10, b->name[sq]);
 	}
 	for (int i = 0; i < o->narrows && i < 4; i++) {
 		const pk_arrow *a = &o->arrows[i];
-		if (a->nsq < 2)
+		bool ok = a->nsq >= 2;
+		for (int j = 0; j < a->nsq && ok; j++)
+			ok = square_ok(b, a->sq[j]);
+		if (!ok)
 			continue;
 		int k = a->kind >= 0 && a->kind < 3 ? a->kind : ARROW_PLAIN;
 		rc |= out(sink, ctx, "<polyline class=\"arrow %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" stroke-opacity=\"0.85\""
@@ -181,11 +266,11 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 			  k == ARROW_PLAYED ? "played" : k == ARROW_BEST ? "best" : "plain", arrow_colour[k], s * 0.12, k);
 		for (int j = 0; j < a->nsq; j++) {
 			int r, c;
-			diagram_square_xy(a->sq[j], o->flip, &r, &c);
+			place(b, a->sq[j], o->flip, &r, &c);
 			double x = MARGIN + c * s + s / 2.0, y = MARGIN + r * s + s / 2.0;
 			if (j == a->nsq - 1) {   /* stop short of the centre so the head sits on the square */
 				int pr, pc;
-				diagram_square_xy(a->sq[j - 1], o->flip, &pr, &pc);
+				place(b, a->sq[j - 1], o->flip, &pr, &pc);
 				double px = MARGIN + pc * s + s / 2.0, py = MARGIN + pr * s + s / 2.0;
 				x -= (x - px) * 0.18;
 				y -= (y - py) * 0.18;
@@ -196,7 +281,7 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 	}
 	if (o->caption) {
 		rc |= out(sink, ctx, "<text x=\"%d\" y=\"%d\" font-size=\"14\" fill=\"#222\" text-anchor=\"middle\">", w / 2,
-			  MARGIN + board + 36);
+			  MARGIN + bh + 36);
 		rc |= diagram_escape(o->caption, sink, ctx);
 		rc |= out(sink, ctx, "</text>\n");
 	}
@@ -204,38 +289,64 @@ int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *c
 	return rc ? -1 : 0;
 }
 
-int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+static int draw_text(const board *b, const pk_diagram_opts *o, pk_sink sink, void *ctx)
 {
-	/* ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king; dark squares as ·, or
-	 * their numbers with --numbers. */
-	char grid[8][8][16];
-	for (int r = 0; r < 8; r++)
-		for (int c = 0; c < 8; c++)
-			snprintf(grid[r][c], sizeof grid[r][c], "%s", "  ");
-	for (int sq = 1; sq <= 32; sq++) {
-		int r, c, colour;
-		bool king;
-		diagram_square_xy(sq, o->flip, &r, &c);
-		if (pos_piece_at(p, sq, &colour, &king))
-			snprintf(grid[r][c], sizeof grid[r][c], "%s ",
-				 colour == PK_BLACK ? (king ? "\u26c3" : "\u26c2") : (king ? "\u26c1" : "\u26c0"));
+	/* ⛀ white man, ⛁ white king, ⛂ black man, ⛃ black king; playing squares as ·, or
+	 * their names with --numbers. */
+	char g[12][12][16];
+	for (int r = 0; r < b->rows; r++)
+		for (int c = 0; c < b->cols; c++)
+			snprintf(g[r][c], sizeof g[r][c], "%s", "  ");
+	for (int sq = 1; sq <= b->n; sq++) {
+		int r, c, piece = b->piece[sq];
+		place(b, sq, o->flip, &r, &c);
+		if (piece)
+			snprintf(g[r][c], sizeof g[r][c], "%s ",
+				 piece == VP_BKING ? "\u26c3" : piece == VP_BMAN ? "\u26c2" : piece == VP_WKING ? "\u26c1" : "\u26c0");
 		else if (o->numbers)
-			snprintf(grid[r][c], sizeof grid[r][c], "%2d", sq);
+			snprintf(g[r][c], sizeof g[r][c], "%2s", b->name[sq]);
 		else
-			snprintf(grid[r][c], sizeof grid[r][c], "%s", "\u00b7 ");
+			snprintf(g[r][c], sizeof g[r][c], "%s", "\u00b7 ");
 	}
-	/* squares by number, as English draughts names them: no files and ranks; the
-	 * sides at top and bottom */
+	/* the sides at top and bottom */
 	int rc = out(sink, ctx, "   %s\n", o->flip ? "White" : "Black");
-	for (int r = 0; r < 8; r++) {
-		for (int c = 0; c < 8; c++)
-			rc |= out(sink, ctx, " %s", grid[r][c]);
+	for (int r = 0; r < b->rows; r++) {
+		for (int c = 0; c < b->cols; c++)
+			rc |= out(sink, ctx, " %s", g[r][c]);
 		rc |= out(sink, ctx, "\n");
 	}
 	rc |= out(sink, ctx, "   %s", o->flip ? "Black" : "White");
 	if (o->caption)
 		rc |= out(sink, ctx, "\n%s\n", o->caption);
 	else
-		rc |= out(sink, ctx, "\n%s to move\n", p->stm == PK_BLACK ? "Black" : "White");
+		rc |= out(sink, ctx, "\n%s to move\n", b->stm == PK_BLACK ? "Black" : "White");
 	return rc ? -1 : 0;
+}
+
+int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+{
+	board b;
+	board_english(p, &b);
+	return draw_svg(&b, o, sink, ctx);
+}
+
+int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+{
+	board b;
+	board_english(p, &b);
+	return draw_text(&b, o, sink, ctx);
+}
+
+int diagram_vsvg(const pk_vpos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+{
+	board b;
+	board_variant(p, &b);
+	return draw_svg(&b, o, sink, ctx);
+}
+
+int diagram_vtext(const pk_vpos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx)
+{
+	board b;
+	board_variant(p, &b);
+	return draw_text(&b, o, sink, ctx);
 }

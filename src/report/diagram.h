@@ -1,4 +1,4 @@
-/* Board diagrams: a position as SVG (men, kings, square numbers, arrows for moves, a
+/* Board diagrams: a position of any variant as SVG (men, kings, square numbers, arrows for moves, a
  * caption), clean enough to print, or as a Unicode board for a terminal. The one
  * drawing of a board that `diagram`, `report` and `stats --html` share. */
 #ifndef PK_DIAGRAM_H
@@ -8,16 +8,19 @@
 #include <stddef.h>
 #include "rules/move.h"
 #include "rules/pos.h"
+#include "rules/variant.h"
 
 /* Where output goes: 0, or -1 to stop. */
 typedef int (*pk_sink)(void *ctx, const char *buf, size_t len);
+
+#define DIAGRAM_MAX_PATH (VAR_MAX_CAP + 1)
 
 enum { ARROW_PLAYED, ARROW_BEST, ARROW_PLAIN };
 
 typedef struct {
 	int kind;                    /* ARROW_*: red, green, blue */
-	int nsq;                     /* squares 1..32 along the move: from, then every landing */
-	int sq[PK_MAX_PATH + 1];
+	int nsq;                     /* squares (1..n, as numbered) along the move: from, then every landing */
+	int sq[DIAGRAM_MAX_PATH];
 } pk_arrow;
 
 typedef struct {
@@ -32,6 +35,7 @@ typedef struct {
 
 /* An arrow along a move (its start and every landing square). */
 void diagram_arrow(pk_arrow *a, const pk_move *m, int kind);
+void diagram_varrow(pk_arrow *a, const pk_vmove *m, int kind);
 /* Square (1..32) to the board's row and column from the top-left, as drawn. */
 void diagram_square_xy(int sq, bool flip, int *row, int *col);
 /* The SVG of p (a complete <svg> element, no XML declaration: it can be inlined in
@@ -39,6 +43,10 @@ void diagram_square_xy(int sq, bool flip, int *row, int *col);
 int diagram_svg(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
 /* The board as Unicode text: eight lines of squares, the side to move and the caption. */
 int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
+/* The same of a position of any variant: its own board (8x8, 10x10, 12x12), numbering
+ * and orientation; files and ranks in the margins where its notation names squares so. */
+int diagram_vsvg(const pk_vpos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
+int diagram_vtext(const pk_vpos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
 /* printf into a sink (up to 2 KiB a call): 0, or -1 when the sink failed. */
 int sink_printf(pk_sink sink, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Text with &, <, > and quotes escaped for XML and HTML. */
