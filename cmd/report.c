@@ -194,7 +194,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	c.tty = cli_stderr_is_tty();
 	c.t0 = cli_now();
-	bo.english_only = true;     /* the report's boards are English draughts' */
+	bo.english_only = bo.ext != NULL;   /* another engine: English draughts only */
 	bo.stop = &stop_flag;
 	bo.on_game = on_game;
 	bo.on_error = on_error;

@@ -100,6 +100,29 @@ grep -q '<script' "$T_TMP/r2.html" && fail "--no-script still writes a script" |
 grep -q 'http' "$T_TMP/r2.html" && grep -v 'xmlns="http://www.w3.org/2000/svg"' "$T_TMP/r2.html" | grep -q 'https\?://' &&
 	fail "the report refers to something online" || pass
 
+# International games: their boards, the first mover (White) named first, moves numbered
+# from White's, one diagram a mistake on a 10x10 board
+if [ -f "$WK" ]; then
+	awk '/^\[Event/ { n++ } n <= 3' "$WK" >"$T_TMP/wk3.pdn"
+	run "$PDNKIT" report "$T_TMP/wk3.pdn" --depth 8 --book none -o "$T_TMP/intl.html"
+	expect_rc 0 "report of International games"
+	expect_err_has "report: 3 games in" "every International game reported (none left out)"
+	XML "$T_TMP/intl.html" && pass || fail "the International report is not well-formed"
+	grep -q '<h2><bdi>Ndjofang, J.M.</bdi> – <bdi>Heusdens, R.</bdi>' "$T_TMP/intl.html" && pass ||
+		fail "White, who moves first, not named first"
+	grep -q 'data-board=.{"rows":10,"cols":10' "$T_TMP/intl.html" && pass || fail "the stepper is not told of a 10x10 board"
+	grep -q "men, White's view" "$T_TMP/intl.html" && pass || fail "the graph not from White's view"
+	grep -q '<span class="n">1\.</span> <span class="m [a-z]*" data-ply="1">32-28' "$T_TMP/intl.html" && pass ||
+		fail "White's first move not numbered 1."
+	figs=$(grep -o '<figure id=' "$T_TMP/intl.html" | wc -l)
+	marks=$(grep -o 'class="m \(blunder\|mistake\)"' "$T_TMP/intl.html" | wc -l)
+	[ "$figs" -eq "$marks" ] && pass || fail "$figs diagrams for $marks mistakes and blunders"
+	if [ "$figs" -gt 0 ]; then
+		[ "$(grep -c '<svg [^>]*class="board" width="404"' "$T_TMP/intl.html")" -eq "$figs" ] && pass ||
+			fail "a mistake's diagram not on a 10x10 board"
+	fi
+fi
+
 # stats --html, and the report of a stored game (annotated first, then read back)
 "$PDNKIT" import --db "$T_TMP/g.db" "$G37" >/dev/null 2>&1
 run "$PDNKIT" stats --db "$T_TMP/g.db" --html "$T_TMP/s.html"
@@ -125,6 +148,14 @@ if command -v chromium >/dev/null 2>&1; then
 		fail "console errors: $(grep -i 'CONSOLE' "$T_TMP/console" | head -3)" || pass
 	timeout 120 $B --dump-dom "file://$T_TMP/r.html" 2>/dev/null >"$T_TMP/dom"
 	[ "$(grep -o '<button' "$T_TMP/dom" | wc -l)" -eq 4 ] && pass || fail "the stepper's script did not run (no buttons in the DOM)"
+	if [ -s "$T_TMP/intl.html" ]; then
+		# the International stepper draws a 10x10 board with the start's 40 pieces
+		timeout 120 $B --enable-logging=stderr --log-level=0 --dump-dom "file://$T_TMP/intl.html" 2>"$T_TMP/console3" >"$T_TMP/dom3"
+		grep -q "viewBox=\"0 0 300 300\"" "$T_TMP/dom3" && pass || fail "the International stepper's board is not 10x10"
+		[ "$(grep -o 'class="pc"' "$T_TMP/dom3" | wc -l)" -ge 40 ] && pass || fail "the International stepper drew $(grep -o 'class="pc"' "$T_TMP/dom3" | wc -l) pieces"
+		grep -i 'CONSOLE' "$T_TMP/console3" | grep -qi 'error\|uncaught' &&
+			fail "console errors in the International report: $(grep -i 'CONSOLE' "$T_TMP/console3" | head -3)" || pass
+	fi
 	printf '<html><body><script>foo.bar();</script></body></html>' >"$T_TMP/bad.html"
 	timeout 120 $B --enable-logging=stderr --log-level=0 --dump-dom "file://$T_TMP/bad.html" >/dev/null 2>"$T_TMP/console2"
 	grep -i 'CONSOLE' "$T_TMP/console2" | grep -qi 'uncaught' && pass || fail "a console error is not seen (the check cannot fail)"

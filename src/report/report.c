@@ -88,10 +88,11 @@ static const char *mark(int cls)
 	}
 }
 
-/* The score after a note's move from Black's side, in hundredths, clamped to +-500. */
-static int black_score(const pk_tnote *t)
+/* The score after a note's move from the view of `first` (Black in English draughts, the
+ * first mover in the other variants), in hundredths, clamped to +-500. */
+static int first_score(const pk_tnote *t, int first)
 {
-	int s = t->side == PK_BLACK ? t->score_played : -t->score_played;
+	int s = t->side == first ? t->score_played : -t->score_played;
 	if (score_is_win(s))
 		return s > 0 ? 500 : -500;
 	return s > 500 ? 500 : s < -500 ? -500 : s;
@@ -100,25 +101,26 @@ static int black_score(const pk_tnote *t)
 int report_graph(const pk_bgame *b, pk_sink sink, void *ctx)
 {
 	const int W = 900, H = 190, L = 44, R = 12, T = 12, B = 26;
-	int n = b->rp.nply;
+	int n = bgame_plies(b), first = bgame_first(b);
+	const char *fn = first == PK_BLACK ? "Black" : "White", *on = first == PK_BLACK ? "White" : "Black";
 	double pw = (double)(W - L - R) / (n > 1 ? n - 1 : 1);
 	double mid = T + (H - T - B) / 2.0, half = (H - T - B) / 2.0;
 	int rc = out(sink, ctx,
 		     "<svg class=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\""
-		     " font-family=\"Helvetica, Arial, sans-serif\"><title>Evaluation after each move, from Black's side"
-		     " (above the line: Black is better)</title>\n",
-		     W, H);
+		     " font-family=\"Helvetica, Arial, sans-serif\"><title>Evaluation after each move, from %s's side"
+		     " (above the line: %s is better)</title>\n",
+		     W, H, fn, fn);
 	rc |= out(sink, ctx, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"#e2ddd2\"/>\n", L, T,
 		  W - L - R, H - T - B);
-	/* what the axes mean, written on them: men from Black's side, moves along */
+	/* what the axes mean, written on them: men from the first mover's side, moves along */
 	rc |= out(sink, ctx,
 		  "<text class=\"axis\" x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#6b665c\" text-anchor=\"middle\""
-		  " transform=\"rotate(-90 %d %.1f)\">men, Black's view</text>\n",
-		  11, mid, 11, mid);
+		  " transform=\"rotate(-90 %d %.1f)\">men, %s's view</text>\n",
+		  11, mid, 11, mid, fn);
 	rc |= out(sink, ctx,
-		  "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8a8478\">Black better</text>"
-		  "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8a8478\">White better</text>\n",
-		  L + 4, T + 11, L + 4, H - B - 4);
+		  "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8a8478\">%s better</text>"
+		  "<text class=\"axis\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#8a8478\">%s better</text>\n",
+		  L + 4, T + 11, fn, L + 4, H - B - 4, on);
 	for (int v = -500; v <= 500; v += 250) {
 		double y = mid - v / 500.0 * half;
 		rc |= out(sink, ctx, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>", L, W - R, y, y,
@@ -130,11 +132,11 @@ int report_graph(const pk_bgame *b, pk_sink sink, void *ctx)
 	rc |= out(sink, ctx, "<polyline fill=\"none\" stroke=\"#2e6fb7\" stroke-width=\"2\" points=\"");
 	for (int i = 0; i < n; i++) {
 		const pk_tnote *t = &b->notes[i];
-		int s = t->scored ? black_score(t) : 0;
+		int s = t->scored ? first_score(t, first) : 0;
 		if (!t->scored && i > 0)          /* book and forced moves keep the last score */
 			for (int k = i - 1; k >= 0; k--)
 				if (b->notes[k].scored) {
-					s = black_score(&b->notes[k]);
+					s = first_score(&b->notes[k], first);
 					break;
 				}
 		rc |= out(sink, ctx, "%s%.1f,%.1f", i ? " " : "", L + i * pw, mid - s / 500.0 * half);
@@ -145,10 +147,10 @@ int report_graph(const pk_bgame *b, pk_sink sink, void *ctx)
 		if (t->cls != CLASS_BLUNDER && t->cls != CLASS_MISTAKE && t->cls != CLASS_INACCURACY)
 			continue;
 		const char *col = t->cls == CLASS_BLUNDER ? "#c0392b" : t->cls == CLASS_MISTAKE ? "#e67e22" : "#c9a227";
-		double x = L + i * pw, y = mid - black_score(t) / 500.0 * half;
+		double x = L + i * pw, y = mid - first_score(t, first) / 500.0 * half;
 		rc |= out(sink, ctx, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#fff\"><title>%d%s %s%s (loss %d)</title></circle>\n",
 			  class_name[t->cls], x, y, t->cls == CLASS_INACCURACY ? 4 : 6, col,
-			  replay_move_number(&b->rp, t->ply), t->side == PK_BLACK ? "." : "...", t->move, mark(t->cls), t->loss);
+			  replay_move_number(&b->rp, t->ply), t->side == first ? "." : "...", t->move, mark(t->cls), t->loss);
 	}
 	if (b->decisive >= 0 && b->decisive < n) {
 		double x = L + b->decisive * pw;
@@ -181,26 +183,58 @@ static bool find_move(const pk_pos *p, const char *text, pk_move *m)
 	return false;
 }
 
+/* The same in a position of another variant. */
+static bool find_vmove(const pk_vpos *p, const char *text, pk_vmove *m)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	bool found = false;
+	if (!ml)
+		return false;
+	vgen(p, ml);
+	for (int i = 0; i < ml->n && !found; i++) {
+		char s[160];
+		vmove_text(p->v, &ml->m[i], false, s, sizeof s);
+		if (!strcmp(s, text)) {
+			*m = ml->m[i];
+			found = true;
+		}
+	}
+	free(ml);
+	return found;
+}
+
 static int figure(const pk_bgame *b, const pk_tnote *t, pk_sink sink, void *ctx)
 {
-	const pk_pos *before = replay_pos_before(&b->rp, t->ply);
-	pk_diagram_opts d = { .numbers = false, .size = 44 };
-	diagram_arrow(&d.arrows[d.narrows++], &b->rp.plies[t->ply - 1].move, ARROW_PLAYED);
-	pk_move best;
-	if (t->best[0] && strcmp(t->best, t->move) != 0 && find_move(before, t->best, &best))
-		diagram_arrow(&d.arrows[d.narrows++], &best, ARROW_BEST);
+	pk_diagram_opts d = { .numbers = false, .size = b->rp.variant_replayed && b->rp.vr.start.v->rows > 8 ? 36 : 44 };
+	const pk_pos *before = NULL;
+	pk_vpos vbefore;
+	int first = bgame_first(b);
+	if (b->rp.variant_replayed) {
+		pk_vmove played, best;
+		if (vreplay_pos_before(&b->rp.vr, t->ply, &vbefore, &played) < 0)
+			return 0;
+		diagram_varrow(&d.arrows[d.narrows++], &played, ARROW_PLAYED);
+		if (t->best[0] && strcmp(t->best, t->move) != 0 && find_vmove(&vbefore, t->best, &best))
+			diagram_varrow(&d.arrows[d.narrows++], &best, ARROW_BEST);
+	} else {
+		before = replay_pos_before(&b->rp, t->ply);
+		diagram_arrow(&d.arrows[d.narrows++], &b->rp.plies[t->ply - 1].move, ARROW_PLAYED);
+		pk_move best;
+		if (t->best[0] && strcmp(t->best, t->move) != 0 && find_move(before, t->best, &best))
+			diagram_arrow(&d.arrows[d.narrows++], &best, ARROW_BEST);
+	}
 	char title[256];
 	int num = replay_move_number(&b->rp, t->ply);
 	snprintf(title, sizeof title, "Before %d%s %s: played %s (red), best %s (green)", num,
-		 t->side == PK_BLACK ? "." : "...", t->move, t->move, t->best);
+		 t->side == first ? "." : "...", t->move, t->move, t->best);
 	d.title = title;
 	int rc = out(sink, ctx, "<figure id=\"g%lld-p%d\">", (long long)b->id, t->ply);
-	rc |= diagram_svg(before, &d, sink, ctx);
+	rc |= before ? diagram_svg(before, &d, sink, ctx) : diagram_vsvg(&vbefore, &d, sink, ctx);
 	rc |= out(sink, ctx, "<figcaption><b>%d%s %s%s</b> (%s) best <b>%s</b>, loss %.2f", num,
-		  t->side == PK_BLACK ? "." : "...", t->move, mark(t->cls), class_name[t->cls], t->best, t->loss / 100.0);
+		  t->side == first ? "." : "...", t->move, mark(t->cls), class_name[t->cls], t->best, t->loss / 100.0);
 	if (t->pv[0]) {
 		char line[NOTE_PV * 16];
-		movenum_line(t->pv, num, t->side, ' ', line, sizeof line);
+		movenum_line_as(t->pv, num, t->side == first, ' ', line, sizeof line);
 		rc |= out(sink, ctx, "<span class=\"line\">engine: ");
 		rc |= ESC(line);
 		rc |= out(sink, ctx, "</span>");
@@ -209,11 +243,44 @@ static int figure(const pk_bgame *b, const pk_tnote *t, pk_sink sink, void *ctx)
 	return rc;
 }
 
-/* The positions of a game for the stepper: one 32-character string a ply
+/* The board of a game for the stepper: its size and where each square is drawn,
+ * {"rows":R,"cols":C,"sq":[[row,col],...]} (squares in their order, rows from the top). */
+static int board_json(const pk_bgame *b, pk_sink sink, void *ctx)
+{
+	const pk_variant *v = b->rp.variant_replayed ? b->rp.vr.start.v : NULL;
+	int n = v ? variant_squares(v) : 32, rows = v ? v->rows : 8, cols = v ? v->cols : 8;
+	int rc = out(sink, ctx, "{\"rows\":%d,\"cols\":%d,\"sq\":[", rows, cols);
+	for (int sq = 1; sq <= n; sq++) {
+		int r, c;
+		if (v)
+			variant_square_rc(v, sq, &r, &c);
+		else
+			diagram_square_xy(sq, false, &r, &c);
+		rc |= out(sink, ctx, "%s[%d,%d]", sq > 1 ? "," : "", r, c);
+	}
+	return rc | out(sink, ctx, "]}");
+}
+
+/* The positions of a game for the stepper: one string a ply, a character a square
  * ('b' 'B' black man and king, 'w' 'W' white, '.' empty). */
 static int positions_json(const pk_bgame *b, pk_sink sink, void *ctx)
 {
 	int rc = out(sink, ctx, "[");
+	if (b->rp.variant_replayed) {
+		const pk_vreplay *vr = &b->rp.vr;
+		int n = variant_squares(vr->start.v);
+		for (int i = 0; i <= vr->plies; i++) {
+			pk_vpos p;
+			char s[VAR_MAX_SQ + 1];
+			if (vreplay_pos_before(vr, i + 1, &p, NULL) < 0)
+				break;
+			for (int sq = 1; sq <= n; sq++)
+				s[sq - 1] = ".wWbB"[p.sq[sq] <= VP_BKING ? p.sq[sq] : 0];
+			s[n] = 0;
+			rc |= out(sink, ctx, "%s\"%s\"", i ? "," : "", s);
+		}
+		return rc | out(sink, ctx, "]");
+	}
 	for (int i = 0; i <= b->rp.nply; i++) {
 		const pk_pos *p = i == 0 ? &b->rp.start : &b->rp.plies[i - 1].after;
 		char s[33];
@@ -243,7 +310,10 @@ int report_add(pk_report *r, const pk_bgame *b)
 	entry *e = &r->e[r->n++];
 	const char *black = tag_or(&b->g, "Black", "?"), *white = tag_or(&b->g, "White", "?");
 	const char *event = tag_or(&b->g, "Event", ""), *date = tag_or(&b->g, "Date", "");
-	snprintf(e->label, sizeof e->label, "%s \u2013 %s%s%s, %s", black, white, *event ? ", " : "", event,
+	/* the side that moves first named first: Black in English draughts, White in most others */
+	int first = bgame_first(b);
+	const char *name1 = first == PK_BLACK ? black : white, *name2 = first == PK_BLACK ? white : black;
+	snprintf(e->label, sizeof e->label, "%s \u2013 %s%s%s, %s", name1, name2, *event ? ", " : "", event,
 		 result_string(b->rp.result));
 	e->blunders = b->side[0].count[CLASS_BLUNDER] + b->side[1].count[CLASS_BLUNDER];
 	e->mistakes = b->side[0].count[CLASS_MISTAKE] + b->side[1].count[CLASS_MISTAKE];
@@ -252,9 +322,9 @@ int report_add(pk_report *r, const pk_bgame *b)
 	int k = r->n;
 	int rc = out(sink, ctx, "<section class=\"game\" id=\"game%d\">\n<h2>", k);
 	rc |= out(sink, ctx, "<bdi>");   /* names isolated: one written right to left stays in its place */
-	rc |= ESC(black);
+	rc |= ESC(name1);
 	rc |= out(sink, ctx, "</bdi> \u2013 <bdi>");
-	rc |= ESC(white);
+	rc |= ESC(name2);
 	rc |= out(sink, ctx, "</bdi>");
 	rc |= out(sink, ctx, " <small>%s</small></h2>\n<p class=\"meta\">", result_string(b->rp.result));
 	rc |= ESC(*event ? event : "no event");
@@ -270,7 +340,8 @@ int report_add(pk_report *r, const pk_bgame *b)
 	}
 	rc |= out(sink, ctx, "</p>\n<table><tr><th>side</th><th>moves</th><th>average loss</th><th>blunders</th>"
 			     "<th>mistakes</th><th>inaccuracies</th><th>only moves</th></tr>\n");
-	for (int s = 0; s < 2; s++) {
+	for (int k2 = 0; k2 < 2; k2++) {
+		int s = k2 == 0 ? first : !first;
 		const pk_tally *t = &b->side[s];
 		rc |= out(sink, ctx, "<tr><td>%s (", s == PK_BLACK ? "Black" : "White");
 		rc |= ESC(s == PK_BLACK ? black : white);
@@ -282,17 +353,20 @@ int report_add(pk_report *r, const pk_bgame *b)
 	rc |= report_graph(b, sink, ctx);
 	/* the moves */
 	rc |= out(sink, ctx, "<p class=\"moves\">");
-	for (int i = 0; i < b->rp.nply; i++) {
+	int plies = bgame_plies(b);
+	for (int i = 0; i < plies; i++) {
 		const pk_tnote *t = &b->notes[i];
 		int num = replay_move_number(&b->rp, i + 1);
-		if (t->side == PK_BLACK || i == 0)
-			rc |= out(sink, ctx, "<span class=\"n\">%d%s</span> ", num, t->side == PK_BLACK ? "." : "...");
+		if (t->side == first || i == 0)
+			rc |= out(sink, ctx, "<span class=\"n\">%d%s</span> ", num, t->side == first ? "." : "...");
 		const char *cls = t->cls < CLASS_NONE ? class_name[t->cls] : "setup";
 		bool fig = t->cls == CLASS_BLUNDER || t->cls == CLASS_MISTAKE ||
 			   (r->o.inaccuracies && t->cls == CLASS_INACCURACY);
 		char text[PK_MOVE_STRLEN];
 		if (t->move[0])
 			snprintf(text, sizeof text, "%s", t->move);
+		else if (b->rp.variant_replayed)
+			snprintf(text, sizeof text, "?");
 		else
 			pdn_move_string(replay_pos_before(&b->rp, i + 1), &b->rp.plies[i].move, false, text);
 		if (fig)
@@ -303,13 +377,15 @@ int report_add(pk_report *r, const pk_bgame *b)
 	}
 	rc |= out(sink, ctx, "<span class=\"result\">%s</span></p>\n", result_string(b->rp.result));
 	if (r->o.script) {
-		rc |= out(sink, ctx, "<div class=\"stepper\" data-positions='");
+		rc |= out(sink, ctx, "<div class=\"stepper\" data-board='");
+		rc |= board_json(b, sink, ctx);
+		rc |= out(sink, ctx, "' data-positions='");
 		rc |= positions_json(b, sink, ctx);
 		rc |= out(sink, ctx, "'></div>\n");
 	}
 	/* a diagram before each mistake */
 	rc |= out(sink, ctx, "<div class=\"figures\">\n");
-	for (int i = 0; i < b->rp.nply; i++) {
+	for (int i = 0; i < plies; i++) {
 		const pk_tnote *t = &b->notes[i];
 		if (t->cls == CLASS_BLUNDER || t->cls == CLASS_MISTAKE || (r->o.inaccuracies && t->cls == CLASS_INACCURACY))
 			rc |= figure(b, t, sink, ctx);
@@ -342,14 +418,12 @@ static const char stepper_js[] =
 	"<script>\n"
 	"(function () {\n"
 	"  var NS = 'http://www.w3.org/2000/svg';\n"
-	"  function xy(sq) { var r = Math.floor((sq - 1) / 4), k = (sq - 1) % 4;\n"
-	"    return [r, r % 2 === 0 ? 2 * k + 1 : 2 * k]; }\n"
 	"  function el(name, attrs) { var e = document.createElementNS(NS, name);\n"
 	"    for (var a in attrs) e.setAttribute(a, attrs[a]); return e; }\n"
-	"  function draw(svg, s) {\n"
+	"  function draw(svg, bd, s) {\n"
 	"    svg.querySelectorAll('.pc').forEach(function (e) { svg.removeChild(e); });\n"
-	"    for (var i = 0; 32 > i; i++) { var c = s.charAt(i); if (c === '.') continue;\n"
-	"      var p = xy(i + 1), g = el('g', { 'class': 'pc' });\n"
+	"    for (var i = 0; s.length > i; i++) { var c = s.charAt(i); if (c === '.') continue;\n"
+	"      var p = bd.sq[i], g = el('g', { 'class': 'pc' });\n"
 	"      var dark = c === 'b' || c === 'B';\n"
 	"      g.appendChild(el('circle', { cx: p[1] * 30 + 15, cy: p[0] * 30 + 15, r: 11,\n"
 	"        fill: dark ? '#222' : '#f4efe3', stroke: dark ? '#000' : '#8c836f' }));\n"
@@ -358,12 +432,14 @@ static const char stepper_js[] =
 	"      svg.appendChild(g); } }\n"
 	"  document.querySelectorAll('.stepper').forEach(function (box) {\n"
 	"    var pos = JSON.parse(box.getAttribute('data-positions')), ply = 0;\n"
-	"    var svg = el('svg', { viewBox: '0 0 240 240', 'class': 'board', role: 'img' });\n"
-	"    for (var r = 0; 8 > r; r++) for (var c = 0; 8 > c; c++)\n"
+	"    var bd = JSON.parse(box.getAttribute('data-board')), dark = {};\n"
+	"    bd.sq.forEach(function (p) { dark[p[0] * 100 + p[1]] = true; });\n"
+	"    var svg = el('svg', { viewBox: '0 0 ' + bd.cols * 30 + ' ' + bd.rows * 30, 'class': 'board', role: 'img' });\n"
+	"    for (var r = 0; bd.rows > r; r++) for (var c = 0; bd.cols > c; c++)\n"
 	"      svg.appendChild(el('rect', { x: c * 30, y: r * 30, width: 30, height: 30,\n"
-	"        fill: (r + c) % 2 ? '#7a9a6b' : '#f3ead7' }));\n"
+	"        fill: dark[r * 100 + c] ? '#7a9a6b' : '#f3ead7' }));\n"
 	"    var label = document.createElement('span');\n"
-	"    function show() { draw(svg, pos[ply]); label.textContent = ' ply ' + ply + ' of ' + (pos.length - 1);\n"
+	"    function show() { draw(svg, bd, pos[ply]); label.textContent = ' ply ' + ply + ' of ' + (pos.length - 1);\n"
 	"      var sec = box.closest('section');\n"
 	"      sec.querySelectorAll('.moves .m').forEach(function (m) {\n"
 	"        m.style.outline = +m.getAttribute('data-ply') === ply ? '2px solid #2e6fb7' : ''; }); }\n"
