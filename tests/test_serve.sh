@@ -19,6 +19,11 @@ DB="$T_TMP/s.db"
 # the 1981 title match's game 37, annotated
 ID37=$("$PDNKIT" query --db "$DB" --event "Petal 1981, game 37" --format json 2>/dev/null | head -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
 "$PDNKIT" annotate --db "$DB" --event "Petal 1981, game 37" --depth 6 --quiet >/dev/null 2>&1
+# three International games of WK 2003, the second annotated
+awk '/^\[Event/ { n++ } n <= 3' "$CORPORA/wk2003.pdn" >"$T_TMP/wk3.pdn"
+"$PDNKIT" import --db "$DB" "$T_TMP/wk3.pdn" >/dev/null 2>&1
+IDI=$("$PDNKIT" query --db "$DB" --variant international --white "Ba,B." --format json 2>/dev/null | head -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
+"$PDNKIT" annotate --db "$DB" --variant international --white "Ba,B." --depth 8 --book none --quiet >/dev/null 2>&1
 chmod a-w "$DB"
 SUM=$(cksum <"$DB")
 
@@ -88,11 +93,31 @@ get "/api/game?id=999999"
 [ "$CODE" = 404 ] && pass || fail "a game not there answered $CODE"
 expect_out_has '"error":"no game 999999 in the store"' "the missing game said"
 
+# an International game: its own board, White first, the moves as it numbers them
+get "/api/game?id=$IDI"
+[ "$CODE" = 200 ] && pass || fail "the International game $IDI answered $CODE"
+expect_out_has '"variant":"international","first":"white","board":{"rows":10,"cols":10,"sq":[[0,1],' "its board"
+expect_out_has '"positions":["bbbbbbbbbbbbbbbbbbbb..........wwwwwwwwwwwwwwwwwwww",' "its start, a character a square"
+expect_out_has '"moves":[{"ply":1,"number":1,"side":"white","move":"32-28","from":32,"path":[28],' "its first move"
+expect_out_has '"annotation":{"run":' "its annotation"
+"$BINDIR/jsoncheck" <"$T_TMP/body" >/dev/null && pass || fail "the International game's JSON does not read"
+get "/api/games?variant=international&limit=5"
+WANT=$("$PDNKIT" query --db "$DB" --variant international --format count)
+[ "$(num count)" = "$WANT" ] && [ "$WANT" -eq 3 ] && pass || fail "games?variant=international counts $(num count), query $WANT"
+expect_out_has '{"gametype":20,"key":"international","name":"International draughts","games":3}' "the variants of the store listed"
+get "/api/games?variant=klingon"
+[ "$CODE" = 400 ] && pass || fail "an unknown variant answered $CODE"
+get "/api/explorer?variant=international"
+[ "$CODE" = 400 ] && pass || fail "the explorer of International games answered $CODE (it is of English draughts)"
+get "/api/stats?variant=international"
+[ "$(num games)" = 3 ] && pass || fail "stats of the International games: $OUT"
+
+
 # players and stats
 get "/api/players?limit=3"
 expect_out_has '"name":"Lowder, E.","key":"e lowder","games":' "players, the most games first"
 get "/api/stats"
-WANT=$("$PDNKIT" stats --db "$DB" | awk '$1 == "games" {print $2}')
+WANT=$("$PDNKIT" stats --db "$DB" --variant english | awk '$1 == "games" {print $2}')
 [ "$(num games)" = "$WANT" ] && pass || fail "stats counts $(num games), pdnkit stats $WANT"
 
 # positions and the databases
@@ -267,7 +292,7 @@ expect_err_has "is not a numeric IPv4 or IPv6 address" "the bad address said"
 if command -v chromium >/dev/null 2>&1 && [ -x "$BINDIR/cdp" ]; then
 	start -q
 	WANT=$("$PDNKIT" query --db "$DB" --after "11-15 23-19" --format count)
-	sed "s|@URL@|$U|g; s|@ID@|$ID37|g; s|@WANT@|$WANT|g; s|@SHOTS@|${SERVE_SHOTS:-$T_TMP}|g" "$TESTS_DIR/serve_browser.cdp" >"$T_TMP/script"
+	sed "s|@URL@|$U|g; s|@ID@|$ID37|g; s|@IDI@|$IDI|g; s|@WANT@|$WANT|g; s|@SHOTS@|${SERVE_SHOTS:-$T_TMP}|g" "$TESTS_DIR/serve_browser.cdp" >"$T_TMP/script"
 	"$BINDIR/cdp" chromium "$T_TMP/script" >"$T_TMP/cdp.out" 2>&1
 	RC=$?
 	grep '^FAIL' "$T_TMP/cdp.out" | while read -r line; do echo "FAIL $T_NAME: browser: $line"; done

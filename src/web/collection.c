@@ -32,9 +32,18 @@ static bool arg_filter(req *r, filter_buf *fb)
 	f->site = req_arg(r, "site", ARG_MAX);
 	const char *res = req_arg(r, "result", 16), *from = req_arg(r, "from", 16), *to = req_arg(r, "to", 16);
 	const char *opening = req_arg(r, "opening", MOVES_MAX);
+	const char *variant = req_arg(r, "variant", 64);
 	if (r->status)
 		return false;
 	f->gametype = 21;
+	if (variant) {
+		const pk_variant *v = variant_by_name(variant);
+		if (!v)
+			return req_fail(r, 400, "'variant' must be a variant's name or GameType (english, international, 25...)");
+		f->gametype = v->gametype;
+	}
+	if (f->gametype != 21 && (opening || req_arg(r, "fen", 1) || req_arg(r, "moves", 1)))
+		return req_fail(r, 400, "'opening', 'fen' and 'moves' are of English draughts here");
 	if (res) {
 		int v = result_parse(res);
 		if (!strcasecmp(res, "black"))
@@ -129,6 +138,21 @@ static int game_row(void *ctx, const pk_row *row)
 	return c->r->out->failed;
 }
 
+static int variant_row(void *ctx, int ncol, const char *const *cols)
+{
+	rows_ctx *c = ctx;
+	if (ncol < 2 || !cols[0] || !cols[1])
+		return 0;
+	int gt = atoi(cols[0]);
+	const pk_variant *v = variant_by_gametype(gt);
+	buf_printf(c->r->out, "%s{\"gametype\":%d,\"key\":", c->n++ ? "," : "", gt);
+	buf_json(c->r->out, v ? v->key : "");
+	buf_str(c->r->out, ",\"name\":");
+	buf_json(c->r->out, variant_name(gt));
+	buf_printf(c->r->out, ",\"games\":%s}", cols[1]);
+	return c->r->out->failed;
+}
+
 /* GET /api/games: the games that match, a page at a time, and how many match. */
 void collection_games(pk_web *w, req *r, pk_store *s)
 {
@@ -159,6 +183,17 @@ void collection_games(pk_web *w, req *r, pk_store *s)
 	buf_printf(r->out, "{\"count\":%ld,\"offset\":%ld,\"limit\":%ld,\"games\":[", count, offset, limit);
 	rows_ctx c = { r, 0 };
 	if (store_query(s, &fb.f, game_row, &c) < 0)
+		return (void)req_fail(r, 500, "%s", store_error(s));
+	/* the games of each variant under the other filters, for choosing among them */
+	buf_str(r->out, "],\"variants\":[");
+	pk_filter all = fb.f;
+	all.gametype = 0;
+	all.limit = all.offset = 0;
+	all.order = NULL;
+	rows_ctx vc = { r, 0 };
+	if (!all.opening_set && !all.position_set &&
+	    store_select(s, "SELECT g.gametype, count(*) FROM game g %W GROUP BY g.gametype ORDER BY 2 DESC, 1", &all,
+			 variant_row, &vc) < 0)
 		return (void)req_fail(r, 500, "%s", store_error(s));
 	buf_str(r->out, "]}");
 }
@@ -237,8 +272,15 @@ static int sink_buf(void *ctx, const char *p, size_t n)
  * a string of the array. */
 static void json_comments(req *r, const pk_game *g, const pk_replay *rp, int p)
 {
-	int from = p == 0 ? 0 : rp->plies[p - 1].el_last + 1;
-	int to = p < rp->nply ? rp->plies[p].el : g->nel;
+	int from, to;
+	if (rp->variant_replayed) {   /* another variant: its kept elements of each ply */
+		const pk_vreplay *vr = &rp->vr;
+		from = p == 0 ? 0 : vr->el ? vr->el[2 * (p - 1) + 1] + 1 : g->nel;
+		to = p < vr->plies && vr->el ? vr->el[2 * p] : g->nel;
+	} else {
+		from = p == 0 ? 0 : rp->plies[p - 1].el_last + 1;
+		to = p < rp->nply ? rp->plies[p].el : g->nel;
+	}
 	buf_str(r->out, "[");
 	int n = 0;
 	for (int e = from; e < to && e < g->nel; e++) {
@@ -252,7 +294,66 @@ static void json_comments(req *r, const pk_game *g, const pk_replay *rp, int p)
 	buf_str(r->out, "]");
 }
 
-/* GET /api/game?id=N: tags, positions, moves with comments, the latest annotation, PDN. */
+/* The board of a variant, its positions, its moves (squares as the variant numbers
+ * them) and the side that opens each move number, for the game page. */
+static void json_variant_game(req *r, const pk_game *g, const pk_replay *rp)
+{
+	pk_buf *b = r->out;
+	const pk_vreplay *vr = &rp->vr;
+	const pk_variant *v = vr->start.v;
+	int n = variant_squares(v);
+	char fen[VAR_FEN_STRLEN], name[8];
+	vfen_format(&vr->start, fen, sizeof fen);
+	buf_printf(b, ",\"variant\":\"%s\",\"first\":\"%s\",\"board\":{\"rows\":%d,\"cols\":%d,\"sq\":[", v->key,
+		   rp->variant_first == PK_BLACK ? "black" : "white", v->rows, v->cols);
+	for (int sq = 1; sq <= n; sq++) {
+		int row, col;
+		variant_square_rc(v, sq, &row, &col);
+		buf_printf(b, "%s[%d,%d]", sq > 1 ? "," : "", row, col);
+	}
+	buf_str(b, "],\"names\":[");
+	for (int sq = 1; sq <= n; sq++) {
+		vsquare_name(v, sq, name, sizeof name);
+		buf_printf(b, "%s\"%s\"", sq > 1 ? "," : "", name);
+	}
+	buf_str(b, "]},\"start\":");
+	buf_json(b, fen);
+	buf_str(b, ",\"positions\":[");
+	for (int i = 0; i <= vr->plies; i++) {
+		pk_vpos p;
+		char s[VAR_MAX_SQ + 1];
+		if (vreplay_pos_before(vr, i + 1, &p, NULL) < 0)
+			break;
+		for (int sq = 1; sq <= n; sq++)
+			s[sq - 1] = ".wWbB"[p.sq[sq] <= VP_BKING ? p.sq[sq] : 0];
+		s[n] = 0;
+		buf_printf(b, "%s\"%s\"", i ? "," : "", s);
+	}
+	buf_str(b, "],\"comment\":");
+	json_comments(r, g, rp, 0);
+	buf_str(b, ",\"moves\":[");
+	for (int i = 0; i < vr->plies; i++) {
+		pk_vpos before;
+		pk_vmove m;
+		char text[160];
+		if (vreplay_pos_before(vr, i + 1, &before, &m) < 0)
+			break;
+		vmove_text(v, &m, false, text, sizeof text);
+		buf_printf(b, "%s{\"ply\":%d,\"number\":%d,\"side\":\"%s\",\"move\":", i ? "," : "", i + 1,
+			   replay_move_number(rp, i + 1), before.stm == PK_BLACK ? "black" : "white");
+		buf_json(b, text);
+		buf_printf(b, ",\"from\":%d,\"path\":[", m.from);
+		for (int k = 0; k < m.nland; k++)
+			buf_printf(b, "%s%d", k ? "," : "", m.land[k]);
+		buf_str(b, "],\"comments\":");
+		json_comments(r, g, rp, i + 1);
+		buf_str(b, "}");
+	}
+	buf_str(b, "]");
+}
+
+/* GET /api/game?id=N: tags, positions, moves with comments, the best annotation, PDN;
+ * for a game of another variant also its board and the side that moves first. */
 void collection_game(pk_web *w, req *r, pk_store *s)
 {
 	(void)w;
@@ -318,6 +419,8 @@ void collection_game(pk_web *w, req *r, pk_store *s)
 			buf_str(b, "}");
 		}
 		buf_str(b, "]");
+	} else if (c.rp.variant_replayed && c.rp.vr.ord && !c.rp.vr.bad_start) {
+		json_variant_game(r, &c.g, &c.rp);
 	} else {
 		buf_str(b, ",\"start\":null,\"positions\":null,\"moves\":null");
 	}
@@ -385,6 +488,9 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 	filter_buf fb;
 	if (!arg_filter(r, &fb))
 		return;
+	if (fb.f.gametype != 21)
+		return (void)req_fail(r, 400, "the explorer is of English draughts (pdnkit stats --variant NAME --after MOVES"
+					      " explores another variant's games)");
 	if (!fb.at_set) {
 		pos_start(&fb.at);
 		fb.at_set = true;

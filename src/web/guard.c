@@ -137,7 +137,7 @@ bool host_allowed(const pk_web *w, const char *host)
 /* The arguments each call takes (a request with another is refused: a misspelt filter
  * would otherwise be ignored without a word). */
 #define FILTER_ARGS "player", "black", "white", "event", "site", "result", "from", "to", "opening", "min_plies", \
-	"max_plies", "fen", "moves"
+	"max_plies", "fen", "moves", "variant"
 static const struct {
 	const char *call;
 	const char *args[20];

@@ -62,36 +62,47 @@
   }
 
   /* --- the board --- */
-  function xy(sq, flip) {
-    var r = Math.floor((sq - 1) / 4), k = (sq - 1) % 4, c = r % 2 === 0 ? 2 * k + 1 : 2 * k;
-    return flip ? [7 - r, 7 - c] : [r, c];
+  /* English draughts' board; another variant's comes with its game (rows, cols, each
+   * square's [row, col] from the top, its names) */
+  var ENGLISH = { rows: 8, cols: 8, sq: [], names: [] };
+  for (var q = 1; q <= 32; q++) {
+    var rr = Math.floor((q - 1) / 4), kk = (q - 1) % 4;
+    ENGLISH.sq.push([rr, rr % 2 === 0 ? 2 * kk + 1 : 2 * kk]); ENGLISH.names.push(String(q));
   }
-  /* board: 32 characters (b w men, B W kings, . empty); o.flip, o.last (squares),
-   * o.onSquare(sq), o.marks {sel: sq, dests: [sq]}, o.size (pixels) */
+  function xy(sq, flip, geo) {
+    var p = geo.sq[sq - 1];
+    return flip ? [geo.rows - 1 - p[0], geo.cols - 1 - p[1]] : [p[0], p[1]];
+  }
+  /* board: a character a square (b w men, B W kings, . empty); o.geo (default English),
+   * o.flip, o.last (squares), o.onSquare(sq), o.marks {sel: sq, dests: [sq]}, o.size (pixels) */
   function drawBoard(board, o) {
     o = o || {};
-    var z = 45, svg = s('svg', { viewBox: '0 0 360 360', 'class': 'board' + (o.cls ? ' ' + o.cls : ''), role: 'img' });
+    var geo = o.geo || ENGLISH, z = 45, dark = {};
+    geo.sq.forEach(function (p) { dark[p[0] * 100 + p[1]] = true; });
+    var svg = s('svg', { viewBox: '0 0 ' + geo.cols * z + ' ' + geo.rows * z, 'class': 'board' + (o.cls ? ' ' + o.cls : ''), role: 'img' });
     svg.appendChild(s('title')).textContent = 'board';
-    for (var r = 0; r < 8; r++)
-      for (var c = 0; c < 8; c++)
-        svg.appendChild(s('rect', { x: c * z, y: r * z, width: z, height: z, fill: (r + c) % 2 ? '#7a9a6b' : '#f3ead7' }));
-    for (var sq = 1; sq <= 32; sq++) {
-      var p = xy(sq, o.flip), x = p[1] * z, y = p[0] * z;
+    for (var r = 0; r < geo.rows; r++)
+      for (var c = 0; c < geo.cols; c++) {
+        var rf = o.flip ? geo.rows - 1 - r : r, cf = o.flip ? geo.cols - 1 - c : c;
+        svg.appendChild(s('rect', { x: c * z, y: r * z, width: z, height: z, fill: dark[rf * 100 + cf] ? '#7a9a6b' : '#f3ead7' }));
+      }
+    for (var sq = 1; sq <= geo.sq.length; sq++) {
+      var p = xy(sq, o.flip, geo), x = p[1] * z, y = p[0] * z;
       var cell = s('rect', { x: x, y: y, width: z, height: z, fill: 'transparent', 'class': 'sq', 'data-sq': sq });
       if (o.last && o.last.indexOf(sq) >= 0) svg.appendChild(s('rect', { x: x, y: y, width: z, height: z, 'class': 'last' }));
       if (o.marks && o.marks.dests && o.marks.dests.indexOf(sq) >= 0)
         svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 9, 'class': 'dest' }));
       var ch = board.charAt(sq - 1);
       if (ch !== '.') {
-        var dark = ch === 'b' || ch === 'B';
-        svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 17, fill: dark ? '#222' : '#f4efe3',
-          stroke: dark ? '#000' : '#8c836f', 'stroke-width': 1.5 }));
+        var dk = ch === 'b' || ch === 'B';
+        svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 17, fill: dk ? '#222' : '#f4efe3',
+          stroke: dk ? '#000' : '#8c836f', 'stroke-width': 1.5 }));
         if (ch === 'B' || ch === 'W')
           svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 7, fill: '#d4a72c' }));
       }
       if (!o.small) {
         var t = s('text', { x: x + 3, y: y + 11, 'font-size': 9, fill: '#e9efe4', 'font-family': 'Helvetica, Arial, sans-serif' });
-        t.textContent = sq;
+        t.textContent = geo.names[sq - 1];
         svg.appendChild(t);
       }
       if (o.marks && o.marks.sel === sq)
@@ -115,7 +126,7 @@
   }
 
   /* --- games --- */
-  var FILTERS = ['player', 'black', 'white', 'event', 'site', 'result', 'from', 'to', 'opening', 'fen', 'moves'];
+  var FILTERS = ['player', 'black', 'white', 'event', 'site', 'result', 'from', 'to', 'opening', 'fen', 'moves', 'variant'];
   function gamesPage(q) {
     clear(view);
     var form = h('form', { cls: 'filters', id: 'filters' });
@@ -123,14 +134,17 @@
       return h('label', {}, [label, h('input', { name: name, value: q[name] || '', cls: wide ? 'wide' : '' })]);
     }
     var res = h('select', { name: 'result' });
-    [['', 'any'], ['1-0', '1-0 (Black won)'], ['0-1', '0-1 (White won)'], ['1/2-1/2', 'draw'], ['*', 'unknown']].forEach(function (o) {
+    /* "1-0": the side that moves first won (Black in English draughts, White in most others) */
+    var firstBlack = !q.variant || q.variant === 'english' || q.variant === '21';
+    [['', 'any'], ['1-0', '1-0 (' + (firstBlack ? 'Black' : 'White') + ' won)'], ['0-1', '0-1 (' + (firstBlack ? 'White' : 'Black') + ' won)'],
+      ['1/2-1/2', 'draw'], ['*', 'unknown']].forEach(function (o) {
       var opt = h('option', { value: o[0], text: o[1] });
       if ((q.result || '') === o[0]) opt.selected = true;
       res.appendChild(opt);
     });
     [field('player', 'player'), field('event', 'event'), h('label', {}, ['result', res]), field('from', 'from (YYYY)'),
-      field('to', 'to'), field('opening', 'opening moves', true),
-      h('button', { type: 'submit', text: 'Find' })].forEach(function (e) { form.appendChild(e); });
+      field('to', 'to'), firstBlack ? field('opening', 'opening moves', true) : null,
+      h('button', { type: 'submit', text: 'Find' })].forEach(function (e) { if (e) form.appendChild(e); });
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
       var n = {};
@@ -155,6 +169,21 @@
       if (off > 0) pager.appendChild(h('button', { text: '\u2039 previous', onclick: function () { go(off - 50); } }));
       if (off + shown < d.count) pager.appendChild(h('button', { text: 'next \u203a', id: 'next', onclick: function () { go(off + 50); } }));
       out.appendChild(pager);
+      /* the store holds games of several variants: choose among them */
+      if (d.variants && d.variants.length > 1) {
+        var vs = h('select', { name: 'variant', id: 'variant' });
+        d.variants.forEach(function (v) {
+          var opt = h('option', { value: v.key === 'english' ? '' : v.key, text: v.name + ' (' + fmt(v.games) + ')' });
+          if ((q.variant || '') === (v.key === 'english' ? '' : v.key)) opt.selected = true;
+          vs.appendChild(opt);
+        });
+        vs.addEventListener('change', function () {
+          var n = Object.assign({}, q);
+          n.variant = vs.value; n.offset = ''; n.opening = ''; n.fen = ''; n.moves = ''; n.order = ''; n.desc = '';
+          location.hash = '#/games?' + qs(n);
+        });
+        form.insertBefore(h('label', {}, ['variant', vs]), form.firstChild);
+      }
       if (!shown) return;
       var cols = [['id', '#'], ['date', 'date'], ['event', 'event'], ['black', 'Black'], ['white', 'White'], ['result', 'result'], ['plies', 'plies']];
       var tr = h('tr');
@@ -185,7 +214,9 @@
   }
   function showGame(g) {
     clear(view);
-    var title = (g.black || '?') + ' \u2013 ' + (g.white || '?');
+    /* the side that moves first: Black in English draughts, most often White in the others */
+    var first = g.first || 'black', geo = g.board || ENGLISH, english = !g.board;
+    var title = first === 'black' ? (g.black || '?') + ' \u2013 ' + (g.white || '?') : (g.white || '?') + ' \u2013 ' + (g.black || '?');
     document.title = title + ' \u00b7 pdnkit';
     view.appendChild(h('h1', { text: title }));
     view.appendChild(h('p', { cls: 'meta', text: [g.event, g.site, g.date, g.round ? 'round ' + g.round : null, g.result, g.plies + ' plies']
@@ -211,14 +242,15 @@
     var analyse = h('div', { cls: 'analysis' });
     var abtn = h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, { moves: movesTo(ply) }); } });
     left.appendChild(boardBox); left.appendChild(controls);
-    left.appendChild(h('p', { cls: 'kv' }, [explore, ' \u00b7 ', abtn]));
+    if (english) left.appendChild(h('p', { cls: 'kv' }, [explore, ' \u00b7 ', abtn]));
+    else left.appendChild(h('p', { cls: 'muted', text: 'The explorer and the analysis here are of English draughts: pdnkit analyze --variant ' + g.variant + ' --moves "..." analyses this position.' }));
     left.appendChild(analyse);
     function movesTo(p) { return g.moves.slice(0, p).map(function (m) { return m.move; }).join(' '); }
     var movesBox = h('p', { cls: 'moves' });
     g.comment.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
     var spans = [];
     g.moves.forEach(function (m, i) {
-      if (m.side === 'black' || i === 0) movesBox.appendChild(h('span', { cls: 'n', text: m.number + (m.side === 'black' ? '.' : '...') }));
+      if (m.side === first || i === 0) movesBox.appendChild(h('span', { cls: 'n', text: m.number + (m.side === first ? '.' : '...') }));
       var a = notes[m.ply], cls = a ? a['class'] : '';
       var sp = h('span', { cls: 'm ' + cls, 'data-ply': m.ply, text: m.move + (MARK[cls] || ''),
         title: a && a.best ? 'best ' + a.best + ', loss ' + (a.loss / 100).toFixed(2) : '' });
@@ -228,7 +260,7 @@
       m.comments.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
     });
     movesBox.appendChild(h('span', { cls: 'result', text: g.result }));
-    if (g.annotation) right.appendChild(graph(g, function (p) { go(p); }));
+    if (g.annotation) right.appendChild(graph(g, first, function (p) { go(p); }));
     else if (info.annotate) {
       var note = h('p', { cls: 'muted' });
       note.appendChild(h('button', { text: 'Annotate this game', id: 'annotate', onclick: function () {
@@ -243,7 +275,7 @@
     function go(p) {
       ply = Math.max(0, Math.min(n, p));
       var last = ply > 0 ? [g.moves[ply - 1].from].concat(g.moves[ply - 1].path) : null;
-      clear(boardBox).appendChild(drawBoard(g.positions[ply], { flip: flip, last: last }));
+      clear(boardBox).appendChild(drawBoard(g.positions[ply], { geo: geo, flip: flip, last: last }));
       label.textContent = ' ply ' + ply + ' of ' + n;
       spans.forEach(function (e, i) { e.classList.toggle('cur', i + 1 === ply); });
       explore.setAttribute('href', '#/explorer?' + qs({ moves: movesTo(ply) }));
@@ -262,8 +294,8 @@
     g.moves.forEach(function (m, i) {
       var a = notes[m.ply];
       if (!a || (a['class'] !== 'blunder' && a['class'] !== 'mistake')) return;
-      var fig = h('figure', {}, [drawBoard(g.positions[i], { small: true, last: [m.from].concat(m.path) }),
-        h('figcaption', { text: m.number + (m.side === 'black' ? '. ' : '... ') + m.move + MARK[a['class']] +
+      var fig = h('figure', {}, [drawBoard(g.positions[i], { geo: geo, small: true, last: [m.from].concat(m.path) }),
+        h('figcaption', { text: m.number + (m.side === first ? '. ' : '... ') + m.move + MARK[a['class']] +
           (a.best ? ' (best ' + a.best + ', loss ' + (a.loss / 100).toFixed(2) + ')' : '') })]);
       fig.addEventListener('click', function () { go(i); });
       figs.appendChild(fig);
@@ -281,18 +313,18 @@
     right.appendChild(h('h3', { text: 'Tags' }));
     right.appendChild(tags);
   }
-  /* the score after each move from Black's side, clamped to +-5 men */
-  function graph(g, onPly) {
+  /* the score after each move from the first mover's side, clamped to +-5 men */
+  function graph(g, first, onPly) {
     var n = g.moves.length, w = 600, hh = 140, mid = hh / 2;
     var svg = s('svg', { viewBox: '0 0 ' + w + ' ' + hh, 'class': 'graph-eval', role: 'img' });
-    svg.appendChild(s('title')).textContent = 'evaluation after each move, Black up';
+    svg.appendChild(s('title')).textContent = 'evaluation after each move, ' + (first === 'black' ? 'Black' : 'White') + ' up';
     svg.appendChild(s('rect', { x: 0, y: 0, width: w, height: hh, fill: '#fff', stroke: '#e2ddd2' }));
     svg.appendChild(s('line', { x1: 0, y1: mid, x2: w, y2: mid, stroke: '#bbb' }));
     var pts = [[0, mid]];
     var notes = g.annotation.moves;
     notes.forEach(function (a) {
       if (a.score_played == null) return;
-      var v = a.side === 'black' ? a.score_played : -a.score_played;
+      var v = a.side === first ? a.score_played : -a.score_played;
       v = Math.max(-500, Math.min(500, v));
       pts.push([a.ply * w / Math.max(1, n), mid - v * (mid - 6) / 500]);
     });
