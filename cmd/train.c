@@ -141,7 +141,7 @@ int cmd_train(int argc, const char **argv)
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
-		{ "variant", 0, POPT_ARG_STRING, &variant_arg, 0, "learn the patterns of a 10x10 variant (international, frisian) from its games, as what its hand-set evaluation misses (pdnkit-vpatterns files)", "NAME" },
+		{ "variant", 0, POPT_ARG_STRING, &variant_arg, 0, "learn the patterns of a 10x10 variant (international, frisian) from its games (and with --label-depth from its engine's searches), as what its hand-set evaluation misses (pdnkit-vpatterns files)", "NAME" },
 		{ "net", 0, POPT_ARG_NONE, &net, 0, "learn a network (pdnkit-net(5)) that adds to the built-in evaluation and patterns, instead of patterns", NULL },
 		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes over the training positions (default 300; 30 with --net)", "N" },
 		{ "rate", 0, POPT_ARG_STRING, &rate_arg, 0, "the share of each weight's Newton step taken an epoch (default 0.3); with --net, the first epoch's step (default 0.001)", "R" },
@@ -193,10 +193,10 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
 			goto out;
 		}
-		if (net || endgame_arg || ldepth_arg || lend_arg || levery_arg || lpat || legdb || lfile || lambda_arg ||
-		    epos_arg || material || windows_arg || bpat || npat) {
-			cli_error("--variant learns the sixteen windows from results alone: not with --net, --endgame, "
-				  "--material, --windows or the label options");
+		if (net || endgame_arg || lend_arg || lpat || legdb || epos_arg || material || windows_arg || bpat || npat) {
+			cli_error("--variant learns the sixteen windows from results, and from a search with --label-depth: not "
+				  "with --net, --endgame, --material, --windows, --label-endgame, --label-patterns, --label-egdb "
+				  "or --egdb-positions");
 			goto out;
 		}
 	}
@@ -433,7 +433,8 @@ int cmd_train(int argc, const char **argv)
 		double tl = cli_now();
 		label_ctx lc = { quiet, tl };
 		bool dbfailed = false;
-		db = egdb_use_option_cache(legdb, legdb == NULL || quiet, &dbfailed, (size_t)lcache << 20);
+		if (!variant)   /* the databases are English draughts' */
+			db = egdb_use_option_cache(legdb, legdb == NULL || quiet, &dbfailed, (size_t)lcache << 20);
 		if (dbfailed) {
 			rc = EXIT_RUNTIME;
 			goto out;

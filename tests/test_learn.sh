@@ -70,6 +70,20 @@ run "$PDNKIT" train --variant russian "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant of a board without patterns"
 run "$PDNKIT" train --variant international --net "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant with --net"
+# labelled by the variant's own searches, the labels kept in a file and read back
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vl.lab" --lambda 0.3 \
+	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpl.txt" -j -q --threads 2
+expect_rc 0 "train --variant --label-depth"
+n=$(echo "$OUT" | grep -o '"labelled":[0-9]*' | cut -d: -f2)
+[ -n "$n" ] && [ "$n" -gt 100 ] && pass || fail "International positions labelled by a search: '$n': $OUT"
+cmp -s "$T_TMP/vp.txt" "$T_TMP/vpl.txt" && fail "the search labels change no weight" || pass
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vl.lab" --lambda 0.3 \
+	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpl2.txt" --threads 2
+expect_err_has "the labels read from the labels file" "the labels read back"
+[ "$(grep -v '^#' "$T_TMP/vpl.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vpl2.txt" | cksum)" ] && pass ||
+	fail "the same labels read back fit other weights"
+run "$PDNKIT" train --variant international --label-egdb none --label-depth 3 "$T_TMP/spi.pdn"
+expect_rc 2 "train --variant with the English databases' label option"
 # shards: the union of two shards is the whole set, game for game
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 1/2 -o "$T_TMP/s1.pdn" --adjudicate none
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 2/2 -o "$T_TMP/s2.pdn" --adjudicate none

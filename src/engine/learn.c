@@ -36,6 +36,7 @@ struct pk_learn_data {
 					 * (pattern_king_indices), for the endgame table */
 	const pk_variant *variant;      /* a 10x10 variant's collection (vpattern.h): its windows */
 	pk_vweights vbase;              /* the evaluation its patterns add to */
+	pk_vpos *vpos;                  /* with variant: each sample's position, for learn_label */
 };
 
 pk_learn_data *learn_data_new(const pk_weights *base)
@@ -64,6 +65,7 @@ void learn_data_free(pk_learn_data *d)
 		return;
 	free(d->v);
 	free(d->pos);
+	free(d->vpos);
 	free(d->kidx);
 	free(d);
 }
@@ -83,6 +85,12 @@ static int grow(pk_learn_data *d)
 	if (!ps)
 		return -1;
 	d->pos = ps;
+	if (d->variant) {
+		pk_vpos *vp = realloc(d->vpos, cap * sizeof *vp);
+		if (!vp)
+			return -1;
+		d->vpos = vp;
+	}
 	if (d->max_pieces) {
 		uint32_t (*k)[PAT_WINDOWS_BASIC] = realloc(d->kidx, cap * sizeof *k);
 		if (!k)
@@ -177,7 +185,9 @@ int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 			rc = -1;
 			break;
 		}
-		memset(&d->pos[d->n], 0, sizeof d->pos[d->n]);   /* (labels are English draughts') */
+		memset(&d->pos[d->n], 0, sizeof d->pos[d->n]);
+		d->pos[d->n].key = vpos_state_key(&p);   /* what the labels file checks its positions by */
+		d->vpos[d->n] = p;
 		sample *s = &d->v[d->n++];
 		s->score = NO_SCORE;
 		int ph, t;
@@ -237,10 +247,47 @@ typedef struct {
 	atomic_bool failed;
 } label_job;
 
+/* The labelling of a variant's positions: its engine, its built-in evaluation. */
+static void label_vthread(int id, label_job *j)
+{
+	pk_learn_data *d = j->d;
+	pk_vengine *e = vengine_new(16);
+	if (!e) {
+		atomic_store(&j->failed, true);
+		return;
+	}
+	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
+	pk_limits lim = { .depth = j->depth };
+	for (size_t i = lo; i < hi; i++) {
+		if (j->stop && *j->stop)
+			break;
+		atomic_store_explicit(&j->done[id], i - lo + 1, memory_order_relaxed);
+		if (id == 0 && j->progress && (i - lo) % 1024 == 0) {
+			size_t all = 0;
+			for (int t = 0; t < j->nthreads; t++)
+				all += atomic_load_explicit(&j->done[t], memory_order_relaxed);
+			j->progress(j->ctx, all, d->n);
+		}
+		if (i % (size_t)j->every)
+			continue;
+		pk_vresult r;
+		if (vengine_search(e, &d->vpos[i], NULL, 0, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
+			continue;
+		int s = r.last.score;
+		d->v[i].score = (int16_t)(s > 3000 ? 3000 : s < -3000 ? -3000 : s);
+		j->labelled[id]++;
+	}
+	vengine_free(e);
+}
+
 static void label_thread(int id, void *arg)
 {
 	label_job *j = arg;
 	pk_learn_data *d = j->d;
+	if (d->variant) {
+		label_vthread(id, j);
+		return;
+	}
 	pk_engine *e = engine_new(16, j->w);
 	if (!e) {
 		atomic_store(&j->failed, true);
