@@ -1,4 +1,4 @@
-/* pdnkit analyze: search a position and show each completed iteration. */
+/* pdnkit analyze: search a position of any variant and show each completed iteration. */
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
+#include "dbcli.h"
 #include "book/book.h"
 #include "pdn/pdn_write.h"
 #include "rules/fen.h"
@@ -23,8 +24,9 @@ static void on_sigint(int sig)
 
 typedef struct {
 	bool json;
-	pk_pos root;
+	pk_gpos root;
 	int line;          /* which of the --multipv lines, from 1; 0 when only one */
+	bool headed;
 } actx;
 
 void analyze_score_text(int s, char *buf, size_t n)
@@ -35,23 +37,23 @@ void analyze_score_text(int s, char *buf, size_t n)
 		snprintf(buf, n, "%+d", s);
 }
 
-static void print_pv(const pk_pos *root, const pk_move *pv, int n, bool json)
+static void print_pv(const pk_gpos *root, const pk_gmove *pv, int n, bool json)
 {
-	pk_pos p = *root;
+	pk_gpos p = *root;
 	for (int i = 0; i < n; i++) {
-		char mv[PK_MOVE_STRLEN];
-		move_format(&pv[i], false, mv, sizeof mv);
+		char mv[160];
+		gmove_format(&p, &pv[i], false, mv, sizeof mv);
 		if (json)
 			printf("%s\"%s\"", i ? "," : "", mv);
 		else
 			printf(" %s", mv);
-		pk_pos q;
-		pos_make(&p, &pv[i], &q);
+		pk_gpos q;
+		gpos_make(&p, &pv[i], &q);
 		p = q;
 	}
 }
 
-static void on_iteration(void *vctx, const pk_iteration *it)
+static void on_iteration(void *vctx, const pk_giteration *it)
 {
 	actx *c = vctx;
 	double nps = it->seconds > 0 ? (double)it->nodes / it->seconds : 0;
@@ -67,11 +69,10 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 		print_pv(&c->root, it->pv, it->npv, true);
 		printf("]}\n");
 	} else {
-		static bool headed;
-		if (!headed)
+		if (!c->headed)
 			printf("depth  score (1/100 man, %s's view)  nodes  speed  time  line\n",
-			       c->root.stm == PK_BLACK ? "Black" : "White");
-		headed = true;
+			       gpos_stm(&c->root) == PK_BLACK ? "Black" : "White");
+		c->headed = true;
 		char s[32];
 		analyze_score_text(it->score, s, sizeof s);
 		if (c->line)
@@ -169,6 +170,89 @@ static int analyze_with(const char *text, const char *file, const pk_pos *root, 
 	return rc;
 }
 
+/* In the book: its moves and the engine's choice among them (book-min, book-score for
+ * English draughts), without a search. Whether the position was in it. */
+static bool book_answer(const pk_book *bk, pk_gengine *e, const pk_gpos *root, bool json)
+{
+	char mv[160];
+	pk_gmove choice;
+	int nb;
+	if (!root->v) {
+		if (!engine_book_move(gengine_english(e), bk, &root->e, &choice.e))
+			return false;
+		pk_book_move bm[PK_MAX_MOVES];
+		nb = book_probe(bk, &root->e, bm, PK_MAX_MOVES);
+		if (json)
+			printf("{\"book\":[");
+		for (int i = 0; i < nb; i++) {
+			pdn_move_string(&root->e, &bm[i].move, false, mv);
+			analyze_book_move(json, i, mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins,
+					  bm[i].score);
+		}
+		pdn_move_string(&root->e, &choice.e, false, mv);
+	} else {
+		if (!bk || book_vprobe(bk, &root->x, NULL, 0) <= 0)
+			return false;
+		pk_book_vmove *bm = malloc(sizeof *bm * 256);
+		if (!bm)
+			return false;
+		nb = book_vprobe(bk, &root->x, bm, 256);
+		if (json)
+			printf("{\"book\":[");
+		for (int i = 0; i < nb; i++) {
+			vmove_text(root->v, &bm[i].move, false, mv, sizeof mv);
+			analyze_book_move(json, i, mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins,
+					  bm[i].score);
+		}
+		free(bm);
+		book_vchoose(bk, &root->x, &choice.x);
+		vmove_text(root->v, &choice.x, false, mv, sizeof mv);
+	}
+	if (json) {
+		printf("]}\n{");
+		if (root->v)
+			printf("\"variant\":\"%s\",", root->v->key);
+		printf("\"bestmove\":\"%s\",\"book\":true}\n", mv);
+	} else {
+		printf("bestmove %s (book)\n", mv);
+	}
+	return true;
+}
+
+/* The position of --fen or --moves (or the start) of v (NULL: English draughts), and the
+ * game's positions before it (English draughts' moves: for repetitions). */
+static int root_option(const char *variant, const char *fen, const char *moves, pk_gpos *root, uint64_t **keys,
+		       pk_history *h)
+{
+	memset(h, 0, sizeof *h);
+	if (!variant) {
+		pk_pos p;
+		bool given;
+		if (position_option(fen, moves, &p, keys, h, &given) < 0)
+			return -1;
+		gpos_english(root, &p);
+		return 0;
+	}
+	if (fen && moves) {
+		cli_error("give --fen or --moves, not both");
+		return -1;
+	}
+	const pk_variant *v;
+	pk_vpos p;
+	if (cli_variant_position(variant, fen, &v, &p) < 0)
+		return -1;
+	if (moves) {
+		uint8_t buf[1024];
+		int k;
+		filter_pos at;
+		if (parse_moves_arg("--moves", moves, v, buf, (int)sizeof buf, &k, &at) < 0)
+			return -1;
+		p = at.vpos;
+	}
+	gpos_variant(root, &p);
+	return 0;
+}
+
 int cmd_analyze(int argc, const char **argv)
 {
 	engine_args ea;
@@ -193,7 +277,7 @@ int cmd_analyze(int argc, const char **argv)
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...]");
 	int rc = cli_parse_options(ctx, opts);
-	pk_engine *e = NULL;
+	pk_gengine *e = NULL;
 	uint64_t *keys = NULL;
 	if (rc)
 		goto out;
@@ -204,80 +288,59 @@ int cmd_analyze(int argc, const char **argv)
 	long multipv = 1;
 	if (engine_args_resolve(&ea, &lim) || (multipv_arg && cli_int(multipv_arg, 1, 64, "--multipv", &multipv)))
 		goto out;
-	if (variant && strcmp(variant, "english") != 0 && strcmp(variant, "21") != 0) {
-		if (multipv > 1 || ea.egdb) {
-			cli_error("--variant takes --fen or --moves, --book, the limits, --weights, --features and --threads; not --multipv or --egdb");
-			goto out;
-		}
-		struct sigaction sv = { 0 };
-		sv.sa_handler = on_sigint;
-		sigaction(SIGINT, &sv, NULL);
-		rc = analyze_variant(variant, fen, moves, book_arg, &lim, &ea, json, &stop_flag);
+	const pk_variant *v = NULL;
+	if (variant && !(v = cli_variant(variant)))
+		goto out;
+	if (v && v->gametype == 21)
+		v = NULL;
+	if (v && ea.egdb) {
+		cli_error("--egdb: the endgame databases are English draughts'; not with --variant");
 		goto out;
 	}
 	actx c = { .json = json };
 	pk_history h;
-	bool given;
-	if (position_option(fen, moves, &c.root, &keys, &h, &given) < 0)
+	if (root_option(v ? variant : NULL, fen, moves, &c.root, &keys, &h) < 0)
 		goto out;
 	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
-		rc = analyze_with(engine_spec, engines_file, &c.root, &ea, &lim, multipv, json);
+		if (v) {
+			cli_error("--engine: another engine analyses English draughts here (match --variant drives a DXP engine)");
+			goto out;
+		}
+		rc = analyze_with(engine_spec, engines_file, &c.root.e, &ea, &lim, multipv, json);
 		goto out;
 	}
-	if (book_option(book_arg, false, &bk) < 0) {
+	if (book_option_for(book_arg, false, v, &bk) < 0) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	e = engine_from_args(&ea);
+	e = gengine_from_args(&ea, v);
 	if (!e) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	pk_move bmove;
-	if (engine_book_move(e, bk, &c.root, &bmove)) {
-		/* In the book: its moves, and the engine's choice among them (book-min,
-		 * book-score), without a search. */
-		pk_book_move bm[PK_MAX_MOVES];
-		int nb = book_probe(bk, &c.root, bm, PK_MAX_MOVES);
-		char mv[PK_MOVE_STRLEN];
-		if (json)
-			printf("{\"book\":[");
-		for (int i = 0; i < nb; i++) {
-			pdn_move_string(&c.root, &bm[i].move, false, mv);
-			analyze_book_move(json, i, mv, bm[i].games, bm[i].black_wins, bm[i].draws, bm[i].white_wins,
-					  bm[i].score);
-		}
-		pdn_move_string(&c.root, &bmove, false, mv);
-		if (json)
-			printf("]}\n{\"bestmove\":\"%s\",\"book\":true}\n", mv);
-		else
-			printf("bestmove %s (book)\n", mv);
+	if (book_answer(bk, e, &c.root, json)) {
 		rc = EXIT_OK;
 		goto out;
 	}
 	struct sigaction sa = { 0 };
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
-	pk_result res;
 	/* With --multipv, line k is the same search with the moves of lines 1..k-1 left out. */
-	pk_move chosen[64];
-	pk_result first = { 0 };
-
+	pk_gmove chosen[64];
+	static pk_gresult res, first;
 	for (int k = 1; k <= multipv && !stop_flag; k++) {
 		c.line = multipv > 1 ? k : 0;
-		lim.exclude = chosen;
-		lim.nexclude = k - 1;
 		if (k > 1)
-			engine_new_game(e);
-		engine_search(e, &c.root, &h, &lim, &stop_flag, on_iteration, &c, &res);
+			gengine_new_game(e);
+		gengine_search(e, &c.root, &h, &lim, chosen, k - 1, &stop_flag, on_iteration, &c, &res);
 		if (k == 1)
 			first = res;
 		if (!res.has_move || res.forced)
 			break;
 		chosen[k - 1] = res.best;
 		if (multipv > 1) {
-			char m1[PK_MOVE_STRLEN], s1[32];
-			move_format(&res.best, false, m1, sizeof m1);
+			char m1[160], s1[32];
+			gmove_format(&c.root, &res.best, false, m1, sizeof m1);
 			analyze_score_text(res.last.score, s1, sizeof s1);
 			if (json)
 				printf("{\"multipv\":%d,\"move\":\"%s\",\"score\":%d,\"depth\":%d}\n", k, m1,
@@ -287,9 +350,10 @@ int cmd_analyze(int argc, const char **argv)
 		}
 	}
 	res = first;
-	char mv[PK_MOVE_STRLEN], s[32];
+	char mv[160], s[32];
+	int stm = gpos_stm(&c.root);
 	if (res.in_egdb) {
-		const char *side = c.root.stm == PK_BLACK ? "Black" : "White", *other = c.root.stm == PK_BLACK ? "White" : "Black";
+		const char *side = stm == PK_BLACK ? "Black" : "White", *other = stm == PK_BLACK ? "White" : "Black";
 		const pk_egdb_result *r = &res.egdb;
 		const char *value = r->value == EGDB_WIN ? "win" : r->value == EGDB_LOSS ? "loss" : "draw";
 		if (json) {
@@ -304,16 +368,19 @@ int cmd_analyze(int argc, const char **argv)
 		else
 			printf("database: %s wins\n", r->value == EGDB_WIN ? side : other);
 	}
+	char vkey[64] = "";
+	if (c.root.v)
+		snprintf(vkey, sizeof vkey, "\"variant\":\"%s\",", c.root.v->key);
 	if (!res.has_move) {
 		if (json)
-			printf("{\"bestmove\":null,\"score\":%d,\"depth\":0}\n", -SCORE_WIN);
+			printf("{%s\"bestmove\":null,\"score\":%d,\"depth\":0}\n", vkey, -SCORE_WIN);
 		else
-			printf("no legal move: %s has lost\n", c.root.stm == PK_BLACK ? "Black" : "White");
+			printf("no legal move: %s has lost\n", stm == PK_BLACK ? "Black" : "White");
 	} else {
-		move_format(&res.best, false, mv, sizeof mv);
+		gmove_format(&c.root, &res.best, false, mv, sizeof mv);
 		analyze_score_text(res.last.score, s, sizeof s);
 		if (json)
-			printf("{\"bestmove\":\"%s\",\"score\":%d,\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f%s}\n", mv,
+			printf("{%s\"bestmove\":\"%s\",\"score\":%d,\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f%s}\n", vkey, mv,
 			       res.last.score, res.last.depth, (unsigned long long)res.last.nodes, res.last.seconds,
 			       res.forced ? ",\"forced\":true" : "");
 		else if (res.forced)
@@ -324,7 +391,7 @@ int cmd_analyze(int argc, const char **argv)
 	}
 	rc = EXIT_OK;
 out:
-	engine_free(e);
+	gengine_free(e);
 	book_free(bk);
 	free(book_arg);
 	free(keys);

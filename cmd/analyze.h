@@ -1,4 +1,4 @@
-/* pdnkit analyze: what its two files share. */
+/* pdnkit analyze: what other commands take of it. */
 #ifndef PK_ANALYZE_CMD_H
 #define PK_ANALYZE_CMD_H
 
@@ -13,8 +13,5 @@ void analyze_score_text(int s, char *buf, size_t n);
 /* One book move of analyze's answer in a book position (i: its index, for JSON's commas). */
 void analyze_book_move(bool json, int i, const char *mv, uint32_t games, uint32_t bw, uint32_t dr, uint32_t ww,
 		       int score);
-/* analyze --variant NAME [--fen FEN | --moves MOVES] [--book FILE]: an exit status. */
-int analyze_variant(const char *name, const char *fen, const char *moves, const char *book_arg, const pk_limits *lim,
-		    const engine_args *ea, bool json, volatile sig_atomic_t *stop);
 
 #endif

@@ -399,6 +399,36 @@ pk_engine *engine_from_args(engine_args *ea)
 	return e;
 }
 
+pk_gengine *gengine_from_args(engine_args *ea, const pk_variant *v)
+{
+	if (!v || v->gametype == 21) {
+		pk_engine *e = engine_from_args(ea);
+		if (!e)
+			return NULL;
+		pk_gengine *g = gengine_new(NULL, e, NULL);
+		if (!g)
+			cli_error("out of memory");
+		return g;
+	}
+	pk_vweights w;
+	pk_features f;
+	if (engine_vweights(ea, v, &w) < 0 || engine_features(ea, &f) < 0)
+		return NULL;
+	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
+	pk_vengine *ve = vengine_new(mb);
+	if (!ve || vengine_set_threads(ve, engine_threads(ea)) < 0) {
+		cli_error("cannot allocate a %zu MB transposition table", mb);
+		vengine_free(ve);
+		return NULL;
+	}
+	vengine_set_weights(ve, &w);
+	vengine_set_features(ve, &f);
+	pk_gengine *g = gengine_new(v, NULL, ve);
+	if (!g)
+		cli_error("out of memory");
+	return g;
+}
+
 void engine_args_free(engine_args *ea)
 {
 	free(ea->depth);

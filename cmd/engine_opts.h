@@ -6,6 +6,7 @@
 #include <popt.h>
 #include "engine/search.h"
 #include "engine/vsearch.h"
+#include "engine/gengine.h"
 
 struct pk_egdb;
 typedef struct {
@@ -26,6 +27,10 @@ int engine_threads(const engine_args *ea);
 /* The engine of the options, with the endgame databases of --egdb (or the default
  * directory) when there are any: said once on stderr when there are none. */
 pk_engine *engine_from_args(engine_args *ea);
+/* The engine of the options for positions of v (NULL or English draughts: as
+ * engine_from_args; another variant: its engine with --weights or --patterns, --hash,
+ * --features and --threads). NULL when it cannot be made (reported). */
+pk_gengine *gengine_from_args(engine_args *ea, const pk_variant *v);
 /* The endgame databases of --egdb, opened once (NULL: none, or --egdb none). -1 when a
  * file is damaged (reported). */
 int engine_egdb(engine_args *ea, struct pk_egdb **db);

@@ -17,6 +17,16 @@ moves=$(echo "$OUT" | grep '^line' | awk '{print $3}' | sort -u | wc -l)
 [ "$(echo "$OUT" | grep '^line 1:' | awk '{print $3}')" = "$(echo "$OUT" | grep '^bestmove' | awk '{print $2}')" ] && pass || fail "bestmove is line 1"
 run "$PDNKIT" analyze --depth 3 --multipv 0
 expect_rc 2 "--multipv 0"
+# the same of an International position: one analyze for every variant
+run "$PDNKIT" analyze --variant international --depth 6 --multipv 3
+expect_rc 0 "analyze --variant international --multipv 3"
+[ "$(echo "$OUT" | grep -c '^line [123]: ')" -eq 3 ] && pass || fail "not three International lines: $OUT"
+[ "$(echo "$OUT" | grep '^line' | awk '{ print $3 }' | sort -u | wc -l)" -eq 3 ] && pass || fail "the lines' moves are not three different moves"
+first=$(echo "$OUT" | grep '^line 1:' | awk '{ print $3 }')
+expect_out_has "bestmove $first " "the first line's move is the best"
+expect_out_has "White's view" "the side whose view the scores take (White moves first)"
+run "$PDNKIT" analyze --variant international --depth 4 --egdb none --json
+expect_rc 2 "--egdb with --variant: the databases are English draughts'"
 
 # Two kings against one on the edge: a proven win.
 run "$PDNKIT" analyze --fen "W:WK27,K20:BK28" --depth 12 --json

@@ -1,0 +1,50 @@
+/* One engine for every variant, for the code that asks a position a ply (analyze,
+ * annotate, the match referee): English draughts' engine (engine/search.h) or another
+ * variant's (engine/vsearch.h, the same search instanced over its board), searched
+ * through one call over rules/gpos.h's positions. The choice is made once a search, never
+ * at a node. */
+#ifndef PK_GENGINE_H
+#define PK_GENGINE_H
+
+#include "engine/search.h"
+#include "engine/vsearch.h"
+#include "rules/gpos.h"
+
+#define GPV_MAX 64
+
+typedef struct {
+	int depth;
+	int score;                  /* the side to move's view */
+	uint64_t nodes;
+	double seconds;
+	pk_gmove pv[GPV_MAX];
+	int npv;
+} pk_giteration;
+
+typedef struct {
+	pk_gmove best;
+	bool has_move, forced;
+	pk_giteration last;
+	bool in_egdb;               /* English draughts: the root is in the databases */
+	pk_egdb_result egdb;
+} pk_gresult;
+
+typedef void (*pk_giteration_cb)(void *ctx, const pk_giteration *it);
+
+typedef struct pk_gengine pk_gengine;
+
+/* An engine for positions of v (NULL or English draughts: e, taken over; else ve, taken
+ * over). NULL when out of memory (the engine given is freed). */
+pk_gengine *gengine_new(const pk_variant *v, pk_engine *e, pk_vengine *ve);
+void gengine_free(pk_gengine *g);
+/* The English engine inside (NULL for another variant's). */
+pk_engine *gengine_english(pk_gengine *g);
+const pk_variant *gengine_variant(const pk_gengine *g);
+void gengine_new_game(pk_gengine *g);
+/* Search root (a position of the engine's variant) under lim; h: the game's positions
+ * before it (keys by gpos_key); exclude: root moves left out. As engine_search. */
+int gengine_search(pk_gengine *g, const pk_gpos *root, const pk_history *h, const pk_limits *lim,
+		   const pk_gmove *exclude, int nexclude, volatile sig_atomic_t *stop, pk_giteration_cb cb, void *ctx,
+		   pk_gresult *out);
+
+#endif
