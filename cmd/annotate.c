@@ -35,15 +35,7 @@ static void on_sigint(int sig)
 	stop_flag = 1;
 }
 
-static bool in_book(void *ctx, const pk_pos *p, const pk_move *m)
-{
-	return book_has_move(ctx, p, m);
-}
-
-static bool in_vbook(void *ctx, const pk_vpos *p, const pk_vmove *m)
-{
-	return book_has_vmove(ctx, p, m);
-}
+static bool in_book(void *ctx, const pk_gpos *p, const pk_gmove *m) { return book_has_gmove(ctx, p, m); }
 
 static const char *side_name(int side) { return side == PK_BLACK ? "black" : "white"; }
 
@@ -424,10 +416,7 @@ int cmd_annotate(int argc, const char **argv)
 		goto done;
 	}
 	if (bk) {
-		if (book_variant(bk))
-			ao->in_vbook = in_vbook;
-		else
-			ao->in_book = in_book;
+		ao->in_book = in_book;
 		ao->book_ctx = bk;
 	}
 	bo.threads = engine_threads(&ea);

@@ -405,7 +405,7 @@ pk_gengine *gengine_from_args(engine_args *ea, const pk_variant *v)
 		pk_engine *e = engine_from_args(ea);
 		if (!e)
 			return NULL;
-		pk_gengine *g = gengine_new(NULL, e, NULL);
+		pk_gengine *g = gengine_new(e, NULL);
 		if (!g)
 			cli_error("out of memory");
 		return g;
@@ -423,7 +423,7 @@ pk_gengine *gengine_from_args(engine_args *ea, const pk_variant *v)
 	}
 	vengine_set_weights(ve, &w);
 	vengine_set_features(ve, &f);
-	pk_gengine *g = gengine_new(v, NULL, ve);
+	pk_gengine *g = gengine_new(NULL, ve);
 	if (!g)
 		cli_error("out of memory");
 	return g;

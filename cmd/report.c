@@ -55,7 +55,7 @@ static void on_progress(void *ctx, long done, long total, long pos)
 	c->shown = true;
 }
 
-static bool in_book(void *ctx, const pk_pos *p, const pk_move *m) { return book_has_move(ctx, p, m); }
+static bool in_book(void *ctx, const pk_gpos *p, const pk_gmove *m) { return book_has_gmove(ctx, p, m); }
 
 int cmd_report(int argc, const char **argv)
 {

@@ -25,13 +25,13 @@ static void test_shot(void)
 	replay_init(&rp);
 	CHECK(replay_text(pdn, &g, &rp) == 0);
 	CHECK_INT(rp.nply, 2);
-	pk_engine *e = engine_new(8, NULL);
+	pk_gengine *e = gengine_new(engine_new(8, NULL), NULL);
 	pk_annotate_opts o = { .lim = { .depth = 6 }, .th = thresholds_default };
 	pk_note a[2], b[2];
 	CHECK_INT(annotate_game(e, &rp, &o, a), 0);
 	CHECK_INT(a[0].cls, CLASS_BLUNDER);
 	CHECK(a[0].loss >= 200);
-	CHECK(!move_same_effect(&a[0].best, &a[0].played));
+	CHECK(!move_same_effect(&a[0].best.e, &a[0].played.e));
 	CHECK_INT(a[0].side, PK_BLACK);
 	/* the forced capture: no search at all */
 	CHECK_INT(a[1].cls, CLASS_FORCED);
@@ -39,7 +39,7 @@ static void test_shot(void)
 	/* the same again */
 	CHECK_INT(annotate_game(e, &rp, &o, b), 0);
 	CHECK(a[0].score_best == b[0].score_best && a[0].score_played == b[0].score_played && a[0].nodes == b[0].nodes);
-	engine_free(e);
+	gengine_free(e);
 	game_free(&g);
 	replay_free(&rp);
 }
@@ -52,7 +52,7 @@ static void test_good_and_stop(void)
 	game_init(&g);
 	replay_init(&rp);
 	CHECK(replay_text(pdn, &g, &rp) == 0);
-	pk_engine *e = engine_new(8, NULL);
+	pk_gengine *e = gengine_new(engine_new(8, NULL), NULL);
 	pk_annotate_opts o = { .lim = { .depth = 6 }, .th = thresholds_default };
 	pk_note n[1];
 	CHECK_INT(annotate_game(e, &rp, &o, n), 0);
@@ -62,7 +62,35 @@ static void test_good_and_stop(void)
 	o.stop = &stop;
 	CHECK_INT(annotate_game(e, &rp, &o, n), 1);
 	CHECK_INT(n[0].cls, CLASS_NONE);
-	engine_free(e);
+	gengine_free(e);
+	game_free(&g);
+	replay_free(&rp);
+}
+
+/* A game of another variant through the same annotate_game: its engine, its moves, its
+ * first mover; and an engine without that variant's family refuses it. */
+static void test_variant(void)
+{
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	const char *err;
+	CHECK_INT(replay_moves_text_as("32-28 17-22 28x17 12x21", 20, &g, &rp, &err), 0);
+	CHECK_INT(replay_gplies(&rp), 4);
+	pk_gengine *e = gengine_new(NULL, vengine_new(8));
+	pk_annotate_opts o = { .lim = { .depth = 4 }, .th = thresholds_default };
+	pk_note n[4];
+	CHECK_INT(annotate_game(e, &rp, &o, n), 0);
+	CHECK_INT(n[0].side, PK_WHITE);
+	CHECK_INT(n[1].side, PK_BLACK);
+	CHECK(n[0].depth == 4 && n[0].cls != CLASS_NONE);
+	CHECK_INT(n[2].cls, CLASS_FORCED);   /* 28x17: the only capture */
+	CHECK(n[0].played.x.from == 32 && n[0].played.x.to == 28);
+	gengine_free(e);
+	pk_gengine *en = gengine_new(engine_new(8, NULL), NULL);
+	CHECK_INT(annotate_game(en, &rp, &o, n), -1);
+	gengine_free(en);
 	game_free(&g);
 	replay_free(&rp);
 }
@@ -102,5 +130,6 @@ int main(void)
 	test_shot();
 	test_good_and_stop();
 	test_definitions();
+	test_variant();
 	return check_done("test_annotate");
 }

@@ -169,9 +169,11 @@ if have_corpora "Russian blunders"; then
 	expect_err_has "0 with errors" "the set-up validates as Russian"
 	run "$PDNKIT" blunders --db "$VDB" --min-loss 1000 --format json
 	expect_out_has '"game":94,"gametype":25,' "JSON names the GameType"
-	# the report draws English boards: other variants are left out, and not searched
-	run "$PDNKIT" report --depth 2 -o "$T_TMP/ru.html" "$CORPORA/ussr1947.pdn"
-	expect_err_has "0 annotated now, 0 read back, 153 of other variants left out" "the report leaves Russian games out"
+	# the report draws every variant's board: Russian games are reported on theirs
+	awk '/^\[Event/ { n++ } n <= 4' "$CORPORA/ussr1947.pdn" >"$T_TMP/ru4.pdn"
+	run "$PDNKIT" report --depth 2 -o "$T_TMP/ru.html" "$T_TMP/ru4.pdn"
+	expect_err_has "report: 4 games in" "the report takes Russian games"
+	grep -q 'data-board=.{"rows":8,"cols":8' "$T_TMP/ru.html" && pass || fail "no board for the Russian games' stepper"
 fi
 
 # Usage errors.

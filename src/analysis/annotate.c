@@ -83,7 +83,7 @@ bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, int rou
 /* The game's positions before ply p, for repetitions: the start and each position after. */
 static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_history *h)
 {
-	h->reversible = replay_history(rp, p, keys);
+	h->reversible = replay_ghistory(rp, p, keys);
 	h->keys = keys;
 	h->nkeys = p;         /* the positions before ply p's position (which is the root) */
 }
@@ -192,9 +192,11 @@ static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_no
 			break;
 		}
 		const pk_pos *before = replay_pos_before(rp, i + 1);
+		pk_gpos gbefore;
+		gpos_english(&gbefore, before);
 		n->side = before->stm;
-		n->played = pl->move;
-		n->best = pl->move;
+		n->played.e = pl->move;
+		n->best.e = pl->move;
 		int nm = 0;
 		for (int k = first; k < i; k++)
 			moves[nm++] = rp->plies[k].move;
@@ -202,7 +204,7 @@ static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_no
 			n->cls = CLASS_FORCED;
 			goto next;
 		}
-		if (o->in_book && o->in_book(o->book_ctx, before, &pl->move)) {
+		if (o->in_book && o->in_book(o->book_ctx, &gbefore, &n->played)) {
 			n->cls = CLASS_BOOK;
 			goto next;
 		}
@@ -211,11 +213,11 @@ static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_no
 			rc = o->stop && *o->stop ? 1 : 2;
 			break;
 		}
-		n->best = a.move;
+		n->best.e = a.move;
 		n->score_best = to_hundredths(a.score);
 		n->depth = a.depth;
 		n->npv = 1;
-		n->pv[0] = a.move;
+		n->pv[0].e = a.move;
 		if (move_same_effect(&a.move, &pl->move))
 			annotate_note_best(n, &o->th, false, 0);
 		else {
@@ -239,98 +241,110 @@ static int annotate_client(const pk_replay *rp, const pk_annotate_opts *o, pk_no
 
 /* Search the position before a move and score the move played at the same depth (the
  * note's best, scores, class, depth and line). With `only`, a move that is the engine's
- * best is tested for being the only one that holds. 0; 1 when stopped. */
-static int judge(pk_engine *e, const pk_pos *before, const pk_history *h, const pk_limits *lim, const pk_move *played_move,
-		 const pk_annotate_opts *o, bool only, pk_note *n)
+ * best is tested for being the only one that holds. 0; 1 when stopped; -1 when out of
+ * memory. */
+static int judge(pk_gengine *e, const pk_gpos *before, const pk_history *h, const pk_limits *lim,
+		 const pk_gmove *played, const pk_annotate_opts *o, bool only, pk_note *n)
 {
-	pk_result r;
-	engine_search(e, before, h, lim, o->stop, NULL, NULL, &r);
-	if (o->stop && *o->stop)
-		return 1;
-	n->best = r.best;
-	n->score_best = r.last.score;
-	n->depth = r.last.depth;
-	n->nodes = r.last.nodes;
-	n->npv = r.last.npv < NOTE_PV ? r.last.npv : NOTE_PV;
-	memcpy(n->pv, r.last.pv, sizeof(pk_move) * (size_t)n->npv);
-	if (move_same_effect(&r.best, played_move)) {
+	pk_gresult *r = malloc(sizeof *r);
+	if (!r)
+		return -1;
+	int rc = 0;
+	gengine_search(e, before, h, lim, NULL, 0, o->stop, NULL, NULL, r);
+	if (o->stop && *o->stop) {
+		rc = 1;
+		goto out;
+	}
+	n->best = r->best;
+	n->score_best = r->last.score;
+	n->depth = r->last.depth;
+	n->nodes = r->last.nodes;
+	n->npv = r->last.npv < NOTE_PV ? r->last.npv : NOTE_PV;
+	memcpy(n->pv, r->last.pv, sizeof(pk_gmove) * (size_t)n->npv);
+	if (gmove_same(before, &r->best, played)) {
 		if (!only) {
 			annotate_note_best(n, &o->th, false, 0);
-			return 0;
+			goto out;
 		}
 		/* The only move: the best does not lose, every other does. */
-		pk_limits ol = *lim;
-		ol.exclude = &r.best;
-		ol.nexclude = 1;
-		pk_result r2;
-		engine_search(e, before, h, &ol, o->stop, NULL, NULL, &r2);
+		pk_gmove best = r->best;
+		gengine_search(e, before, h, lim, &best, 1, o->stop, NULL, NULL, r);
 		if (o->stop && *o->stop)
-			return 1;
-		annotate_note_best(n, &o->th, r2.has_move, r2.last.score);
-		return 0;
+			rc = 1;
+		else
+			annotate_note_best(n, &o->th, r->has_move, r->last.score);
+		goto out;
 	}
 	/* The move played, scored at the same depth: every other move left out. */
-	pk_movelist ml;
-	gen_moves(before, &ml);
-	pk_move others[PK_MAX_MOVES];
+	pk_gmove *others = malloc(sizeof *others * VAR_MAX_MOVES);
+	int nm = others ? gpos_gen(before, others, VAR_MAX_MOVES) : -1;
+	if (nm < 0) {
+		free(others);
+		rc = -1;
+		goto out;
+	}
 	int k = 0;
-	for (int j = 0; j < ml.n; j++)
-		if (!move_same_effect(&ml.m[j], played_move))
-			others[k++] = ml.m[j];
+	for (int j = 0; j < nm; j++)
+		if (!gmove_same(before, &others[j], played))
+			others[k++] = others[j];
 	pk_limits pl = *lim;
-	pl.exclude = others;
-	pl.nexclude = k;
 	if ((pl.depth == 0 || pl.movetime > 0 || pl.nodes) && n->depth > 0)
 		pl.depth = n->depth;   /* a time or node limit: the depth reached */
-	pk_result r2;
-	engine_search(e, before, h, &pl, o->stop, NULL, NULL, &r2);
+	gengine_search(e, before, h, &pl, others, k, o->stop, NULL, NULL, r);
+	free(others);
 	if (o->stop && *o->stop)
-		return 1;
-	annotate_note_played(n, &o->th, r2.last.score, r2.last.nodes);
-	return 0;
+		rc = 1;
+	else
+		annotate_note_played(n, &o->th, r->last.score, r->last.nodes);
+out:
+	free(r);
+	return rc;
 }
 
-int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)
+int annotate_game(pk_gengine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes)
 {
-	if (o->client) {
-		for (int i = 0; i < rp->nply; i++)
-			notes[i] = (pk_note){ .ply = i + 1, .cls = CLASS_NONE };
+	int plies = replay_gplies(rp);
+	for (int i = 0; i < plies; i++)
+		notes[i] = (pk_note){ .ply = i + 1, .cls = CLASS_NONE };
+	if (o->client && !rp->variant_replayed)
 		return annotate_client(rp, o, notes);
-	}
-	engine_new_game(e);
-	uint64_t *keys = malloc(sizeof *keys * (size_t)(rp->nply + 1));
+	if (rp->variant_replayed ? !gengine_other(e) || !rp->vr.ord : !gengine_english(e))
+		return -1;
+	gengine_new_game(e);
+	uint64_t *keys = malloc(sizeof *keys * (size_t)(plies + 1));
 	if (!keys)
 		return -1;
 	int rc = 0;
-	for (int i = 0; i < rp->nply; i++)
-		notes[i] = (pk_note){ .ply = i + 1, .cls = CLASS_NONE };
-	for (int i = 0; i < rp->nply; i++) {
+	for (int i = 0; i < plies; i++) {
 		pk_note *n = &notes[i];
-		const pk_ply *pl = &rp->plies[i];
-		if (pl->ordinal < 0)
+		pk_gpos before;
+		pk_gmove played;
+		if (!replay_gply(rp, i + 1, &before, &played)) {
+			if (rp->variant_replayed)
+				break;        /* not the replay of this game: nothing more to say */
 			continue;             /* a /FEN/ set-up */
+		}
 		if (o->stop && *o->stop) {
 			n->cls = CLASS_NONE;
 			rc = 1;
 			break;
 		}
-		const pk_pos *before = replay_pos_before(rp, i + 1);
-		n->side = before->stm;
-		n->played = pl->move;
-		n->best = pl->move;
-		if (pl->nlegal == 1) {
+		n->side = gpos_stm(&before);
+		n->played = n->best = played;
+		if ((rp->variant_replayed ? gpos_count(&before) : rp->plies[i].nlegal) == 1) {
 			n->cls = CLASS_FORCED;
 			goto next;
 		}
-		if (o->in_book && o->in_book(o->book_ctx, before, &pl->move)) {
+		if (o->in_book && o->in_book(o->book_ctx, &before, &played)) {
 			n->cls = CLASS_BOOK;
 			goto next;
 		}
 		pk_history h;
 		history_before(rp, i, keys, &h);
-		if (judge(e, before, &h, &o->lim, &pl->move, o, true, n)) {
+		int jr = judge(e, &before, &h, &o->lim, &played, o, true, n);
+		if (jr) {
 			n->cls = CLASS_NONE;
-			rc = 1;
+			rc = jr;
 			break;
 		}
 		/* Checked deeper, round by round while still flagged: the class is what the
@@ -340,17 +354,17 @@ int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, 
 		bool stopped = false;
 		for (int r = 1; !stopped && annotate_verify_limits(o, n, r, depth0, &deep); r++) {
 			uint64_t nodes = n->nodes;
-			if (judge(e, before, &h, &deep, &pl->move, o, false, n)) {
+			if ((jr = judge(e, &before, &h, &deep, &played, o, false, n)) != 0) {
 				n->cls = CLASS_NONE;
-				rc = 1;
+				rc = jr;
 				stopped = true;
 			}
 			n->nodes += nodes;
 		}
 		if (stopped)
 			break;
-		if (o->egdb)
-			egdb_classify(o->egdb, before, &pl->move, n);
+		if (o->egdb && !before.v)
+			egdb_classify(o->egdb, &before.e, &played.e, n);
 	next:
 		if (o->on_move)
 			o->on_move(o->ctx, n);

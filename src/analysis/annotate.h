@@ -6,8 +6,7 @@
 #define PK_ANNOTATE_H
 
 #include "pdn/replay.h"
-#include "engine/search.h"
-#include "engine/vsearch.h"
+#include "engine/gengine.h"
 #include "proto/client.h"
 
 enum { CLASS_GOOD, CLASS_INACCURACY, CLASS_MISTAKE, CLASS_BLUNDER, CLASS_ONLY, CLASS_FORCED, CLASS_BOOK,
@@ -38,11 +37,11 @@ typedef struct {
 	int ply;                  /* 1-based ply of the game */
 	int side;                 /* PK_BLACK or PK_WHITE: who played it */
 	int cls;                  /* CLASS_* */
-	pk_move played, best;
+	pk_gmove played, best;    /* of the game's variant (rules/gpos.h) */
 	int score_best, score_played, loss;
 	int depth;                /* of the search before the move; 0 when not searched */
 	uint64_t nodes;
-	pk_move pv[NOTE_PV];      /* the best line from the position before the move */
+	pk_gmove pv[NOTE_PV];     /* the best line from the position before the move */
 	int npv;
 	/* Classified by the endgame databases: the value (EGDB_WIN, _DRAW, _LOSS, for the
 	 * side that moved) before the move and after it. */
@@ -50,19 +49,17 @@ typedef struct {
 	int egdb_before, egdb_after;
 } pk_note;
 
-/* Says whether a position and move are book moves (for CLASS_BOOK); may be NULL. */
-typedef bool (*pk_book_fn)(void *ctx, const pk_pos *p, const pk_move *m);
-/* The same for the positions of another variant's games (vannotate_game). */
-typedef bool (*pk_vbook_fn)(void *ctx, const pk_vpos *p, const pk_vmove *m);
+/* Says whether a position (of any variant) and move are book moves (for CLASS_BOOK); may
+ * be NULL. */
+typedef bool (*pk_book_fn)(void *ctx, const pk_gpos *p, const pk_gmove *m);
 
 typedef struct {
 	pk_limits lim;
 	pk_thresholds th;
 	pk_book_fn in_book;
-	pk_vbook_fn in_vbook;
 	void *book_ctx;
 	volatile sig_atomic_t *stop;
-	/* Endgame databases (may be NULL): a move between positions they hold is classified
+	/* Endgame databases of English draughts (may be NULL): a move between positions they hold is classified
 	 * by them, whatever the search says: a win given up for a draw or a loss, or a draw
 	 * for a loss, is a blunder; a move that keeps the value is not one. */
 	pk_egdb *egdb;
@@ -87,24 +84,14 @@ typedef struct {
 	void *ctx;
 } pk_annotate_opts;
 
-/* Annotate every ply of rp into notes (rp->nply entries). The engine starts a new game
- * first, so a game's annotation depends only on the game and the options (with one
- * search thread and a depth or node limit). 0; 1 when stopped (the notes after the stop
- * are CLASS_NONE); 2 when another engine failed (o->client); -1 when out of memory. */
-int annotate_game(pk_engine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes);
-
-/* A move of another variant's game and the engine's line there (vannotate_game). */
-typedef struct {
-	pk_vmove played, best;
-	pk_vmove pv[NOTE_PV];
-	int npv;
-} pk_vnote;
-
-/* annotate_game for a game of another variant, replayed and kept (pdn/vreplay.h): the
- * same notes (their English moves left empty), the variant's moves in vnotes (vr->plies
- * of each). The book of o is consulted through in_vbook; the endgame databases are
- * English draughts' and are not. 0; 1 when stopped; -1 when out of memory. */
-int vannotate_game(pk_vengine *e, const pk_vreplay *vr, const pk_annotate_opts *o, pk_note *notes, pk_vnote *vnotes);
+/* Annotate every ply of rp, a game of any variant (English draughts, or another replayed
+ * and kept: pdn/vreplay.h), into notes (replay_gplies(rp) entries), with e's engine of
+ * that variant's family. The engine starts a new game first, so a game's annotation
+ * depends only on the game and the options (with one search thread and a depth or node
+ * limit). Another engine (o->client) and the databases are English draughts'. 0; 1 when
+ * stopped (the notes after the stop are CLASS_NONE); 2 when another engine failed
+ * (o->client); -1 when out of memory or when e has no engine of the game's family. */
+int annotate_game(pk_gengine *e, const pk_replay *rp, const pk_annotate_opts *o, pk_note *notes);
 
 /* A note's class once the position before the move is searched (score_best set): the
  * move played is the engine's best (only when the second best, searched with the best

@@ -25,8 +25,8 @@ typedef struct {
 
 struct pk_batch {
 	pk_batch_opts o;
-	pk_engine *eng[MAX_THREADS];
-	pk_vengine *veng[MAX_THREADS];   /* for games of other variants, made when one comes */
+	pk_gengine *eng[MAX_THREADS];    /* English draughts' engine, and the other variants'
+					  * made when a game of one comes */
 	pk_client *cli[MAX_THREADS];     /* another engine's, started when needed */
 	pk_bgame *jobs;              /* the chunk, in input order */
 	int njobs;
@@ -70,47 +70,43 @@ static bool note_numbers(const pk_note *n, pk_tnote *t)
 	return true;
 }
 
-/* A search's note as text (moves written as PDN writes them). */
+/* A move as the game's PDN writes it (English draughts: as pdn_move_string, the
+ * landing squares where two captures share their ends). */
+static void move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size)
+{
+	if (p->v) {
+		vmove_text(p->v, &m->x, false, buf, size);
+		return;
+	}
+	char t[PK_MOVE_STRLEN];
+	pdn_move_string(&p->e, &m->e, false, t);
+	snprintf(buf, size, "%s", t);
+}
+
+/* A search's note as text (moves written as the game's PDN writes them). */
 static void to_text(const pk_replay *rp, const pk_note *n, pk_tnote *t)
 {
 	if (!note_numbers(n, t))
 		return;
-	const pk_pos *before = replay_pos_before(rp, n->ply);
-	pdn_move_string(before, &n->played, false, t->move);
+	pk_gpos before;
+	pk_gmove played;
+	if (!replay_gply(rp, n->ply, &before, &played))
+		return;
+	move_text(&before, &n->played, t->move, sizeof t->move);
 	if (!t->scored)
 		return;
-	pdn_move_string(before, &n->best, false, t->best);
-	pk_pos p = *before;
+	move_text(&before, &n->best, t->best, sizeof t->best);
+	pk_gpos p = before;
 	size_t k = 0;
 	for (int i = 0; i < n->npv; i++) {
-		char mv[PK_MOVE_STRLEN];
-		pdn_move_string(&p, &n->pv[i], false, mv);
+		char mv[160];
+		move_text(&p, &n->pv[i], mv, sizeof mv);
 		if (k + strlen(mv) + 2 > sizeof t->pv)
 			break;
 		k += (size_t)snprintf(t->pv + k, sizeof t->pv - k, "%s%s", k ? " " : "", mv);
-		pk_pos c;
-		pos_make(&p, &n->pv[i], &c);
+		pk_gpos c;
+		gpos_make(&p, &n->pv[i], &c);
 		p = c;
-	}
-}
-
-/* A variant game's note as text (moves as its PDN writes them). */
-static void vto_text(const pk_vreplay *vr, const pk_note *n, const pk_vnote *vn, pk_tnote *t)
-{
-	if (!note_numbers(n, t))
-		return;
-	const pk_variant *v = vr->start.v;
-	vmove_text(v, &vn->played, false, t->move, sizeof t->move);
-	if (!t->scored)
-		return;
-	vmove_text(v, &vn->best, false, t->best, sizeof t->best);
-	size_t k = 0;
-	for (int i = 0; i < vn->npv; i++) {
-		char mv[PK_MOVE_STRLEN];
-		vmove_text(v, &vn->pv[i], false, mv, sizeof mv);
-		if (k + strlen(mv) + 2 > sizeof t->pv)
-			break;
-		k += (size_t)snprintf(t->pv + k, sizeof t->pv - k, "%s%s", k ? " " : "", mv);
 	}
 }
 
@@ -162,14 +158,17 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 	int plies = bgame_plies(j);
 	bool variant = j->rp.variant_replayed;
 	pk_note *notes = calloc((size_t)plies + 1, sizeof *notes);
-	pk_vnote *vnotes = variant ? calloc((size_t)plies + 1, sizeof *vnotes) : NULL;
 	j->notes = calloc((size_t)plies + 1, sizeof *j->notes);
-	if (variant && !b->veng[wid] && !(b->veng[wid] = vengine_new(b->o.hash)))
-		vnotes = (free(vnotes), NULL);
-	if (!notes || !j->notes || (variant && !vnotes)) {
+	if (variant && !gengine_other(b->eng[wid])) {
+		pk_vengine *ve = vengine_new(b->o.hash);
+		if (ve) {
+			vengine_set_features(ve, &b->o.f);
+			gengine_set_other(b->eng[wid], ve);
+		}
+	}
+	if (!notes || !j->notes || (variant && !gengine_other(b->eng[wid]))) {
 		atomic_store(&b->oom, true);
 		free(notes);
-		free(vnotes);
 		return;
 	}
 	j->error[0] = 0;
@@ -180,7 +179,6 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 		}
 		if (!b->cli[wid]) {
 			free(notes);
-			free(vnotes);
 			return;
 		}
 		o.client = b->cli[wid];
@@ -188,16 +186,12 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 		o.client_error = j->error;
 		o.client_error_size = sizeof j->error;
 	}
-	int rc = variant ? vannotate_game(b->veng[wid], &j->rp.vr, &o, notes, vnotes)
-			 : annotate_game(b->eng[wid], &j->rp, &o, notes);
+	int rc = annotate_game(b->eng[wid], &j->rp, &o, notes);
 	if (rc < 0)
 		atomic_store(&b->oom, true);
 	if (rc == 0) {
 		for (int i = 0; i < plies; i++)
-			if (variant)
-				vto_text(&j->rp.vr, &notes[i], &vnotes[i], &j->notes[i]);
-			else
-				to_text(&j->rp, &notes[i], &j->notes[i]);
+			to_text(&j->rp, &notes[i], &j->notes[i]);
 		/* results count from the first mover ("1-0": the first mover won); the notes
 		 * name the sides by colour */
 		int result = j->rp.result;
@@ -209,7 +203,6 @@ static void annotate_job(pk_batch *b, int wid, pk_bgame *j)
 		progress(b, atomic_load(&b->positions));
 	}
 	free(notes);
-	free(vnotes);
 }
 
 /* A game the batch annotates: English draughts, or another variant unless english_only. */
@@ -244,7 +237,7 @@ static void run_chunk(pk_batch *b)
 		nw = 1;
 	int per = b->o.threads / nw;
 	for (int i = 0; i < nw; i++)
-		if (b->eng[i] && engine_set_threads(b->eng[i], per) < 0)
+		if (b->eng[i] && gengine_english(b->eng[i]) && engine_set_threads(gengine_english(b->eng[i]), per) < 0)
 			atomic_store(&b->oom, true);
 	for (int i = 0; i < b->njobs; i++)
 		b->order[i] = i;
@@ -461,15 +454,17 @@ pk_batch *batch_new(const pk_batch_opts *o, char *err, size_t errsize)
 		return NULL;
 	}
 	for (int i = 0; i < b->o.threads; i++) {
-		if (b->o.ext)
-			continue;   /* another engine's searches; none of pdnkit's */
-		if (!(b->eng[i] = engine_new(b->o.hash, &b->o.w))) {
+		/* with another engine, none of pdnkit's for English draughts */
+		pk_engine *e = b->o.ext ? NULL : engine_new(b->o.hash, &b->o.w);
+		if ((!b->o.ext && !e) || !(b->eng[i] = gengine_new(e, NULL))) {
 			snprintf(err, errsize, "cannot allocate a %zu MB transposition table", b->o.hash);
 			batch_free(b);
 			return NULL;
 		}
-		engine_set_features(b->eng[i], &b->o.f);
-		engine_set_egdb(b->eng[i], b->o.ao.egdb);
+		if (e) {
+			engine_set_features(e, &b->o.f);
+			engine_set_egdb(e, b->o.ao.egdb);
+		}
 	}
 	b->o.ao.stop = (volatile sig_atomic_t *)(b->o.stop ? b->o.stop : &no_stop);
 	return b;
@@ -563,8 +558,7 @@ void batch_free(pk_batch *b)
 	if (!b)
 		return;
 	for (int i = 0; i < MAX_THREADS; i++) {
-		engine_free(b->eng[i]);
-		vengine_free(b->veng[i]);
+		gengine_free(b->eng[i]);
 		client_close(b->cli[i]);
 	}
 	for (int i = 0; i < b->nplayers; i++)

@@ -537,6 +537,13 @@ bool book_has_vmove(const pk_book *bk, const pk_vpos *p, const pk_vmove *m)
 	return found;
 }
 
+bool book_has_gmove(const pk_book *bk, const pk_gpos *p, const pk_gmove *m)
+{
+	if (book_variant(bk) != (p->v ? p->v : NULL))
+		return false;
+	return p->v ? book_has_vmove(bk, &p->x, &m->x) : book_has_move(bk, &p->e, &m->e);
+}
+
 uint32_t book_id(const pk_book *bk) { return bk->id; }
 
 extern const unsigned char pk_book_default_data[];

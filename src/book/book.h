@@ -16,6 +16,7 @@
 #include "pdn/replay.h"
 #include "pdn/vreplay.h"
 #include "rules/variant.h"
+#include "rules/gpos.h"
 
 #define BOOK_FORMAT_VERSION 1      /* English draughts */
 #define BOOK_VFORMAT_VERSION 2     /* another variant: its GameType in the header */
@@ -120,6 +121,9 @@ typedef int (*book_vwalk_fn)(void *ctx, const pk_vpos *before, const pk_book_vmo
 int book_vwalk(const pk_book *bk, book_vwalk_fn enter, void *ctx);
 bool book_vchoose(const pk_book *bk, const pk_vpos *p, pk_vmove *out);
 bool book_has_vmove(const pk_book *bk, const pk_vpos *p, const pk_vmove *m);
+/* Whether m is one of the book moves of p, a position of any variant (none when the book
+ * is of another variant). */
+bool book_has_gmove(const pk_book *bk, const pk_gpos *p, const pk_gmove *m);
 /* The fixed ranking of a variant position's moves (version BOOK_VRANK_VERSION), and its
  * check value for variant v. */
 void book_vrank_moves(const pk_vpos *p, const pk_vmovelist *ml, int *rank);

@@ -4,32 +4,23 @@
 #include "engine/gengine.h"
 
 struct pk_gengine {
-	const pk_variant *v;         /* NULL: English draughts */
-	pk_engine *e;
-	pk_vengine *ve;
+	pk_engine *e;                /* English draughts' */
+	pk_vengine *ve;              /* the other variants' */
 	pk_giteration it;            /* the iteration handed to the callback */
 	pk_giteration_cb cb;
 	void *ctx;
 };
 
-pk_gengine *gengine_new(const pk_variant *v, pk_engine *e, pk_vengine *ve)
+pk_gengine *gengine_new(pk_engine *e, pk_vengine *ve)
 {
-	if (v && v->gametype == 21)
-		v = NULL;
 	pk_gengine *g = calloc(1, sizeof *g);
-	if (!g || (v ? !ve : !e)) {
+	if (!g) {
 		engine_free(e);
 		vengine_free(ve);
-		free(g);
 		return NULL;
 	}
-	g->v = v;
-	g->e = v ? NULL : e;
-	g->ve = v ? ve : NULL;
-	if (v)
-		engine_free(e);
-	else
-		vengine_free(ve);
+	g->e = e;
+	g->ve = ve;
 	return g;
 }
 
@@ -44,13 +35,21 @@ void gengine_free(pk_gengine *g)
 
 pk_engine *gengine_english(pk_gengine *g) { return g->e; }
 
-const pk_variant *gengine_variant(const pk_gengine *g) { return g->v; }
+pk_vengine *gengine_other(pk_gengine *g) { return g->ve; }
+
+void gengine_set_other(pk_gengine *g, pk_vengine *ve)
+{
+	if (g->ve)
+		vengine_free(ve);
+	else
+		g->ve = ve;
+}
 
 void gengine_new_game(pk_gengine *g)
 {
 	if (g->e)
 		engine_new_game(g->e);
-	else
+	if (g->ve)
 		vengine_new_game(g->ve);
 }
 
@@ -99,7 +98,9 @@ int gengine_search(pk_gengine *g, const pk_gpos *root, const pk_history *h, cons
 	g->ctx = ctx;
 	pk_limits l = *lim;
 	int rc;
-	if (!g->v) {
+	if (root->v ? !g->ve : !g->e)
+		return -1;
+	if (!root->v) {
 		pk_move ex[PK_MAX_MOVES];
 		int n = nexclude < PK_MAX_MOVES ? nexclude : PK_MAX_MOVES;
 		for (int i = 0; i < n; i++)

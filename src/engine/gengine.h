@@ -33,15 +33,18 @@ typedef void (*pk_giteration_cb)(void *ctx, const pk_giteration *it);
 
 typedef struct pk_gengine pk_gengine;
 
-/* An engine for positions of v (NULL or English draughts: e, taken over; else ve, taken
- * over). NULL when out of memory (the engine given is freed). */
-pk_gengine *gengine_new(const pk_variant *v, pk_engine *e, pk_vengine *ve);
+/* An engine for English draughts' positions (e) and the other variants' (ve), either
+ * NULL when none is wanted; both taken over. NULL when out of memory (those given are
+ * freed). */
+pk_gengine *gengine_new(pk_engine *e, pk_vengine *ve);
 void gengine_free(pk_gengine *g);
-/* The English engine inside (NULL for another variant's). */
+/* The English engine inside, and the other variants' (NULL when none). */
 pk_engine *gengine_english(pk_gengine *g);
-const pk_variant *gengine_variant(const pk_gengine *g);
+pk_vengine *gengine_other(pk_gengine *g);
+/* The other variants' engine, when it had none (taken over). */
+void gengine_set_other(pk_gengine *g, pk_vengine *ve);
 void gengine_new_game(pk_gengine *g);
-/* Search root (a position of the engine's variant) under lim; h: the game's positions
+/* Search root (-1 when the engine has none of its family) under lim; h: the game's positions
  * before it (keys by gpos_key); exclude: root moves left out. As engine_search. */
 int gengine_search(pk_gengine *g, const pk_gpos *root, const pk_history *h, const pk_limits *lim,
 		   const pk_gmove *exclude, int nexclude, volatile sig_atomic_t *stop, pk_giteration_cb cb, void *ctx,

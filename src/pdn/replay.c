@@ -72,6 +72,36 @@ int replay_history(const pk_replay *rp, int p, uint64_t *keys)
 	return rev;
 }
 
+int replay_gplies(const pk_replay *rp) { return rp->variant_replayed ? rp->vr.plies : rp->nply; }
+
+bool replay_gply(const pk_replay *rp, int p, pk_gpos *before, pk_gmove *m)
+{
+	if (p < 1 || p > replay_gplies(rp))
+		return false;
+	if (rp->variant_replayed) {
+		pk_vpos x;
+		if (vreplay_pos_before(&rp->vr, p, &x, &m->x) < 0)
+			return false;
+		gpos_variant(before, &x);
+		return true;
+	}
+	const pk_ply *pl = &rp->plies[p - 1];
+	if (pl->ordinal < 0)
+		return false;
+	gpos_english(before, replay_pos_before(rp, p));
+	m->e = pl->move;
+	return true;
+}
+
+int replay_ghistory(const pk_replay *rp, int p, uint64_t *keys)
+{
+	if (!rp->variant_replayed)
+		return replay_history(rp, p, keys);
+	for (int i = 0; i < p && rp->vr.key && i <= rp->vr.plies; i++)
+		keys[i] = rp->vr.key[i];
+	return 0;
+}
+
 int replay_move_number(const pk_replay *rp, int p)
 {
 	if (rp->variant_replayed)      /* a move number opens with the variant's first side */

@@ -6,6 +6,7 @@
 #include "rules/gen.h"
 #include "pdn/pdn.h"
 #include "pdn/vreplay.h"
+#include "rules/gpos.h"
 
 enum { RES_NONE, RES_BLACK_WINS, RES_WHITE_WINS, RES_DRAW, RES_UNKNOWN };
 
@@ -71,6 +72,15 @@ const char *variant_name(int gametype);
  * on, which the caller asks about). 0 when it means none, with the reason and what was
  * probably meant ("did you mean ...?") in why. */
 int replay_read_move(const pk_pos *p, const char *text, pk_move *out, int max, char *why, size_t size);
+/* The plies of a replay of any variant (English draughts' plies, or another variant's
+ * replayed in vr). */
+int replay_gplies(const pk_replay *rp);
+/* Ply p (1-based, up to replay_gplies) of a replay of any variant: the position before
+ * it and the move played. False for an English /FEN/ set-up, or p out of range. */
+bool replay_gply(const pk_replay *rp, int p, pk_gpos *before, pk_gmove *m);
+/* The keys of the positions before ply p of any variant's replay (as replay_history:
+ * keys[0..p-1], the reversible plies in a row; another variant's count none). */
+int replay_ghistory(const pk_replay *rp, int p, uint64_t *keys);
 /* The position before ply p (1-based): the start, or the position after ply p-1. */
 const pk_pos *replay_pos_before(const pk_replay *rp, int p);
 /* The keys of the positions before ply p's (the start, then the position after each

@@ -1,5 +1,6 @@
 /* Positions and moves of any variant (rules/gpos.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "rules/fen.h"
 #include "rules/gpos.h"
@@ -51,6 +52,26 @@ int gpos_count(const pk_gpos *g)
 		return vcount(&g->x);
 	pk_movelist ml;
 	return gen_moves(&g->e, &ml);
+}
+
+int gpos_gen(const pk_gpos *g, pk_gmove *out, int max)
+{
+	int n = 0;
+	if (!g->v) {
+		pk_movelist ml;
+		gen_moves(&g->e, &ml);
+		for (; n < ml.n && n < max; n++)
+			out[n].e = ml.m[n];
+		return n;
+	}
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return -1;
+	vgen(&g->x, ml);
+	for (; n < ml->n && n < max; n++)
+		out[n].x = ml->m[n];
+	free(ml);
+	return n;
 }
 
 bool gmove_same(const pk_gpos *g, const pk_gmove *a, const pk_gmove *b)

@@ -35,6 +35,9 @@ uint64_t gpos_key(const pk_gpos *g);
 void gpos_make(const pk_gpos *g, const pk_gmove *m, pk_gpos *out);
 /* The number of legal moves. */
 int gpos_count(const pk_gpos *g);
+/* The legal moves in the generator's order (the ordinals books and stores keep) into
+ * out, room for max: their number (at most max), -1 when out of memory. */
+int gpos_gen(const pk_gpos *g, pk_gmove *out, int max);
 /* Whether two moves have the same effect. */
 bool gmove_same(const pk_gpos *g, const pk_gmove *a, const pk_gmove *b);
 /* A move as the variant writes it ("11-15", "32-28", "c3-d4"; full: every landing
