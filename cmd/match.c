@@ -412,11 +412,6 @@ int cmd_match(int argc, const char **argv)
 		m.draw_score = (int)(sc * 100 + 0.5);
 		m.draw_moves = mv;
 	}
-	if ((adj_win || adj_draw) && m.variant) {
-		cli_error("--adjudicate-win and --adjudicate-draw are for English draughts (the variant engine's and DXP's "
-			  "scores are not compared)");
-		goto out;
-	}
 	if (on_fault && strcmp(on_fault, "continue") && strcmp(on_fault, "stop")) {
 		cli_error("--on-fault: '%s' is neither continue nor stop", on_fault);
 		goto out;

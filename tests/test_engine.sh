@@ -27,6 +27,15 @@ expect_out_has "bestmove $first " "the first line's move is the best"
 expect_out_has "White's view" "the side whose view the scores take (White moves first)"
 run "$PDNKIT" analyze --variant international --depth 4 --egdb none --json
 expect_rc 2 "--egdb with --variant: the databases are English draughts'"
+# one referee for every variant: the SPRT and the scores' adjudication in International
+run "$PDNKIT" match --variant international --a "--depth 1" --b "--depth 6" -c 1 --sprt 0,100 -j
+expect_rc 0 "an International match under an SPRT"
+expect_out_has '"decision":"H0"' "the SPRT decides against the weaker side"
+g=$(echo "$OUT" | grep -o '"games":[0-9]*' | head -1 | cut -d: -f2)
+[ -n "$g" ] && [ "$g" -lt 162 ] && pass || fail "the SPRT did not stop the International match early ($g games)"
+run "$PDNKIT" match --variant international --a "--depth 1" --b "--depth 6" -c 1 --games 4 --adjudicate-win 3,2 -o "$T_TMP/adj.pdn"
+expect_rc 0 "an International match with --adjudicate-win"
+grep -q 'adjudicated: both engines' "$T_TMP/adj.pdn" && pass || fail "no International game adjudicated by the scores"
 
 # Two kings against one on the edge: a proven win.
 run "$PDNKIT" analyze --fen "W:WK27,K20:BK28" --depth 12 --json

@@ -8,175 +8,12 @@
 #include "analysis/match_int.h"
 #include "base/pool.h"
 #include "egdb/egdb.h"
+#include "engine/gengine.h"
 #include "pdn/movenum.h"
 #include "pdn/pdn_write.h"
 #include "proto/child.h"
 #include "rules/fen.h"
 
-int match_ballots(pk_opening **out)
-{
-	int cap = 512, n = 0;
-	pk_opening *v = malloc(sizeof *v * (size_t)cap);
-	if (!v)
-		return -1;
-	pk_pos s;
-	pos_start(&s);
-	pk_movelist m1, m2, m3;
-	gen_moves(&s, &m1);
-	for (int a = 0; a < m1.n; a++) {
-		pk_pos p1;
-		pos_make(&s, &m1.m[a], &p1);
-		gen_moves(&p1, &m2);
-		for (int b = 0; b < m2.n; b++) {
-			pk_pos p2;
-			pos_make(&p1, &m2.m[b], &p2);
-			gen_moves(&p2, &m3);
-			for (int c = 0; c < m3.n && n < cap; c++) {
-				pk_opening *o = &v[n++];
-				pos_make(&p2, &m3.m[c], &o->start);
-				char x[PK_MOVE_STRLEN], y[PK_MOVE_STRLEN], z[PK_MOVE_STRLEN];
-				move_format(&m1.m[a], false, x, sizeof x);
-				move_format(&m2.m[b], false, y, sizeof y);
-				move_format(&m3.m[c], false, z, sizeof z);
-				snprintf(o->text, sizeof o->text, "1. %s %s 2. %s", x, y, z);
-				o->nply = 3;
-				o->root = s;
-				o->pre[0] = m1.m[a];
-				o->pre[1] = m2.m[b];
-				o->pre[2] = m3.m[c];
-				o->keys[0] = s.key;
-				o->keys[1] = p1.key;
-				o->keys[2] = p2.key;
-			}
-		}
-	}
-	*out = v;
-	return n;
-}
-
-/* The legal move from-to ("9-13", "13x22") in p, or false. */
-static bool deck_move(const pk_pos *p, const char *text, pk_move *out)
-{
-	int from, to;
-	char sep;
-	if (sscanf(text, "%d%c%d", &from, &sep, &to) != 3)
-		return false;
-	pk_movelist ml;
-	gen_moves(p, &ml);
-	for (int i = 0; i < ml.n; i++)
-		if (ml.m[i].from + 1 == from && move_to(&ml.m[i]) + 1 == to) {
-			*out = ml.m[i];
-			return true;
-		}
-	return false;
-}
-
-int match_deck(int plies, pk_opening **out)
-{
-	if (plies != 2)
-		plies = 3;
-	int cap = plies == 3 ? ACF_DECK_SIZE : 64, n = 0;
-	pk_opening *v = calloc((size_t)cap, sizeof *v);
-	if (!v)
-		return -1;
-	pk_pos s;
-	pos_start(&s);
-	if (plies == 3) {
-		for (int i = 0; i < ACF_DECK_SIZE; i++) {
-			char buf[64];
-			snprintf(buf, sizeof buf, "%s", acf_deck[i]);
-			pk_opening *o = &v[n];
-			pk_pos p = s;
-			o->root = s;
-			char *save = NULL;
-			for (char *tok = strtok_r(buf, " ", &save); tok && o->nply < 3; tok = strtok_r(NULL, " ", &save)) {
-				if (!deck_move(&p, tok, &o->pre[o->nply])) {
-					free(v);
-					return -1;   /* cannot happen: the deck is checked by the tests */
-				}
-				o->keys[o->nply] = p.key;
-				pk_pos q;
-				pos_make(&p, &o->pre[o->nply++], &q);
-				p = q;
-			}
-			o->start = p;
-			snprintf(o->text, sizeof o->text, "ACF %d: %s", i + 1, acf_deck[i]);
-			n++;
-		}
-	} else {
-		pk_movelist m1, m2;
-		gen_moves(&s, &m1);
-		for (int a = 0; a < m1.n; a++) {
-			pk_pos p1;
-			pos_make(&s, &m1.m[a], &p1);
-			gen_moves(&p1, &m2);
-			for (int b = 0; b < m2.n && n < cap; b++) {
-				pk_opening *o = &v[n++];
-				o->root = s;
-				o->pre[0] = m1.m[a];
-				o->pre[1] = m2.m[b];
-				o->keys[0] = s.key;
-				o->keys[1] = p1.key;
-				o->nply = 2;
-				pos_make(&p1, &m2.m[b], &o->start);
-				char x[PK_MOVE_STRLEN], y[PK_MOVE_STRLEN];
-				move_format(&m1.m[a], false, x, sizeof x);
-				move_format(&m2.m[b], false, y, sizeof y);
-				snprintf(o->text, sizeof o->text, "1. %s %s", x, y);
-			}
-		}
-	}
-	*out = v;
-	return n;
-}
-
-/* A small, fixed generator: the same seed gives the same openings on every machine. */
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-bool match_randomize(const pk_opening *base, int plies, uint64_t seed, pk_opening *o)
-{
-	*o = *base;
-	uint64_t st = seed;
-	pk_pos p = o->start;
-	for (int k = 0; k < plies && o->nply < 8; k++) {
-		pk_movelist ml;
-		if (gen_moves(&p, &ml) == 0)
-			return false;
-		const pk_move *mv = &ml.m[splitmix(&st) % (uint64_t)ml.n];
-		o->keys[o->nply] = p.key;
-		o->pre[o->nply++] = *mv;
-		char t[PK_MOVE_STRLEN];
-		move_format(mv, false, t, sizeof t);
-		size_t len = strlen(o->text);
-		snprintf(o->text + len, sizeof o->text - len, " %s", t);
-		pk_pos q;
-		pos_make(&p, mv, &q);
-		p = q;
-	}
-	o->start = p;
-	pk_movelist ml;
-	return gen_moves(&p, &ml) > 0;
-}
-
-bool match_opening_of(const pk_replay *rp, pk_opening *o)
-{
-	o->nply = rp->nply > 8 ? 8 : rp->nply;
-	o->start = o->nply ? rp->plies[o->nply - 1].after : rp->start;
-	o->root = rp->start;
-	for (int i = 0; i < o->nply; i++) {
-		o->keys[i] = i ? rp->plies[i - 1].after.key : rp->start.key;
-		o->pre[i] = rp->plies[i].move;
-	}
-	fen_format(&rp->start, o->text, sizeof o->text);
-	pk_movelist ml;
-	return gen_moves(&o->start, &ml) > 0;
-}
 
 const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev)
 {
@@ -253,10 +90,12 @@ bool match_append(char **text, size_t *len, size_t *cap, const char *s)
 
 static pthread_mutex_t time_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A player's engine in one worker: pdnkit's, or a client of another engine. */
+/* A player's engine in one worker: pdnkit's (for the match's variant), or a client of
+ * another engine: Hub or CheckerBoard (English draughts), DXP (International). */
 typedef struct {
-	pk_engine *e;
+	pk_gengine *e;
 	pk_client *c;
+	dxp_client *dc;
 	char err[700];              /* why the client could not be started */
 } seat;
 
@@ -264,6 +103,15 @@ typedef struct {
  * the reason in s->err. */
 static bool seat_ready(pk_match *m, int i, seat *s)
 {
+	if (m->variant) {
+		if (dxp_client_alive(s->dc))
+			return true;
+		dxp_client_close(s->dc);
+		s->dc = dxp_client_open(m->pl[i].ext, &m->copts, s->err, sizeof s->err);
+		if (s->dc)
+			dxp_client_set_time(s->dc, (int)(m->clock_base / 60 + 0.5), 0);
+		return s->dc != NULL;
+	}
 	if (client_alive(s->c))
 		return true;
 	client_close(s->c);
@@ -339,19 +187,60 @@ static int adjudicated(pk_match *m, const pk_pos *p)
 	return r == RES_NONE ? -1 : r;
 }
 
+/* The time a player spent on a move, counted. */
+static void account(pk_match *m, pk_match_game *g, int who, double dt)
+{
+	g->used[who] += dt;
+	g->moves[who]++;
+	pthread_mutex_lock(&time_lock);
+	m->pl[who].used += dt;
+	m->pl[who].searched++;
+	if (dt > m->pl[who].longest)
+		m->pl[who].longest = dt;
+	pthread_mutex_unlock(&time_lock);
+}
+
+/* One game of the match, of any variant. Colours are the board's (a_black: A has Black);
+ * results and the record's numbers count from the side that moves first ("1-0": the
+ * first mover won, Black in English draughts, White in International), as "rel" below
+ * maps a colour to English draughts' Black for the first mover. */
+typedef struct {
+	pk_move e[MATCH_MAX_PLIES + 16];     /* English: the opening's plies, then the game's */
+	pk_vmove x[MATCH_MAX_PLIES + 16];    /* another variant: the game's plies (DXP's history) */
+	double times[MATCH_MAX_PLIES + 16];
+	uint64_t keys[MATCH_MAX_PLIES + 16];
+	pk_gresult r;
+} game_state;
+
 static void play(pk_match *m, pk_match_game *g, seat st[2])
 {
 	const pk_opening *o = &m->op[g->opening];
-	int black = g->a_black ? 0 : 1;   /* index of the player with Black */
-	uint64_t keys[MATCH_MAX_PLIES + 16];
-	pk_move moves[MATCH_MAX_PLIES + 16];   /* the opening's plies, then the game's */
-	int nkeys = 0, nmoves = 0;
-	for (int i = 0; i < o->nply; i++) {
-		keys[nkeys++] = o->keys[i];
-		moves[nmoves++] = o->pre[i];
+	const pk_variant *v = m->variant;
+	game_state *gs = malloc(sizeof *gs);
+	if (!gs) {
+		m->failed = 1;
+		return;
 	}
-	pk_pos p = o->start;
+	pk_gpos p;
+	if (v)
+		gpos_variant(&p, &o->vstart);
+	else
+		gpos_english(&p, &o->start);
+	const int first = gpos_first(&p);
+#define REL(stm) ((stm) == first ? PK_BLACK : PK_WHITE)
+	int idx_of[2];                          /* the player of each colour */
+	idx_of[PK_BLACK] = g->a_black ? 0 : 1;
+	idx_of[PK_WHITE] = !idx_of[PK_BLACK];
+	int nkeys = 0, nmoves = 0, ngame = 0;
+	for (int i = 0; i < o->nply; i++) {
+		gs->keys[nkeys++] = o->keys[i];
+		if (!v)
+			gs->e[nmoves++] = o->pre[i];
+	}
+	const int rel0 = REL(gpos_stm(&p));
 	int rev = 0;
+	pk_vdraw dr;
+	vdraw_init(&dr);
 	size_t cap = 0, len = 0;
 	char *text = NULL;
 	bool ok = match_append(&text, &len, &cap, "");
@@ -359,9 +248,13 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	g->fault_by = -1;
 	for (int i = 0; i < 2; i++) {
 		if (st[i].e)
-			engine_new_game(st[i].e);
-		else if (seat_ready(m, i, &st[i]))
-			client_new_game(st[i].c);
+			gengine_new_game(st[i].e);
+		else if (seat_ready(m, i, &st[i])) {
+			if (v)
+				dxp_client_new_game(st[i].dc);
+			else
+				client_new_game(st[i].c);
+		}
 	}
 	g->result = RES_DRAW;
 	g->reason = "move limit";
@@ -371,54 +264,53 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	double saved[2] = { 0, 0 };
 	double clock[2] = { m->clock_base, m->clock_base };
 	bool timed = m->clock_base > 0;
-	/* runs of agreeing scores, by the mover's colour: that one side is winning (by its
-	 * colour), and that the game is level */
+	/* runs of agreeing scores, by the mover's colour (relative): that one side is winning,
+	 * and that the game is level */
 	int win_run[2][2] = { { 0, 0 }, { 0, 0 } }, level_run[2] = { 0, 0 };
-	bool judging = m->judge && egdb_pieces(m->judge) > 0;
+	bool judging = !v && m->judge && egdb_pieces(m->judge) > 0;
 	g->judged = RES_NONE;
-	if (judging && match_judge_step(m->judge, &p, 0, &g->judged))
+	if (judging && match_judge_step(m->judge, &p.e, 0, &g->judged))
 		judging = false;
+	pk_gresult *r = &gs->r;
 	for (ply = 0; ply < MATCH_MAX_PLIES && ok; ply++) {
-		int who = p.stm == PK_BLACK ? black : !black;
+		int stm = gpos_stm(&p), rel = REL(stm);
+		int who = idx_of[stm];
 		pk_player *pl = &m->pl[who];
-		pk_result r;
-		memset(&r, 0, sizeof r);
+		memset(r, 0, sizeof *r);
 		bool has_score = false;
 		int score = 0;
 		pk_move_note note = { 0 };
 		if (pl->ext) {
-			pk_movelist ml;
-			if (gen_moves(&p, &ml) == 0) {
-				r.has_move = false;
+			if (gpos_count(&p) == 0) {
+				r->has_move = false;
 			} else if (!seat_ready(m, who, &st[who])) {
-				match_forfeit(m, g, who, p.stm, CLIENT_CRASHED, st[who].err);
+				match_forfeit(m, g, who, rel, CLIENT_CRASHED, st[who].err);
 				break;
 			} else {
 				pk_client_answer a;
-				if (timed)
-					client_go_clock(st[who].c, &o->root, moves, nmoves, clock[who], m->clock_inc, &a);
+				if (v) {
+					dxp_client_go(st[who].dc, &o->vstart, gs->x, gs->times, ngame, clock[who], &a, &r->best.x);
+					pthread_mutex_lock(&time_lock);
+					snprintf(pl->name, sizeof pl->name, "%s", dxp_client_name(st[who].dc));
+					pthread_mutex_unlock(&time_lock);
+				} else if (timed)
+					client_go_clock(st[who].c, &o->root, gs->e, nmoves, clock[who], m->clock_inc, &a);
 				else
-					client_go(st[who].c, &o->root, moves, nmoves, pl->ext_time, &a);
+					client_go(st[who].c, &o->root, gs->e, nmoves, pl->ext_time, &a);
 				if (timed)
 					clock[who] -= a.seconds;
-				g->used[who] += a.seconds;
-				g->moves[who]++;
-				pthread_mutex_lock(&time_lock);
-				pl->used += a.seconds;
-				pl->searched++;
-				if (a.seconds > pl->longest)
-					pl->longest = a.seconds;
-				pthread_mutex_unlock(&time_lock);
+				account(m, g, who, a.seconds);
 				if (m->stop && *m->stop)
 					break;
 				if (a.status != CLIENT_OK) {
 					char d[900];
 					snprintf(d, sizeof d, "ply %d: %s", o->nply + ply + 1, a.detail);
-					match_forfeit(m, g, who, p.stm, a.status, d);
+					match_forfeit(m, g, who, rel, a.status, d);
 					break;
 				}
-				r.has_move = true;
-				r.best = a.move;
+				r->has_move = true;
+				if (!v)
+					r->best.e = a.move;
 				if (a.has_score && a.score > -1000 && a.score < 1000) {
 					has_score = true;
 					score = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
@@ -427,7 +319,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				note.seconds = a.seconds;
 			}
 		} else {
-			pk_history h = { keys, nkeys, rev };
+			pk_history h = { gs->keys, nkeys, rev };
 			pk_limits lim = pl->lim;
 			if (timed) {
 				lim.movetime = match_clock_share(clock[who], m->clock_inc);
@@ -436,75 +328,103 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				lim.movetime += saved[who];
 			bool from_book = false;
 			double t0 = child_now();
-			engine_book_search(st[who].e, pl->bk, &p, &h, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL,
-					   &r, &from_book);
+			if (!v) {
+				pk_result er;
+				engine_book_search(gengine_english(st[who].e), pl->bk, &p.e, &h, &lim,
+						   (volatile sig_atomic_t *)m->stop, NULL, NULL, &er, &from_book);
+				r->best.e = er.best;
+				r->has_move = er.has_move;
+				r->forced = er.forced;
+				r->last.depth = er.last.depth;
+				r->last.score = er.last.score;
+			} else if (pl->bk && book_vchoose(pl->bk, &p.x, &r->best.x)) {
+				r->has_move = r->forced = from_book = true;   /* a book move: instant */
+			} else {
+				gengine_search(st[who].e, &p, &h, &lim, NULL, 0, (volatile sig_atomic_t *)m->stop, NULL, NULL, r);
+			}
 			if (from_book)
 				atomic_fetch_add(&m->book_count[who], 1);
-			if (from_book && r.forced) {
+			if (from_book && r->forced) {
 				/* a book move, unsearched: instant */
 				note.book = true;
 			} else {
-				has_score = !r.forced && r.last.depth > 0;
-				score = r.last.score;
+				has_score = !r->forced && r->last.depth > 0;
+				score = r->last.score;
 				double dt = child_now() - t0;
-				note.depth = has_score ? r.last.depth : 0;
+				note.depth = has_score ? r->last.depth : 0;
 				note.seconds = dt;
 				if (timed)
 					clock[who] -= dt;
-				g->used[who] += dt;
-				g->moves[who]++;
-				pthread_mutex_lock(&time_lock);
-				pl->used += dt;
-				pl->searched++;
-				if (dt > pl->longest)
-					pl->longest = dt;
-				pthread_mutex_unlock(&time_lock);
+				account(m, g, who, dt);
 				if (m->stop && *m->stop)
 					break;   /* abandoned: not finished, not counted */
 			}
 			if (pl->lim.movetime > 0 && selfplay && !timed)
-				saved[who] = r.forced ? lim.movetime : 0;
+				saved[who] = r->forced ? lim.movetime : 0;
 		}
 		if (timed) {
 			if (clock[who] < -m->copts.margin) {
 				char d[200];
 				snprintf(d, sizeof d, "ply %d: %s's clock fell %.2f s below zero", o->nply + ply + 1, pl->name,
 					 -clock[who]);
-				match_forfeit(m, g, who, p.stm, CLIENT_TIMEOUT, d);
+				match_forfeit(m, g, who, rel, CLIENT_TIMEOUT, d);
 				break;
 			}
 			clock[who] += m->clock_inc;
 		}
-		if (!r.has_move) {
-			g->result = p.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
+		if (!r->has_move) {
+			g->result = rel == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
 			g->reason = "no legal move";
 			break;
 		}
-		char mv[PK_MOVE_STRLEN];
-		pdn_move_string(&p, &r.best, false, mv);   /* the whole path where the short form is ambiguous */
-		ok = match_append_move(&text, &len, &cap, movenum_at(1, o->start.stm, ply), p.stm, ply == 0 || !m->no_notes, mv);
+		char mv[160];
+		if (v) {
+			vmove_text(v, &r->best.x, false, mv, sizeof mv);
+		} else {
+			char t[PK_MOVE_STRLEN];
+			pdn_move_string(&p.e, &r->best.e, false, t);   /* the whole path where the short form is ambiguous */
+			snprintf(mv, sizeof mv, "%s", t);
+		}
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, ply == 0 || !m->no_notes, mv);
 		note.has_score = has_score;
-		/* the mover's score before its move is the score after it */
-		note.score_black = p.stm == PK_BLACK ? score : -score;
+		/* the mover's score before its move is the score after it; from the first mover's view */
+		note.score_black = rel == PK_BLACK ? score : -score;
 		ok = ok && (m->no_notes || match_append_note(&text, &len, &cap, &note));
-		bool reversible = move_is_reversible(&p, &r.best);
-		keys[nkeys++] = p.key;
-		moves[nmoves++] = r.best;
-		pk_pos q;
-		pos_make(&p, &r.best, &q);
+		bool reversible = v ? r->best.x.ncap == 0 && (p.x.sq[r->best.x.from] == VP_WKING || p.x.sq[r->best.x.from] == VP_BKING)
+				    : move_is_reversible(&p.e, &r->best.e);
+		gs->keys[nkeys++] = v ? vpos_key(&p.x) : p.e.key;
+		if (v) {
+			gs->x[ngame] = r->best.x;
+			gs->times[ngame] = note.seconds;
+		} else {
+			gs->e[nmoves++] = r->best.e;
+		}
+		ngame++;
+		pk_gpos q;
+		gpos_make(&p, &r->best, &q);
+		/* the variant's own draw rules (rules/vdraw.c cites them) */
+		const char *drawn = v ? vdraw_after(&dr, &p.x, &r->best.x, &q.x) : NULL;
 		p = q;
 		rev = reversible ? rev + 1 : 0;
-		if (judging && match_judge_step(m->judge, &p, 0, &g->judged))
+		if (judging && match_judge_step(m->judge, &p.e, 0, &g->judged))
 			judging = false;
-		if ((g->reason = match_drawn(keys, nkeys, p.key, rev)) != NULL) {
+		if (drawn) {
+			g->reason = drawn;
+			ply++;
+			break;
+		}
+		/* threefold repetition, and English draughts' 50 moves (the variants' kings-only
+		 * counts are their own, above) */
+		uint64_t key = v ? vpos_key(&p.x) : p.e.key;
+		if ((g->reason = match_drawn(gs->keys, nkeys, key, v ? (rev < 99 ? rev : 99) : rev)) != NULL) {
 			ply++;
 			break;
 		}
 		if (m->score_moves || m->draw_moves) {
-			int mover = !p.stm;   /* the move is made: p.stm is the other side now */
-			int black_view = mover == PK_BLACK ? score : -score;
+			int mover = rel;   /* relative: PK_BLACK the first mover */
+			int first_view = mover == PK_BLACK ? score : -score;
 			for (int side = 0; side < 2; side++) {
-				bool ahead = side == PK_BLACK ? black_view >= m->score_win : black_view <= -m->score_win;
+				bool ahead = side == PK_BLACK ? first_view >= m->score_win : first_view <= -m->score_win;
 				win_run[mover][side] = has_score && ahead ? win_run[mover][side] + 1 : 0;
 			}
 			bool level = has_score && o->nply + ply + 1 >= m->draw_ply && score <= m->draw_score &&
@@ -526,7 +446,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				break;
 			}
 		}
-		int adj = adjudicated(m, &p);
+		int adj = v ? -1 : adjudicated(m, &p.e);
 		if (adj >= 0) {
 			g->result = adj;
 			g->reason = adj == RES_DRAW ? "adjudicated: a draw in the endgame databases" :
@@ -536,6 +456,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		}
 		g->reason = "move limit";
 	}
+#undef REL
 	if (!ok) {
 		free(text);
 		text = NULL;
@@ -543,8 +464,20 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	}
 	if (judging)
 		match_judge_step(m->judge, NULL, g->result, &g->judged);
+	/* DXP engines are told the result now (not when the next game starts), from their
+	 * own view */
+	for (int i = 0; v && i < 2 && !(m->stop && *m->stop); i++) {
+		if (!st[i].dc || !m->pl[i].ext)
+			continue;
+		bool first_mover = (idx_of[first] == i);
+		int res = g->result == RES_DRAW ? 0 :
+			  g->result == RES_BLACK_WINS ? (first_mover ? 1 : -1) :
+			  g->result == RES_WHITE_WINS ? (first_mover ? -1 : 1) : DXP_RESULT_UNKNOWN;
+		dxp_client_end_game(st[i].dc, res);
+	}
 	g->plies = ply;
 	g->movetext = text;
+	free(gs);
 	if (ok && !(m->stop && *m->stop))
 		atomic_store(&g->finished, true);
 }
@@ -558,46 +491,6 @@ static void report_progress(pk_match *m, int done, int gi)
 	pthread_mutex_lock(&progress_lock);
 	m->progress(m->ctx, done, gi);
 	pthread_mutex_unlock(&progress_lock);
-}
-
-/* The variant engines' games. */
-static void vworker(pk_match *m)
-{
-	pk_vengine *eng[2] = { NULL, NULL };
-	dxp_client *dc[2] = { NULL, NULL };
-	for (int i = 0; i < 2; i++) {
-		if (m->pl[i].ext)
-			continue;   /* a DXP engine: connected at its first game */
-		if (!(eng[i] = vengine_new(m->pl[i].hash))) {
-			m->failed = 1;
-			goto out;
-		}
-		vengine_set_weights(eng[i], &m->pl[i].vw);
-		vengine_set_features(eng[i], &m->pl[i].f);   /* the same search features as in English */
-		if (vengine_set_threads(eng[i], m->pl[i].threads > 0 ? m->pl[i].threads : 1) < 0) {
-			m->failed = 1;
-			goto out;
-		}
-	}
-	for (;;) {
-		if (m->stop && *m->stop)
-			break;
-		int gi = atomic_fetch_add(&m->next, 1);
-		if (gi >= m->ngames)
-			break;
-		if (atomic_load(&m->games[gi].finished))
-			continue;   /* played before (a resumed match) */
-		match_vplay(m, &m->games[gi], eng, dc);
-		if (!atomic_load(&m->games[gi].finished))
-			continue;
-		int done = atomic_fetch_add(&m->done, 1) + 1;
-		report_progress(m, done, gi);
-	}
-out:
-	vengine_free(eng[0]);
-	vengine_free(eng[1]);
-	dxp_client_close(dc[0]);
-	dxp_client_close(dc[1]);
 }
 
 /* After a finished game: the SPRT, when one is set, may end the run. */
@@ -615,26 +508,44 @@ static void check_sprt(pk_match *m)
 	}
 }
 
+/* pdnkit's engine for player i: English draughts', or the match variant's. */
+static pk_gengine *player_engine(pk_match *m, int i)
+{
+	const pk_player *pl = &m->pl[i];
+	if (!m->variant) {
+		pk_engine *e = engine_new(pl->hash, &pl->w);
+		if (!e)
+			return NULL;
+		engine_set_features(e, &pl->f);
+		engine_set_egdb(e, pl->egdb);
+		engine_set_threads(e, pl->threads);
+		return gengine_new(e, NULL);
+	}
+	pk_vengine *ve = vengine_new(pl->hash);
+	if (!ve)
+		return NULL;
+	vengine_set_weights(ve, &pl->vw);
+	vengine_set_features(ve, &pl->f);   /* the same search features as in English */
+	if (vengine_set_threads(ve, pl->threads > 0 ? pl->threads : 1) < 0) {
+		vengine_free(ve);
+		return NULL;
+	}
+	return gengine_new(NULL, ve);
+}
+
 static void worker(int id, void *arg)
 {
 	(void)id;
 	pk_match *m = arg;
-	if (m->variant) {
-		vworker(m);
-		return;
-	}
 	seat st[2];
 	memset(st, 0, sizeof st);
 	for (int i = 0; i < 2; i++) {
 		if (m->pl[i].ext)
-			continue;   /* started at its first move */
-		if (!(st[i].e = engine_new(m->pl[i].hash, &m->pl[i].w))) {
+			continue;   /* started (or connected) at its first move */
+		if (!(st[i].e = player_engine(m, i))) {
 			m->failed = 1;
 			goto out;
 		}
-		engine_set_features(st[i].e, &m->pl[i].f);
-		engine_set_egdb(st[i].e, m->pl[i].egdb);
-		engine_set_threads(st[i].e, m->pl[i].threads);
 	}
 	for (;;) {
 		if ((m->stop && *m->stop) || atomic_load(&m->halt))
@@ -655,8 +566,9 @@ static void worker(int id, void *arg)
 	}
 out:
 	for (int i = 0; i < 2; i++) {
-		engine_free(st[i].e);
+		gengine_free(st[i].e);
 		client_close(st[i].c);
+		dxp_client_close(st[i].dc);
 	}
 }
 

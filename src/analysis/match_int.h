@@ -1,4 +1,4 @@
-/* What the referee's two files share (analysis/match.c, analysis/vmatch.c). */
+/* What the referee's files share (analysis/match.c, analysis/openings.c). */
 #ifndef PK_MATCH_INT_H
 #define PK_MATCH_INT_H
 
@@ -24,10 +24,6 @@ bool match_append_note(char **text, size_t *len, size_t *cap, const pk_move_note
  * (rev such plies), or the third occurrence of key among keys (the positions before,
  * the last one the mover's); NULL when it goes on. */
 const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev);
-/* One game of m->variant between the two variant engines. */
-/* A game of another variant; a player with ext plays through dc (a DXP engine,
- * connected when dc[i] is NULL or down). */
-void match_vplay(pk_match *m, pk_match_game *g, pk_vengine *eng[2], dxp_client *dc[2]);
 /* pdnkit's seconds for a move with left seconds on its clock and inc added after it. */
 double match_clock_share(double left, double inc);
 /* The game is lost by player who (of colour side) for what its engine did. */
