@@ -235,8 +235,8 @@ int main(void)
 		}
 	}
 	CHECK_REPORT(same == tried, "veval = the weighted terms in %d of %d positions", same, tried);
-	/* The built-in fitted weights (book/weights-*.txt; none at present): each file
-	 * parses, names a variant, and is what that variant's engine uses. */
+	/* The built-in fitted weights (book/weights-*.txt): each file parses, names a
+	 * variant, and (over the hand-set weights) is what that variant's engine uses. */
 	extern const char *const vweights_texts[];
 	int files = 0;
 	for (int i = 0; vweights_texts[i]; i++) {
@@ -248,6 +248,9 @@ int main(void)
 		CHECK_REPORT(v && v->replayable, "weight file %d names GameType %d", i, gt);
 		pk_vweights built;
 		if (v) {
+			/* a file names the weights it changes; the others stay hand-set */
+			vweights_hand_set(v, &w);
+			vweights_parse(vweights_texts[i], &w, &gt, err, sizeof err);
 			vweights_for(v, &built);
 			CHECK_REPORT(built.tuned && !memcmp(built.w, w.w, sizeof w.w), "%s uses its fitted weights", v->key);
 		}
