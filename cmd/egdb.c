@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "egdb/build.h"
+#include "pdn/pdn_write.h"
 #include "egdb/check.h"
 #include "egdb/egdb.h"
 #include "egdb_opts.h"
@@ -187,8 +188,62 @@ static void value_text(const pk_egdb_result *r, int stm, char *buf, size_t size)
 		snprintf(buf, size, "%s wins", r->value == EGDB_WIN ? side : other);
 }
 
-/* One FEN: 0 answered, 1 a finding on that line. */
-static int probe_one(pk_egdb *db, const char *fen, bool json)
+/* Each legal move of p with the databases' value after it, for the mover: wins the
+ * quickest first, then draws, then losses the longest first, then moves whose position
+ * the databases lack. */
+typedef struct {
+	char text[PK_MOVE_STRLEN];
+	int value;                   /* EGDB_WIN, EGDB_DRAW, EGDB_LOSS for the mover; -9: unknown */
+	int plies;                   /* to the end, the move counted; -1: not kept */
+} move_value;
+
+static int move_rank(const move_value *m)
+{
+	/* lower is better */
+	if (m->value == EGDB_WIN)
+		return m->plies >= 0 ? m->plies : 5000;
+	if (m->value == EGDB_DRAW)
+		return 10000;
+	if (m->value == EGDB_LOSS)
+		return 30000 - (m->plies >= 0 ? m->plies : 0);
+	return 40000;
+}
+
+static int cmp_moves(const void *a, const void *b)
+{
+	int x = move_rank(a), y = move_rank(b);
+	return x != y ? (x < y ? -1 : 1) : strcmp(((const move_value *)a)->text, ((const move_value *)b)->text);
+}
+
+static int move_values(pk_egdb *db, const pk_pos *p, move_value *out)
+{
+	pk_movelist ml;
+	int n = gen_moves(p, &ml);
+	for (int i = 0; i < n; i++) {
+		move_value *mv = &out[i];
+		pdn_move_string(p, &ml.m[i], false, mv->text);
+		pk_pos c;
+		pos_make(p, &ml.m[i], &c);
+		pk_movelist cl;
+		pk_egdb_result r;
+		mv->value = -9;
+		mv->plies = -1;
+		if (!c.side[c.stm] || gen_moves(&c, &cl) == 0) {
+			mv->value = EGDB_WIN;         /* the other side cannot move: won at once */
+			mv->plies = 1;
+		} else if (egdb_probe(db, &c, &r) == EGDB_FOUND) {
+			mv->value = -r.value;          /* the other side's value, turned round */
+			mv->plies = r.plies >= 0 ? r.plies + 1 : -1;
+		}
+	}
+	qsort(out, (size_t)n, sizeof *out, cmp_moves);
+	return n;
+}
+
+static const char *value_word(int v) { return v == EGDB_WIN ? "win" : v == EGDB_LOSS ? "loss" : v == EGDB_DRAW ? "draw" : "unknown"; }
+
+/* One FEN: 0 answered, 1 a finding on that line. With moves, each legal move's value too. */
+static int probe_one(pk_egdb *db, const char *fen, bool json, bool moves)
 {
 	pk_pos p;
 	pk_fen_error fe;
@@ -219,6 +274,8 @@ static int probe_one(pk_egdb *db, const char *fen, bool json)
 	char canon[PK_FEN_STRLEN];
 	if (!why)
 		fen_format(&p, canon, sizeof canon);
+	move_value mvs[PK_MAX_MOVES];
+	int nm = !why && moves ? move_values(db, &p, mvs) : 0;
 	if (json) {
 		printf("{\"fen\":");
 		json_string(stdout, why ? fen : canon);
@@ -230,6 +287,17 @@ static int probe_one(pk_egdb *db, const char *fen, bool json)
 			       r.value == EGDB_WIN ? "win" : r.value == EGDB_LOSS ? "loss" : "draw");
 			if (r.plies >= 0)
 				printf(",\"plies\":%d", r.plies);
+			if (moves) {
+				printf(",\"moves\":[");
+				for (int i = 0; i < nm; i++) {
+					printf("%s{\"move\":\"%s\",\"value\":\"%s\"", i ? "," : "", mvs[i].text,
+					       value_word(mvs[i].value));
+					if (mvs[i].plies >= 0)
+						printf(",\"plies\":%d", mvs[i].plies);
+					printf("}");
+				}
+				printf("]");
+			}
 		}
 		printf("}\n");
 	} else if (why) {
@@ -238,6 +306,13 @@ static int probe_one(pk_egdb *db, const char *fen, bool json)
 		char v[80];
 		value_text(&r, p.stm, v, sizeof v);
 		printf("%s: %s\n", canon, v);
+		/* each move, for the side to move: as a tablebase page lists them */
+		for (int i = 0; i < nm; i++) {
+			printf("  %-12s %s", mvs[i].text, value_word(mvs[i].value));
+			if (mvs[i].plies >= 0 && mvs[i].value != EGDB_DRAW)
+				printf(" in %d plies", mvs[i].plies);
+			putchar('\n');
+		}
 	}
 	return why ? 1 : 0;
 }
@@ -245,9 +320,10 @@ static int probe_one(pk_egdb *db, const char *fen, bool json)
 static int egdb_probe_cmd(int argc, const char **argv)
 {
 	char *dir = NULL;
-	int json = 0;
+	int json = 0, moves = 0;
 	struct poptOption opts[] = {
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "moves", 'm', POPT_ARG_NONE, &moves, 0, "also each legal move with its value for the side to move (win, draw or loss, in how many plies): wins the quickest first, losses the longest last", NULL },
 		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON object a line: fen, pieces, value (for the side to move), plies", NULL },
 		POPT_AUTOHELP
@@ -267,7 +343,7 @@ static int egdb_probe_cmd(int argc, const char **argv)
 	int bad = 0;
 	if (n)
 		for (int i = 0; i < n; i++)
-			bad |= probe_one(db, args[i], json);
+			bad |= probe_one(db, args[i], json, moves);
 	else {
 		/* Lines of at most 4 KiB (a FEN takes under 200 bytes): a longer one, or one
 		 * with a NUL byte, is refused with its number and reading goes on. */
@@ -299,7 +375,7 @@ static int egdb_probe_cmd(int argc, const char **argv)
 				line[--len] = 0;
 			if (len == 0 || line[0] == '#')
 				continue;
-			bad |= probe_one(db, line, json);
+			bad |= probe_one(db, line, json, moves);
 		}
 	}
 	rc = bad ? EXIT_FINDINGS : EXIT_OK;

@@ -95,6 +95,27 @@ expect_out_has '{"fen":"nonsense","error":"not a FEN' "a bad FEN is an error on 
 expect_out_has '"error":"5 pieces: the databases hold up to 4; MM-MMM.egdb, which it needs, is missing (pdnkit egdb build)"' "too many pieces is an error on its line, the slice named"
 expect_out_has '{"fen":"W:WK1:B6","pieces":2,"value":"win","plies":1}' "the run goes on after errors"
 
+# Each move's value (--moves): the position's value is its best move's, a win in as many
+# plies; every legal move is listed, wins the quickest first.
+run "$PDNKIT" egdb probe --dir "$D" --moves "W:W20,K15:B12,K28"
+expect_rc 0 "probe --moves"
+first=$(echo "$OUT" | sed -n 2p)
+case $first in *" win in 81 plies") pass ;; *) fail "the best move of the First Position is not a win in 81 plies: $OUT" ;; esac
+n=$("$PDNKIT" analyze --fen "W:W20,K15:B12,K28" --depth 1 --multipv 64 2>/dev/null | grep -c '^line ')
+[ "$(echo "$OUT" | grep -c '^  ')" -eq "$n" ] && pass || fail "not the $n legal moves listed: $OUT"
+bad=0
+for f in "B:WK1:BK10,K15" "W:WK20,K27:BK28" "B:W21,22:B14" "W:W30,K7:B3,K26" "B:WK5,K14:B23,K30" "W:W21,24:BK3,10"; do
+	"$PDNKIT" egdb probe --dir "$D" --moves --json "$f" >"$T_TMP/pm" 2>/dev/null
+	v=$(grep -o '"value":"[a-z]*"' "$T_TMP/pm" | head -1)
+	pl=$(sed 's/"moves".*//' "$T_TMP/pm" | grep -o '"plies":[0-9]*')
+	best=$(sed 's/.*"moves":\[{\([^}]*\)}.*/\1/' "$T_TMP/pm")
+	bv=$(echo "$best" | grep -o '"value":"[a-z]*"')
+	bp=$(echo "$best" | grep -o '"plies":[0-9]*')
+	[ "$v" = "$bv" ] || { bad=$((bad + 1)); echo "$f: $v, best move $best" >&2; }
+	[ "$v" != '"value":"draw"' ] && [ "$pl" != "$bp" ] && { bad=$((bad + 1)); echo "$f: $pl, best move $best" >&2; }
+done
+[ $bad -eq 0 ] && pass || fail "$bad positions whose value is not their best move's"
+
 # Damaged files are refused with the file named.
 cp -r "$D" "$T_TMP/bad"
 head -c 100 "$D/KK-K.egdb" >"$T_TMP/bad/KK-K.egdb"
