@@ -6,24 +6,19 @@
 #include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
-#include "engine/vsearch.h"
 #include "store/games.h"
 
-/* The variant engine's judgement of a set-up position of another variant: its score
- * from the side to move's view, the best move as text, the depth. */
-static int vsolve(pk_vengine **ve, size_t hash_mb, const pk_vpos *p, const pk_limits *lim, char *mv, size_t size,
-		  int *depth)
+/* The engine of a problem's variant (English draughts', or another's with its weights),
+ * made when the first problem of that variant comes. */
+#define SOLVE_VARIANTS 32
+static pk_gengine *engine_for(pk_gengine *engines[SOLVE_VARIANTS], engine_args *ea, const pk_variant *v)
 {
-	if (!*ve && !(*ve = vengine_new(hash_mb)))
-		return -SCORE_WIN - 1;
-	vengine_new_game(*ve);
-	pk_vresult r;
-	vengine_search(*ve, p, NULL, 0, lim, NULL, NULL, NULL, &r);
-	*depth = r.last.depth;
-	if (!r.has_move)
-		return -SCORE_WIN;
-	vmove_text(p->v, &r.best, false, mv, size);
-	return r.last.score;
+	int i = v ? (int)(v - variant_at(0)) + 1 : 0;
+	if (i < 0 || i >= SOLVE_VARIANTS)
+		return NULL;
+	if (!engines[i])
+		engines[i] = gengine_from_args(ea, v);
+	return engines[i];
 }
 
 int cmd_solve(int argc, const char **argv)
@@ -48,8 +43,7 @@ int cmd_solve(int argc, const char **argv)
 	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
 	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
 	int rc = cli_parse_options(ctx, opts);
-	pk_engine *e = NULL;
-	pk_vengine *ve = NULL;
+	pk_gengine *engines[SOLVE_VARIANTS] = { NULL };
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -85,9 +79,7 @@ int cmd_solve(int argc, const char **argv)
 			goto out;
 		}
 	}
-	size_t hash_mb = ea.hash ? (size_t)atol(ea.hash) : 64;
-	e = engine_from_args(&ea);
-	if (!e) {
+	if (!engine_for(engines, &ea, NULL)) {
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
@@ -147,7 +139,7 @@ int cmd_solve(int argc, const char **argv)
 			skipped++;
 			continue;
 		}
-		pk_result res;
+		static pk_gresult res;
 		memset(&res, 0, sizeof res);
 		char mv[PK_MOVE_STRLEN + 64] = "-";
 		int s, depth, first = PK_BLACK, stm = p->stm;
@@ -155,13 +147,8 @@ int cmd_solve(int argc, const char **argv)
 		if (v) {
 			first = v->first;
 			stm = rp->vr.start.stm;
-			s = vsolve(&ve, hash_mb, &rp->vr.start, &lim, mv, sizeof mv, &depth);
-			if (s < -SCORE_WIN) {
-				cli_error("cannot allocate a %zu MB transposition table", hash_mb);
-				rc = EXIT_RUNTIME;
-				break;
-			}
-		} else if (cl) {
+		}
+		if (cl && !v) {
 			/* another engine: its score after the time; a fault is a wrong answer, said */
 			pk_client_answer a;
 			char why[800];
@@ -189,12 +176,23 @@ int cmd_solve(int argc, const char **argv)
 				fault = true;   /* counted, never right */
 			}
 		} else {
-			engine_new_game(e);
-			engine_search(e, p, NULL, &lim, NULL, NULL, NULL, &res);
+			/* pdnkit's engine of the problem's variant, one call for every variant */
+			pk_gpos root;
+			if (v)
+				gpos_variant(&root, &rp->vr.start);
+			else
+				gpos_english(&root, p);
+			pk_gengine *ge = engine_for(engines, &ea, v);
+			if (!ge) {
+				rc = EXIT_RUNTIME;
+				break;
+			}
+			gengine_new_game(ge);
+			gengine_search(ge, &root, NULL, &lim, NULL, 0, NULL, NULL, NULL, &res);
 			s = res.has_move ? res.last.score : -SCORE_WIN;
 			depth = res.last.depth;
 			if (res.has_move)
-				move_format(&res.best, false, mv, sizeof mv);
+				gmove_format(&root, &res.best, false, mv, sizeof mv);
 		}
 		int judged = s > margin ? (stm == first ? RES_BLACK_WINS : RES_WHITE_WINS) :
 			     s < -margin ? (stm == first ? RES_WHITE_WINS : RES_BLACK_WINS) : RES_DRAW;
@@ -251,8 +249,8 @@ int cmd_solve(int argc, const char **argv)
 	if (rc == EXIT_USAGE)
 		rc = EXIT_OK;
 out:
-	engine_free(e);
-	vengine_free(ve);
+	for (int i = 0; i < SOLVE_VARIANTS; i++)
+		gengine_free(engines[i]);
 	client_close(cl);
 	free(engine_spec);
 	free(engines_file);

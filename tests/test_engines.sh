@@ -356,8 +356,8 @@ run "$PDNKIT" match --a "--depth 2" --b "--depth 2" --adjudicate-win 3
 expect_rc 2 "--adjudicate-win without MOVES"
 run "$PDNKIT" match --a "--depth 2" --b "--depth 2" --adjudicate-draw 80,0.1,0
 expect_rc 2 "--adjudicate-draw with no moves"
-run "$PDNKIT" match --variant international --a "--depth 2" --b "--depth 2" --adjudicate-win 3,4
-expect_rc 2 "score adjudication is for English draughts"
+run "$PDNKIT" match --variant international --a "--depth 2" --b "--depth 2" --adjudicate-win 3,0
+expect_rc 2 "--adjudicate-win with no moves, in another variant too"
 
 # DXP: pdnkit engine --dxp as the follower (a process a connection), pdnkit as the
 # initiator in engines check and match; a hostile initiator does not take it down
