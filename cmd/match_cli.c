@@ -169,16 +169,37 @@ void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name,
 	tag(f, "BlackSeconds", tc);
 	snprintf(tc, sizeof tc, "%.2f", g->used[!bl]);
 	tag(f, "WhiteSeconds", tc);
-	char fen[VAR_FEN_STRLEN];
+	/* The record starts where the opening starts (its plies are the first of the move
+	 * text), the initial position without a FEN, so that a store finds the game by its
+	 * opening moves; an opening that is a position of its own starts with its FEN. */
+	char fen[VAR_FEN_STRLEN] = "";
+	bool from_root = o->nply > 0;
+	pk_gpos root, initial;
 	if (m->variant) {
 		fprintf(f, "[GameType \"%d\"]\n", m->variant->gametype);
-		vfen_format(&o->vstart, fen, sizeof fen);
+		from_root = from_root && o->vroot.v;
+		if (from_root)
+			gpos_variant(&root, &o->vroot);
 	} else {
-		fen_format(&o->start, fen, sizeof fen);
+		from_root = from_root && (o->root.side[0] | o->root.side[1]);
+		if (from_root)
+			gpos_english(&root, &o->root);
 	}
+	if (!from_root) {
+		if (m->variant)
+			vfen_format(&o->vstart, fen, sizeof fen);
+		else
+			fen_format(&o->start, fen, sizeof fen);
+	} else {
+		gpos_start(&initial, m->variant);
+		if (gpos_key(&root) != gpos_key(&initial) || gpos_stm(&root) != gpos_stm(&initial))
+			gpos_fen(&root, fen, sizeof fen);
+	}
+	if (*fen)
+		fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
 	/* (the move text numbers a start by the second mover "1... " itself) */
-	fprintf(f, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s%s%s\n\n", fen, g->movetext ? g->movetext : "",
-		g->movetext && *g->movetext ? " " : "", result_string(g->result));
+	fprintf(f, "\n%s%s%s\n\n", g->movetext ? g->movetext : "", g->movetext && *g->movetext ? " " : "",
+		result_string(g->result));
 }
 
 /* The finished games as PDN into out (replaced, or appended to with append): the

@@ -117,6 +117,16 @@ grep -q ' {\[%eval -\{0,1\}[0-9]*\.[0-9][0-9]\] \[%depth 5\] \[%emt [0-9]*\.[0-9
 grep -q '\[%depth 1\] \[%emt ' "$T_TMP/m.pdn" && pass || fail "a note of the depth-1 engine"
 grep -q '} [0-9]*\.\.\. [0-9]' "$T_TMP/m.pdn" && pass || fail "N... before White's move after a note"
 [ "$(grep -v '^\[' "$T_TMP/m.pdn" | awk 'length > 79' | wc -l)" -eq 0 ] && pass || fail "movetext lines of at most 79 columns"
+# A record starts at the initial position with the opening's plies (no set-up after
+# them): a store finds each game by its opening moves and by the position they reach.
+grep -q '^\[FEN' "$T_TMP/m.pdn" && fail "a match record of the deck has a FEN" || pass
+"$PDNKIT" import --db "$T_TMP/m.db" "$T_TMP/m.pdn" >/dev/null 2>&1
+op=$(grep -m1 '^\[Opening ' "$T_TMP/m.pdn" | sed 's/.*"\(.*\)".*/\1/; s/^[0-9]*\. //; s/ [0-9]*\. / /g')
+n=$(grep -c "^\[Opening \"$(grep -m1 '^\[Opening ' "$T_TMP/m.pdn" | sed 's/.*"\(.*\)".*/\1/')\"" "$T_TMP/m.pdn")
+run "$PDNKIT" query --db "$T_TMP/m.db" --opening "$op" --format count
+[ -n "$op" ] && [ "$OUT" = "$n" ] && pass || fail "query --opening '$op' finds $OUT of the record's $n games of that opening"
+run "$PDNKIT" query --db "$T_TMP/m.db" --after "$op" --format count
+[ "$OUT" -ge "$n" ] && pass || fail "query --after '$op' finds $OUT games, fewer than the $n of that opening"
 # The last score of each decided game is the winner's: positive (or #n) for 1-0,
 # negative (or #-n) for 0-1.
 bad=$(awk '/^\[Result/ { res = $2 } /^\[/ { next } { line = line " " $0 }
@@ -294,7 +304,8 @@ expect_out_has '"elo":null' "an infinite Elo is JSON null"
 [ "$(grep -c '^\[GameType "25"\]' "$T_TMP/vm.pdn")" -eq 12 ] && pass || fail "each game says its GameType"
 run $PDNKIT validate "$T_TMP/vm.pdn"
 expect_err_has "12 games read: 12 valid, 0 with errors, 0 with warnings, 12 of other variants replayed" "the games replay under Russian rules"
-grep -q '^1\. [a-h][1-8][-:][a-h][1-8] {\[%eval -\{0,1\}[0-9.]*\] \[%depth 4\] \[%emt [0-9.]*\]} 1\.\.\. [a-h][1-8]' "$T_TMP/vm.pdn" && pass || fail "Russian notation, numbered from White's move, with the engines' notes"
+grep -q '^1\. [a-h][1-8][-:][a-h][1-8] [a-h][1-8][-:][a-h][1-8] 2\. [a-h][1-8][-:][a-h][1-8] {\[%eval -\{0,1\}[0-9.]*\] \[%depth [14]\] \[%emt [0-9.]*\]} 2\.\.\. [a-h][1-8]' "$T_TMP/vm.pdn" && pass || fail "Russian notation from the start (the opening's plies first), numbered from White's move, with the engines' notes"
+grep -q '^\[FEN' "$T_TMP/vm.pdn" && fail "a record of an opening from the start has a FEN" || pass
 run $PDNKIT match --variant international --a "--depth 2" --b "--depth 2" --json
 expect_rc 0 "a whole International match"
 expect_out_has '"games":162,' "9 first moves x 9 replies x 2 colours"

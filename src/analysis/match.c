@@ -237,13 +237,44 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		if (!v)
 			gs->e[nmoves++] = o->pre[i];
 	}
-	const int rel0 = REL(gpos_stm(&p));
+	/* the record starts at the opening's root, its plies first (a store finds the game by
+	 * its opening), so the game's moves are numbered on from them */
+	const int rel0 = REL(v ? o->vroot.stm : o->root.stm);
+	const bool opened = o->nply > 0 && (v ? o->vroot.v != NULL : (o->root.side[0] | o->root.side[1]) != 0);
+	const int rel_start = opened ? rel0 : REL(gpos_stm(&p));
 	int rev = 0;
 	pk_vdraw dr;
 	vdraw_init(&dr);
 	size_t cap = 0, len = 0;
 	char *text = NULL;
 	bool ok = match_append(&text, &len, &cap, "");
+	/* the opening's plies first: the record starts where the opening starts (a store then
+	 * finds the game by its opening) */
+	if (o->nply > 0 && (v ? o->vroot.v != NULL : (o->root.side[0] | o->root.side[1]) != 0)) {
+		pk_gpos q0;
+		if (v)
+			gpos_variant(&q0, &o->vroot);
+		else
+			gpos_english(&q0, &o->root);
+		int r0 = REL(gpos_stm(&q0));
+		for (int i = 0; i < o->nply && ok; i++) {
+			pk_gmove mv;
+			char t[160];
+			if (v) {
+				mv.x = o->vpre[i];
+				vmove_text(v, &mv.x, false, t, sizeof t);
+			} else {
+				mv.e = o->pre[i];
+				char e[PK_MOVE_STRLEN];
+				pdn_move_string(&q0.e, &mv.e, false, e);
+				snprintf(t, sizeof t, "%s", e);
+			}
+			ok = match_append_move(&text, &len, &cap, movenum_at(1, r0, i), REL(gpos_stm(&q0)), i == 0, t);
+			pk_gpos q1;
+			gpos_make(&q0, &mv, &q1);
+			q0 = q1;
+		}
+	}
 	bool selfplay = !m->pl[0].ext && !m->pl[1].ext;
 	g->fault_by = -1;
 	for (int i = 0; i < 2; i++) {
@@ -385,7 +416,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			pdn_move_string(&p.e, &r->best.e, false, t);   /* the whole path where the short form is ambiguous */
 			snprintf(mv, sizeof mv, "%s", t);
 		}
-		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel0, ply), rel, ply == 0 || !m->no_notes, mv);
+		ok = match_append_move(&text, &len, &cap, opened ? movenum_at(1, rel0, o->nply + ply) : movenum_at(1, rel_start, ply),
+				       rel, (ply == 0 && !opened) || (ply > 0 && !m->no_notes), mv);
 		note.has_score = has_score;
 		/* the mover's score before its move is the score after it; from the first mover's view */
 		note.score_black = rel == PK_BLACK ? score : -score;

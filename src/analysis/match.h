@@ -24,7 +24,9 @@ typedef struct {
 	uint64_t keys[8];           /* the positions before start, for repetitions */
 	pk_pos root;                /* English: the position before the opening's plies */
 	pk_move pre[8];             /* and the plies (nply of them), for engines that keep
-				     * the game's history */
+				     * the game's history and for the record */
+	pk_vpos vroot;              /* the same in a match of another variant */
+	pk_vmove vpre[8];
 } pk_opening;
 
 typedef struct {

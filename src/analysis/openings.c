@@ -207,6 +207,9 @@ int match_vopenings(const pk_variant *v, pk_opening **out)
 			o->nply = 2;
 			o->keys[0] = vpos_key(&s);
 			o->keys[1] = vpos_key(&p1);
+			o->vroot = s;
+			o->vpre[0] = m1->m[a];
+			o->vpre[1] = m2->m[b];
 		}
 	}
 	free(m1);
@@ -240,7 +243,8 @@ bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, ui
 		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 		z ^= z >> 31;
 		const pk_vmove *mv = &ml->m[z % (uint64_t)ml->n];
-		o->keys[o->nply++] = vpos_key(&p);
+		o->keys[o->nply] = vpos_key(&p);
+		o->vpre[o->nply++] = *mv;
 		char t[96];
 		vmove_text(v, mv, false, t, sizeof t);
 		size_t len = strlen(o->text);
@@ -266,9 +270,11 @@ bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o)
 	if (!ml)
 		return false;
 	pk_vpos p = vr->start;
+	o->vroot = vr->start;
 	for (int i = 0; i < o->nply; i++) {
 		o->keys[i] = vr->key[i];
 		vgen(&p, ml);
+		o->vpre[i] = ml->m[vr->ord[i]];
 		pk_vpos q;
 		vmake(&p, &ml->m[vr->ord[i]], &q);
 		p = q;
