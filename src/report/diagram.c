@@ -106,7 +106,7 @@ typedef struct {
 	int rows, cols, n, stm;
 	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
 	uint8_t piece[VAR_MAX_SQ + 1];            /* VP_* */
-	char name[VAR_MAX_SQ + 1][6];             /* "17", or "c3" where the notation has files */
+	char name[VAR_MAX_SQ + 1][12];            /* "17", or "c3" where the notation has files */
 	bool alphanumeric;
 	int dark;                                 /* (row + col) % 2 of the playing squares; -1: all */
 } board;
