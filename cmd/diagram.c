@@ -255,9 +255,8 @@ int cmd_diagram(int argc, const char **argv)
 				cli_error("--moves: %s", error);
 				goto done;
 			}
-		} else if ((rc = cli_load_game(files[0], want, &g, &rp)) != 0) {
-			goto done;
 		}
+		/* (a file's game was read above, where its variant is told) */
 		rc = EXIT_USAGE;
 		if (!rp.supported) {
 			cli_error("game %ld is %s, which pdnkit does not replay yet", want, variant_name(rp.variant));
