@@ -12,6 +12,45 @@
 #include "engine/vpattern.h"
 #include "rules/pos.h"
 
+/* The runaways and the wings' balance of p from White's view, counted afresh over rows
+ * and columns: a man counts when no enemy man stands in the cone widening one column a
+ * row towards its crowning row, it is at least rows / 2 - 1 rows from its own back row,
+ * and the enemy has no king. */
+static void runaways_balance(const pk_vpos *p, int *runaway, int *balance)
+{
+	const pk_variant *v = p->v;
+	int n = variant_squares(v), kings[2] = { 0, 0 }, wing[2][2] = { { 0, 0 }, { 0, 0 } };
+	int at[12][12];
+	memset(at, 0, sizeof at);
+	for (int q = 1; q <= n; q++) {
+		int r, c;
+		variant_square_rc(v, q, &r, &c);
+		at[r][c] = p->sq[q];
+		kings[0] += p->sq[q] == VP_WKING;
+		kings[1] += p->sq[q] == VP_BKING;
+		if (p->sq[q] == VP_WMAN || p->sq[q] == VP_BMAN)
+			wing[p->sq[q] == VP_BMAN][c >= v->cols / 2]++;
+	}
+	*balance = abs(wing[1][0] - wing[1][1]) - abs(wing[0][0] - wing[0][1]);
+	*runaway = 0;
+	for (int r = 0; r < v->rows; r++)
+		for (int c = 0; c < v->cols; c++) {
+			int pc = at[r][c];
+			if (pc != VP_WMAN && pc != VP_BMAN)
+				continue;
+			bool white = pc == VP_WMAN;
+			int adv = white ? v->rows - 1 - r : r, dir = white ? -1 : 1;
+			if (kings[white] || adv < v->rows / 2 - 1)
+				continue;
+			bool free_ = true;
+			for (int d = 1; free_ && r + dir * d >= 0 && r + dir * d < v->rows; d++)
+				for (int cc = c - d; cc <= c + d; cc++)
+					if (cc >= 0 && cc < v->cols && at[r + dir * d][cc] == (white ? VP_BMAN : VP_WMAN))
+						free_ = false;
+			*runaway += free_ ? (white ? 1 : -1) : 0;
+		}
+}
+
 /* Can the side to move force the opponent to have no legal move within `plies`? */
 static bool wins_within(const pk_vpos *p, int plies)
 {
@@ -206,19 +245,24 @@ int main(void)
 	CHECK_REPORT(excl_same * 100 >= excl * 98, "%d of %d", excl_same, excl);
 
 	/* veval is 100 per man plus the weights times vfeatures' terms, within the
-	 * rounding of the advance (scaled to 8 rows), on random middle-game positions. */
-	int same = 0, tried = 0;
+	 * rounding of the scaled terms, on random middle-game and ending positions, with the
+	 * hand-set weights and with every weight set; the runaways and the balance are as
+	 * counted afresh. */
+	int same = 0, tried = 0, counted = 0, runaways = 0;
 	for (int i = 0; variant_at(i); i++) {
 		const pk_variant *v = variant_at(i);
 		if (!v->replayable)
 			continue;
 		pk_vweights w;
 		vweights_hand_set(v, &w);
-		for (int k = 0; k < 200; k++) {
+		for (int k = 0; k < 400; k++) {
+			if (k == 200)
+				for (int t = 0; t < VW_NUM; t++)
+					w.w[t] = 3 + 7 * t;
 			pk_vpos p;
 			vpos_start(v, &p);
 			pk_vmovelist *ml = malloc(sizeof *ml);
-			for (int ply = 0, n; ply < 6 + k % 30 && (n = vgen(&p, ml)) > 0; ply++) {
+			for (int ply = 0, n; ply < 6 + k % 90 && (n = vgen(&p, ml)) > 0; ply++) {
 				pk_vpos q;
 				vmake(&p, &ml->m[rnd((unsigned)n)], &q);
 				p = q;
@@ -231,10 +275,16 @@ int main(void)
 			for (int t = 0; t < VW_NUM; t++)
 				sum += w.w[t] * f[t];
 			tried++;
-			same += fabs(veval(&p, &w) - sum) < 1 + w.w[VW_ADVANCE];
+			same += fabs(veval(&p, &w) - sum) < 4;
+			int run, bal, sign = p.stm == PK_WHITE ? 1 : -1;
+			runaways_balance(&p, &run, &bal);
+			counted += f[VW_RUNAWAY] == sign * run && f[VW_BALANCE] == sign * bal;
+			runaways += run != 0;
 		}
 	}
 	CHECK_REPORT(same == tried, "veval = the weighted terms in %d of %d positions", same, tried);
+	CHECK_REPORT(counted == tried, "runaways and balance as counted afresh in %d of %d", counted, tried);
+	CHECK_REPORT(runaways > tried / 20, "positions with runaways: %d of %d", runaways, tried);
 	/* The built-in fitted weights (book/weights-*.txt): each file parses, names a
 	 * variant, and (over the hand-set weights) is what that variant's engine uses. */
 	extern const char *const vweights_texts[];

@@ -30,7 +30,9 @@ struct pk_tune_data {
 };
 typedef pk_tune_data dataset;
 
-/* The first mover's score of a finished game: 2 win, 1 draw, 0 loss; -1 otherwise. */
+/* The score of the side a result names first ("1-0": English draughts' Black, the
+ * first mover of the other variants) of a finished game: 2 win, 1 draw, 0 loss; -1
+ * otherwise. */
 static int first_score(int result)
 {
 	return result == RES_BLACK_WINS ? 2 : result == RES_WHITE_WINS ? 0 : result == RES_DRAW ? 1 : -1;
@@ -79,13 +81,13 @@ static int add_game(dataset *d, const pk_replay *rp, int skip_plies)
 }
 
 /* The same for a game of d->variant, replayed with its ordinals kept. The features are
- * taken from the first mover's view, as the result is. */
+ * taken from the view of the variant's first mover, as the result is. */
 static int add_vgame(dataset *d, const pk_replay *rp, int skip_plies)
 {
 	const pk_vreplay *vr = &rp->vr;
 	if (rp->variant != d->variant->gametype || !vr->ord || !vr->complete || vr->plies < skip_plies + 2)
 		return 0;
-	int res = first_score(rp->result);
+	int res = first_score(rp->result);   /* the score of "1-0"'s side: the variant's first mover */
 	if (res < 0)
 		return 0;
 	pk_vmovelist *ml = malloc(sizeof *ml);
@@ -111,7 +113,8 @@ static int add_vgame(dataset *d, const pk_replay *rp, int skip_plies)
 		int men;
 		double f[VW_NUM];
 		pk_vpos view = p;
-		view.stm = vr->first;           /* the first mover's view */
+		view.stm = d->variant->first;   /* the view of the result's first side (a game
+						 * set up with the other side to move keeps it) */
 		vfeatures(&view, &men, f);
 		for (int k = 0; k < VW_NUM; k++)
 			s->f[k] = (float)f[k];

@@ -8,10 +8,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "engine/eval.h"
+#include "engine/vsearch.h"
 #include "pdn/replay.h"
 #include "rules/variant.h"
 
-#define TUNE_MAX_W W_NUM   /* English has the most weights (engine/vsearch.h: VW_NUM) */
+#define TUNE_MAX_W ((int)W_NUM > (int)VW_NUM ? (int)W_NUM : (int)VW_NUM)   /* the more of English's and the variants' */
 
 typedef struct pk_tune_data pk_tune_data;
 

@@ -15,8 +15,10 @@ void mb_pos_of(const pk_vpos *p, mb_pos *out)
 	out->p = *p;
 	out->key = vpos_state_key(p);
 	out->has_bits = vbits_supported(p->v);
-	if (out->has_bits)
+	if (out->has_bits) {
 		vbits_of(p, &out->b);
+		out->cap = vbits_has_capture(p->v, &out->b, p->stm);
+	}
 }
 
 static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
@@ -24,28 +26,38 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	vmake(&p->p, m, &c->p);
 	c->key = vpos_key_after(&p->p, m, &c->p, p->key);
 	c->has_bits = p->has_bits;
-	if (p->has_bits)
+	if (p->has_bits) {
 		vbits_make(&p->b, &p->p, m, &c->p, &c->b);
+		c->cap = vbits_has_capture(c->p.v, &c->b, c->p.stm);
+	}
+}
+
+/* The same position with the other side to move (its key not followed). */
+static inline void mb_flip(mb_pos *x)
+{
+	x->p.stm = !x->p.stm;
+	if (x->has_bits)
+		x->cap = vbits_has_capture(x->p.v, &x->b, x->p.stm);
 }
 
 /* Whether the side to move must capture. */
 static inline bool mb_has_capture(const mb_pos *x)
 {
-	return x->has_bits ? vbits_has_capture(x->p.v, &x->b, x->p.stm) : vhas_capture(&x->p);
+	return x->has_bits ? x->cap : vhas_capture(&x->p);
 }
 
 static inline int mb_count(const mb_pos *x)
 {
 	if (!x->has_bits)
 		return vcount(&x->p);
-	if (vbits_has_capture(x->p.v, &x->b, x->p.stm))
+	if (x->cap)
 		return vcount(&x->p);
 	return vbits_quiet_count(x->p.v, &x->b, x->p.stm);
 }
 
 static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
 {
-	if (x->has_bits && !vbits_has_capture(x->p.v, &x->b, x->p.stm))
+	if (x->has_bits && !x->cap)
 		return vgen_quiet(&x->p, l);
 	return vgen(&x->p, l);
 }
@@ -57,7 +69,7 @@ static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 		return veval(&x->p, w);
 	int mob = mb_count(x);
 	mb_pos o = *x;
-	o.p.stm = !o.p.stm;
+	mb_flip(&o);
 	return veval_mobility(&x->p, w, mob - mb_count(&o));
 }
 
@@ -112,7 +124,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_EVAL(x_, w_) mb_eval(x_, w_)
 #define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)
 #define N_MAX_MOVES VAR_MAX_MOVES
-#define N_FLIP(q_) ((q_)->p.stm = !(q_)->p.stm)
+#define N_FLIP(q_) mb_flip(q_)
 #define N_ITERATION_CB mb_iteration_cb
 #define N_RESULT pk_vresult
 #define N_PV_MAX VPV_MAX

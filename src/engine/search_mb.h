@@ -16,6 +16,7 @@ typedef struct {
 	pk_vpos p;
 	uint64_t key;
 	bool has_bits;
+	bool cap;       /* whether the side to move must capture (kept with the bitboards) */
 	pk_vbits b;
 } mb_pos;
 

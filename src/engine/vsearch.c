@@ -20,9 +20,13 @@ struct pk_vengine {
 	int nexclude;
 };
 
-const char *const vweight_names[VW_NUM] = { "king", "advance", "centre", "mobility", "back_rank" };
+const char *const vweight_names[VW_NUM] = { "king",    "advance",  "centre",     "mobility",
+					    "back_rank", "advance_late", "balance", "runaway",
+					    "edge",     "outpost",  "king_diag", "trade",
+					    "backed" };
 
-/* By kind: flying kings are worth more, and short-king games reward the back row. */
+/* By kind: flying kings are worth more, and short-king games reward the back row; the
+ * terms from advance_late on are 0 until a variant's file (book/weights-*.txt) sets them. */
 void vweights_hand_set(const pk_variant *v, pk_vweights *w)
 {
 	memset(w, 0, sizeof *w);
@@ -92,72 +96,171 @@ void vweights_for(const pk_variant *v, pk_vweights *w)
 	w->pat = vpatterns_builtin(v);
 }
 
-/* Sums over the board from White's view: men, kings, rows advanced by the men, men on
- * their own back row and on the central columns. */
-typedef struct {
-	int men, kings, advance, back, centre;
-} vterms;
-
-static void terms(const pk_vpos *p, const uint8_t *row, const uint8_t *col, vterms *t)
-{
-	const pk_variant *v = p->v;
-	int n = variant_squares(v);
-	int last = v->rows - 1, mid_lo = v->cols / 2 - 2, mid_hi = v->cols / 2 + 1;
-	memset(t, 0, sizeof *t);
-	for (int q = 1; q <= n; q++) {
-		int pc = p->sq[q];
-		if (!pc)
-			continue;
-		if (pc == VP_WKING || pc == VP_BKING) {
-			t->kings += pc == VP_WKING ? 1 : -1;
-			continue;
-		}
-		bool white = pc == VP_WMAN;
-		int sign = white ? 1 : -1, r = row[q], c = col[q];
-		int adv = white ? last - r : r;   /* rows from its own back row */
-		t->men += sign;
-		t->advance += sign * adv;
-		if (adv == 0)
-			t->back += sign;
-		if (c >= mid_lo && c <= mid_hi)
-			t->centre += sign;
-	}
-}
-
-/* Material and position from White's view, without mobility. */
-static int eval_static(const pk_vpos *p, const pk_vweights *w, const uint8_t *row, const uint8_t *col)
-{
-	vterms t;
-	terms(p, row, col, &t);
-	int last = p->v->rows - 1;
-	return 100 * t.men + w->w[VW_KING] * t.kings + w->w[VW_ADVANCE] * t.advance * 7 / last +
-	       w->w[VW_BACK_RANK] * t.back + w->w[VW_CENTRE] * t.centre;
-}
-
-/* Each variant's rows and columns of its squares, made once. */
+/* Each variant's rows and columns of its squares, its squares by row and column (0:
+ * none), which long diagonal is made of playing squares, and its pieces at the start,
+ * made once. */
 #define NBOARDS 32
-static uint8_t rows_of[NBOARDS][VAR_MAX_SQ + 1], cols_of[NBOARDS][VAR_MAX_SQ + 1];
+typedef struct {
+	uint8_t row[VAR_MAX_SQ + 1], col[VAR_MAX_SQ + 1];
+	uint8_t at[12][12];   /* the largest board: Canadian draughts, 12 x 12 */
+	bool diag_up;        /* the long diagonal of playing squares is row + col = cols - 1 */
+	int start_pieces;
+	/* boards of up to 64 squares: the squares (bit q - 1) of a man's path's cone
+	 * (free_path), by side (0 White) and square */
+	uint64_t cone[2][VAR_MAX_SQ + 1];
+} vboard;
+static vboard boards[NBOARDS];
 static pthread_once_t boards_once = PTHREAD_ONCE_INIT;
 
 static void boards_init(void)
 {
 	for (int i = 0; i < NBOARDS && variant_at(i); i++) {
 		const pk_variant *v = variant_at(i);
+		vboard *b = &boards[i];
 		for (int q = 1; q <= variant_squares(v); q++) {
 			int r, c;
 			variant_square_rc(v, q, &r, &c);
-			rows_of[i][q] = (uint8_t)r;
-			cols_of[i][q] = (uint8_t)c;
+			b->row[q] = (uint8_t)r;
+			b->col[q] = (uint8_t)c;
+			b->at[r][c] = (uint8_t)q;
 		}
+		b->diag_up = b->at[v->rows - 1][0] != 0;
+		for (int q = 1; q <= variant_squares(v) && variant_squares(v) <= 64; q++)
+			for (int side = 0; side < 2; side++) {
+				int step = side ? 1 : -1, end = side ? v->rows : -1, c = b->col[q];
+				for (int rr = b->row[q] + step, d = 1; rr != end; rr += step, d++)
+					for (int cc = c - d < 0 ? 0 : c - d; cc <= c + d && cc < v->cols; cc++)
+						if (b->at[rr][cc])
+							b->cone[side][q] |= 1ull << (b->at[rr][cc] - 1);
+			}
+		pk_vpos p;
+		vpos_start(v, &p);
+		for (int q = 1; q <= variant_squares(v); q++)
+			b->start_pieces += p.sq[q] != VP_EMPTY;
 	}
 }
 
-static void board_rc(const pk_variant *v, const uint8_t **row, const uint8_t **col)
+static const vboard *board_of(const pk_variant *v)
 {
 	pthread_once(&boards_once, boards_init);
-	int i = (int)(v - variant_at(0));
-	*row = rows_of[i];
-	*col = cols_of[i];
+	return &boards[v - variant_at(0)];
+}
+
+/* Sums over the board from White's view (White less Black), the terms of vsearch.h. */
+typedef struct {
+	int men, kings, advance, back, centre, balance, runaway, edge, outpost, kdiag, backed;
+	int pieces;
+} vterms;
+
+static inline bool is_man(int pc) { return pc == VP_WMAN || pc == VP_BMAN; }
+
+/* Whether a man of the given piece is at (r, c). */
+static inline bool man_at(const pk_vpos *p, const vboard *b, int r, int c, int piece)
+{
+	if (r < 0 || r >= p->v->rows || c < 0 || c >= p->v->cols)
+		return false;
+	int q = b->at[r][c];
+	return q && p->sq[q] == piece;
+}
+
+/* Whether the man of side white on q has a path no enemy man can meet: no enemy man in
+ * the cone widening a column a row towards its crowning row (on boards of more than 64
+ * squares; the others have the cones as bit masks). */
+static bool free_path(const pk_vpos *p, const vboard *b, int q, bool white)
+{
+	const pk_variant *v = p->v;
+	int enemy = white ? VP_BMAN : VP_WMAN, step = white ? -1 : 1, end = white ? -1 : v->rows;
+	int r = b->row[q], c = b->col[q];
+	for (int rr = r + step, d = 1; rr != end; rr += step, d++)
+		for (int cc = c - d < 0 ? 0 : c - d; cc <= c + d && cc < v->cols; cc++) {
+			int s = b->at[rr][cc];
+			if (s && p->sq[s] == enemy)
+				return false;
+		}
+	return true;
+}
+
+/* The terms of p; the runaways only when 'runaways' (the costliest, by far). */
+static void terms(const pk_vpos *p, const vboard *b, bool runaways, vterms *t)
+{
+	const pk_variant *v = p->v;
+	int n = variant_squares(v);
+	int last = v->rows - 1, mid_lo = v->cols / 2 - 2, mid_hi = v->cols / 2 + 1, half = v->cols / 2;
+	int wing[2][2] = { { 0, 0 }, { 0, 0 } }, kings[2] = { 0, 0 };
+	uint64_t men[2] = { 0, 0 };   /* by side (0 White), bit q - 1: up to 64 squares */
+	memset(t, 0, sizeof *t);
+	for (int q = 1; q <= n; q++) {
+		int pc = p->sq[q];
+		if (!pc)
+			continue;
+		t->pieces++;
+		int r = b->row[q], c = b->col[q];
+		if (!is_man(pc)) {
+			int sign = pc == VP_WKING ? 1 : -1;
+			kings[pc == VP_BKING]++;
+			t->kings += sign;
+			if (b->diag_up ? r + c == v->cols - 1 : r == c)
+				t->kdiag += sign;
+			continue;
+		}
+		bool white = pc == VP_WMAN;
+		int sign = white ? 1 : -1;
+		int adv = white ? last - r : r;   /* rows from its own back row */
+		t->men += sign;
+		t->advance += sign * adv;
+		if (q <= 64)
+			men[!white] |= 1ull << (q - 1);
+		wing[!white][c >= half]++;
+		if (adv == 0)
+			t->back += sign;
+		if (c >= mid_lo && c <= mid_hi)
+			t->centre += sign;
+		if (c == 0 || c == v->cols - 1)
+			t->edge += sign;
+		if (adv > 0) {
+			int behind = white ? r + 1 : r - 1;
+			bool backed = man_at(p, b, behind, c - 1, pc) || man_at(p, b, behind, c + 1, pc);
+			t->backed += backed ? sign : 0;
+			if (backed && adv == v->rows / 2 && c >= 2 && c <= v->cols - 3)
+				t->outpost += sign;
+		}
+	}
+	t->balance = abs(wing[1][0] - wing[1][1]) - abs(wing[0][0] - wing[0][1]);
+	/* the runaways, where the other side has no king to stop them */
+	for (int q = 1; q <= n && runaways; q++) {
+		int pc = p->sq[q];
+		if (!is_man(pc))
+			continue;
+		bool white = pc == VP_WMAN;
+		if (kings[white] || (white ? last - b->row[q] : b->row[q]) < v->rows / 2 - 1)
+			continue;
+		if (n <= 64 ? !(b->cone[!white][q] & men[white]) : free_path(p, b, q, white))
+			t->runaway += white ? 1 : -1;
+	}
+}
+
+/* The share of the pieces gone, times 'x': x * (start - now) / start. */
+static inline int gone(const vboard *b, const vterms *t, int x)
+{
+	return x * (b->start_pieces - t->pieces) / b->start_pieces;
+}
+
+/* Material and position from White's view, without mobility. */
+static int eval_static(const pk_vpos *p, const pk_vweights *w, const vboard *b)
+{
+	vterms t;
+	const int *k = w->w;
+	terms(p, b, k[VW_RUNAWAY] != 0, &t);
+	int last = p->v->rows - 1;
+	int s = 100 * t.men + k[VW_KING] * t.kings + k[VW_ADVANCE] * t.advance * 7 / last +
+		k[VW_BACK_RANK] * t.back + k[VW_CENTRE] * t.centre + k[VW_BALANCE] * t.balance +
+		k[VW_RUNAWAY] * t.runaway + k[VW_EDGE] * t.edge + k[VW_OUTPOST] * t.outpost +
+		k[VW_KING_DIAG] * t.kdiag + k[VW_BACKED] * t.backed;
+	if (k[VW_ADVANCE_LATE])
+		s += gone(b, &t, k[VW_ADVANCE_LATE] * t.advance * 7) / last;
+	if (k[VW_TRADE])
+		s += gone(b, &t, k[VW_TRADE] * (t.men + t.kings));
+	return s;
 }
 
 /* Legal moves of the side to move less those of the other side. */
@@ -172,9 +275,7 @@ int veval(const pk_vpos *p, const pk_vweights *w) { return veval_mobility(p, w, 
 
 int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mob)
 {
-	const uint8_t *row, *col;
-	board_rc(p->v, &row, &col);
-	int s = eval_static(p, w, row, col);
+	int s = eval_static(p, w, board_of(p->v));
 	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
 	if (w->pat)
 		v += vpattern_eval(w->pat, p);
@@ -183,17 +284,25 @@ int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mob)
 
 void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 {
-	const uint8_t *row, *col;
-	board_rc(p->v, &row, &col);
+	const vboard *b = board_of(p->v);
 	vterms t;
-	terms(p, row, col, &t);
+	terms(p, b, true, &t);
 	int sign = p->stm == PK_WHITE ? 1 : -1;
+	double rows = p->v->rows - 1, share = (double)(b->start_pieces - t.pieces) / b->start_pieces;
 	*men = sign * t.men;
 	f[VW_KING] = sign * t.kings;
-	f[VW_ADVANCE] = sign * t.advance * 7.0 / (p->v->rows - 1);
+	f[VW_ADVANCE] = sign * t.advance * 7.0 / rows;
 	f[VW_BACK_RANK] = sign * t.back;
 	f[VW_CENTRE] = sign * t.centre;
 	f[VW_MOBILITY] = mobility(p);
+	f[VW_ADVANCE_LATE] = f[VW_ADVANCE] * share;
+	f[VW_BALANCE] = sign * t.balance;
+	f[VW_RUNAWAY] = sign * t.runaway;
+	f[VW_EDGE] = sign * t.edge;
+	f[VW_OUTPOST] = sign * t.outpost;
+	f[VW_KING_DIAG] = sign * t.kdiag;
+	f[VW_BACKED] = sign * t.backed;
+	f[VW_TRADE] = sign * (t.men + t.kings) * share;
 }
 
 pk_vengine *vengine_new(size_t hash_mb)

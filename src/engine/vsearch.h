@@ -23,6 +23,18 @@ enum {
 	VW_CENTRE,              /* a man on the central columns */
 	VW_MOBILITY,            /* each legal move more than the opponent */
 	VW_BACK_RANK,           /* a man still guarding its own back row */
+	VW_ADVANCE_LATE,        /* the advance again, scaled by the share of pieces gone */
+	VW_BALANCE,             /* men spread evenly over the two wings: less the
+				 * difference between the halves' counts */
+	VW_RUNAWAY,             /* a man no enemy man can meet on its way to the crowning
+				 * row, while the enemy has no king */
+	VW_EDGE,                /* a man on a side column */
+	VW_OUTPOST,             /* a man on the first row of the enemy's half, off the sides,
+				 * backed by a man of its own diagonally behind */
+	VW_KING_DIAG,           /* a king on the long diagonal */
+	VW_TRADE,               /* each piece ahead, scaled by the share of pieces gone */
+	VW_BACKED,              /* a man off its back row with a man of its own diagonally
+				 * behind it */
 	VW_NUM
 };
 extern const char *const vweight_names[VW_NUM];
