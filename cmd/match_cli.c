@@ -173,19 +173,10 @@ void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name,
 	 * text), the initial position without a FEN, so that a store finds the game by its
 	 * opening moves; an opening that is a position of its own starts with its FEN. */
 	char fen[VAR_FEN_STRLEN] = "";
-	bool from_root = o->nply > 0;
 	pk_gpos root, initial;
-	if (m->variant) {
+	if (m->variant)
 		fprintf(f, "[GameType \"%d\"]\n", m->variant->gametype);
-		from_root = from_root && o->vroot.v;
-		if (from_root)
-			gpos_variant(&root, &o->vroot);
-	} else {
-		from_root = from_root && (o->root.side[0] | o->root.side[1]);
-		if (from_root)
-			gpos_english(&root, &o->root);
-	}
-	if (!from_root) {
+	if (!match_opening_root(o, m->variant, &root)) {
 		if (m->variant)
 			vfen_format(&o->vstart, fen, sizeof fen);
 		else

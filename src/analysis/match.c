@@ -239,9 +239,9 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	}
 	/* the record starts at the opening's root, its plies first (a store finds the game by
 	 * its opening), so the game's moves are numbered on from them */
-	const int rel0 = REL(v ? o->vroot.stm : o->root.stm);
-	const bool opened = o->nply > 0 && (v ? o->vroot.v != NULL : (o->root.side[0] | o->root.side[1]) != 0);
-	const int rel_start = opened ? rel0 : REL(gpos_stm(&p));
+	pk_gpos q0;
+	const bool opened = match_opening_root(o, v, &q0);
+	const int rel_start = REL(gpos_stm(opened ? &q0 : &p));
 	int rev = 0;
 	pk_vdraw dr;
 	vdraw_init(&dr);
@@ -250,12 +250,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 	bool ok = match_append(&text, &len, &cap, "");
 	/* the opening's plies first: the record starts where the opening starts (a store then
 	 * finds the game by its opening) */
-	if (o->nply > 0 && (v ? o->vroot.v != NULL : (o->root.side[0] | o->root.side[1]) != 0)) {
-		pk_gpos q0;
-		if (v)
-			gpos_variant(&q0, &o->vroot);
-		else
-			gpos_english(&q0, &o->root);
+	if (opened) {
 		int r0 = REL(gpos_stm(&q0));
 		for (int i = 0; i < o->nply && ok; i++) {
 			pk_gmove mv;
@@ -416,7 +411,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			pdn_move_string(&p.e, &r->best.e, false, t);   /* the whole path where the short form is ambiguous */
 			snprintf(mv, sizeof mv, "%s", t);
 		}
-		ok = match_append_move(&text, &len, &cap, opened ? movenum_at(1, rel0, o->nply + ply) : movenum_at(1, rel_start, ply),
+		ok = match_append_move(&text, &len, &cap, movenum_at(1, rel_start, (opened ? o->nply : 0) + ply),
 				       rel, (ply == 0 && !opened) || (ply > 0 && !m->no_notes), mv);
 		note.has_score = has_score;
 		/* the mover's score before its move is the score after it; from the first mover's view */

@@ -11,6 +11,7 @@
 #include "engine/search.h"
 #include "engine/vsearch.h"
 #include "proto/client.h"
+#include "rules/gpos.h"
 
 #define MATCH_MAX_PLIES 400
 /* The SPRT decides only after this many pairs of games. */
@@ -126,6 +127,10 @@ bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o);
 /* base followed by plies random legal moves of v chosen by seed (at most 8 plies in all),
  * as match_randomize does for English draughts. */
 bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, uint64_t seed, pk_opening *o);
+
+/* Whether a game from o is recorded from the opening's root (its plies the first of the
+ * move text; v NULL: English draughts), and if so that root into *root. */
+bool match_opening_root(const pk_opening *o, const pk_variant *v, pk_gpos *root);
 
 /* Plays m->ngames games (m->games allocated by the call) on `concurrency` threads.
  * 0, or -1 when out of memory. After a stop, only the finished games are scored and

@@ -285,3 +285,19 @@ bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o)
 	free(ml);
 	return ok;
 }
+
+bool match_opening_root(const pk_opening *o, const pk_variant *v, pk_gpos *root)
+{
+	if (o->nply <= 0)
+		return false;
+	if (v) {
+		if (!o->vroot.v)
+			return false;
+		gpos_variant(root, &o->vroot);
+	} else {
+		if (!(o->root.side[0] | o->root.side[1]))
+			return false;
+		gpos_english(root, &o->root);
+	}
+	return true;
+}
