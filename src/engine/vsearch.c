@@ -180,8 +180,9 @@ static bool free_path(const pk_vpos *p, const vboard *b, int q, bool white)
 	return true;
 }
 
-/* The terms of p; the runaways only when 'runaways' (the costliest, by far). */
-static void terms(const pk_vpos *p, const vboard *b, bool runaways, vterms *t)
+/* The terms of p; the runaways only when 'runaways', the backed men and outposts only
+ * when 'backing' (the costly ones: an evaluation whose weights for them are 0 skips them). */
+static void terms(const pk_vpos *p, const vboard *b, bool runaways, bool backing, vterms *t)
 {
 	const pk_variant *v = p->v;
 	int n = variant_squares(v);
@@ -217,7 +218,7 @@ static void terms(const pk_vpos *p, const vboard *b, bool runaways, vterms *t)
 			t->centre += sign;
 		if (c == 0 || c == v->cols - 1)
 			t->edge += sign;
-		if (adv > 0) {
+		if (backing && adv > 0) {
 			int behind = white ? r + 1 : r - 1;
 			bool backed = man_at(p, b, behind, c - 1, pc) || man_at(p, b, behind, c + 1, pc);
 			t->backed += backed ? sign : 0;
@@ -250,7 +251,7 @@ static int eval_static(const pk_vpos *p, const pk_vweights *w, const vboard *b)
 {
 	vterms t;
 	const int *k = w->w;
-	terms(p, b, k[VW_RUNAWAY] != 0, &t);
+	terms(p, b, k[VW_RUNAWAY] != 0, k[VW_BACKED] != 0 || k[VW_OUTPOST] != 0, &t);
 	int last = p->v->rows - 1;
 	int s = 100 * t.men + k[VW_KING] * t.kings + k[VW_ADVANCE] * t.advance * 7 / last +
 		k[VW_BACK_RANK] * t.back + k[VW_CENTRE] * t.centre + k[VW_BALANCE] * t.balance +
@@ -286,7 +287,7 @@ void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 {
 	const vboard *b = board_of(p->v);
 	vterms t;
-	terms(p, b, true, &t);
+	terms(p, b, true, true, &t);
 	int sign = p->stm == PK_WHITE ? 1 : -1;
 	double rows = p->v->rows - 1, share = (double)(b->start_pieces - t.pieces) / b->start_pieces;
 	*men = sign * t.men;
