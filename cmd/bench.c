@@ -66,7 +66,7 @@ static int bench_variant(const char *name, size_t mb, const pk_features *f, int 
 		vengine_new_game(e);
 		pk_limits lim = { .depth = vpositions[i].depth };
 		pk_vresult r;
-		vengine_search(e, &p, NULL, 0, &lim, NULL, NULL, NULL, &r);
+		vengine_search(e, &p, NULL, &lim, NULL, NULL, NULL, &r);
 		char mv[96];
 		vmove_text(v, &r.best, false, mv, sizeof mv);
 		total += r.last.nodes;

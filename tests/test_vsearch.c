@@ -131,9 +131,9 @@ int main(void)
 		pk_limits lim = { .depth = 4 };
 		pk_vresult a, b;
 		vengine_new_game(e);
-		vengine_search(e, &start, NULL, 0, &lim, NULL, NULL, NULL, &a);
+		vengine_search(e, &start, NULL, &lim, NULL, NULL, NULL, &a);
 		vengine_new_game(e);
-		vengine_search(e, &start, NULL, 0, &lim, NULL, NULL, NULL, &b);
+		vengine_search(e, &start, NULL, &lim, NULL, NULL, NULL, &b);
 		CHECK_REPORT(a.has_move && legal(&start, &a.best), "%s: the move from the start is legal", v->key);
 		CHECK_REPORT(a.best.from == b.best.from && a.best.to == b.best.to && a.last.score == b.last.score,
 			     "%s: the same answer twice", v->key);
@@ -150,7 +150,7 @@ int main(void)
 			pk_limits l6 = { .depth = 5 };
 			pk_vresult r;
 			vengine_new_game(e);
-			vengine_search(e, &p, NULL, 0, &l6, NULL, NULL, NULL, &r);
+			vengine_search(e, &p, NULL, &l6, NULL, NULL, NULL, &r);
 			CHECK_REPORT(legal(&p, &r.best), "%s: a legal move", v->key);
 			bool claims = score_is_win(r.last.score) && r.last.score > 0 && !r.forced;
 			if (claims && score_plies(r.last.score) <= 7) {
@@ -183,14 +183,35 @@ int main(void)
 	volatile sig_atomic_t stop = 1;
 	pk_limits none = { 0 };
 	pk_vresult r;
-	vengine_search(e, &start, NULL, 0, &none, &stop, NULL, NULL, &r);
+	vengine_search(e, &start, NULL, &none, &stop, NULL, NULL, &r);
 	CHECK(r.has_move && legal(&start, &r.best));
 	/* No legal move: none is answered. */
 	pk_vpos empty;
 	vpos_clear(variant_by_name("russian"), &empty, PK_WHITE);
 	empty.sq[1] = VP_BMAN;
-	vengine_search(e, &empty, NULL, 0, &none, NULL, NULL, NULL, &r);
+	vengine_search(e, &empty, NULL, &none, NULL, NULL, NULL, &r);
 	CHECK(!r.has_move);
+
+	/* The count of kings' plain moves goes into the search with the game before the root:
+	 * three white kings against a black man, every White move a king's plain move; with
+	 * 49 such plies played (International: 25 moves each draw) every move draws, with
+	 * none White wins. */
+	{
+		const pk_variant *iv = variant_by_name("international");
+		pk_vpos k3;
+		char err[200];
+		CHECK(vfen_parse(iv, "W:WK46,K47,K48:B6", &k3, err, sizeof err) == 0);
+		pk_limits l8 = { .depth = 8 };
+		pk_vresult fresh, late;
+		pk_history none_played = { NULL, 0, 0 }, late_h = { NULL, 0, 49 };
+		vengine_new_game(e);
+		vengine_search(e, &k3, &none_played, &l8, NULL, NULL, NULL, &fresh);
+		vengine_new_game(e);
+		vengine_search(e, &k3, &late_h, &l8, NULL, NULL, NULL, &late);
+		CHECK_REPORT(fresh.last.score > 100, "three kings against a man: %d with no count", fresh.last.score);
+		CHECK_REPORT(late.last.score == 0, "three kings against a man, 49 plies of kings played: %d, not a draw",
+			     late.last.score);
+	}
 
 	/* Root moves left out (vengine_exclude): with every move but one left out, that one
 	 * is the answer, and the best of those answers scores as the search of all moves. */
@@ -211,7 +232,7 @@ int main(void)
 			pk_limits l3 = { .depth = 3 };
 			pk_vresult all, one;
 			vengine_new_game(e);
-			vengine_search(e, &p, NULL, 0, &l3, NULL, NULL, NULL, &all);
+			vengine_search(e, &p, NULL, &l3, NULL, NULL, NULL, &all);
 			int best = -SCORE_WIN - 1;
 			bool answered = true;
 			for (int m = 0; m < n; m++) {
@@ -222,7 +243,7 @@ int main(void)
 						others[no++] = ml->m[j];
 				vengine_new_game(e);
 				vengine_exclude(e, others, no);
-				vengine_search(e, &p, NULL, 0, &l3, NULL, NULL, NULL, &one);
+				vengine_search(e, &p, NULL, &l3, NULL, NULL, NULL, &one);
 				answered = answered && one.has_move && vmove_same(&one.best, &ml->m[m]);
 				if (one.last.score > best)
 					best = one.last.score;
@@ -232,7 +253,7 @@ int main(void)
 			CHECK_REPORT(answered, "%s: the move left in is the answer", v->key);
 			/* every move left out: no move */
 			vengine_exclude(e, ml->m, n);
-			vengine_search(e, &p, NULL, 0, &l3, NULL, NULL, NULL, &one);
+			vengine_search(e, &p, NULL, &l3, NULL, NULL, NULL, &one);
 			CHECK_REPORT(!one.has_move, "%s: every move left out", v->key);
 			free(ml);
 		}

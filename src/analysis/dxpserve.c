@@ -21,6 +21,7 @@ typedef struct {
 	pk_vmove hist[GAME_MAX];
 	uint64_t keys[GAME_MAX];
 	int n;                      /* moves played since start */
+	int rev;                    /* the kings' plain moves in a row ending at p */
 	int minutes, moves;
 	double used;
 	int made;
@@ -92,6 +93,8 @@ static void play(session *ss, const pk_vmove *m)
 {
 	ss->keys[ss->n] = vpos_key(&ss->p);
 	ss->hist[ss->n++] = *m;
+	bool king = ss->p.sq[m->from] == VP_WKING || ss->p.sq[m->from] == VP_BKING;
+	ss->rev = king && m->ncap == 0 ? ss->rev + 1 : 0;
 	pk_vpos q;
 	vmake(&ss->p, m, &q);
 	ss->p = q;
@@ -118,7 +121,8 @@ static int think(session *ss)
 	pthread_cond_init(&w.cv, NULL);
 	pthread_t t;
 	bool watching = pthread_create(&t, NULL, watch_run, &w) == 0;
-	vengine_search(ss->e, &ss->p, ss->keys, ss->n, &lim, &ss->halt, NULL, NULL, &r);
+	pk_history h = { ss->keys, ss->n, ss->rev };
+	vengine_search(ss->e, &ss->p, &h, &lim, &ss->halt, NULL, NULL, &r);
 	pthread_mutex_lock(&w.mu);
 	w.done = true;
 	pthread_cond_signal(&w.cv);
@@ -151,6 +155,7 @@ static void replay_to(session *ss, int n)
 	ss->p = ss->start;
 	int k = ss->n;
 	ss->n = 0;
+	ss->rev = 0;
 	for (int i = 0; i < n && i < k; i++)
 		play(ss, &ss->hist[i]);
 }
@@ -234,7 +239,7 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 			ss->in_game = true;
 			ss->mine = m.follower;
 			ss->start = ss->p = p;
-			ss->n = ss->made = 0;
+			ss->n = ss->made = ss->rev = 0;
 			ss->used = 0;
 			ss->minutes = m.minutes;
 			ss->moves = m.moves;

@@ -133,7 +133,7 @@ int gengine_search(pk_gengine *g, const pk_gpos *root, const pk_history *h, cons
 		return -1;
 	l.exclude = NULL;
 	l.nexclude = 0;
-	rc = vengine_search(g->ve, &root->x, h ? h->keys : NULL, h ? h->nkeys : 0, &l, stop, cb ? on_variant : NULL, g, r);
+	rc = vengine_search(g->ve, &root->x, h, &l, stop, cb ? on_variant : NULL, g, r);
 	out->best.x = r->best;
 	out->has_move = r->has_move;
 	out->forced = r->forced;

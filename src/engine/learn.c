@@ -271,7 +271,7 @@ static void label_vthread(int id, label_job *j)
 		if (i % (size_t)j->every)
 			continue;
 		pk_vresult r;
-		if (vengine_search(e, &d->vpos[i], NULL, 0, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
+		if (vengine_search(e, &d->vpos[i], NULL, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
 			continue;
 		int s = r.last.score;
 		d->v[i].score = (int16_t)(s > 3000 ? 3000 : s < -3000 ? -3000 : s);

@@ -339,7 +339,7 @@ int vengine_set_threads(pk_vengine *e, int n) { return mb_engine_set_threads(e->
 
 void vengine_new_game(pk_vengine *e) { mb_engine_new_game(e->e); }
 
-int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int nkeys, const pk_limits *lim,
+int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, const pk_limits *lim,
 		   volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *ctx,
 		   pk_vresult *out)
 {
@@ -356,7 +356,9 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int
 	e->e->nexclude = e->nexclude;
 	mb_pos r;
 	mb_pos_of(root, &r);
-	pk_history h = { keys, nkeys, 0 };
+	pk_history h = { NULL, 0, 0 };
+	if (hist)
+		h = *hist;
 	pk_limits l = *lim;
 	l.exclude = NULL;
 	l.nexclude = 0;

@@ -93,8 +93,10 @@ void vengine_new_game(pk_vengine *e);
 void vengine_set_features(pk_vengine *e, const pk_features *f);
 int vengine_set_threads(pk_vengine *e, int n);
 /* Searches root under lim (depth, nodes, movetime; 0 each: no limit, stop by *stop).
- * keys: the positions of the game before root (vpos_key), for repetitions. */
-int vengine_search(pk_vengine *e, const pk_vpos *root, const uint64_t *keys, int nkeys, const pk_limits *lim,
+ * h (may be NULL): the positions of the game before root (vpos_key), for repetitions,
+ * and the kings' plain moves in a row before root (h->reversible), for the variant's
+ * count of them (rules/vdraw.c). */
+int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *h, const pk_limits *lim,
 		   volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *ctx,
 		   pk_vresult *out);
 

@@ -99,7 +99,7 @@ int replay_ghistory(const pk_replay *rp, int p, uint64_t *keys)
 		return replay_history(rp, p, keys);
 	for (int i = 0; i < p && rp->vr.key && i <= rp->vr.plies; i++)
 		keys[i] = rp->vr.key[i];
-	return 0;
+	return rp->vr.rev && p >= 1 && p - 1 <= rp->vr.plies ? rp->vr.rev[p - 1] : 0;
 }
 
 int replay_move_number(const pk_replay *rp, int p)

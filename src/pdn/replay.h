@@ -79,7 +79,8 @@ int replay_gplies(const pk_replay *rp);
  * it and the move played. False for an English /FEN/ set-up, or p out of range. */
 bool replay_gply(const pk_replay *rp, int p, pk_gpos *before, pk_gmove *m);
 /* The keys of the positions before ply p of any variant's replay (as replay_history:
- * keys[0..p-1], the reversible plies in a row; another variant's count none). */
+ * keys[0..p-1], and the reversible plies in a row before p: for another variant its
+ * kings' plain moves, the count of its draw rule). */
 int replay_ghistory(const pk_replay *rp, int p, uint64_t *keys);
 /* The position before ply p (1-based): the start, or the position after ply p-1. */
 const pk_pos *replay_pos_before(const pk_replay *rp, int p);

@@ -148,6 +148,8 @@ void vreplay_free(pk_vreplay *r)
 	free(r->ord);
 	free(r->key);
 	free(r->el);
+	free(r->rev);
+	r->rev = NULL;
 	r->ord = NULL;
 	r->key = NULL;
 	r->el = NULL;
@@ -167,9 +169,12 @@ static int keep_room(pk_vreplay *r, int n)
 	if (k)
 		r->key = k;
 	int *el = k ? realloc(r->el, sizeof *el * 2 * (size_t)cap) : NULL;
-	if (!el)
+	if (el)
+		r->el = el;
+	int *rv = el ? realloc(r->rev, sizeof *rv * (size_t)(cap + 1)) : NULL;
+	if (!rv)
 		return -1;
-	r->el = el;
+	r->rev = rv;
 	r->cap = cap;
 	return 0;
 }
@@ -203,8 +208,10 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 	out->start = p;
 	if (keep && keep_room(out, 0) < 0)
 		return -1;
-	if (keep)
+	if (keep) {
 		out->key[0] = vpos_key(&p);
+		out->rev[0] = 0;
+	}
 	pk_vmovelist *ml = malloc(sizeof *ml);
 	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES);
 	if (!ml || !idx) {
@@ -269,6 +276,8 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 		}
 		pk_vpos next;
 		vmake(&p, &ml->m[pick], &next);
+		bool king = p.sq[ml->m[pick].from] == VP_WKING || p.sq[ml->m[pick].from] == VP_BKING;
+		bool reversible = king && ml->m[pick].ncap == 0;
 		p = next;
 		if (keep) {
 			if (keep_room(out, out->plies + 1) < 0) {
@@ -280,6 +289,7 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 			out->el[2 * out->plies] = first < g->nel ? first : i;
 			out->el[2 * out->plies + 1] = i;
 			out->key[out->plies + 1] = vpos_key(&p);
+			out->rev[out->plies + 1] = reversible ? out->rev[out->plies] + 1 : 0;
 		}
 		out->plies++;
 	}

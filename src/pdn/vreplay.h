@@ -25,6 +25,9 @@ typedef struct {
 	int *ord;
 	uint64_t *key;
 	int *el;
+	int *rev;                    /* with keep: rev[i] the kings' plain moves in a row (no
+				      * capture, no man moved) ending at the position after ply i
+				      * (rev[0] 0): the draw rules' and repetitions' count */
 	int cap;
 } pk_vreplay;
 
