@@ -136,7 +136,7 @@ int cmd_train(int argc, const char **argv)
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
-	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL;
+	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
@@ -154,6 +154,7 @@ int cmd_train(int argc, const char **argv)
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board)", "9|25" },
+		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none" },
 		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
@@ -201,6 +202,22 @@ int cmd_train(int argc, const char **argv)
 		}
 	}
 	pk_learn_opts lo = { .epochs = 300, .rate = 0.3, .l2 = 20, .min_count = 3, .threads = (int)sysconf(_SC_NPROCESSORS_ONLN) };
+	if (tie_arg) {
+		if (!variant) {
+			cli_error("--tie ties a 10x10 variant's windows: give --variant too");
+			goto out;
+		}
+		const char *const ties[] = { "none", "rows", "all" };
+		int k = 0;
+		while (k < 3 && strcmp(tie_arg, ties[k]) != 0)
+			k++;
+		if (k == 3) {
+			cli_error("--tie: '%s': give rows, all or none", tie_arg);
+			cli_did_you_mean(tie_arg, ties, 3);
+			goto out;
+		}
+		lo.tie = k;
+	}
 	long x, skip = 6;
 	if (net)
 		lo.epochs = 30;
@@ -602,6 +619,7 @@ out:
 	free(npat);
 	free(epos_arg);
 	free(windows_arg);
+	free(tie_arg);
 	egdb_free(db);
 	return rc;
 }

@@ -66,6 +66,24 @@ printf 'pdnkit-vpatterns 1\ngametype 20\n0 99 1 5\n' >"$T_TMP/vpbad.txt"
 run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpbad.txt"
 expect_rc 3 "a window out of range"
 expect_err_has "line 3" "the line named"
+# --tie rows: the four windows of each row of windows share one table (the file keeps
+# a table per window); all: the sixteen share one
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie rows --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpr.txt" -q --threads 2
+expect_rc 0 "train --variant --tie rows"
+awk '/^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
+     END { bad = 0; n = 0
+           for (k in w) { split(k, a, " "); lead = int(a[2] / 4) * 4; n++
+                          if (w[a[1] " " lead " " a[3]] != w[k]) bad++ }
+           exit !(n > 100 && bad == 0) }' "$T_TMP/vpr.txt" && pass || fail "the windows of a row differ"
+awk '/^[0-9]/ && $2 == 5 { n++ } END { exit !(n > 20) }' "$T_TMP/vpr.txt" && pass || fail "window 5 has no weights"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie all --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpa.txt" -q --threads 2
+awk '/^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
+     END { bad = 0; for (k in w) { split(k, a, " "); if (w[a[1] " 0 " a[3]] != w[k]) bad++ }; exit !(bad == 0) }' "$T_TMP/vpa.txt" && pass || fail "--tie all: windows differ"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie row
+expect_rc 2 "--tie row: not a tie"
+expect_err_has "did you mean" "the nearest word offered"
+run "$PDNKIT" train "$T_TMP/spi.pdn" --tie rows
+expect_rc 2 "--tie without --variant"
 run "$PDNKIT" train --variant russian "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant of a board without patterns"
 run "$PDNKIT" train --variant international --net "$T_TMP/spi.pdn"

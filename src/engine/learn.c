@@ -445,6 +445,7 @@ typedef struct {
 	double lambda;                  /* the result's share of the target where there is a score */
 	int nthreads;
 	int tab[PAT_TABLES], ntab;      /* the tables fitted */
+	int map[PAT_TABLES];            /* each table's weights: those of table map[k] (tied) */
 	bool kings;                     /* the endgame table: the windows with kings (d->kidx) */
 	size_t lt, ts, nw;              /* tables a phase, weights a table, weights in all */
 	float *grad[MAX_THREADS];
@@ -459,7 +460,7 @@ typedef struct {
 static inline size_t weight_at(const pass *ps, size_t i, int k)
 {
 	const sample *s = &ps->d->v[i];
-	return ((size_t)s->phase * ps->lt + (size_t)k) * ps->ts + (ps->kings ? ps->d->kidx[i][k] : s->idx[k]);
+	return ((size_t)s->phase * ps->lt + (size_t)ps->map[k]) * ps->ts + (ps->kings ? ps->d->kidx[i][k] : s->idx[k]);
 }
 
 static inline double value(const pass *ps, size_t i, const float *w)
@@ -557,8 +558,15 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		nwin = VPAT_WINDOWS;   /* a 10x10 variant's windows */
 	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
 		    .kings = kings, .lt = lt, .ts = ts, .nw = NW };
-	for (int k = 0; k < nwin; k++)
+	for (int k = 0; k < PAT_TABLES; k++)
+		ps.map[k] = k;
+	for (int k = 0; k < nwin; k++) {
 		ps.tab[ps.ntab++] = k;
+		if (d->variant && o->tie == 1)
+			ps.map[k] = k / 4 * 4;   /* the four windows of a row of them */
+		else if (d->variant && o->tie == 2)
+			ps.map[k] = 0;
+	}
 	if (o->material && !kings && !d->variant)
 		ps.tab[ps.ntab++] = PAT_MATERIAL;
 	int rc = 0;
@@ -643,7 +651,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (size_t k = 0; k < lt; k++)
 			for (size_t i = 0; i < ts; i++) {
-				double x = best[(ph * lt + k) * ts + i];
+				double x = best[(ph * lt + (size_t)ps.map[k]) * ts + i];
 				x = x > 3000 ? 3000 : x < -3000 ? -3000 : x;
 				if (kings)
 					out->e[ph][k][i] = (int16_t)lround(x);

@@ -75,6 +75,10 @@ typedef struct {
 	int threads;                    /* 1..64 */
 	int windows;                    /* PAT_WINDOWS_BASIC (the default when 0) or PAT_WINDOWS */
 	int material;                   /* 1: fit the material table too */
+	int tie;                        /* a 10x10 variant's windows fitted as one table each
+					 * (the same weights in every window of a group): 0 none,
+					 * 1 each row of four windows, 2 all sixteen; fewer
+					 * weights for fewer games */
 	double lambda;                  /* where a position has a search score (learn_label), the
 					 * target is lambda * result + (1 - lambda) * sigmoid(score);
 					 * 1: the result alone. Losses printed are against results. */
