@@ -213,6 +213,31 @@ int main(void)
 			     late.last.score);
 	}
 
+	/* International's endings that FMJD's rules draw (three pieces or fewer, a king among
+	 * them, against a lone king: 16 and 5 moves each) are not scored as the material
+	 * edge: two kings against one are a draw, three against a king holding the long
+	 * diagonal close to one, three against a king off it a win to play for; four kings
+	 * are under no such rule. */
+	{
+		const pk_variant *iv = variant_by_name("international");
+		const char *fens[] = { "W:WK1,K2:BK28", "W:WK1,K2,K3:BK28", "W:WK1,K2,K3:BK27", "W:WK1,K2,K3,K4:BK28" };
+		int sc[4];
+		for (int i = 0; i < 4; i++) {
+			pk_vpos q;
+			char err[200];
+			CHECK(vfen_parse(iv, fens[i], &q, err, sizeof err) == 0);
+			pk_limits l10 = { .depth = 10 };
+			pk_vresult r10;
+			vengine_new_game(e);
+			vengine_search(e, &q, NULL, &l10, NULL, NULL, NULL, &r10);
+			sc[i] = r10.last.score;
+		}
+		CHECK_REPORT(abs(sc[0]) < 50, "two kings against one: %d, not near a draw", sc[0]);
+		CHECK_REPORT(abs(sc[1]) < 150, "three kings against one on the long diagonal: %d", sc[1]);
+		CHECK_REPORT(sc[2] > 300, "three kings against one off the long diagonal: %d", sc[2]);
+		CHECK_REPORT(sc[3] > 300, "four kings against one: %d", sc[3]);
+	}
+
 	/* Root moves left out (vengine_exclude): with every move but one left out, that one
 	 * is the answer, and the best of those answers scores as the search of all moves. */
 	int excl = 0, excl_same = 0;

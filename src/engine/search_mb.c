@@ -63,6 +63,33 @@ static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
 }
 
 /* The evaluation, with the mobility from the bitboards when there are. */
+/* International's endings that FMJD's rules limit (rules/vdraw.c): a lone king against
+ * two pieces or one (a king among them) is drawn after 5 moves each, against three after
+ * 16; the evaluation's material edge there is no win. 16: the first, drawn unless a
+ * capture decides it at once (which the search sees); 8: three against a lone king
+ * holding the long diagonal (5-46), a known draw; 1: any other position. */
+static const int long_diagonal[] = { 5, 10, 14, 19, 23, 28, 32, 37, 41, 46 };
+
+static inline int mb_fmjd_divisor(const mb_pos *x)
+{
+	const pk_vbits *b = &x->b;
+	for (int lone = 0; lone < 2; lone++) {
+		if (b->men[lone] || __builtin_popcountll(b->kings[lone]) != 1)
+			continue;
+		int strong = !lone, n = __builtin_popcountll(b->men[strong] | b->kings[strong]);
+		if (!b->kings[strong] || n > 3)
+			return 1;
+		if (n <= 2)
+			return 16;
+		int king = lone == PK_WHITE ? VP_WKING : VP_BKING;
+		for (size_t i = 0; i < sizeof long_diagonal / sizeof *long_diagonal; i++)
+			if (x->p.sq[long_diagonal[i]] == king)
+				return 8;
+		return 1;
+	}
+	return 1;
+}
+
 static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 {
 	if (!x->has_bits)
@@ -70,7 +97,10 @@ static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 	int mob = mb_count(x);
 	mb_pos o = *x;
 	mb_flip(&o);
-	return veval_mobility(&x->p, w, mob - mb_count(&o));
+	int v = veval_mobility(&x->p, w, mob - mb_count(&o));
+	if (x->p.v->gametype == 20 && __builtin_popcountll(x->b.men[0] | x->b.kings[0] | x->b.men[1] | x->b.kings[1]) <= 4)
+		v /= mb_fmjd_divisor(x);
+	return v;
 }
 
 static inline bool mb_is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
