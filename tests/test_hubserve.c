@@ -4,7 +4,10 @@
  * set since; the callback receives what set-param set; a value is refused after init; a
  * search answers a legal move; a refused position makes go answer an error and done; a
  * failing init is reported with the callback's reason and go still ends with done;
- * quit and the end of input end the session. (tests/test_hub.c drives pdnkit engine.) */
+ * quit and the end of input end the session. International draughts (set-param variant=normal)
+ * and Frisian: positions of 50 squares, moves from every position of a game legal, a
+ * capture written with the pieces taken, the variant fixed after init, the English
+ * engine's init callback not called for them. (tests/test_hub.c drives pdnkit engine.) */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -14,6 +17,8 @@
 #include "engine/eval.h"
 #include "rules/gen.h"
 #include "rules/move.h"
+#include "rules/variant.h"
+#include "proto/hub.h"
 
 typedef struct {
 	char hash[32];
@@ -171,6 +176,96 @@ int main(void)
 	CHECK_INT(s.rc, 0);
 	fclose(to_srv);
 	fclose(from_srv);
+
+	/* International draughts: Hub's variant "normal" */
+	{
+		init_seen vs = { .inits = 0 };
+		start(&s, &t, &vs, NULL);
+		send_line("set-param name=variant value=checkers");
+		CHECK(expect("error", line, sizeof line) && strstr(line, "variant=checkers"));
+		send_line("set-param name=variant value=normal");
+		send_line("hub");
+		CHECK(expect("param name=variant", line, sizeof line) && strstr(line, "value=normal "));
+		CHECK(expect("wait", line, sizeof line));
+		send_line("init");
+		CHECK(expect("ready", line, sizeof line));
+		CHECK_INT(vs.inits, 0);
+		send_line("set-param name=variant value=english");
+		CHECK(expect("error", line, sizeof line) && strstr(line, "before init"));
+		/* a game played by the engine against itself, each move read back as legal */
+		const pk_variant *iv = variant_by_name("international");
+		pk_vpos p;
+		vpos_start(iv, &p);
+		char moves[8192] = "";
+		size_t used = 0;
+		int legal_moves = 0, captures = 0, plies;
+		send_line("level depth=3");
+		for (plies = 0; plies < 40; plies++) {
+			char cmd[8400];
+			snprintf(cmd, sizeof cmd, "pos start moves=\"%s\"", moves);
+			send_line(cmd);
+			send_line("go think");
+			if (!until_done(line, sizeof line, err, sizeof err) || err[0])
+				break;
+			const char *m = strstr(line, "move=");
+			if (!m)
+				break;
+			char text[400];
+			snprintf(text, sizeof text, "%s", m + 5);
+			text[strcspn(text, " ")] = 0;
+			pk_vmove vm;
+			if (!hub_read_vmove(&p, text, false, &vm))
+				break;
+			legal_moves++;
+			captures += vm.ncap > 0 && strchr(text, 'x') != NULL;
+			pk_vpos q;
+			vmake(&p, &vm, &q);
+			p = q;
+			used += (size_t)snprintf(moves + used, sizeof moves - used, "%s%s", used ? " " : "", text);
+			if (vcount(&p) == 0)
+				break;
+		}
+		CHECK_REPORT(legal_moves == plies || legal_moves == plies + 1, "International over Hub: %d legal moves in %d plies (%s)",
+			     legal_moves, plies, err);
+		CHECK_REPORT(legal_moves >= 20 && captures >= 1, "%d moves, %d captures", legal_moves, captures);
+		/* the position by pos=: a white king against a black man, its capture */
+		char ps[52];
+		memset(ps, 'e', sizeof ps);
+		ps[0] = 'W';
+		ps[51] = 0;
+		ps[46] = 'W';
+		ps[28] = 'b';
+		char cmd[100];
+		snprintf(cmd, sizeof cmd, "pos pos=%s", ps);
+		send_line(cmd);
+		send_line("go think");
+		CHECK(until_done(line, sizeof line, err, sizeof err));
+		CHECK_REPORT(strstr(line, "move=46x") && strstr(line, "x28"), "the king's capture: %s", line);
+		send_line("pos pos=Weee");
+		CHECK(expect("error", line, sizeof line) && strstr(line, "50 squares"));
+		send_line("quit");
+		pthread_join(t, NULL);
+		CHECK_INT(s.rc, 0);
+		fclose(to_srv);
+		fclose(from_srv);
+	}
+	/* Frisian: the same board, its own rules */
+	{
+		init_seen fs = { .inits = 0 };
+		start(&s, &t, &fs, NULL);
+		send_line("set-param name=variant value=frisian");
+		send_line("pos start moves=\"32-28 19-23 28x19\"");
+		send_line("level depth=2");
+		send_line("go think");
+		CHECK(until_done(line, sizeof line, err, sizeof err));
+		CHECK_REPORT(!err[0] && strstr(line, "move=") && strstr(line, "x19"), "Frisian over Hub: %s %s", line, err);
+		send_line("fen");
+		CHECK(expect("info fen=", line, sizeof line) && strstr(line, "pos=B"));
+		send_line("quit");
+		pthread_join(t, NULL);
+		fclose(to_srv);
+		fclose(from_srv);
+	}
 
 	/* An init that fails: its reason reported, and go still ends with done; the end of
 	 * input ends the session. */

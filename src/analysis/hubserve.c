@@ -15,6 +15,7 @@
 #include "book/book.h"
 #include "proto/hub.h"
 #include "rules/fen.h"
+#include "rules/variant.h"
 
 /* ---- the session ---- */
 
@@ -44,6 +45,14 @@ typedef struct {
 	bool ponder_hit, quit;
 	/* the search's output */
 	const pk_pos *root;
+	/* another variant (set-param variant=normal|frisian before init): its engine and
+	 * game, in place of e and g */
+	const pk_variant *v;
+	pk_vengine *ve;
+	pk_vpos vstart, vpos;       /* the start of "pos" and the position after its moves */
+	uint64_t *vkeys;            /* vkeys[i]: the position before ply i */
+	int vn, vcap, vrev;         /* plies, room, kings' plain moves in a row */
+	const pk_vpos *vroot;
 	/* lines read while searching that are not for the search */
 	char pending[8][512];
 	int npending;
@@ -123,6 +132,14 @@ static int next_line(hub *h, char *out, size_t size, int ms)
 }
 
 
+/* A score for "info": hundredths as men, a win or loss in n plies as +-(100 - n/100). */
+static double hub_score(int score)
+{
+	if (score_is_win(score))
+		return (score > 0 ? 1 : -1) * (100.0 - score_plies(score) / 100.0);
+	return score / 100.0;
+}
+
 static void on_iteration(void *vctx, const pk_iteration *it)
 {
 	hub *h = vctx;
@@ -138,11 +155,56 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 		pos_make(&p, &it->pv[i], &q);
 		p = q;
 	}
-	double score = it->score / 100.0;
-	if (score_is_win(it->score))
-		score = (it->score > 0 ? 1 : -1) * (100.0 - score_plies(it->score) / 100.0);
+	double score = hub_score(it->score);
 	double nps = it->seconds > 0 ? it->nodes / it->seconds / 1e6 : 0;
 	say(h, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, score,
+	    (unsigned long long)it->nodes, it->seconds, nps, pv);
+}
+
+/* ---- another variant's game ---- */
+
+static void vgame_reset(hub *h, const pk_vpos *start)
+{
+	h->vstart = h->vpos = *start;
+	h->vn = h->vrev = 0;
+}
+
+static int vgame_move(hub *h, const pk_vmove *m)
+{
+	if (h->vn == h->vcap) {
+		int cap = h->vcap ? h->vcap * 2 : 256;
+		uint64_t *k = realloc(h->vkeys, sizeof *k * (size_t)cap);
+		if (!k)
+			return -1;
+		h->vkeys = k;
+		h->vcap = cap;
+	}
+	h->vkeys[h->vn++] = vpos_state_key(&h->vpos);
+	bool king = h->vpos.sq[m->from] == VP_WKING || h->vpos.sq[m->from] == VP_BKING;
+	h->vrev = king && !m->ncap ? h->vrev + 1 : 0;
+	pk_vpos q;
+	vmake(&h->vpos, m, &q);
+	h->vpos = q;
+	return 0;
+}
+
+static void on_viteration(void *vctx, const pk_viteration *it)
+{
+	hub *h = vctx;
+	char pv[2048];
+	size_t len = 0;
+	pk_vpos p = *h->vroot;
+	pv[0] = 0;
+	for (int i = 0; i < it->npv && len < sizeof pv - 64; i++) {
+		char mv[400];
+		hub_vmove_text(&p, &it->pv[i], h->pdn_notation, mv, sizeof mv);
+		len += (size_t)snprintf(pv + len, sizeof pv - len, "%s%s", i ? " " : "", mv);
+		pk_vpos q;
+		vmake(&p, &it->pv[i], &q);
+		p = q;
+	}
+	double nps = it->seconds > 0 ? it->nodes / it->seconds / 1e6 : 0;
+	say(h, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, hub_score(it->score),
 	    (unsigned long long)it->nodes, it->seconds, nps, pv);
 }
 
@@ -254,6 +316,104 @@ static void go(hub *h, const char *mode)
 		say(h, "done move=%s ponder=%s", mv, pm);
 	} else
 		say(h, "done move=%s", mv);
+}
+
+/* go in another variant: as go, with its engine and game. */
+static void go_variant(hub *h, const char *mode)
+{
+	bool ponder = !strcmp(mode, "ponder");
+	pk_vpos root = h->vpos;
+	h->vroot = &root;
+	if (vcount(&root) == 0) {
+		hub_error(h, "the position has no legal move");
+		say(h, "done");
+		return;
+	}
+	pk_vresult *res = malloc(sizeof *res);
+	if (!res) {
+		hub_error(h, "out of memory");
+		say(h, "done");
+		return;
+	}
+	pk_limits lim = h->lim;
+	if (h->timed && !ponder)
+		lim.movetime = time_budget(h);
+	lim.hardtime = hard_time(h, &lim);
+	if (h->infinite || ponder)
+		memset(&lim, 0, sizeof lim);
+	pk_history hist = { h->vkeys, h->vn, h->vrev };
+	h->stop = 0;
+	h->ponder_hit = false;
+	play_vthink(h->ve, &root, &hist, &lim, &h->stop, on_viteration, h, watch_gui, h, res);
+	if (ponder && h->ponder_hit && !h->quit) {
+		lim = h->lim;
+		if (h->timed)
+			lim.movetime = time_budget(h);
+		lim.hardtime = hard_time(h, &lim);
+		h->stop = 0;
+		play_vthink(h->ve, &root, &hist, &lim, &h->stop, on_viteration, h, watch_gui, h, res);
+	}
+	char mv[400], pm[400];
+	hub_vmove_text(&root, &res->best, h->pdn_notation, mv, sizeof mv);
+	bool pv_best = res->last.npv > 0 && vmove_same(&res->last.pv[0], &res->best);
+	if (!pv_best)
+		say(h, "info depth=%d pv=\"%s\" partial=true", res->last.depth + 1, mv);
+	if (res->last.npv >= 2 && pv_best) {
+		pk_vpos q;
+		vmake(&root, &res->best, &q);
+		hub_vmove_text(&q, &res->last.pv[1], h->pdn_notation, pm, sizeof pm);
+		say(h, "done move=%s ponder=%s", mv, pm);
+	} else
+		say(h, "done move=%s", mv);
+	free(res);
+}
+
+/* The position of a pos command in another variant (as set_position). */
+static void set_vposition(hub *h, const hub_line *l)
+{
+	h->no_position = true;
+	const char *ps = hub_arg(l, "pos"), *fen = hub_arg(l, "fen"), *moves = hub_arg(l, "moves");
+	pk_vpos p;
+	char err[200];
+	if (ps) {
+		if (hub_vpos(h->v, ps, &p) < 0) {
+			hub_error(h, "pos: '%s' is not a side letter and %d squares of w, b, W, B, e for %s (no position is set)",
+				  ps, variant_squares(h->v), h->v->name);
+			return;
+		}
+	} else if (fen) {
+		if (vfen_parse(h->v, fen, &p, err, sizeof err) < 0) {
+			hub_error(h, "pos fen: %s (no position is set)", err);
+			return;
+		}
+	} else if (hub_arg(l, "start"))
+		vpos_start(h->v, &p);
+	else {
+		hub_error(h, "pos needs pos=..., fen=... or start (no position is set)");
+		return;
+	}
+	if (vpos_check(&p, err, sizeof err) < 0) {
+		hub_error(h, "pos: an impossible position (%s; no position is set)", err);
+		return;
+	}
+	vgame_reset(h, &p);
+	if (moves && *moves) {
+		char buf[8192];
+		snprintf(buf, sizeof buf, "%s", moves);
+		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+			pk_vmove m;
+			if (!hub_read_vmove(&h->vpos, tok, h->pdn_notation, &m)) {
+				hub_error(h, "pos moves: %s is not a legal move here (no position is set)", tok);
+				vgame_reset(h, &h->vstart);
+				return;
+			}
+			if (vgame_move(h, &m) < 0) {
+				hub_error(h, "out of memory");
+				return;
+			}
+		}
+	}
+	h->no_position = false;
 }
 
 /* The position of a pos command into h; when it is refused, h has no position until
@@ -380,8 +540,20 @@ static int set_param(hub *h, const hub_line *l)
 	char **slot = NULL;
 	double x;
 	if (!strcmp(name, "variant")) {
-		if (strcmp(value, "english") != 0)
-			hub_error(h, "set-param variant=%s: this engine plays English draughts only", value);
+		const pk_variant *v;
+		if (!hub_variant(value, &v))
+			hub_error(h, "set-param variant=%s: english, normal (International draughts) or frisian is expected", value);
+		else if (h->ready && v != h->v)
+			hub_error(h, "set-param variant: can only be set before init");
+		else if (v != h->v) {
+			h->v = v;
+			if (v) {
+				pk_vpos p;
+				vpos_start(v, &p);
+				vgame_reset(h, &p);
+			}
+			h->no_position = false;
+		}
 		return 0;
 	} else if (!strcmp(name, "book")) {
 		if (strcmp(value, "true") && strcmp(value, "false"))
@@ -425,6 +597,20 @@ static int init(hub *h)
 	if (h->ready)
 		return 0;
 	char err[400] = "";
+	if (h->v) {
+		/* another variant: its engine, the table and threads as set; its own weights */
+		long hash = h->params.hash ? strtol(h->params.hash, NULL, 10) : 64;
+		long threads = h->params.threads ? strtol(h->params.threads, NULL, 10) : 1;
+		if (!(h->ve = vengine_new((size_t)(hash > 0 ? hash : 64)))) {
+			hub_error(h, "init: out of memory");
+			h->init_failed = true;
+			return -1;
+		}
+		vengine_set_threads(h->ve, (int)(threads > 0 ? threads : 1));
+		h->init_failed = false;
+		h->ready = true;
+		return 0;
+	}
 	if (h->srv->init(h->srv->ctx, &h->params, h->use_book, &h->e, &h->bk, err, sizeof err) < 0) {
 		hub_error(h, "init: %s", err[0] ? err : "the engine could not be set up");
 		h->init_failed = true;
@@ -443,7 +629,8 @@ static void run_line(hub *h, char *line)
 		return;
 	if (!strcmp(cmd, "hub")) {
 		say(h, "id name=pdnkit version=%s author=\"the pdnkit authors\"", h->srv->version);
-		say(h, "param name=variant value=english type=enum values=\"english\"");
+		say(h, "param name=variant value=%s type=enum values=\"english normal frisian\"",
+		    !h->v ? "english" : h->v->gametype == 20 ? "normal" : "frisian");
 		say(h, "param name=book value=%s type=bool", h->use_book ? "true" : "false");
 		say(h, "param name=hash value=%s type=int min=1 max=65536", h->params.hash ? h->params.hash : "64");
 		say(h, "param name=threads value=%s type=int min=1 max=64", h->params.threads ? h->params.threads : "1");
@@ -457,14 +644,27 @@ static void run_line(hub *h, char *line)
 		if (init(h) == 0)
 			say(h, "ready");
 	} else if (!strcmp(cmd, "new-game")) {
+		if (h->v) {
+			if (h->ve)
+				vengine_new_game(h->ve);
+			pk_vpos p;
+			vpos_start(h->v, &p);
+			vgame_reset(h, &p);
+			h->no_position = false;
+			return;
+		}
 		if (h->e)
 			engine_new_game(h->e);
 		pk_pos p;
 		pos_start(&p);
 		play_init(&h->g, &p, false);
 		h->no_position = false;
-	} else if (!strcmp(cmd, "pos"))
-		set_position(h, &l);
+	} else if (!strcmp(cmd, "pos")) {
+		if (h->v)
+			set_vposition(h, &l);
+		else
+			set_position(h, &l);
+	}
 	else if (!strcmp(cmd, "level"))
 		set_level(h, &l);
 	else if (!strcmp(cmd, "go")) {
@@ -479,7 +679,10 @@ static void run_line(hub *h, char *line)
 			return;
 		}
 		const char *mode = l.n > 0 ? l.name[0] : "think";
-		go(h, mode);
+		if (h->v)
+			go_variant(h, mode);
+		else
+			go(h, mode);
 	} else if (!strcmp(cmd, "ping"))
 		say(h, "pong");
 	else if (!strcmp(cmd, "quit"))
@@ -488,7 +691,13 @@ static void run_line(hub *h, char *line)
 		;   /* no search is running: nothing to stop */
 	else if (!strcmp(cmd, "fen")) {
 		/* An extension for scripts: the current position as FEN and in Hub's form. */
-		char fen[200], hp[34];
+		char fen[400], hp[80];
+		if (h->v) {
+			vfen_format(&h->vpos, fen, sizeof fen);
+			hub_vpos_text(&h->vpos, hp, sizeof hp);
+			say(h, "info fen=\"%s\" pos=%s", fen, hp);
+			return;
+		}
 		fen_format(&h->g.pos, fen, sizeof fen);
 		hub_pos_text(&h->g.pos, hp);
 		say(h, "info fen=\"%s\" pos=%s", fen, hp);
@@ -545,6 +754,9 @@ int hubserve_run(const pk_hub_server *srv, int in_fd, FILE *out)
 out:
 	if (h->e)
 		engine_free(h->e);
+	if (h->ve)
+		vengine_free(h->ve);
+	free(h->vkeys);
 	book_free(h->bk);
 	play_free(&h->g);
 	free(h->params.hash);

@@ -161,3 +161,106 @@ bool hub_read_move(const pk_pos *p, const char *text, bool pdn, pk_move *out)
 	return false;
 }
 
+
+/* ---- the other variants ---- */
+
+bool hub_variant(const char *name, const pk_variant **v)
+{
+	if (!strcmp(name, "english")) {
+		*v = NULL;
+		return true;
+	}
+	const char *key = !strcmp(name, "normal") || !strcmp(name, "international") ? "international"
+			  : !strcmp(name, "frisian")                                   ? "frisian"
+											: NULL;
+	if (!key)
+		return false;
+	*v = variant_by_name(key);
+	return *v != NULL;
+}
+
+int hub_vpos(const pk_variant *v, const char *s, pk_vpos *p)
+{
+	int n = variant_squares(v);
+	if ((int)strlen(s) != n + 1 || (s[0] != 'W' && s[0] != 'B'))
+		return -1;
+	vpos_clear(v, p, s[0] == 'W' ? PK_WHITE : PK_BLACK);
+	for (int sq = 1; sq <= n; sq++) {
+		switch (s[sq]) {
+		case 'e': break;
+		case 'w': p->sq[sq] = VP_WMAN; break;
+		case 'b': p->sq[sq] = VP_BMAN; break;
+		case 'W': p->sq[sq] = VP_WKING; break;
+		case 'B': p->sq[sq] = VP_BKING; break;
+		default: return -1;
+		}
+	}
+	char err[160];
+	return vpos_check(p, err, sizeof err) < 0 ? -1 : 0;
+}
+
+void hub_vpos_text(const pk_vpos *p, char *out, size_t size)
+{
+	int n = variant_squares(p->v);
+	size_t k = 0;
+	if (size < 2)
+		return;
+	out[k++] = p->stm == PK_WHITE ? 'W' : 'B';
+	for (int sq = 1; sq <= n && k + 1 < size; sq++) {
+		int pc = p->sq[sq];
+		out[k++] = pc == VP_WMAN ? 'w' : pc == VP_BMAN ? 'b' : pc == VP_WKING ? 'W' : pc == VP_BKING ? 'B' : 'e';
+	}
+	out[k] = 0;
+}
+
+static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+void hub_vmove_text(const pk_vpos *p, const pk_vmove *m, bool pdn, char *buf, size_t size)
+{
+	if (pdn) {
+		vmove_text(p->v, m, false, buf, size);
+		return;
+	}
+	if (!m->ncap) {
+		snprintf(buf, size, "%d-%d", m->from, m->to);
+		return;
+	}
+	uint8_t caps[VAR_MAX_CAP];
+	memcpy(caps, m->cap, m->ncap);
+	qsort(caps, m->ncap, 1, cmp_u8);
+	size_t n = (size_t)snprintf(buf, size, "%dx%d", m->from, m->to);
+	for (int i = 0; i < m->ncap && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "x%d", caps[i]);
+}
+
+bool hub_read_vmove(const pk_vpos *p, const char *text, bool pdn, pk_vmove *out)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return false;
+	int n = vgen(p, ml), found = -1, matches = 0;
+	for (int i = 0; i < n; i++) {
+		char full[400], shrt[400];
+		if (pdn) {
+			vmove_text(p->v, &ml->m[i], true, full, sizeof full);
+			vmove_text(p->v, &ml->m[i], false, shrt, sizeof shrt);
+		} else {
+			hub_vmove_text(p, &ml->m[i], false, full, sizeof full);
+			snprintf(shrt, sizeof shrt, "%d%c%d", ml->m[i].from, ml->m[i].ncap ? 'x' : '-', ml->m[i].to);
+		}
+		if (!strcmp(text, full)) {
+			found = i;
+			matches = 1;
+			break;
+		}
+		if (!strcmp(text, shrt)) {
+			found = i;
+			matches++;
+		}
+	}
+	bool ok = matches == 1;
+	if (ok)
+		*out = ml->m[found];
+	free(ml);
+	return ok;
+}
