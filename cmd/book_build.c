@@ -222,11 +222,11 @@ out:
 static void on_step(void *ctx, const pk_expand_step *st)
 {
 	(void)ctx;
-	char f[PK_FEN_STRLEN], m[PK_MOVE_STRLEN];
-	fen_format(st->pos, f, sizeof f);
+	char f[400], m[400];
+	gpos_fen(st->pos, f, sizeof f);
 	fprintf(stderr, "%5ld  ply %2d  priority %4ld  %s:", st->searched, st->ply, st->priority, f);
 	for (int j = 0; j < st->n; j++) {
-		pdn_move_string(st->pos, &st->moves[j], false, m);
+		gmove_format(st->pos, &st->moves[j], false, m, sizeof m);
 		fprintf(stderr, " %s (%+d)", m, st->scores[j]);
 	}
 	fputc('\n', stderr);
@@ -300,9 +300,8 @@ static int ext_score(ext_searcher *x, const pk_pos *pos, int *score)
 	return 0;
 }
 
-static int ext_search(void *ctx, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r)
+static int ext_search_english(ext_searcher *x, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r)
 {
-	ext_searcher *x = ctx;
 	memset(r, 0, sizeof *r);
 	pk_movelist ml;
 	int n = gen_moves(pos, &ml);
@@ -343,14 +342,34 @@ static int ext_search(void *ctx, const pk_pos *pos, const pk_move *exclude, int 
 	return 0;
 }
 
+/* The adapter for expand_book: another engine plays English draughts (book expand
+ * refuses --engine with --variant). */
+static int ext_search(void *ctx, const pk_gpos *pos, const pk_gmove *exclude, int nexclude, pk_gresult *r)
+{
+	memset(r, 0, sizeof *r);
+	if (pos->v)
+		return -1;
+	pk_move ex[EXPAND_MAX_WIDTH];
+	for (int i = 0; i < nexclude && i < EXPAND_MAX_WIDTH; i++)
+		ex[i] = exclude[i].e;
+	pk_result er;
+	if (ext_search_english(ctx, &pos->e, ex, nexclude, &er) < 0)
+		return -1;
+	r->has_move = er.has_move;
+	r->forced = er.forced;
+	r->best.e = er.best;
+	r->last.score = er.last.score;
+	return 0;
+}
+
 int book_expand(int argc, const char **argv)
 {
 	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL,
-	     *engine_spec = NULL, *engines_file = NULL, *ballots = NULL;
+	     *engine_spec = NULL, *engines_file = NULL, *ballots = NULL, *variant = NULL;
 	int json = 0, quiet = 0;
 	ext_searcher ext = { 0 };
 	pk_opening *deck = NULL;
-	pk_pos *starts = NULL;
+	pk_gpos *starts = NULL;
 	int ndeck = 0;
 	struct poptOption opts[] = {
 		{ "engine-options", 0, POPT_ARG_STRING, &eopts, 0, "the engine's limits and weights (default \"--depth 10\"; with --engine \"--movetime 1\")", "\"OPTIONS\"" },
@@ -361,6 +380,7 @@ int book_expand(int argc, const char **argv)
 		{ "width", 0, POPT_ARG_STRING, &width, 0, "at most K book moves a position (default 3)", "K" },
 		{ "dropout", 0, POPT_ARG_STRING, &dropout, 0, "cost of a ply against a lost hundredth of a man (default 10)", "CP" },
 		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "grow from this position (default: the start)", "FEN" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "a book of another variant (name or PDN GameType: international, russian, ...), grown by its engine from its start (or --fen in its notation)", "NAME" },
 		{ "ballots", 0, POPT_ARG_STRING, &ballots, 0, "grow from the positions of a deck of openings instead: acf3 (the ACF three-move deck) or all2 (every two-ply opening); their moves are kept as path moves, never played from the book", "DECK" },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line per position searched", NULL },
@@ -373,9 +393,10 @@ int book_expand(int argc, const char **argv)
 	int rc = cli_parse_options(ctx, opts);
 	engine_args ea;
 	engine_args_init(&ea);
-	pk_engine *e = NULL;
+	pk_gengine *e = NULL;
 	pk_bookb *b = NULL;
 	uint8_t *buf = NULL;
+	const pk_variant *v = NULL;
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
@@ -424,13 +445,32 @@ int book_expand(int argc, const char **argv)
 		cli_error("--ballots grows from the deck's positions after the start: no --fen with it");
 		goto out;
 	}
-	pk_pos root;
-	pk_history hist;
-	bool given;
-	if (position_option(fen, NULL, &root, NULL, &hist, &given) < 0)
+	if (variant && (other || ballots)) {
+		cli_error("--variant: %s", other ? "another engine grows English draughts' books only" : "the ballots are English draughts'");
 		goto out;
+	}
+	pk_gpos root;
+	if (variant) {
+		pk_vpos vp;
+		if (cli_variant_position(variant, fen, &v, &vp) < 0)
+			goto out;
+		if (v->gametype == 21)
+			v = NULL;   /* English draughts by name: the English book */
+		if (v)
+			gpos_variant(&root, &vp);
+	}
+	if (!v) {
+		pk_pos ep;
+		pk_history hist;
+		bool given;
+		if (position_option(fen, NULL, &ep, NULL, &hist, &given) < 0)
+			goto out;
+		gpos_english(&root, &ep);
+	}
 	rc = EXIT_RUNTIME;
-	if ((!other && !(e = engine_from_args(&ea))) || !(b = bookb_new(&root, 1000))) {
+	if (!other && !(e = gengine_from_args(&ea, v)))
+		goto out;
+	if (!(b = v ? bookb_vnew(&root.x, 1000) : bookb_new(&root.e, 1000))) {
 		cli_error("out of memory");
 		goto out;
 	}
@@ -456,7 +496,7 @@ int book_expand(int argc, const char **argv)
 				}
 				p = q;
 			}
-			starts[i] = deck[i].start;
+			gpos_english(&starts[i], &deck[i].start);
 		}
 	}
 	double t0 = cli_now();
@@ -488,7 +528,7 @@ int book_expand(int argc, const char **argv)
 out:
 	free(buf);
 	bookb_free(b);
-	engine_free(e);
+	gengine_free(e);
 	client_close(ext.cl);
 	engine_args_free(&ea);
 	poptFreeContext(ctx);
@@ -502,6 +542,7 @@ out:
 	free(out);
 	free(fen);
 	free(ballots);
+	free(variant);
 	free(deck);
 	free(starts);
 	return rc < 0 ? EXIT_OK : rc;

@@ -88,6 +88,24 @@ expect_out_has '"score":' "expanded moves carry engine scores"
 run "$PDNKIT" book expand --engine-options "--depth x" -o "$T_TMP/e3.book"
 expect_rc 2 "bad engine options"
 
+# expand --variant: a book of International draughts grown by its engine, deterministic,
+# its moves the engine's, played by analyze and the match from it
+"$PDNKIT" book expand --variant international --engine-options "--depth 4" --positions 6 --quiet -o "$T_TMP/i1.book" >/dev/null
+"$PDNKIT" book expand --variant international --engine-options "--depth 4" --positions 6 --quiet -o "$T_TMP/i2.book" >/dev/null
+cmp -s "$T_TMP/i1.book" "$T_TMP/i2.book" && pass || fail "expand --variant differs between runs"
+run "$PDNKIT" book probe "$T_TMP/i1.book" --json
+expect_out_has '"score":' "International book moves carry engine scores"
+run "$PDNKIT" book dump "$T_TMP/i1.book"
+expect_out_has "1... " "the dump has the replies"
+run "$PDNKIT" analyze --variant international --book "$T_TMP/i1.book" --depth 4 --json
+expect_out_has '"book":true' "analyze answers from the International book"
+run "$PDNKIT" book expand --variant international --fen "W:W27,28:B8,9" --engine-options "--depth 4" -n 3 -q -o "$T_TMP/i3.book"
+expect_rc 0 "expand --variant from a FEN of the variant"
+run "$PDNKIT" book expand --variant international --ballots acf3 -o "$T_TMP/x.book"
+expect_rc 2 "--variant with the English ballots"
+run "$PDNKIT" book expand --variant chess -o "$T_TMP/x.book"
+expect_rc 2 "an unknown variant"
+
 # expand --ballots: grown from the deck's positions; the ballots' moves are path moves,
 # never played from the book
 run "$PDNKIT" book expand --ballots acf3 --engine-options "--depth 4" --positions 200 --width 1 --quiet -o "$T_TMP/deck.book" --json

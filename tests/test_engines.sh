@@ -404,7 +404,7 @@ fi
 DXPS_PID=$!
 port=""
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-	port=$(sed -n 's/.*DXP (International draughts) on 127.0.0.1:\([0-9]*\)$/\1/p' "$T_TMP/dxps.log")
+	port=$(sed -n 's/.*DXP (International draughts) on 127.0.0.1:\([0-9]*\)$/\1/p' "$T_TMP/dxps.log" 2>/dev/null)
 	[ -n "$port" ] && break
 	sleep 0.3
 done

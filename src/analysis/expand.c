@@ -5,7 +5,7 @@
 #include "analysis/expand.h"
 
 typedef struct {
-	pk_pos pos;
+	pk_gpos pos;
 	int ply;
 	int cost;                    /* sum of the losses on its path */
 	long priority;
@@ -57,7 +57,7 @@ static int seen_add(tree *t, uint64_t key)
 	return 1;
 }
 
-static int push(tree *t, const pk_pos *p, int ply, int cost, int dropout)
+static int push(tree *t, const pk_gpos *p, int ply, int cost, int dropout)
 {
 	if (t->n == t->cap) {
 		long cap = t->cap ? 2 * t->cap : 256;
@@ -98,43 +98,45 @@ static leaf pop(tree *t)
 	return top;
 }
 
-long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_opts *o)
+long expand_book(pk_gengine *e, pk_bookb *b, const pk_gpos *root, const pk_expand_opts *o)
 {
 	tree t = { 0 };
 	long searched = -1;
 	int width = o->width < 1 ? 1 : o->width > EXPAND_MAX_WIDTH ? EXPAND_MAX_WIDTH : o->width;
+	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);
+	if (!ml)
+		goto out;
 	if (o->nstarts > 0) {
 		for (int i = 0; i < o->nstarts; i++) {
-			int fresh = seen_add(&t, o->starts[i].key);
+			int fresh = seen_add(&t, gpos_key(&o->starts[i]));
 			if (fresh < 0 || (fresh && push(&t, &o->starts[i], 0, 0, o->dropout) < 0))
 				goto out;
 		}
-	} else if (seen_add(&t, root->key) < 0 || push(&t, root, 0, 0, o->dropout) < 0) {
+	} else if (seen_add(&t, gpos_key(root)) < 0 || push(&t, root, 0, 0, o->dropout) < 0) {
 		goto out;
 	}
 	searched = 0;
 	while (searched < o->positions && t.n > 0 && !(o->stop && *o->stop)) {
 		leaf nd = pop(&t);
-		pk_movelist ml;
-		int n = gen_moves(&nd.pos, &ml);
+		int n = gpos_gen(&nd.pos, ml, VAR_MAX_MOVES);
+		if (n < 0)
+			goto fail;
 		if (n == 0)
 			continue;
 		/* the best moves, one search each with the ones found left out */
-		pk_move found[EXPAND_MAX_WIDTH];
+		pk_gmove found[EXPAND_MAX_WIDTH];
 		int scores[EXPAND_MAX_WIDTH], k = 0;
 		for (; k < width && k < n; k++) {
-			pk_limits l = o->lim;
-			l.exclude = found;
-			l.nexclude = k;
-			pk_result r;
+			pk_gresult r;
 			if (o->search) {
 				if (o->search(o->sctx, &nd.pos, found, k, &r) < 0) {
 					searched = -2;
 					goto out;
 				}
 			} else {
-				engine_new_game(e);
-				engine_search(e, &nd.pos, NULL, &l, NULL, NULL, NULL, &r);
+				gengine_new_game(e);
+				if (gengine_search(e, &nd.pos, NULL, &o->lim, found, k, NULL, NULL, NULL, &r) < 0)
+					goto fail;
 			}
 			if (!r.has_move)
 				break;
@@ -157,15 +159,15 @@ long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_
 				best = scores[j];
 		for (int j = 0; j < k; j++) {
 			int ord = 0;
-			while (ord < n && !move_equal(&ml.m[ord], &found[j]))
+			while (ord < n && !gmove_same(&nd.pos, &ml[ord], &found[j]))
 				ord++;
 			if (ord == n)
 				continue;
-			if (bookb_add_move(b, &nd.pos, ord, 0, 0, 0, 0, n == 1 ? BOOK_NO_SCORE : scores[j]) < 0)
+			if (bookb_add_gmove(b, &nd.pos, ord, n == 1 ? BOOK_NO_SCORE : scores[j]) < 0)
 				goto fail;
-			pk_pos c;
-			pos_make(&nd.pos, &found[j], &c);
-			int fresh = seen_add(&t, c.key);
+			pk_gpos c;
+			gpos_make(&nd.pos, &found[j], &c);
+			int fresh = seen_add(&t, gpos_key(&c));
 			if (fresh < 0 || (fresh && push(&t, &c, nd.ply + 1, nd.cost + best - scores[j], o->dropout) < 0))
 				goto fail;
 		}
@@ -178,6 +180,7 @@ long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_
 fail:
 	searched = -1;
 out:
+	free(ml);
 	free(t.heap);
 	free(t.keys);
 	return searched;

@@ -8,7 +8,8 @@
 #define PK_EXPAND_H
 
 #include "book/book.h"
-#include "engine/search.h"
+#include "engine/gengine.h"
+#include "rules/gpos.h"
 
 #define EXPAND_MAX_WIDTH 32
 
@@ -17,9 +18,9 @@ typedef struct {
 	long searched;               /* positions searched so far, this one included */
 	int ply;                     /* from the root */
 	long priority;
-	const pk_pos *pos;
+	const pk_gpos *pos;
 	int n;                       /* the book moves found, best first */
-	const pk_move *moves;
+	const pk_gmove *moves;
 	const int *scores;
 } pk_expand_step;
 
@@ -29,7 +30,7 @@ typedef struct {
 	int margin;                  /* keep moves within this of the best (hundredths of a man) */
 	int width;                   /* at most this many book moves a position (1..EXPAND_MAX_WIDTH) */
 	int dropout;                 /* the cost of a ply against a lost hundredth of a man */
-	const pk_pos *starts;        /* grow from these positions (each as if at ply 0), not
+	const pk_gpos *starts;       /* grow from these positions (each as if at ply 0), not
 				      * from the root: positions of the book's tree, the moves
 				      * leading to them added by the caller (as path moves) */
 	int nstarts;
@@ -39,13 +40,13 @@ typedef struct {
 	/* Another searcher instead of e (may be NULL): the best move of pos with the moves
 	 * exclude[0..nexclude) left out, into r (has_move, best, forced, last.score in
 	 * hundredths for the side to move). 0, or -1 when it failed (it says why). */
-	int (*search)(void *sctx, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r);
+	int (*search)(void *sctx, const pk_gpos *pos, const pk_gmove *exclude, int nexclude, pk_gresult *r);
 	void *sctx;
 } pk_expand_opts;
 
-/* Grow b (rooted at root) by o->positions searches with e (or o->search). Returns the
- * positions searched (fewer when every line ended or stop was set), -1 when out of
- * memory, -2 when o->search failed. */
-long expand_book(pk_engine *e, pk_bookb *b, const pk_pos *root, const pk_expand_opts *o);
+/* Grow b (rooted at root, of any variant: the book's) by o->positions searches with e
+ * (or o->search). Returns the positions searched (fewer when every line ended or stop
+ * was set), -1 when out of memory, -2 when o->search failed. */
+long expand_book(pk_gengine *e, pk_bookb *b, const pk_gpos *root, const pk_expand_opts *o);
 
 #endif

@@ -50,6 +50,10 @@ long bookb_games(const pk_bookb *b);     /* games that reached the root */
 pk_bookb *bookb_vnew(const pk_vpos *root, int plies);
 int bookb_add_vgame(pk_bookb *b, const pk_vreplay *rp, int result);
 const pk_variant *bookb_variant(const pk_bookb *b);   /* NULL: English draughts */
+/* A book move (ordinal in the generator's list) of a position of the book's variant with
+ * its score (BOOK_NO_SCORE: none) and no games; a position of another variant is
+ * ignored. 0, or -1 when out of memory. */
+int bookb_add_gmove(pk_bookb *b, const pk_gpos *p, int ordinal, int score);
 
 typedef struct {
 	int min_games;            /* drop moves played by fewer games (0: keep all) */

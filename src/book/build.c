@@ -106,6 +106,13 @@ int bookb_add_move(pk_bookb *b, const pk_pos *p, int ordinal, uint32_t games, ui
 	return b->root.v ? 0 : add_move(b, p->key, ordinal, games, bw, dr, ww, score);
 }
 
+int bookb_add_gmove(pk_bookb *b, const pk_gpos *p, int ordinal, int score)
+{
+	if (p->v != b->root.v)
+		return 0;
+	return add_move(b, p->v ? vpos_state_key(&p->x) : p->e.key, ordinal, 0, 0, 0, 0, score);
+}
+
 /* The moves of one game from the first time it reaches the root, at most b->plies of
  * them: keys[i] the position before ply i (0-based) and ords[i] the move played there,
  * n plies. A position met twice in the window counts the game once. */
