@@ -63,24 +63,108 @@ void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t 
 	}
 }
 
-void pc_on_iteration(void *vctx, const pk_iteration *it)
+void pc_vpv_text(const pk_vpos *root, const pk_vmove *pv, int n, char *buf, size_t size)
 {
-	pc_itctx *x = vctx;
+	pk_vpos p = *root;
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n && len + 80 < size; i++) {
+		char mv[400];
+		vmove_text(p.v, &pv[i], false, mv, sizeof mv);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", mv);
+		pk_vpos q;
+		vmake(&p, &pv[i], &q);
+		p = q;
+	}
+}
+
+void pc_move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size)
+{
+	if (p->v) {
+		vmove_text(p->v, &m->x, false, buf, size);
+		return;
+	}
+	char mv[PK_MOVE_STRLEN];
+	pdn_move_string(&p->e, &m->e, false, mv);
+	snprintf(buf, size, "%s", mv);
+}
+
+static void on_any_iteration(pc_itctx *x, int depth, int score, double seconds, uint64_t nodes)
+{
 	pctx *c = x->c;
-	c->depth = it->depth;
-	c->score = it->score;
-	c->score_side = x->root->stm;
-	c->seconds = it->seconds;
-	c->nodes = it->nodes;
-	pc_pv_text(x->root, it->pv, it->npv, c->line, sizeof c->line);
+	c->depth = depth;
+	c->score = score;
+	c->score_side = gpos_stm(x->root);
+	c->seconds = seconds;
+	c->nodes = nodes;
 	if (c->screen)
 		view_draw(c);
 	else if (x->print) {
 		char s[48];
-		pc_score_text(it->score, x->root->stm, s, sizeof s);
-		printf("depth %d  score %s  %.1f s  %s\n", it->depth, s, it->seconds, c->line);
+		pc_score_text(score, gpos_stm(x->root), s, sizeof s);
+		printf("depth %d  score %s  %.1f s  %s\n", depth, s, seconds, c->line);
 		fflush(stdout);
 	}
+}
+
+void pc_on_iteration(void *vctx, const pk_iteration *it)
+{
+	pc_itctx *x = vctx;
+	pc_pv_text(&x->root->e, it->pv, it->npv, x->c->line, sizeof x->c->line);
+	on_any_iteration(x, it->depth, it->score, it->seconds, it->nodes);
+}
+
+void pc_on_viteration(void *vctx, const pk_viteration *it)
+{
+	pc_itctx *x = vctx;
+	pc_vpv_text(&x->root->x, it->pv, it->npv, x->c->line, sizeof x->c->line);
+	on_any_iteration(x, it->depth, it->score, it->seconds, it->nodes);
+}
+
+void pc_think(pctx *c, const pk_gpos *root, const pk_history *h, const pk_limits *lim, bool use_book,
+	      bool print, void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pc_result *r)
+{
+	memset(r, 0, sizeof *r);
+	pc_itctx x = { c, root, print };
+	c->stop = 0;
+	if (!root->v) {
+		pk_result res;
+		const pk_book *bk = use_book ? c->bk : NULL;
+		bool from_book = false;
+		if (watch)
+			play_think_book(c->eng, bk, &root->e, h, lim, &c->stop, pc_on_iteration, &x, watch, wctx, &res,
+					&from_book);
+		else
+			engine_book_search(c->eng, bk, &root->e, h, lim, &c->stop, pc_on_iteration, &x, &res, &from_book);
+		r->has_move = res.has_move;
+		r->forced = res.forced;
+		r->from_book = from_book;
+		r->best.e = res.best;
+		r->score = res.last.score;
+		r->depth = res.last.depth;
+		for (int i = 0; i < 2 && i < res.last.npv; i++)
+			r->pv[r->npv++].e = res.last.pv[i];
+		return;
+	}
+	if (use_book && c->bk && book_variant(c->bk) == root->v && book_vchoose(c->bk, &root->x, &r->best.x)) {
+		r->has_move = r->forced = r->from_book = true;
+		return;
+	}
+	pk_vresult *res = malloc(sizeof *res);
+	if (!res)
+		return;
+	if (watch)
+		play_vthink(c->veng, &root->x, h, lim, &c->stop, pc_on_viteration, &x, watch, wctx, res);
+	else
+		vengine_search(c->veng, &root->x, h, lim, &c->stop, pc_on_viteration, &x, res);
+	r->has_move = res->has_move;
+	r->forced = res->forced;
+	r->best.x = res->best;
+	r->score = res->last.score;
+	r->depth = res->last.depth;
+	for (int i = 0; i < 2 && i < res->last.npv; i++)
+		r->pv[r->npv++].x = res->last.pv[i];
+	free(res);
 }
 
 /* Watchers: what runs beside a search (play_think). */
@@ -116,8 +200,8 @@ pk_limits pc_move_limits(const pctx *c)
 	if (c->clocked) {
 		lim.depth = 0;
 		lim.nodes = 0;
-		lim.movetime = clock_budget(&c->clk, c->g.pos.stm);
-		lim.hardtime = c->clk.left[c->g.pos.stm] * 0.5;   /* time-panic's bound */
+		lim.movetime = clock_budget(&c->clk, pc_stm(c));
+		lim.hardtime = c->clk.left[pc_stm(c)] * 0.5;   /* time-panic's bound */
 	}
 	return lim;
 }
@@ -142,9 +226,9 @@ void pc_check_end(pctx *c)
 }
 
 /* A move made by either side: the clock, the record, the end. */
-static int make_move(pctx *c, const pk_move *m, double spent)
+static int make_move(pctx *c, const pk_gmove *m, double spent)
 {
-	int side = c->g.pos.stm;
+	int side = pc_stm(c);
 	if (play_move(&c->g, m) < 0) {
 		cli_error("out of memory");
 		return -1;
@@ -152,7 +236,7 @@ static int make_move(pctx *c, const pk_move *m, double spent)
 	if (c->clocked && !clock_charge(&c->clk, side, spent)) {
 		char t[80];
 		snprintf(t, sizeof t, "%s lost on time", pc_side_name(side));
-		pc_announce(c, side == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS, t);
+		pc_announce(c, pc_loss(c, side), t);
 		return 0;
 	}
 	pc_check_end(c);
@@ -166,87 +250,90 @@ bool pc_have_expected;
 
 int pc_engine_move(pctx *c)
 {
-	pk_pos root = c->g.pos;
-	pk_move m;
-	char mv[PK_MOVE_STRLEN];
+	pk_gpos root = c->g.pos;
+	int stm = gpos_stm(&root);
+	pk_gmove m;
+	char mv[400];
 	double t0 = cli_now();
 	pc_have_expected = false;
 	if (c->client) {
-		/* another engine: the game from its start, its time from the level or the clock */
+		/* another engine (English draughts): the game from its start, its time from the
+		 * level or the clock */
 		pk_client_answer a;
+		pk_move *moves = malloc(sizeof *moves * (size_t)(c->g.nply + 1));
+		if (!moves) {
+			cli_error("out of memory");
+			return -1;
+		}
+		for (int i = 0; i < c->g.nply; i++)
+			moves[i] = c->g.moves[i].e;
 		if (c->clocked)
-			client_go_clock(c->client, &c->g.start, c->g.moves, c->g.nply, c->clk.left[root.stm], c->clk.inc, &a);
+			client_go_clock(c->client, &c->g.start.e, moves, c->g.nply, c->clk.left[stm], c->clk.inc, &a);
 		else {
 			pk_limits lim = pc_move_limits(c);
-			client_go(c->client, &c->g.start, c->g.moves, c->g.nply, lim.movetime > 0 ? lim.movetime : 5.0, &a);
+			client_go(c->client, &c->g.start.e, moves, c->g.nply, lim.movetime > 0 ? lim.movetime : 5.0, &a);
 		}
+		free(moves);
 		if (a.status != CLIENT_OK) {
 			char safe[800], t[120];
 			view_say(c, "%s", cli_safe_text(a.detail, safe, sizeof safe));
-			snprintf(t, sizeof t, "%s's engine failed (%s)", pc_side_name(root.stm), client_status_name(a.status));
-			pc_announce(c, root.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS, t);
+			snprintf(t, sizeof t, "%s's engine failed (%s)", pc_side_name(stm), client_status_name(a.status));
+			pc_announce(c, pc_loss(c, stm), t);
 			return 0;
 		}
-		m = a.move;
+		m.e = a.move;
 		c->depth = a.depth;
 		if (a.has_score) {
 			c->score = (int)(a.score * 100 + (a.score < 0 ? -0.5 : 0.5));
-			c->score_side = root.stm;
+			c->score_side = stm;
 		}
 		c->seconds = a.seconds;
-		pdn_move_string(&root, &m, false, mv);
+		pc_move_text(&root, &m, mv, sizeof mv);
 		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
 		snprintf(c->line, sizeof c->line, "%s", mv);
 		char s[48] = "?";
 		if (a.has_score)
 			pc_score_text(c->score, c->score_side, s, sizeof s);
-		view_say(c, "%s plays %s   time %.1f s  score %s  depth %d  (%s)", pc_side_name(root.stm), mv, c->seconds, s,
+		view_say(c, "%s plays %s   time %.1f s  score %s  depth %d  (%s)", pc_side_name(stm), mv, c->seconds, s,
 			 c->depth, c->engine_name);
 	} else {
 		pk_limits lim = pc_move_limits(c);
 		pk_history h = play_history(&c->g);
-		pk_result res;
-		pc_itctx x = { c, &root, false };
-		bool from_book = false;
-		c->stop = 0;
+		pc_result res;
 		c->thinking = true;
-		if (c->screen)
-			play_think_book(c->eng, c->bk, &root, &h, &lim, &c->stop, pc_on_iteration, &x, pc_watch_key, NULL, &res,
-					&from_book);
-		else
-			engine_book_search(c->eng, c->bk, &root, &h, &lim, &c->stop, pc_on_iteration, &x, &res, &from_book);
+		pc_think(c, &root, &h, &lim, true, false, c->screen ? pc_watch_key : NULL, NULL, &res);
 		c->thinking = false;
 		if (!res.has_move)
 			return 0;
 		m = res.best;
-		if (from_book && res.forced) {
+		if (res.from_book && res.forced) {
 			/* the book's move, unsearched */
-			pdn_move_string(&root, &m, false, mv);
+			pc_move_text(&root, &m, mv, sizeof mv);
 			snprintf(c->last_move, sizeof c->last_move, "%s", mv);
 			snprintf(c->line, sizeof c->line, "(book)");
 			c->depth = 0;
 			c->seconds = 0;
-			view_say(c, "%s plays %s (from the book)", pc_side_name(root.stm), mv);
+			view_say(c, "%s plays %s (from the book)", pc_side_name(stm), mv);
 			goto made;
 		}
-		if (from_book)
+		if (res.from_book)
 			snprintf(c->line, sizeof c->line, "(book, searched)");
 		if (res.forced) {
 			c->depth = 0;
-			c->score = res.last.score;
-			c->score_side = root.stm;
-			pc_pv_text(&root, &m, 1, c->line, sizeof c->line);
+			c->score = res.score;
+			c->score_side = stm;
+			pc_move_text(&root, &m, c->line, sizeof c->line);
 		}
 		c->seconds = cli_now() - t0;
-		if (res.last.npv >= 2 && move_equal(&res.last.pv[0], &m)) {
-			pc_expected = res.last.pv[1];
+		if (!root.v && res.npv >= 2 && move_equal(&res.pv[0].e, &m.e)) {
+			pc_expected = res.pv[1].e;
 			pc_have_expected = true;
 		}
-		pdn_move_string(&root, &m, false, mv);
+		pc_move_text(&root, &m, mv, sizeof mv);
 		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
 		char s[48];
 		pc_score_text(c->score, c->score_side, s, sizeof s);
-		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(root.stm), mv,
+		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(stm), mv,
 			 c->seconds, s, c->depth, c->line);
 	}
 made:
@@ -261,69 +348,101 @@ made:
 
 /* Reads a move; asks which one when a jump can go on in several ways. 1 when a move
  * was made, 0 when not (said why), -1 on a failure. */
+/* The legal moves that text may be, into cand: how many (0: none, said why in why). */
+static int read_moves(const pk_gpos *p, const char *text, pk_gmove *cand, int max, char *why, size_t whysize)
+{
+	if (!p->v) {
+		pk_move e[PK_MAX_MOVES];
+		int n = replay_read_move(&p->e, text, e, PK_MAX_MOVES, why, (int)whysize);
+		for (int i = 0; i < n && i < max; i++)
+			cand[i].e = e[i];
+		return n < max ? n : max;
+	}
+	pk_vmove *x = malloc(sizeof *x * VAR_MAX_MOVES);
+	if (!x) {
+		snprintf(why, whysize, "out of memory");
+		return 0;
+	}
+	int n = vreplay_read_move(&p->x, text, x, VAR_MAX_MOVES);
+	if (n < 0)
+		snprintf(why, whysize, "%s: not a move (squares 1 to %d, as \"32-28\" or \"28x19\")", text,
+			 variant_squares(p->v));
+	else if (n == 0)
+		snprintf(why, whysize, "%s: not a legal move here", text);
+	for (int i = 0; i < n && i < max; i++)
+		cand[i].x = x[i];
+	free(x);
+	return n < 0 ? 0 : n < max ? n : max;
+}
+
 int pc_human_move(pctx *c, const char *text, double spent)
 {
-	pk_move cand[PK_MAX_MOVES];
+	pk_gmove *cand = malloc(sizeof *cand * VAR_MAX_MOVES);
+	if (!cand)
+		return -1;
 	char why[300];
-	int n = replay_read_move(&c->g.pos, text, cand, PK_MAX_MOVES, why, sizeof why);
+	int rc = 0;
+	int n = read_moves(&c->g.pos, text, cand, VAR_MAX_MOVES, why, sizeof why);
 	if (n == 0) {
 		view_say(c, "%s", why);
-		return 0;
+		goto out;
 	}
 	int pick = 0;
 	if (n > 1) {
 		char list[400];
 		size_t len = 0;
 		for (int i = 0; i < n && len < sizeof list - 60; i++) {
-			char mv[PK_MOVE_STRLEN];
-			pdn_move_string(&c->g.pos, &cand[i], true, mv);
+			char mv[400];
+			gmove_format(&c->g.pos, &cand[i], true, mv, sizeof mv);
 			len += (size_t)snprintf(list + len, sizeof list - len, "%s%d) %s", i ? "  " : "", i + 1, mv);
 		}
 		view_say(c, "%s can go on in %d ways: %s; which one?", text, n, list);
 		char buf[128];
 		if (!view_read_line(c, buf, sizeof buf))
-			return 0;
+			goto out;
 		char *end;
 		long k = strtol(buf, &end, 10);
 		if (end != buf && !*end && k >= 1 && k <= n)
 			pick = (int)k - 1;
 		else {
-			pk_move again[PK_MAX_MOVES];
-			int m = replay_read_move(&c->g.pos, buf, again, PK_MAX_MOVES, why, sizeof why);
+			pk_gmove *again = malloc(sizeof *again * VAR_MAX_MOVES);
+			int m = again ? read_moves(&c->g.pos, buf, again, VAR_MAX_MOVES, why, sizeof why) : 0;
 			pick = -1;
 			for (int i = 0; m == 1 && i < n; i++)
-				if (move_same_effect(&again[0], &cand[i]))
+				if (gmove_same(&c->g.pos, &again[0], &cand[i]))
 					pick = i;
+			free(again);
 			if (pick < 0) {
 				view_say(c, "not one of them: the move is not played");
-				return 0;
+				goto out;
 			}
 		}
 	}
 	if (c->over && c->result == RES_DRAW)
 		c->over = false;   /* a claimed draw: playing on */
-	if (make_move(c, &cand[pick], spent) < 0)
-		return -1;
-	return 1;
+	rc = make_move(c, &cand[pick], spent) < 0 ? -1 : 1;
+out:
+	free(cand);
+	return rc;
 }
 
 /* Waits for the player's line; while waiting, the engine may think on the expected
  * reply (--ponder). */
 static char *read_turn(pctx *c, char *buf, size_t size)
 {
-	int stm = c->g.pos.stm;
-	if (c->ponder && pc_have_expected && !c->over && c->engine_plays[!stm]) {
+	int stm = pc_stm(c);
+	if (c->ponder && pc_have_expected && !c->over && c->engine_plays[!stm] && !c->g.pos.v) {
 		pk_movelist ml;
-		gen_moves(&c->g.pos, &ml);
+		gen_moves(&c->g.pos.e, &ml);
 		bool legal = false;
 		for (int i = 0; i < ml.n; i++)
 			legal = legal || move_equal(&ml.m[i], &pc_expected);
 		if (legal) {
 			pk_pos after;
-			pos_make(&c->g.pos, &pc_expected, &after);
+			pos_make(&c->g.pos.e, &pc_expected, &after);
 			if (gen_count(&after) > 0) {
 				/* The expected position's history: the game, then the expected move. */
-				if (play_move(&c->g, &pc_expected) == 0) {
+				if (play_move_english(&c->g, &pc_expected) == 0) {
 					pk_history h = play_history(&c->g);
 					pk_limits lim = { .movetime = 3600 };
 					pk_result res;
@@ -346,10 +465,11 @@ int cmd_play(int argc, const char **argv)
 	ea.playing = true;
 	char *side = NULL, *time_arg = NULL, *book_arg = NULL, *fen = NULL, *ballot_arg = NULL, *load = NULL,
 	     *game_arg = NULL, *draw_arg = NULL, *output = NULL, *name = NULL, *seed_arg = NULL, *engine_spec = NULL,
-	     *engines_file = NULL;
+	     *engines_file = NULL, *variant = NULL;
 	int ponder = 0, numbers = 0, flip = 0, line_mode = 0, screen_mode = 0, quiet = 0;
 	struct poptOption opts[] = {
-		{ "side", 's', POPT_ARG_STRING, &side, 0, "the side you play: black (the default; Black moves first), white, both (two players, the engine only on request) or none (the engine plays itself)", "SIDE" },
+		{ "side", 's', POPT_ARG_STRING, &side, 0, "the side you play: the one that moves first (the default: Black in English draughts, White in International), black, white, both (two players, the engine only on request) or none (the engine plays itself)", "SIDE" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play another variant (name or PDN GameType: international, russian, frisian, ...) on its board, by its rules, against its engine", "NAME" },
 		{ "time", 'T', POPT_ARG_STRING, &time_arg, 0, "a game clock for each side, with an increment a move, e.g. 5m+2s", "BASE[+INC]" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, engine_options(&ea), 0, "How the engine plays (default: --level 3, 5 s a move):", NULL },
 		{ "engine", 'E', POPT_ARG_STRING, &engine_spec, 0, "play against another engine: cb:LIB.so, hub:COMMAND or a name of --engines (hint and analyse stay pdnkit's)", "SPEC" },
@@ -384,7 +504,19 @@ int cmd_play(int argc, const char **argv)
 		goto out;
 	if (engine_args_resolve(&ea, &c.lim))
 		goto out;
-	int you = PK_BLACK;   /* the side the player has; 2: both; -1: none */
+	const pk_variant *v = NULL;
+	if (variant && !(v = cli_variant(variant)))
+		goto out;
+	if (v && v->gametype == 21)
+		v = NULL;   /* English draughts by name */
+	if (v && (ballot_arg || draw_arg || ponder || engine_spec)) {
+		cli_error("--variant %s: %s", v->key, ballot_arg ? "the ballots are English draughts' openings" :
+			  draw_arg ? "the variant's own draw rules apply (--draw-moves is English draughts')" :
+			  ponder ? "--ponder is for English draughts" : "another engine plays English draughts here");
+		goto out;
+	}
+	c.v = v;
+	int you = v ? v->first : PK_BLACK;   /* the side the player has; 2: both; -1: none */
 	if (side) {
 		if (!strcasecmp(side, "black"))
 			you = PK_BLACK;
@@ -414,11 +546,11 @@ int cmd_play(int argc, const char **argv)
 		clock_init(&c.clk, base, inc);
 		c.clocked = true;
 	}
-	long v;
+	long num;
 	if (draw_arg) {
-		if (cli_int(draw_arg, 1, 1000, "--draw-moves", &v))
+		if (cli_int(draw_arg, 1, 1000, "--draw-moves", &num))
 			goto out;
-		c.g.draw_moves = (int)v;
+		c.g.draw_moves = (int)num;
 	}
 	long game_no = 1;
 	if (game_arg && (!load || cli_int(game_arg, 1, 100000000, "--game", &game_no))) {
@@ -432,21 +564,30 @@ int cmd_play(int argc, const char **argv)
 	}
 	unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
 	if (seed_arg) {
-		if (cli_int(seed_arg, 0, 4294967295L, "--seed", &v))
+		if (cli_int(seed_arg, 0, 4294967295L, "--seed", &num))
 			goto out;
-		seed = (unsigned)v;
+		seed = (unsigned)num;
 	}
 	srand(seed);
-	if (ballot_arg && strcmp(ballot_arg, "random") != 0 && cli_int(ballot_arg, 1, 1000, "--ballot", &v))
+	if (ballot_arg && strcmp(ballot_arg, "random") != 0 && cli_int(ballot_arg, 1, 1000, "--ballot", &num))
 		goto out;
-	pk_pos start;
-	pos_start(&start);
-	if (fen) {
-		pk_fen_error err;
-		if (fen_parse(fen, strlen(fen), &start, &err) < 0) {
-			cli_error("--fen: %s", err.msg);
+	pk_gpos start;
+	if (v) {
+		pk_vpos vp;
+		if (cli_variant_position(variant, fen, &v, &vp) < 0)
 			goto out;
+		gpos_variant(&start, &vp);
+	} else {
+		pk_pos ep;
+		pos_start(&ep);
+		if (fen) {
+			pk_fen_error err;
+			if (fen_parse(fen, strlen(fen), &ep, &err) < 0) {
+				cli_error("--fen: %s", err.msg);
+				goto out;
+			}
 		}
+		gpos_english(&start, &ep);
 	}
 	if (line_mode && screen_mode) {
 		cli_error("--line and --screen: one of them");
@@ -474,10 +615,12 @@ int cmd_play(int argc, const char **argv)
 		}
 	}
 	rc = EXIT_RUNTIME;
-	if (book_option(book_arg, true, &c.bk) < 0)
+	if (book_option_for(book_arg, true, v, &c.bk) < 0)
 		goto out;
-	if (!(c.eng = engine_from_args(&ea)))
+	if (!(c.ge = gengine_from_args(&ea, v)))
 		goto out;
+	c.eng = gengine_english(c.ge);
+	c.veng = gengine_other(c.ge);
 	snprintf(c.engine_name, sizeof c.engine_name, "pdnkit");
 	pk_engine_spec ext;
 	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
@@ -547,7 +690,7 @@ int cmd_play(int argc, const char **argv)
 	for (;;) {
 		if (ended_by)
 			break;
-		if (!c.over && !paused && c.engine_plays[c.g.pos.stm]) {
+		if (!c.over && !paused && c.engine_plays[pc_stm(&c)]) {
 			bool auto_play = c.engine_plays[0] && c.engine_plays[1];
 			if (pc_engine_move(&c) < 0) {
 				rc = EXIT_RUNTIME;
@@ -555,8 +698,8 @@ int cmd_play(int argc, const char **argv)
 			}
 			/* In full screen a key during the engine's own game stops it. */
 			if (auto_play && c.screen && c.stop) {
-				c.engine_plays[c.g.pos.stm] = false;
-				view_say(&c, "stopped: you have %s", pc_side_name(c.g.pos.stm));
+				c.engine_plays[pc_stm(&c)] = false;
+				view_say(&c, "stopped: you have %s", pc_side_name(pc_stm(&c)));
 			}
 			continue;
 		}
@@ -587,11 +730,11 @@ int cmd_play(int argc, const char **argv)
 		rc = 128 + ended_by;
 out:
 	the_game = NULL;
-	if (c.eng)
-		engine_free(c.eng);
+	gengine_free(c.ge);
 	client_close(c.client);
 	free(engine_spec);
 	free(engines_file);
+	free(variant);
 	book_free(c.bk);
 	play_free(&c.g);
 	engine_args_free(&ea);

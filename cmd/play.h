@@ -6,12 +6,16 @@
 #include <stdbool.h>
 #include "analysis/play.h"
 #include "book/book.h"
+#include "engine/gengine.h"
 
 #define MSG_LINES 3
 
 typedef struct {
-	pk_play g;
-	pk_engine *eng;
+	pk_play g;                  /* of any variant: g.pos.v NULL for English draughts */
+	const pk_variant *v;        /* the variant played (NULL: English draughts) */
+	pk_gengine *ge;             /* the engine of the variant played */
+	pk_engine *eng;             /* English draughts': ge's (NULL in another variant) */
+	pk_vengine *veng;           /* another variant's: ge's (NULL in English draughts) */
 	struct pk_client *client;   /* another engine plays the engine's side (--engine), or NULL */
 	char engine_name[64];       /* "pdnkit", or the other engine's name */
 	pk_book *bk;
@@ -30,7 +34,7 @@ typedef struct {
 	double seconds;
 	uint64_t nodes;
 	char line[400];             /* its principal variation */
-	char last_move[PK_MOVE_STRLEN];
+	char last_move[400];
 	bool thinking;
 	/* the game's end, once announced */
 	bool over;
@@ -63,7 +67,7 @@ char *view_read_line(pctx *c, char *buf, size_t size);
 static inline const char *pc_side_name(int side) { return side == PK_BLACK ? "Black" : "White"; }
 typedef struct {
 	pctx *c;
-	const pk_pos *root;
+	const pk_gpos *root;
 	bool print;         /* line mode: one line per iteration (analyse) */
 } pc_itctx;
 typedef struct {
@@ -72,13 +76,35 @@ typedef struct {
 	size_t size;
 	bool got;
 } pc_line_watch;
-extern pk_move pc_expected;      /* the reply the engine expects after its move */
+extern pk_move pc_expected;      /* the reply the engine expects after its move (English) */
 extern bool pc_have_expected;
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size);
+void pc_vpv_text(const pk_vpos *root, const pk_vmove *pv, int n, char *buf, size_t size);
+/* The side that moves first (Black in English draughts, White in most others), and the
+ * result when `loser` has lost ("0-1" when it moves first: replay.h's RES_* by the first
+ * mover). */
+static inline int pc_first(const pctx *c) { return c->v ? c->v->first : PK_BLACK; }
+static inline int pc_loss(const pctx *c, int loser) { return loser == pc_first(c) ? RES_WHITE_WINS : RES_BLACK_WINS; }
+static inline int pc_stm(const pctx *c) { return gpos_stm(&c->g.pos); }
+/* A search of the current position (or root) by the engine of the variant, with the
+ * book where it has the position, a watcher beside it as play_think; the best move's
+ * text into mv. */
+typedef struct {
+	pk_gmove best;
+	bool has_move, forced, from_book;
+	int score, depth;
+	int npv;
+	pk_gmove pv[2];             /* the first two moves of the line */
+} pc_result;
+void pc_think(pctx *c, const pk_gpos *root, const pk_history *h, const pk_limits *lim, bool use_book,
+	      bool print, void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pc_result *r);
+/* A move of p as PDN writes it. */
+void pc_move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size);
 /* A score as play shows it: in men, said for a side ("+0.35 for Black"), or a win
  * found by the search ("Black wins in 7"); the same convention as blunders. */
 void pc_score_text(int score, int side, char *buf, size_t size);
 void pc_on_iteration(void *vctx, const pk_iteration *it);
+void pc_on_viteration(void *vctx, const pk_viteration *it);
 /* Watchers beside a search: a key, nothing (a timed search), a line of input. */
 void pc_watch_key(void *ctx, const atomic_bool *done);
 void pc_watch_none(void *ctx, const atomic_bool *done);
@@ -88,7 +114,7 @@ void pc_announce(pctx *c, int result, const char *text);
 void pc_check_end(pctx *c);
 int pc_engine_move(pctx *c);
 int pc_human_move(pctx *c, const char *text, double spent);
-void pc_new_game(pctx *c, const pk_pos *start, bool setup);
+void pc_new_game(pctx *c, const pk_gpos *start, bool setup);
 int pc_save_game(pctx *c, const char *path);
 int pc_load_game(pctx *c, const char *path, long n);
 void pc_describe_level(pctx *c);

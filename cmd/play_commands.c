@@ -18,7 +18,8 @@
 static void say_help(pctx *c)
 {
 	static const char *lines[] = {
-		"11-15, 22x15, 22x15x24  a move (a jump that can go on in several ways asks which)",
+		"11-15, 22x15, 22x15x24  a move (a jump that can go on in several ways asks which;",
+		"                    in International draughts 32-28, 28x19 ...)",
 		"new                 a new game from the start",
 		"switch              the engine takes the side to move, you the other",
 		"go                  the engine moves now for the side to move",
@@ -29,7 +30,7 @@ static void say_help(pctx *c)
 		"fen [FEN]           show the position as FEN, or set one up",
 		"set SQ b|w|B|W|.    put a man, a king or nothing on a square (set-up)",
 		"turn                the other side to move (set-up)",
-		"ballot [N|random]   a new game from a three-move opening",
+		"ballot [N|random]   a new game from a three-move opening (English draughts)",
 		"level N | movetime S | time 5m+2s   how long the engine thinks",
 		"save FILE, load FILE [N]   the game as PDN",
 		"moves, board, flip, numbers, resign, help, quit",
@@ -78,7 +79,7 @@ void pc_describe_level(pctx *c)
 			snprintf(c->names[s], sizeof c->names[s], "%s", c->engine_name);
 }
 
-void pc_new_game(pctx *c, const pk_pos *start, bool setup)
+void pc_new_game(pctx *c, const pk_gpos *start, bool setup)
 {
 	if (c->client)
 		client_new_game(c->client);
@@ -96,7 +97,7 @@ void pc_new_game(pctx *c, const pk_pos *start, bool setup)
 	pc_have_expected = false;
 	if (c->clocked)
 		clock_init(&c->clk, c->clk.base, c->clk.inc);
-	engine_new_game(c->eng);
+	gengine_new_game(c->ge);
 	pc_check_end(c);
 }
 
@@ -132,18 +133,30 @@ int pc_load_game(pctx *c, const char *path, long n)
 	replay_init(&rp);
 	int rc = cli_load_game(path, n, &g, &rp);
 	if (rc == 0) {
-		if (!rp.supported) {
-			view_say(c, "game %ld of '%s' is not English draughts (%s): not loaded", n, path,
-				 variant_name(rp.variant));
+		const pk_variant *gv = rp.variant_replayed ? variant_by_gametype(rp.variant) : NULL;
+		if ((!rp.supported && !rp.variant_replayed) || gv != c->v) {
+			view_say(c, "game %ld of '%s' is of %s, not %s: not loaded (--variant chooses the game played)", n, path,
+				 variant_name(rp.variant), c->v ? c->v->name : "English draughts");
 			rc = -1;
 		} else {
-			pc_new_game(c, &rp.start, rp.custom_start);
-			for (int i = 0; i < rp.nply; i++)
-				play_move(&c->g, &rp.plies[i].move);
-			c->over = false;
-			pc_check_end(c);
-			view_say(c, "loaded game %ld of '%s': %d plies%s", n, path, rp.nply,
-				 rp.complete ? "" : ", up to its first illegal move");
+			/* the moves replayed, up to the first illegal one */
+			pk_play loaded = { .draw_moves = c->g.draw_moves };
+			bool complete = rp.complete;
+			rp.complete = true;   /* the plies replayed, up to the first illegal move */
+			if (play_load(&loaded, &rp, -1) < 0) {
+				view_say(c, "game %ld of '%s' could not be loaded", n, path);
+				play_free(&loaded);
+				rc = -1;
+			} else {
+				pc_new_game(c, &loaded.start, loaded.setup);
+				for (int i = 0; i < loaded.nply; i++)
+					play_move(&c->g, &loaded.moves[i]);
+				play_free(&loaded);
+				c->over = false;
+				pc_check_end(c);
+				view_say(c, "loaded game %ld of '%s': %d plies%s", n, path, c->g.nply,
+					 complete ? "" : ", up to its first illegal move");
+			}
 		}
 	}
 	game_free(&g);
@@ -152,38 +165,56 @@ int pc_load_game(pctx *c, const char *path, long n)
 }
 
 /* The position after a change by hand: a new game from there. */
-static void setup_position(pctx *c, const pk_pos *p)
+static void setup_position(pctx *c, const pk_gpos *p)
 {
-	pk_pos q = *p;
-	q.key = pos_compute_key(&q);
+	pk_gpos q = *p;
+	if (!q.v)
+		q.e.key = pos_compute_key(&q.e);
 	pc_new_game(c, &q, true);
 }
 
 static int set_square(pctx *c, const char *args)
 {
 	char what[8];
-	int sq;
-	if (sscanf(args, "%d %7s", &sq, what) != 2 || sq < 1 || sq > 32 || strlen(what) != 1 ||
+	int sq, nsq = c->v ? variant_squares(c->v) : 32;
+	if (sscanf(args, "%d %7s", &sq, what) != 2 || sq < 1 || sq > nsq || strlen(what) != 1 ||
 	    !strchr("bwBW.", what[0])) {
-		view_say(c, "set SQ PIECE: a square 1..32 and b, w (men), B, W (kings) or . (empty)");
+		view_say(c, "set SQ PIECE: a square 1..%d and b, w (men), B, W (kings) or . (empty)", nsq);
+		return 0;
+	}
+	pk_gpos g = c->g.pos;
+	if (g.v) {
+		static const uint8_t piece[] = { ['b'] = VP_BMAN, ['w'] = VP_WMAN, ['B'] = VP_BKING, ['W'] = VP_WKING };
+		g.x.sq[sq] = what[0] == '.' ? VP_EMPTY : piece[(unsigned char)what[0]];
+		char err[160];
+		if (vpos_check(&g.x, err, sizeof err) < 0) {
+			view_say(c, "set %d %c: %s", sq, what[0], err);
+			return 0;
+		}
+		setup_position(c, &g);
 		return 0;
 	}
 	pk_pos p;
-	pos_clear(&p, c->g.pos.stm);
+	pos_clear(&p, g.e.stm);
 	for (int s = 1; s <= 32; s++) {
 		int col;
 		bool king;
-		if (s != sq && pos_piece_at(&c->g.pos, s, &col, &king))
+		if (s != sq && pos_piece_at(&g.e, s, &col, &king))
 			pos_put(&p, s, col, king);
 	}
 	if (what[0] != '.')
 		pos_put(&p, sq, tolower((unsigned char)what[0]) == 'b' ? PK_BLACK : PK_WHITE, isupper((unsigned char)what[0]));
-	setup_position(c, &p);
+	gpos_english(&g, &p);
+	setup_position(c, &g);
 	return 0;
 }
 
 int pc_ballot(pctx *c, const char *arg, bool option)
 {
+	if (c->v) {
+		view_say(c, "ballot: the three-move openings are English draughts'; this game is %s", c->v->name);
+		return 0;
+	}
 	pk_opening *op = NULL;
 	int n = match_ballots(&op);
 	if (n <= 0) {
@@ -205,16 +236,16 @@ int pc_ballot(pctx *c, const char *arg, bool option)
 			return 1;
 		}
 	}
-	pk_pos start;
-	pos_start(&start);
+	pk_gpos start;
+	gpos_start(&start, NULL);
 	pc_new_game(c, &start, false);
 	char text[sizeof op[0].text];
 	snprintf(text, sizeof text, "%s", op[k - 1].text);
 	for (char *tok = strtok(text, " "); tok; tok = strtok(NULL, " ")) {
 		pk_move m[4];
 		char why[200];
-		if (isdigit((unsigned char)tok[0]) && replay_read_move(&c->g.pos, tok, m, 4, why, sizeof why) == 1)
-			play_move(&c->g, &m[0]);
+		if (isdigit((unsigned char)tok[0]) && replay_read_move(&c->g.pos.e, tok, m, 4, why, sizeof why) == 1)
+			play_move_english(&c->g, &m[0]);
 	}
 	view_say(c, "ballot %ld of %d: %s", k, n, op[k - 1].text);
 	free(op);
@@ -268,63 +299,65 @@ static void analyse(pctx *c, const char *arg)
 		}
 		lim.movetime = s;
 	}
-	if (gen_count(&c->g.pos) == 0) {
+	if (gpos_count(&c->g.pos) == 0) {
 		view_say(c, "no legal move to analyse");
 		return;
 	}
-	pk_pos root = c->g.pos;
+	pk_gpos root = c->g.pos;
 	pk_history h = play_history(&c->g);
-	pk_result res;
-	pc_itctx x = { c, &root, true };
+	pc_result res;
 	char buf[64];
 	pc_line_watch lw = { c, buf, sizeof buf, false };
-	c->stop = 0;
 	c->thinking = true;
 	if (c->screen) {
 		view_say(c, "analysing: any key stops");
 		view_draw(c);
-		play_think(c->eng, &root, &h, &lim, &c->stop, pc_on_iteration, &x, lim.movetime ? pc_watch_none : pc_watch_key,
-			   NULL, &res);
+		pc_think(c, &root, &h, &lim, false, true, lim.movetime ? pc_watch_none : pc_watch_key, NULL, &res);
 	} else if (lim.movetime) {
-		engine_search(c->eng, &root, &h, &lim, &c->stop, pc_on_iteration, &x, &res);
+		pc_think(c, &root, &h, &lim, false, true, NULL, NULL, &res);
 	} else {
 		if (isatty(STDIN_FILENO))
 			printf("analysing: press Enter to stop\n");
-		play_think(c->eng, &root, &h, &lim, &c->stop, pc_on_iteration, &x, pc_watch_line, &lw, &res);
+		pc_think(c, &root, &h, &lim, false, true, pc_watch_line, &lw, &res);
 	}
 	c->thinking = false;
-	char mv[PK_MOVE_STRLEN];
-	pdn_move_string(&root, &res.best, false, mv);
+	char mv[400];
+	pc_move_text(&root, &res.best, mv, sizeof mv);
 	char sc[48];
-	pc_score_text(res.last.score, root.stm, sc, sizeof sc);
-	view_say(c, "analysis: best %s, score %s at iteration %d", mv, sc, res.last.depth);
+	pc_score_text(res.score, gpos_stm(&root), sc, sizeof sc);
+	view_say(c, "analysis: best %s, score %s at iteration %d", mv, sc, res.depth);
 }
 
 static void hint(pctx *c)
 {
-	pk_pos root = c->g.pos;
-	pk_move m;
-	char mv[PK_MOVE_STRLEN];
-	if (gen_count(&root) == 0) {
+	pk_gpos root = c->g.pos;
+	char mv[400];
+	if (gpos_count(&root) == 0) {
 		view_say(c, "no legal move");
-		return;
-	}
-	if (engine_book_move(c->eng, c->bk, &root, &m)) {
-		pdn_move_string(&root, &m, false, mv);
-		view_say(c, "hint: %s (from the book)", mv);
 		return;
 	}
 	pk_limits lim = pc_move_limits(c);
 	pk_history h = play_history(&c->g);
-	pk_result res;
-	c->stop = 0;
-	engine_search(c->eng, &root, &h, &lim, &c->stop, NULL, NULL, &res);
+	pc_result res;
+	/* the search's own line is kept on the screen: hint does not change the panel */
+	char keep[sizeof c->line];
+	snprintf(keep, sizeof keep, "%s", c->line);
+	int kd = c->depth, ks = c->score, kside = c->score_side;
+	double ksec = c->seconds;
+	uint64_t kn = c->nodes;
+	pc_think(c, &root, &h, &lim, true, false, NULL, NULL, &res);
 	char line[400];
-	pc_pv_text(&root, res.last.pv, res.last.npv, line, sizeof line);
-	pdn_move_string(&root, &res.best, false, mv);
+	snprintf(line, sizeof line, "%s", c->line);
+	snprintf(c->line, sizeof c->line, "%s", keep);
+	c->depth = kd, c->score = ks, c->score_side = kside, c->seconds = ksec, c->nodes = kn;
+	pc_move_text(&root, &res.best, mv, sizeof mv);
+	if (res.from_book && res.forced) {
+		view_say(c, "hint: %s (from the book)", mv);
+		return;
+	}
 	char sc[48];
-	pc_score_text(res.last.score, root.stm, sc, sizeof sc);
-	view_say(c, "hint: %s  (score %s, iteration %d, line %s)", mv, sc, res.last.depth, line);
+	pc_score_text(res.score, gpos_stm(&root), sc, sizeof sc);
+	view_say(c, "hint: %s  (score %s, iteration %d, line %s)", mv, sc, res.depth, line);
 }
 
 static void show_moves(pctx *c)
@@ -337,8 +370,8 @@ static void show_moves(pctx *c)
 		size_t len = 0;
 		int from = c->g.nply > 16 ? c->g.nply - 16 : 0;
 		for (int i = from; i < c->g.nply && len < sizeof buf - 40; i++) {
-			char mv[PK_MOVE_STRLEN];
-			play_move_text(&c->g, i, mv);
+			char mv[400];
+			play_move_text(&c->g, i, mv, sizeof mv);
 			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i > from ? " " : "", mv);
 		}
 		view_say(c, "%s%s", from ? "... " : "", buf);
@@ -388,13 +421,14 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "?"))
 		say_help(c);
 	else if (!strcmp(cmd, "new")) {
-		pk_pos p;
-		pos_start(&p);
+		pk_gpos p;
+		gpos_start(&p, c->v);
 		pc_new_game(c, &p, false);
 		*paused = false;
-		view_say(c, "new game: %s", c->engine_plays[PK_BLACK] ? "the engine has Black" : "you have Black");
+		int f = pc_first(c);
+		view_say(c, "new game: %s %s", c->engine_plays[f] ? "the engine has" : "you have", pc_side_name(f));
 	} else if (!strcmp(cmd, "switch")) {
-		int s = c->g.pos.stm;
+		int s = pc_stm(c);
 		c->engine_plays[s] = true;
 		c->engine_plays[!s] = false;
 		snprintf(c->names[s], sizeof c->names[s], "%s", c->engine_name);
@@ -426,7 +460,7 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		} else {
 			/* Back to the player's previous turn. */
 			n = 1;
-			if (c->g.nply >= 2 && c->engine_plays[(c->g.pos.stm + 1) % 2] && !c->engine_plays[c->g.pos.stm])
+			if (c->g.nply >= 2 && c->engine_plays[(pc_stm(c) + 1) % 2] && !c->engine_plays[pc_stm(c)])
 				n = 2;
 		}
 		int k = play_takeback(&c->g, n);
@@ -443,37 +477,51 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		*paused = true;
 		pc_have_expected = false;
 		view_say(c, k ? "took back %d pl%s: %s to move%s" : "nothing to take back", k, k == 1 ? "y" : "ies",
-			 pc_side_name(c->g.pos.stm), c->engine_plays[c->g.pos.stm] ? " (go: the engine moves)" : "");
+			 pc_side_name(pc_stm(c)), c->engine_plays[pc_stm(c)] ? " (go: the engine moves)" : "");
 	} else if (!strcmp(cmd, "hint"))
 		hint(c);
 	else if (!strcmp(cmd, "analyse") || !strcmp(cmd, "analyze"))
 		analyse(c, arg);
 	else if (!strcmp(cmd, "fen")) {
 		if (!*arg) {
-			char fen[200];
-			fen_format(&c->g.pos, fen, sizeof fen);
+			char fen[600];
+			gpos_fen(&c->g.pos, fen, sizeof fen);
 			view_say(c, "%s", fen);
 		} else {
-			pk_pos p;
-			pk_fen_error err;
-			if (fen_parse(arg, strlen(arg), &p, &err) < 0) {
-				view_say(c, "not a FEN: %s", err.msg);
-				return 0;
+			pk_gpos p;
+			if (c->v) {
+				char err[200];
+				if (vfen_parse(c->v, arg, &p.x, err, sizeof err) < 0) {
+					view_say(c, "not a FEN of %s: %s", c->v->name, err);
+					return 0;
+				}
+				p.v = c->v;
+			} else {
+				pk_fen_error err;
+				pk_pos e;
+				if (fen_parse(arg, strlen(arg), &e, &err) < 0) {
+					view_say(c, "not a FEN: %s", err.msg);
+					return 0;
+				}
+				gpos_english(&p, &e);
 			}
 			setup_position(c, &p);
 			*paused = true;
-			view_say(c, "set up: %s to move%s", pc_side_name(p.stm),
-				 c->engine_plays[p.stm] ? " (go: the engine moves)" : "");
+			int stm = gpos_stm(&p);
+			view_say(c, "set up: %s to move%s", pc_side_name(stm), c->engine_plays[stm] ? " (go: the engine moves)" : "");
 		}
 	} else if (!strcmp(cmd, "set")) {
 		set_square(c, arg);
 		*paused = true;
 	} else if (!strcmp(cmd, "turn")) {
-		pk_pos p = c->g.pos;
-		p.stm = !p.stm;
+		pk_gpos p = c->g.pos;
+		if (p.v)
+			p.x.stm = !p.x.stm;
+		else
+			p.e.stm = !p.e.stm;
 		setup_position(c, &p);
 		*paused = true;
-		view_say(c, "%s to move", pc_side_name(p.stm));
+		view_say(c, "%s to move", pc_side_name(gpos_stm(&p)));
 	} else if (!strcmp(cmd, "ballot")) {
 		if (pc_ballot(c, arg, false) < 0)
 			return -1;
@@ -504,10 +552,10 @@ int pc_command(pctx *c, char *line, double spent, bool *paused)
 		c->numbers = !c->numbers;
 	else if (!strcmp(cmd, "resign")) {
 		if (!c->over) {
-			int s = c->g.pos.stm;
+			int s = pc_stm(c);
 			char t[64];
 			snprintf(t, sizeof t, "%s resigned", pc_side_name(s));
-			pc_announce(c, s == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS, t);
+			pc_announce(c, pc_loss(c, s), t);
 		}
 	} else
 		view_say(c, "'%s' is neither a move nor a pc_command (help lists them)", cmd);

@@ -32,22 +32,39 @@ void view_say(pctx *c, const char *fmt, ...)
 	snprintf(c->msg[c->nmsg++], sizeof c->msg[0], "%s", buf);
 }
 
-/* What stands on square sq (1..32): 'b', 'B', 'w', 'W' or 0. */
-static char piece_char(const pk_pos *p, int sq)
+/* What stands on square sq: 'b', 'B', 'w', 'W' or 0. */
+static char piece_char(const pk_gpos *p, int sq)
 {
+	if (p->v) {
+		switch (p->x.sq[sq]) {
+		case VP_BMAN: return 'b';
+		case VP_BKING: return 'B';
+		case VP_WMAN: return 'w';
+		case VP_WKING: return 'W';
+		default: return 0;
+		}
+	}
 	int col;
 	bool king;
-	if (!pos_piece_at(p, sq, &col, &king))
+	if (!pos_piece_at(&p->e, sq, &col, &king))
 		return 0;
 	return col == PK_BLACK ? (king ? 'B' : 'b') : (king ? 'W' : 'w');
 }
 
-/* The square (1..32) drawn at row r, column k, or 0 for a light square. */
-static int square_at(bool flip, int r, int k)
+/* The board's rows and columns as drawn. */
+static int board_rows(const pctx *c) { return c->v ? c->v->rows : 8; }
+static int board_cols(const pctx *c) { return c->v ? c->v->cols : 8; }
+
+/* The square drawn at row r, column k, or 0 for a light square. */
+static int square_at(const pctx *c, int r, int k)
 {
+	if (c->v) {
+		int rows = c->v->rows, cols = c->v->cols;
+		return c->flip ? variant_rc_square(c->v, rows - 1 - r, cols - 1 - k) : variant_rc_square(c->v, r, k);
+	}
 	for (int sq = 1; sq <= 32; sq++) {
 		int rr, kk;
-		diagram_square_xy(sq, flip, &rr, &kk);
+		diagram_square_xy(sq, c->flip, &rr, &kk);
 		if (rr == r && kk == k)
 			return sq;
 	}
@@ -56,12 +73,13 @@ static int square_at(bool flip, int r, int k)
 
 void view_board_text(pctx *c)
 {
-	const pk_pos *p = &c->g.pos;
-	for (int r = 0; r < 8; r++) {
+	const pk_gpos *p = &c->g.pos;
+	int rows = board_rows(c), cols = board_cols(c);
+	for (int r = 0; r < rows; r++) {
 		char row[80], num[80];
 		int n = 0, m = 0;
-		for (int k = 0; k < 8; k++) {
-			int sq = square_at(c->flip, r, k);
+		for (int k = 0; k < cols; k++) {
+			int sq = square_at(c, r, k);
 			char ch = sq ? piece_char(p, sq) : ' ';
 			row[n++] = ' ';
 			row[n++] = sq && !ch ? '.' : ch;
@@ -74,7 +92,7 @@ void view_board_text(pctx *c)
 		else
 			printf("   %s\n", row);
 	}
-	printf("   %s to move", pc_side_name(p->stm));
+	printf("   %s to move", pc_side_name(gpos_stm(p)));
 	if (c->clocked) {
 		char b[24], w[24];
 		clock_format(c->clk.left[PK_BLACK], b, sizeof b);
@@ -134,40 +152,65 @@ void view_draw(pctx *c)
 		return;
 	}
 	sbuf s = { 0 };
-	const pk_pos *p = &c->g.pos;
+	const pk_gpos *p = &c->g.pos;
 	sb_put(&s, "\033[0m\033[H\033[2J");
 	char t[240];
-	snprintf(t, sizeof t, "pdnkit play  -  %s", c->level_text);
+	snprintf(t, sizeof t, "pdnkit play  -  %s%s%s", c->v ? c->v->name : "", c->v ? "  -  " : "", c->level_text);
 	at(&s, 1, 2, 78, t);
-	/* The board: 8 rows of two lines, squares five columns wide. */
-	for (int r = 0; r < 8; r++)
-		for (int half = 0; half < 2; half++) {
-			sb_put(&s, "\033[%d;3H", 3 + 2 * r + half);
-			for (int k = 0; k < 8; k++) {
-				int sq = square_at(c->flip, r, k);
+	if (!c->v) {
+		/* The board: 8 rows of two lines, squares five columns wide. */
+		for (int r = 0; r < 8; r++)
+			for (int half = 0; half < 2; half++) {
+				sb_put(&s, "\033[%d;3H", 3 + 2 * r + half);
+				for (int k = 0; k < 8; k++) {
+					int sq = square_at(c, r, k);
+					if (!sq) {
+						sb_put(&s, "\033[0;30;47m     ");
+						continue;
+					}
+					char ch = piece_char(p, sq);
+					if (half == 0) {
+						if (ch)
+							sb_put(&s, "\033[0;42;%sm  %c  ", ch == 'b' || ch == 'B' ? "1;31" : "1;97", ch);
+						else   /* an empty dark square: seen also without colours */
+							sb_put(&s, "\033[0;42m  .  ");
+					} else if (c->numbers)
+						sb_put(&s, "\033[0;30;42m   %2d", sq);
+					else
+						sb_put(&s, "\033[0;42m     ");
+				}
+				sb_put(&s, "\033[0m");
+			}
+	} else {
+		/* A larger board: a line a row, squares four columns wide, the number before
+		 * the piece with --numbers */
+		int rows = board_rows(c), cols = board_cols(c);
+		for (int r = 0; r < rows; r++) {
+			sb_put(&s, "\033[%d;3H", 3 + r);
+			for (int k = 0; k < cols; k++) {
+				int sq = square_at(c, r, k);
 				if (!sq) {
-					sb_put(&s, "\033[0;30;47m     ");
+					sb_put(&s, "\033[0;30;47m    ");
 					continue;
 				}
 				char ch = piece_char(p, sq);
-				if (half == 0) {
-					if (ch)
-						sb_put(&s, "\033[0;42;%sm  %c  ", ch == 'b' || ch == 'B' ? "1;31" : "1;97", ch);
-					else   /* an empty dark square: seen also without colours */
-						sb_put(&s, "\033[0;42m  .  ");
-				} else if (c->numbers)
-					sb_put(&s, "\033[0;30;42m   %2d", sq);
+				const char *colour = ch == 'b' || ch == 'B' ? "1;31" : "1;97";
+				if (c->numbers)
+					sb_put(&s, "\033[0;30;42m%2d\033[0;42;%sm%c ", sq, colour, ch ? ch : '.');
+				else if (ch)
+					sb_put(&s, "\033[0;42;%sm %c  ", colour, ch);
 				else
-					sb_put(&s, "\033[0;42m     ");
+					sb_put(&s, "\033[0;42m .  ");
 			}
 			sb_put(&s, "\033[0m");
 		}
+	}
 	/* The panel: players, clocks, the engine's search. */
 	for (int side = 0; side < 2; side++) {
 		char clk[24] = "";
 		if (c->clocked)
 			clock_format(c->clk.left[side], clk, sizeof clk);
-		snprintf(t, sizeof t, "%s %-5s %-15.15s %s", p->stm == side && !c->over ? ">" : " ", pc_side_name(side),
+		snprintf(t, sizeof t, "%s %-5s %-15.15s %s", gpos_stm(p) == side && !c->over ? ">" : " ", pc_side_name(side),
 			 c->names[side], clk);
 		at(&s, 3 + side, PANEL, PANEL_W, t);
 	}
@@ -201,24 +244,27 @@ void view_draw(pctx *c)
 		}
 	}
 	/* The last moves, numbered. */
+	/* move numbers as the first mover opens them (Black in English draughts, White in
+	 * International): "opens" is 0 for the side that opens a number */
+	int opens0 = gpos_stm(&c->g.start) == pc_first(c) ? 0 : 1;
 	int first = c->g.nply > 8 ? c->g.nply - 8 : 0;
-	if (first % 2 != (c->g.start.stm != PK_BLACK ? 1 : 0))
+	if (first % 2 != opens0)
 		first = first > 0 ? first - 1 : 0;
 	int row = 14;
-	char mv[PK_MOVE_STRLEN];
+	char mv[400];
 	for (int i = first; i < c->g.nply && row <= 18;) {
-		int stm_i = (c->g.start.stm + i) % 2;
-		int num = movenum_at(1, c->g.start.stm, i);
+		int second = (opens0 + i) % 2;   /* 1: the move of the side that answers */
+		int num = movenum_at(1, opens0, i);
 		int n = snprintf(t, sizeof t, "%3d. ", num);
-		if (stm_i == PK_WHITE) {
+		if (second) {
 			n += snprintf(t + n, sizeof t - (size_t)n, "...    ");
 		} else {
-			play_move_text(&c->g, i, mv);
+			play_move_text(&c->g, i, mv, sizeof mv);
 			n += snprintf(t + n, sizeof t - (size_t)n, "%-7s", mv);
 			i++;
 		}
 		if (i < c->g.nply) {
-			play_move_text(&c->g, i, mv);
+			play_move_text(&c->g, i, mv, sizeof mv);
 			snprintf(t + n, sizeof t - (size_t)n, " %s", mv);
 			i++;
 		}
@@ -284,11 +330,11 @@ char *view_read_line(pctx *c, char *buf, size_t size)
 {
 	if (c->screen) {
 		view_draw(c);
-		bool you = !c->engine_plays[c->g.pos.stm] && !c->over;
+		bool you = !c->engine_plays[pc_stm(c)] && !c->over;
 		printf("\033[23;2H\033[K%s%s> ", you ? "your move, " : "", "or a command (help)");
 		fflush(stdout);
 	} else if (isatty(STDIN_FILENO)) {
-		printf("%s> ", pc_side_name(c->g.pos.stm));
+		printf("%s> ", pc_side_name(pc_stm(c)));
 		fflush(stdout);
 	}
 	if (!fgets(buf, (int)size, stdin))

@@ -114,12 +114,12 @@ int main(void)
 	/* A game: the library has Black, the built-in engine White (depth 4). */
 	pk_engine *e = engine_new(16, NULL);
 	pk_play g = { .draw_moves = PLAY_DRAW_MOVES };
-	play_init(&g, &start, false);
+	play_init_english(&g, &start, false);
 	int plies = 0, illegal = 0, described = 0, first_reset = CB_RESET_MOVES;
 	while (play_status(&g) == PLAY_ON && plies < 300) {
 		pk_move played;
-		if (g.pos.stm == PK_BLACK) {
-			to_board(&g.pos, b);
+		if (g.pos.e.stm == PK_BLACK) {
+			to_board(&g.pos.e, b);
 			char str[1024] = "";
 			int playnow = 0;
 			getmove_p(b, CB_BLACK, 0.02, str, &playnow, first_reset, 0, &m);
@@ -128,11 +128,11 @@ int main(void)
 			from_board(b, PK_WHITE, &after);
 			/* Exactly the position one legal move leads to, and that move described. */
 			pk_movelist ml;
-			gen_moves(&g.pos, &ml);
+			gen_moves(&g.pos.e, &ml);
 			int found = -1;
 			for (int i = 0; i < ml.n; i++) {
 				pk_pos q;
-				pos_make(&g.pos, &ml.m[i], &q);
+				pos_make(&g.pos.e, &ml.m[i], &q);
 				if (q.side[0] == after.side[0] && q.side[1] == after.side[1] && q.kings == after.kings)
 					found = i;
 			}
@@ -151,10 +151,10 @@ int main(void)
 			pk_limits lim = { .depth = 4 };
 			pk_history h = play_history(&g);
 			pk_result r;
-			engine_search(e, &g.pos, &h, &lim, NULL, NULL, NULL, &r);
+			engine_search(e, &g.pos.e, &h, &lim, NULL, NULL, NULL, &r);
 			played = r.best;
 		}
-		play_move(&g, &played);
+		play_move_english(&g, &played);
 		plies++;
 	}
 	int black_moves = (plies + 1) / 2;

@@ -169,23 +169,23 @@ int main(void)
 	pk_pos start;
 	pos_start(&start);
 	pk_play g = { .draw_moves = PLAY_DRAW_MOVES };
-	play_init(&g, &start, false);
+	play_init_english(&g, &start, false);
 	char startpos[34];
 	pos_text(&start, startpos);
 	send("new-game");
 	int plies = 0, illegal = 0, infos = 0, dones = 0;
 	while (play_status(&g) == PLAY_ON && plies < 300) {
 		pk_move played;
-		if (g.pos.stm == PK_WHITE) {
+		if (g.pos.e.stm == PK_WHITE) {
 			char moves[8192] = "";
 			size_t len = 0;
 			pk_pos p = start;
 			for (int i = 0; i < g.nply; i++) {
 				char t[64];
-				move_text(&g.moves[i], t, sizeof t);
+				move_text(&g.moves[i].e, t, sizeof t);
 				len += (size_t)snprintf(moves + len, sizeof moves - len, "%s%s", i ? " " : "", t);
 				pk_pos q;
-				pos_make(&p, &g.moves[i], &q);
+				pos_make(&p, &g.moves[i].e, &q);
 				p = q;
 			}
 			send("pos pos=%s moves=\"%s\"", startpos, moves);
@@ -204,7 +204,7 @@ int main(void)
 			if (!done)
 				break;
 			dones++;
-			if (!arg_of(line, "move", val, sizeof val) || find_move(&g.pos, val, &played) < 0) {
+			if (!arg_of(line, "move", val, sizeof val) || find_move(&g.pos.e, val, &played) < 0) {
 				printf("not legal: '%s' in %s\n", line, startpos);
 				illegal++;
 				break;
@@ -213,10 +213,10 @@ int main(void)
 			pk_limits lim = { .depth = 4 };
 			pk_history h = play_history(&g);
 			pk_result r;
-			engine_search(e, &g.pos, &h, &lim, NULL, NULL, NULL, &r);
+			engine_search(e, &g.pos.e, &h, &lim, NULL, NULL, NULL, &r);
 			played = r.best;
 		}
-		play_move(&g, &played);
+		play_move_english(&g, &played);
 		plies++;
 	}
 	CHECK_INT(illegal, 0);

@@ -31,6 +31,38 @@ printf '1-6\n32-27\n6-1\n27-32\n1-5\n32-28\n' | $P --side both --fen "W:WK1:BK32
 OUT=$(cat "$T_TMP/out")
 expect_out_has "game over: draw by the move-count rule" "the move-count rule"
 
+# Another variant: International draughts on its board, by its rules (White moves first,
+# the player has White by default), the game saved with its GameType and valid under
+# its rules; a capture of the last piece ends it; load goes on with a saved game.
+printf '28x19\n' | $P --variant international --depth 4 --fen "W:W28:B23" -o "$T_TMP/intl.pdn" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "game over: Black has no pieces left: White wins (1-0)" "International: the end and its result (the first mover's win is 1-0)"
+run $PDNKIT validate "$T_TMP/intl.pdn"
+expect_rc 0 "the International game is valid PDN"
+grep -q '^\[GameType "20"\]' "$T_TMP/intl.pdn" && grep -q '^1. 28x19 {Black has no pieces left: White wins} 1-0' "$T_TMP/intl.pdn" && pass ||
+	fail "the International game: $(cat "$T_TMP/intl.pdn")"
+printf '32-28\nfen\nset 3 .\nfen\nballot 3\nsave %s\n' "$T_TMP/intl2.pdn" | $P --variant international --depth 3 --numbers >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "you have White" "International: the player has White"
+expect_out_has "46    47    48    49    50" "International: its 50 squares numbered"
+expect_out_has "Black plays " "International: the engine answers"
+expect_out_has "the three-move openings are English draughts'" "ballot refused in International"
+fen2=$(grep '^W:' "$T_TMP/out" | tail -1)
+case $fen2 in *":B1,2,4,"*) pass ;; *) fail "set 3 . : $fen2" ;; esac
+printf 'fen\nmoves\n' | $P --variant international --side both --load "$T_TMP/intl2.pdn" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "$fen2" "International: the saved game loads to its position"
+printf '32-27\n33x22\n' | $P --variant international --side both >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "not a legal move here" "International: an illegal move said"
+run $PDNKIT play --variant international --ponder
+expect_rc 2 "--ponder is English draughts'"
+run $PDNKIT play --variant chess
+expect_rc 2 "an unknown variant"
+printf 'fen\n' | $P --variant international --load "$T_TMP/loss.pdn" >"$T_TMP/out" 2>&1
+OUT=$(cat "$T_TMP/out")
+expect_out_has "not loaded" "an English game is not loaded into an International one"
+
 # Take-backs: to the player's previous move, then one ply; the engine waits after them.
 printf '11-15\nundo\nfen\n11-15\nundo 1\nfen\n' | $P --depth 2 >"$T_TMP/out" 2>&1
 OUT=$(cat "$T_TMP/out")
@@ -153,6 +185,21 @@ if command -v tmux >/dev/null; then
 	sleep 0.3
 	tmux -L "$s" kill-server 2>/dev/null
 	grep -q '^1\. 11-15 ' "$T_TMP/kept.pdn" && pass || fail "the game saved at quit: $(cat "$T_TMP/kept.pdn" 2>&1)"
+	# International draughts full-screen: ten rows of a line each, within 80x24
+	s=pdnkit-play-$$-i
+	tmux -L "$s" new-session -d -x 80 -y 24 -s "$s" "$PDNKIT play --variant international --book none --egdb none --depth 3 --numbers; sleep 30"
+	shot "$s" "$T_TMP/iscreen" 'Move'
+	tmux -L "$s" send-keys -t "$s" "32-28" Enter
+	shot "$s" "$T_TMP/iscreen" 'Black plays'
+	tmux -L "$s" send-keys -t "$s" "quit" Enter
+	tmux -L "$s" kill-server 2>/dev/null
+	OUT=$(cat "$T_TMP/iscreen")
+	expect_out_has "International draughts" "the variant named on the screen"
+	expect_out_has "46w" "square 46 and its man drawn"
+	expect_out_has "28w" "the man moved to 28"
+	expect_out_has "1. 32-28" "the move listed"
+	[ "$(wc -l <"$T_TMP/iscreen")" -le 24 ] && pass || fail "International: more than 24 lines"
+	awk 'length > 80 { bad = 1 } END { exit bad }' "$T_TMP/iscreen" && pass || fail "International: a line wider than 80 columns"
 	# A terminal too small for the board: the game in lines, said so.
 	s=pdnkit-play-$$-c
 	tmux -L "$s" new-session -d -x 60 -y 20 -s "$s" "$PDNKIT play --book none --egdb none --depth 3 2>&1; sleep 30"

@@ -45,13 +45,10 @@ typedef struct {
 	bool ponder_hit, quit;
 	/* the search's output */
 	const pk_pos *root;
-	/* another variant (set-param variant=normal|frisian before init): its engine and
-	 * game, in place of e and g */
+	/* another variant (set-param variant=normal|frisian before init): its engine in
+	 * place of e, its game in g */
 	const pk_variant *v;
 	pk_vengine *ve;
-	pk_vpos vstart, vpos;       /* the start of "pos" and the position after its moves */
-	uint64_t *vkeys;            /* vkeys[i]: the position before ply i */
-	int vn, vcap, vrev;         /* plies, room, kings' plain moves in a row */
 	const pk_vpos *vroot;
 	/* lines read while searching that are not for the search */
 	char pending[8][512];
@@ -163,29 +160,14 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 
 /* ---- another variant's game ---- */
 
-static void vgame_reset(hub *h, const pk_vpos *start)
+/* The game of h reset to p (of h's variant); -1 when out of memory. */
+static int vgame_reset(hub *h, const pk_vpos *p)
 {
-	h->vstart = h->vpos = *start;
-	h->vn = h->vrev = 0;
-}
-
-static int vgame_move(hub *h, const pk_vmove *m)
-{
-	if (h->vn == h->vcap) {
-		int cap = h->vcap ? h->vcap * 2 : 256;
-		uint64_t *k = realloc(h->vkeys, sizeof *k * (size_t)cap);
-		if (!k)
-			return -1;
-		h->vkeys = k;
-		h->vcap = cap;
-	}
-	h->vkeys[h->vn++] = vpos_state_key(&h->vpos);
-	bool king = h->vpos.sq[m->from] == VP_WKING || h->vpos.sq[m->from] == VP_BKING;
-	h->vrev = king && !m->ncap ? h->vrev + 1 : 0;
-	pk_vpos q;
-	vmake(&h->vpos, m, &q);
-	h->vpos = q;
-	return 0;
+	pk_gpos s;
+	gpos_variant(&s, p);
+	pk_vpos initial;
+	vpos_start(p->v, &initial);
+	return play_init(&h->g, &s, memcmp(initial.sq, p->sq, sizeof p->sq) != 0 || initial.stm != p->stm);
 }
 
 static void on_viteration(void *vctx, const pk_viteration *it)
@@ -266,7 +248,7 @@ static double hard_time(const hub *h, const pk_limits *lim)
 static void go(hub *h, const char *mode)
 {
 	bool ponder = !strcmp(mode, "ponder"), analyze = !strcmp(mode, "analyze");
-	pk_pos root = h->g.pos;
+	pk_pos root = h->g.pos.e;
 	h->root = &root;
 	pk_movelist ml;
 	if (gen_moves(&root, &ml) == 0) {
@@ -322,7 +304,7 @@ static void go(hub *h, const char *mode)
 static void go_variant(hub *h, const char *mode)
 {
 	bool ponder = !strcmp(mode, "ponder");
-	pk_vpos root = h->vpos;
+	pk_vpos root = h->g.pos.x;
 	h->vroot = &root;
 	if (vcount(&root) == 0) {
 		hub_error(h, "the position has no legal move");
@@ -341,7 +323,7 @@ static void go_variant(hub *h, const char *mode)
 	lim.hardtime = hard_time(h, &lim);
 	if (h->infinite || ponder)
 		memset(&lim, 0, sizeof lim);
-	pk_history hist = { h->vkeys, h->vn, h->vrev };
+	pk_history hist = play_history(&h->g);
 	h->stop = 0;
 	h->ponder_hit = false;
 	play_vthink(h->ve, &root, &hist, &lim, &h->stop, on_viteration, h, watch_gui, h, res);
@@ -396,18 +378,20 @@ static void set_vposition(hub *h, const hub_line *l)
 		hub_error(h, "pos: an impossible position (%s; no position is set)", err);
 		return;
 	}
-	vgame_reset(h, &p);
+	if (vgame_reset(h, &p) < 0) {
+		hub_error(h, "out of memory");
+		return;
+	}
 	if (moves && *moves) {
 		char buf[8192];
 		snprintf(buf, sizeof buf, "%s", moves);
 		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
-			pk_vmove m;
-			if (!hub_read_vmove(&h->vpos, tok, h->pdn_notation, &m)) {
+			pk_gmove m;
+			if (!hub_read_vmove(&h->g.pos.x, tok, h->pdn_notation, &m.x)) {
 				hub_error(h, "pos moves: %s is not a legal move here (no position is set)", tok);
-				vgame_reset(h, &h->vstart);
 				return;
 			}
-			if (vgame_move(h, &m) < 0) {
+			if (play_move(&h->g, &m) < 0) {
 				hub_error(h, "out of memory");
 				return;
 			}
@@ -446,7 +430,7 @@ static void set_position(hub *h, const hub_line *l)
 		return;
 	}
 	pk_play g = { .draw_moves = PLAY_DRAW_MOVES };
-	if (play_init(&g, &p, true) < 0) {
+	if (play_init_english(&g, &p, true) < 0) {
 		hub_error(h, "out of memory");
 		return;
 	}
@@ -455,12 +439,12 @@ static void set_position(hub *h, const hub_line *l)
 		snprintf(buf, sizeof buf, "%s", moves);
 		for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
 			pk_move m;
-			if (!hub_read_move(&g.pos, tok, h->pdn_notation, &m)) {
+			if (!hub_read_move(&g.pos.e, tok, h->pdn_notation, &m)) {
 				hub_error(h, "pos moves: %s is not a legal move here (no position is set)", tok);
 				play_free(&g);
 				return;
 			}
-			play_move(&g, &m);
+			play_move_english(&g, &m);
 		}
 	}
 	play_free(&h->g);
@@ -551,6 +535,10 @@ static int set_param(hub *h, const hub_line *l)
 				pk_vpos p;
 				vpos_start(v, &p);
 				vgame_reset(h, &p);
+			} else {
+				pk_pos p;
+				pos_start(&p);
+				play_init_english(&h->g, &p, false);
 			}
 			h->no_position = false;
 		}
@@ -657,7 +645,7 @@ static void run_line(hub *h, char *line)
 			engine_new_game(h->e);
 		pk_pos p;
 		pos_start(&p);
-		play_init(&h->g, &p, false);
+		play_init_english(&h->g, &p, false);
 		h->no_position = false;
 	} else if (!strcmp(cmd, "pos")) {
 		if (h->v)
@@ -693,13 +681,13 @@ static void run_line(hub *h, char *line)
 		/* An extension for scripts: the current position as FEN and in Hub's form. */
 		char fen[400], hp[80];
 		if (h->v) {
-			vfen_format(&h->vpos, fen, sizeof fen);
-			hub_vpos_text(&h->vpos, hp, sizeof hp);
+			vfen_format(&h->g.pos.x, fen, sizeof fen);
+			hub_vpos_text(&h->g.pos.x, hp, sizeof hp);
 			say(h, "info fen=\"%s\" pos=%s", fen, hp);
 			return;
 		}
-		fen_format(&h->g.pos, fen, sizeof fen);
-		hub_pos_text(&h->g.pos, hp);
+		fen_format(&h->g.pos.e, fen, sizeof fen);
+		hub_pos_text(&h->g.pos.e, hp);
 		say(h, "info fen=\"%s\" pos=%s", fen, hp);
 	}
 }
@@ -737,7 +725,7 @@ int hubserve_run(const pk_hub_server *srv, int in_fd, FILE *out)
 	pos_start(&start);
 	h->g.draw_moves = PLAY_DRAW_MOVES;
 	int rc = 0;
-	if (!ok || play_init(&h->g, &start, false) < 0) {
+	if (!ok || play_init_english(&h->g, &start, false) < 0) {
 		rc = -1;
 		goto out;
 	}
@@ -756,7 +744,6 @@ out:
 		engine_free(h->e);
 	if (h->ve)
 		vengine_free(h->ve);
-	free(h->vkeys);
 	book_free(h->bk);
 	play_free(&h->g);
 	free(h->params.hash);

@@ -16,7 +16,7 @@ static int grow(pk_play *g, int need)
 	int cap = g->cap ? g->cap * 2 : 256;
 	while (cap < need)
 		cap *= 2;
-	pk_move *m = realloc(g->moves, (size_t)cap * sizeof *m);
+	pk_gmove *m = realloc(g->moves, (size_t)cap * sizeof *m);
 	if (!m)
 		return -1;
 	g->moves = m;
@@ -32,7 +32,7 @@ static int grow(pk_play *g, int need)
 	return 0;
 }
 
-int play_init(pk_play *g, const pk_pos *start, bool setup)
+int play_init(pk_play *g, const pk_gpos *start, bool setup)
 {
 	int draw_moves = g->draw_moves > 0 ? g->draw_moves : PLAY_DRAW_MOVES;
 	play_free(g);
@@ -42,9 +42,16 @@ int play_init(pk_play *g, const pk_pos *start, bool setup)
 	g->draw_moves = draw_moves;
 	if (grow(g, 1) < 0)
 		return -1;
-	g->keys[0] = start->key;
+	g->keys[0] = gpos_key(start);
 	g->rev[0] = 0;
 	return 0;
+}
+
+int play_init_english(pk_play *g, const pk_pos *start, bool setup)
+{
+	pk_gpos s;
+	gpos_english(&s, start);
+	return play_init(g, &s, setup);
 }
 
 void play_free(pk_play *g)
@@ -57,18 +64,45 @@ void play_free(pk_play *g)
 	g->draw_moves = dm;
 }
 
-int play_move(pk_play *g, const pk_move *m)
+/* A king's plain move (no capture, no man moved): what the move-count rules count. */
+static bool reversible(const pk_gpos *p, const pk_gmove *m)
+{
+	if (!p->v)
+		return move_is_reversible(&p->e, &m->e);
+	int pc = p->x.sq[m->x.from];
+	return m->x.ncap == 0 && (pc == VP_WKING || pc == VP_BKING);
+}
+
+int play_move(pk_play *g, const pk_gmove *m)
 {
 	if (grow(g, g->nply + 1) < 0)
 		return -1;
-	bool reversible = move_is_reversible(&g->pos, m);
-	pk_pos q;
-	pos_make(&g->pos, m, &q);
+	bool rv = reversible(&g->pos, m);
+	pk_gpos q;
+	gpos_make(&g->pos, m, &q);
 	g->moves[g->nply++] = *m;
 	g->pos = q;
-	g->keys[g->nply] = q.key;
-	g->rev[g->nply] = reversible ? g->rev[g->nply - 1] + 1 : 0;
+	g->keys[g->nply] = gpos_key(&q);
+	g->rev[g->nply] = rv ? g->rev[g->nply - 1] + 1 : 0;
 	return 0;
+}
+
+int play_move_english(pk_play *g, const pk_move *m)
+{
+	pk_gmove x;
+	x.e = *m;
+	return play_move(g, &x);
+}
+
+void play_pos_at(const pk_play *g, int i, pk_gpos *out)
+{
+	pk_gpos p = g->start;
+	for (int k = 0; k < i && k < g->nply; k++) {
+		pk_gpos q;
+		gpos_make(&p, &g->moves[k], &q);
+		p = q;
+	}
+	*out = p;
 }
 
 int play_takeback(pk_play *g, int n)
@@ -78,26 +112,49 @@ int play_takeback(pk_play *g, int n)
 	if (n <= 0)
 		return 0;
 	g->nply -= n;
-	pk_pos p = g->start;
-	for (int i = 0; i < g->nply; i++) {
-		pk_pos q;
-		pos_make(&p, &g->moves[i], &q);
-		p = q;
-	}
-	g->pos = p;
+	play_pos_at(g, g->nply, &g->pos);
 	return n;
 }
 
 int play_load(pk_play *g, const pk_replay *rp, int plies)
 {
-	if (!rp->supported || !rp->complete)
+	if (!rp->complete)
+		return -1;
+	if (rp->variant_replayed) {
+		const pk_vreplay *vr = &rp->vr;
+		if (!vr->ord && vr->plies > 0)
+			return -1;
+		if (plies < 0 || plies > vr->plies)
+			plies = vr->plies;
+		pk_gpos s;
+		gpos_variant(&s, &vr->start);
+		if (play_init(g, &s, vr->custom_start) < 0)
+			return -1;
+		pk_vmovelist *ml = malloc(sizeof *ml);
+		if (!ml)
+			return -1;
+		int rc = 0;
+		for (int i = 0; i < plies && rc == 0; i++) {
+			int n = vgen(&g->pos.x, ml);
+			pk_gmove m;
+			if (vr->ord[i] < 0 || vr->ord[i] >= n) {
+				rc = -1;
+				break;
+			}
+			m.x = ml->m[vr->ord[i]];
+			rc = play_move(g, &m);
+		}
+		free(ml);
+		return rc;
+	}
+	if (!rp->supported)
 		return -1;
 	if (plies < 0 || plies > rp->nply)
 		plies = rp->nply;
-	if (play_init(g, &rp->start, rp->custom_start) < 0)
+	if (play_init_english(g, &rp->start, rp->custom_start) < 0)
 		return -1;
 	for (int i = 0; i < plies; i++)
-		if (play_move(g, &rp->plies[i].move) < 0)
+		if (play_move_english(g, &rp->plies[i].move) < 0)
 			return -1;
 	return 0;
 }
@@ -111,13 +168,29 @@ int play_repetitions(const pk_play *g)
 	return n;
 }
 
+/* Another variant's own draw rule met by the game (rules/vdraw.c), its sentence, or NULL. */
+static const char *variant_drawn(const pk_play *g)
+{
+	pk_vdraw d;
+	vdraw_init(&d);
+	pk_gpos p = g->start;
+	const char *why = NULL;
+	for (int i = 0; i < g->nply; i++) {
+		pk_gpos q;
+		gpos_make(&p, &g->moves[i], &q);
+		why = vdraw_after(&d, &p.x, &g->moves[i].x, &q.x);
+		p = q;
+	}
+	return why;
+}
+
 int play_status(const pk_play *g)
 {
-	if (gen_count(&g->pos) == 0)
+	if (gpos_count(&g->pos) == 0)
 		return PLAY_NO_MOVE;
 	if (play_repetitions(g) >= 3)
 		return PLAY_REPETITION;
-	if (g->rev[g->nply] >= 2 * g->draw_moves)
+	if (g->pos.v ? variant_drawn(g) != NULL : g->rev[g->nply] >= 2 * g->draw_moves)
 		return PLAY_MOVE_RULE;
 	return PLAY_ON;
 }
@@ -126,7 +199,8 @@ int play_status_result(const pk_play *g, int status)
 {
 	switch (status) {
 	case PLAY_NO_MOVE:
-		return g->pos.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
+		/* the side to move has lost: "0-1" when it is the side that moves first */
+		return gpos_stm(&g->pos) == gpos_first(&g->pos) ? RES_WHITE_WINS : RES_BLACK_WINS;
 	case PLAY_REPETITION:
 	case PLAY_MOVE_RULE:
 		return RES_DRAW;
@@ -135,18 +209,34 @@ int play_status_result(const pk_play *g, int status)
 	}
 }
 
+static bool no_pieces(const pk_gpos *p)
+{
+	if (!p->v)
+		return p->e.side[p->e.stm] == 0;
+	int n = variant_squares(p->v);
+	for (int s = 1; s <= n; s++) {
+		int pc = p->x.sq[s];
+		if (pc && ((pc == VP_WMAN || pc == VP_WKING) == (p->x.stm == PK_WHITE)))
+			return false;
+	}
+	return true;
+}
+
 const char *play_status_text(const pk_play *g, int status)
 {
+	bool black = gpos_stm(&g->pos) == PK_BLACK;
 	switch (status) {
 	case PLAY_NO_MOVE:
-		if (g->pos.side[g->pos.stm] == 0)
-			return g->pos.stm == PK_BLACK ? "Black has no pieces left: White wins"
-						      : "White has no pieces left: Black wins";
-		return g->pos.stm == PK_BLACK ? "Black has no legal move: White wins"
-					      : "White has no legal move: Black wins";
+		if (no_pieces(&g->pos))
+			return black ? "Black has no pieces left: White wins" : "White has no pieces left: Black wins";
+		return black ? "Black has no legal move: White wins" : "White has no legal move: Black wins";
 	case PLAY_REPETITION:
 		return "draw by threefold repetition";
 	case PLAY_MOVE_RULE:
+		if (g->pos.v) {
+			const char *why = variant_drawn(g);
+			return why ? why : "draw by the variant's move-count rule";
+		}
 		return "draw by the move-count rule (no capture and no man moved)";
 	default:
 		return "the game goes on";
@@ -159,15 +249,17 @@ pk_history play_history(const pk_play *g)
 	return h;
 }
 
-void play_move_text(const pk_play *g, int i, char buf[PK_MOVE_STRLEN])
+void play_move_text(const pk_play *g, int i, char *buf, size_t size)
 {
-	pk_pos p = g->start;
-	for (int k = 0; k < i; k++) {
-		pk_pos q;
-		pos_make(&p, &g->moves[k], &q);
-		p = q;
+	pk_gpos p;
+	play_pos_at(g, i, &p);
+	if (!p.v) {
+		char mv[PK_MOVE_STRLEN];
+		pdn_move_string(&p.e, &g->moves[i].e, false, mv);
+		snprintf(buf, size, "%s", mv);
+	} else {
+		vmove_text(p.v, &g->moves[i].x, false, buf, size);
 	}
-	pdn_move_string(&p, &g->moves[i], false, buf);
 }
 
 /* A tag value with quotes and backslashes escaped. */
@@ -193,26 +285,42 @@ int play_write_pdn(const pk_play *g, const pk_play_tags *t, pk_sink sink, void *
 		return -1;
 	if (t->time_control && put_tag(sink, ctx, "TimeControl", t->time_control))
 		return -1;
+	if (g->start.v) {
+		char gt[16];
+		snprintf(gt, sizeof gt, "%d", g->start.v->gametype);
+		if (put_tag(sink, ctx, "GameType", gt))
+			return -1;
+	}
 	if (g->setup) {
-		char fen[200];
-		fen_format(&g->start, fen, sizeof fen);
+		char fen[600];
+		gpos_fen(&g->start, fen, sizeof fen);
 		if (put_tag(sink, ctx, "SetUp", "1") || put_tag(sink, ctx, "FEN", fen))
 			return -1;
 	}
 	/* The move text, wrapped before column 80. */
 	char line[128];
 	size_t len = 0;
-	pk_pos p = g->start;
+	pk_gpos p = g->start;
+	int first = gpos_first(&g->start), stm0 = gpos_stm(&g->start);
 	for (int i = 0; i <= g->nply; i++) {
 		char tok[PK_MOVE_STRLEN + 400];
 		int k = 0;
 		if (i < g->nply) {
-			k = movenum_token(movenum_at(1, g->start.stm, i), p.stm, i == 0, tok, sizeof tok);
+			/* movenum_* count from Black's move as English draughts does: another
+			 * variant's first mover plays that part */
+			int as_stm = gpos_stm(&p) == first ? PK_BLACK : PK_WHITE, as_start = stm0 == first ? PK_BLACK : PK_WHITE;
+			k = movenum_token(movenum_at(1, as_start, i), as_stm, i == 0, tok, sizeof tok);
 			if (k)
 				tok[k++] = ' ';
-			pdn_move_string(&p, &g->moves[i], false, tok + k);
-			pk_pos q;
-			pos_make(&p, &g->moves[i], &q);
+			if (!p.v) {
+				char mv[PK_MOVE_STRLEN];
+				pdn_move_string(&p.e, &g->moves[i].e, false, mv);
+				snprintf(tok + k, sizeof tok - (size_t)k, "%s", mv);
+			} else {
+				vmove_text(p.v, &g->moves[i].x, false, tok + k, sizeof tok - (size_t)k);
+			}
+			pk_gpos q;
+			gpos_make(&p, &g->moves[i], &q);
 			p = q;
 		} else if (t->termination) {
 			k = snprintf(tok, sizeof tok, "{%s} %s", t->termination, res);

@@ -13,45 +13,57 @@
 #include "engine/vsearch.h"
 #include "pdn/pdn_write.h"
 #include "pdn/replay.h"
+#include "rules/gpos.h"
 
 #define PLAY_DRAW_MOVES 40   /* moves by each side without a capture or a man moved */
 
+/* A game of any variant (rules/gpos.h): English draughts' positions in pos.e, another
+ * variant's in pos.x (start.v the variant, NULL for English draughts). */
 typedef struct {
-	pk_pos start;
+	pk_gpos start;
 	bool setup;                /* began from a position other than the initial one */
-	pk_pos pos;                /* the current position */
-	pk_move *moves;
-	uint64_t *keys;            /* keys[i]: the position before ply i; keys[nply]: now */
+	pk_gpos pos;               /* the current position */
+	pk_gmove *moves;
+	uint64_t *keys;            /* keys[i]: the position before ply i; keys[nply]: now (gpos_key) */
 	int *rev;                  /* rev[i]: reversible plies in a row ending at position i */
 	int nply, cap;
-	int draw_moves;            /* the move-count rule: moves by each side (40) */
+	int draw_moves;            /* English draughts' move-count rule: moves by each side (40);
+				    * the other variants keep their own (rules/vdraw.c) */
 } pk_play;
 
 enum { PLAY_ON, PLAY_NO_MOVE, PLAY_REPETITION, PLAY_MOVE_RULE };
 
 /* A game from start (setup: from a FEN). 0, or -1 when out of memory. */
-int play_init(pk_play *g, const pk_pos *start, bool setup);
+int play_init(pk_play *g, const pk_gpos *start, bool setup);
+/* The same from English draughts' position. */
+int play_init_english(pk_play *g, const pk_pos *start, bool setup);
 void play_free(pk_play *g);
 /* Plays a legal move of the current position. 0, or -1 when out of memory. */
-int play_move(pk_play *g, const pk_move *m);
+int play_move(pk_play *g, const pk_gmove *m);
+/* The same with English draughts' move. */
+int play_move_english(pk_play *g, const pk_move *m);
 /* Takes back up to n plies; returns how many were taken back. */
 int play_takeback(pk_play *g, int n);
-/* A replayed game's start and main line (all of it, or its first `plies` when >= 0).
- * -1 when the game was not wholly replayed (its moves are not all known). */
+/* A replayed game's start and main line (all of it, or its first `plies` when >= 0), of
+ * any variant. -1 when the game was not wholly replayed (its moves are not all known). */
 int play_load(pk_play *g, const pk_replay *rp, int plies);
 /* How often the current position has occurred (1 the first time). */
 int play_repetitions(const pk_play *g);
 /* PLAY_NO_MOVE (the side to move has lost), PLAY_REPETITION (the third occurrence),
- * PLAY_MOVE_RULE (draw_moves moves each without a capture or a man moved) or PLAY_ON. */
+ * PLAY_MOVE_RULE (English draughts: draw_moves moves each without a capture or a man
+ * moved; another variant: its own count, rules/vdraw.c) or PLAY_ON. */
 int play_status(const pk_play *g);
-/* The result (RES_*) of a status other than PLAY_ON; RES_NONE while the game is on. */
+/* The result (RES_*) of a status other than PLAY_ON; RES_NONE while the game is on.
+ * "1-0" is the first mover's win in every variant (as pdn/replay.h's RES_*). */
 int play_status_result(const pk_play *g, int status);
 /* A sentence for a status: "White has no legal move", "threefold repetition", ... */
 const char *play_status_text(const pk_play *g, int status);
 /* The game before the current position, for the search's repetition checks. */
 pk_history play_history(const pk_play *g);
-/* The move of ply i (0-based) as PDN writes it. */
-void play_move_text(const pk_play *g, int i, char buf[PK_MOVE_STRLEN]);
+/* The move of ply i (0-based) as PDN writes it, into buf (room for size). */
+void play_move_text(const pk_play *g, int i, char *buf, size_t size);
+/* The position before ply i (0-based; nply: the current one). */
+void play_pos_at(const pk_play *g, int i, pk_gpos *out);
 
 typedef struct {
 	const char *event, *site, *date, *black, *white, *time_control;

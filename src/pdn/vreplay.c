@@ -117,6 +117,28 @@ static int candidates(const pk_vmovelist *ml, const int *sq, int n, int *idx)
 	return c;
 }
 
+int vreplay_read_move(const pk_vpos *p, const char *text, pk_vmove *cand, int max)
+{
+	int sq[MAX_WRITTEN];
+	bool capture;
+	int n = token_squares(p->v, text, sq, &capture);
+	if (n <= 0)
+		return -1;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES);
+	int c = 0;
+	if (ml && idx) {
+		vgen(p, ml);
+		c = candidates(ml, sq, n, idx);
+		for (int k = 0; k < c && k < max; k++)
+			cand[k] = ml->m[idx[k]];
+		c = c < max ? c : max;
+	}
+	free(ml);
+	free(idx);
+	return c;
+}
+
 /* How many of the moves from element i on replay from p, taking the first candidate. */
 static int look_ahead(const pk_game *g, const pk_variant *v, pk_vpos p, int i, int limit)
 {

@@ -38,5 +38,8 @@ void vreplay_free(pk_vreplay *r);
 /* The position before ply (1-based; plies + 1: the last) of a kept replay, and the move
  * played there into m (may be NULL). 0, or -1 when ply is out of range. */
 int vreplay_pos_before(const pk_vreplay *r, int ply, pk_vpos *p, pk_vmove *m);
+/* The legal moves of p that a move written as text ("32-28", "28x17x8", "c3-d4") may
+ * be, into cand (room for max): how many (0: none fits), -1 when text is no move. */
+int vreplay_read_move(const pk_vpos *p, const char *text, pk_vmove *cand, int max);
 
 #endif
