@@ -6,11 +6,12 @@
 #include <string.h>
 #include "cli.h"
 #include "dbcli.h"
+#include "analysis/opnames.h"
 #include "rules/fen.h"
 
 struct poptOption *filter_options(filter_args *fa)
 {
-	static struct poptOption t[24];
+	static struct poptOption t[25];
 	struct poptOption opts[] = {
 		{ "db", 0, POPT_ARG_STRING, &fa->db, 0, "database file (default: $PDNKIT_DB or pdnkit.db)", "PATH" },
 		{ "variant", 0, POPT_ARG_STRING, &fa->variant, 0, "games of this variant (name or GameType: international, 25...); "
@@ -26,6 +27,7 @@ struct poptOption *filter_options(filter_args *fa)
 		{ "opening", 0, POPT_ARG_STRING, &fa->opening, 0, "games from the initial position that start with these moves", "\"9-14 23-18 ...\"" },
 		{ "position", 0, POPT_ARG_STRING, &fa->position, 0, "games that reach this position, in any move order", "FEN" },
 		{ "after", 0, POPT_ARG_STRING, &fa->after, 0, "games that reach the position after these moves, in any order", "\"MOVES\"" },
+		{ "opening-name", 0, POPT_ARG_STRING, &fa->opening_name, 0, "games that reach the named opening's position, in any order (English draughts: \"Old Fourteenth\", Glasgow, ...; pdnkit(1) lists them)", "NAME" },
 		{ "invalid", 0, POPT_ARG_NONE, &fa->invalid, 0, "only games with errors (copies of other games included)", NULL },
 		{ "with-copies", 0, POPT_ARG_NONE, &fa->copies, 0, "also the games stored as copies of another (the same game from another source: "
 		  "left out unless asked, so that each game counts once)", NULL },
@@ -192,6 +194,30 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 		f->opening = fa->opening_buf;
 		f->opening_len = n;
 	}
+	if (fa->opening_name) {
+		const pk_opname *o = opname_find(fa->opening_name);
+		if (fa->v) {
+			cli_error("--opening-name: the named openings are English draughts'");
+			return EXIT_USAGE;
+		}
+		if (fa->position || fa->after) {
+			cli_error("--opening-name names a position: not with --position or --after");
+			return EXIT_USAGE;
+		}
+		if (!o) {
+			const char *names[64];
+			int n = opnames_count();
+			for (int i = 0; i < n && i < 64; i++)
+				names[i] = opnames_at(i)->name;
+			cli_error("--opening-name: no opening is named '%s' (pdnkit(1) lists the names)", fa->opening_name);
+			cli_did_you_mean(fa->opening_name, names, n < 64 ? n : 64);
+			return EXIT_USAGE;
+		}
+		if (!(fa->after = strdup(o->moves))) {
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+	}
 	if (fa->position && fa->after) {
 		cli_error("--position and --after cannot be combined");
 		return EXIT_USAGE;
@@ -239,7 +265,7 @@ int filter_resolve(filter_args *fa, pk_filter *f)
 void filter_args_free(filter_args *fa)
 {
 	char **all[] = { &fa->db, &fa->variant, &fa->player, &fa->black, &fa->white, &fa->event, &fa->site, &fa->result,
-			 &fa->date_from, &fa->date_to, &fa->opening, &fa->position, &fa->after, &fa->order,
+			 &fa->date_from, &fa->date_to, &fa->opening, &fa->position, &fa->after, &fa->opening_name, &fa->order,
 			 &fa->limit, &fa->min_plies, &fa->max_plies };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
 		free(*all[i]);
@@ -250,6 +276,6 @@ void filter_args_free(filter_args *fa)
 bool filter_args_given(const filter_args *fa)
 {
 	return fa->db || fa->variant || fa->player || fa->black || fa->white || fa->event || fa->site || fa->result || fa->date_from ||
-	       fa->date_to || fa->opening || fa->position || fa->after || fa->invalid || fa->copies || fa->min_plies || fa->max_plies ||
+	       fa->date_to || fa->opening || fa->position || fa->after || fa->opening_name || fa->invalid || fa->copies || fa->min_plies || fa->max_plies ||
 	       fa->limit || fa->order;
 }

@@ -20,7 +20,7 @@ typedef struct {
 	char *db;
 	char *variant;
 	char *player, *black, *white, *event, *site, *result;
-	char *date_from, *date_to, *opening, *position, *after;
+	char *date_from, *date_to, *opening, *position, *after, *opening_name;
 	char *order, *limit, *min_plies, *max_plies;
 	int invalid, desc, copies;
 	uint8_t opening_buf[1024];

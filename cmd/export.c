@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "dbcli.h"
+#include "analysis/opnames.h"
 #include "pdn/pdn_write.h"
 #include "pdn/zio.h"
 
@@ -13,8 +14,9 @@ typedef struct {
 	pk_out *out;
 	pk_game g;
 	pk_replay rp;
-	long games, corrupt;
+	long games, corrupt, named;
 	int err;     /* 1 database, 2 output */
+	bool opening_tags;   /* an Opening tag with the opening's name where the game has none */
 } ectx;
 
 static int export_row(void *vctx, const pk_row *r)
@@ -26,6 +28,17 @@ static int export_row(void *vctx, const pk_row *r)
 		cli_error("%s; skipped", cli_safe_text(store_error(c->s), safe, sizeof safe));
 		c->corrupt++;
 		return 0;
+	}
+	if (c->opening_tags && !game_tag(&c->g, "Opening")) {
+		const pk_opname *on = opname_of_replay(&c->rp);
+		if (on) {
+			if (game_add_tag(&c->g, "Opening", 7, on->name, strlen(on->name), 0, 0) < 0) {
+				cli_error("out of memory");
+				c->err = 2;
+				return 1;
+			}
+			c->named++;
+		}
 	}
 	pk_write_opts o = { .full_jumps = false, .width = 80, .verbatim_tags = true };
 	if (pdn_write_game(&c->g, &c->rp, &o, cli_sink_out, c->out) < 0) {
@@ -41,9 +54,11 @@ int cmd_export(int argc, const char **argv)
 {
 	filter_args fa = { 0 };
 	char *out_path = NULL;
+	int opening_tags = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, filter_options(&fa), 0, "Which games:", NULL },
 		{ "output", 'o', POPT_ARG_STRING, &out_path, 0, "write here instead of standard output (.zst: compressed)", "OUT" },
+		{ "opening-tags", 0, POPT_ARG_NONE, &opening_tags, 0, "add an Opening tag with the name of the classic opening each English game reached (\"Old Fourteenth\", Glasgow, ...) where it has none", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -65,6 +80,7 @@ int cmd_export(int argc, const char **argv)
 	pk_filter f;
 	if (filter_resolve(&fa, &f))
 		goto out;
+	c.opening_tags = opening_tags;
 	c.s = db_open(&fa, STORE_READ);
 	if (!c.s) {
 		rc = EXIT_RUNTIME;
@@ -91,6 +107,8 @@ int cmd_export(int argc, const char **argv)
 		rc = EXIT_RUNTIME;
 	} else {
 		fprintf(stderr, "pdnkit export: %ld game%s written", c.games, c.games == 1 ? "" : "s");
+		if (c.opening_tags)
+			fprintf(stderr, ", %ld given an Opening tag", c.named);
 		if (c.corrupt)
 			fprintf(stderr, ", %ld damaged in the store left out (named above)", c.corrupt);
 		fprintf(stderr, "; %.2f s\n", cli_now() - t0);

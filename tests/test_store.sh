@@ -129,6 +129,28 @@ if have_corpora "importing OCA 2.0 and Tinsley"; then
 		WHERE a.copy_of IS NULL AND b.copy_of IS NULL AND a.plies > 0 AND a.status < 3 AND b.status < 3 AND a.result = b.result
 		AND a.black_key IS b.black_key AND a.white_key IS b.white_key AND a.date_key IS b.date_key AND a.event IS b.event
 		AND a.round IS b.round AND a.gametype = b.gametype")" = 0 ] && pass || fail "two games alike in every header not marked"
+	# Openings by name: the named position, found in any order (as --after finds its
+	# moves); export names each game's opening in an Opening tag when asked, and the
+	# games so tagged are those query finds by the name
+	run "$PDNKIT" query --db "$ODB" --opening-name "old fourteenth" --format count
+	on=$OUT
+	run "$PDNKIT" query --db "$ODB" --after "11-15 23-19 8-11 22-17 4-8" --format count
+	[ -n "$on" ] && [ "$on" -gt 100 ] && [ "$on" = "$OUT" ] && pass || fail "--opening-name Old Fourteenth: $on, --after its moves: $OUT"
+	run "$PDNKIT" query --db "$ODB" --opening-name "Old Fourtenth"
+	expect_rc 2 "an unknown opening name"
+	expect_err_has "did you mean 'Old Fourteenth'?" "the nearest name offered"
+	run "$PDNKIT" query --db "$ODB" --opening-name Glasgow --after "11-15"
+	expect_rc 2 "--opening-name with --after"
+	run "$PDNKIT" export --db "$ODB" --opening-tags -o "$T_TMP/named.pdn"
+	expect_rc 0 "export --opening-tags"
+	expect_err_has "given an Opening tag" "the tags counted"
+	[ "$(grep -c '^\[Opening "Old Fourteenth"\]' "$T_TMP/named.pdn")" -ge 100 ] && pass || fail "Old Fourteenth tags: $(grep -c '^\[Opening "Old Fourteenth"\]' "$T_TMP/named.pdn")"
+	run "$PDNKIT" validate "$T_TMP/named.pdn"
+	expect_rc 0 "the tagged export validates"
+	run "$PDNKIT" query --db "$ODB" --opening-name Glasgow --format count
+	gl=$OUT
+	# a game tagged Glasgow reaches the Glasgow; a game reaching it may be named by a longer opening
+	[ "$(grep -c '^\[Opening "Glasgow"\]' "$T_TMP/named.pdn")" -le "$gl" ] && [ "$gl" -gt 100 ] && pass || fail "Glasgow: $gl found, $(grep -c '^\[Opening "Glasgow"\]' "$T_TMP/named.pdn") tagged"
 	run "$PDNKIT" stats --db "$ODB" --json
 	g=$(echo "$OUT" | sed 's/^{"games":\([0-9]*\),.*/\1/')
 	[ "$g" = $((23345 - copies)) ] && pass || fail "stats counts each game once: $g, want $((23345 - copies))"
