@@ -79,6 +79,7 @@ run "$PDNKIT" report "$G37" --depth 10 --features etc=0,iir=0 --book none -o "$T
 expect_rc 0 "report of game 37"
 expect_err_has "report: 1 games in" "the report's summary"
 XML "$T_TMP/r.html" && pass || fail "the report is not well-formed: $("$BINDIR/test_report" --check-xml "$T_TMP/r.html")"
+grep -q '<span class="opening">Double Corner</span>' "$T_TMP/r.html" && pass || fail "game 37's opening (9-14) not named in the report"
 "$PDNKIT" annotate "$G37" --depth 10 --features etc=0,iir=0 --book none --json 2>/dev/null | head -1 |
 	grep -o '"ply":[0-9]*,"move":"[^"]*","side":"[a-z]*","best":[^}]*"class":"[a-z]*"' |
 	sed 's/"ply":\([0-9]*\),"move":"\([^"]*\)".*"class":"\([a-z]*\)"/\1 \2 \3/' >"$T_TMP/notes"

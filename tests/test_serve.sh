@@ -89,6 +89,7 @@ PL=$(num plies)
 [ "$(sed 's/.*"positions":\[\([^]]*\)\].*/\1/' "$T_TMP/body" | tr ',' '\n' | wc -l)" -eq $((PL + 1)) ] && pass || fail "not plies + 1 positions"
 expect_out_has '"annotation":{"run":' "the annotation of the game"
 expect_out_has '"pdn":"[Event ' "the PDN"
+expect_out_has '"opening":"Double Corner"' "the game's opening by name (9-14)"
 get "/api/game?id=999999"
 [ "$CODE" = 404 ] && pass || fail "a game not there answered $CODE"
 expect_out_has '"error":"no game 999999 in the store"' "the missing game said"

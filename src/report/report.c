@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analysis/opnames.h"
 #include "pdn/movenum.h"
 #include "pdn/pdn_write.h"
 #include "report/report.h"
@@ -331,6 +332,14 @@ int report_add(pk_report *r, const pk_bgame *b)
 	if (*date) {
 		rc |= out(sink, ctx, ", ");
 		rc |= ESC(date);
+	}
+	/* the opening by its name: the game's own Opening tag, else the classic opening it reached */
+	const char *opening = tag_or(&b->g, "Opening", "");
+	const pk_opname *on = *opening ? NULL : opname_of_replay(&b->rp);
+	if (*opening || on) {
+		rc |= out(sink, ctx, " \u00b7 <span class=\"opening\">");
+		rc |= ESC(*opening ? opening : on->name);
+		rc |= out(sink, ctx, "</span>");
 	}
 	if (b->file) {
 		rc |= out(sink, ctx, " \u00b7 game %lld of ", (long long)b->id);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "analysis/opnames.h"
 #include "pdn/pdn_write.h"
 #include "pdn/replay.h"
 #include "rules/fen.h"
@@ -388,6 +389,16 @@ void collection_game(pk_web *w, req *r, pk_store *s)
 		goto out;
 	}
 	buf_str(b, "]");
+	/* the opening by name: its Opening tag, else the classic opening it reached */
+	const char *opening = game_tag(&c.g, "Opening");
+	const pk_opname *on = opening && *opening ? NULL : opname_of_replay(&c.rp);
+	buf_str(b, ",\"opening\":");
+	if (opening && *opening)
+		buf_json(b, opening);
+	else if (on)
+		buf_json(b, on->name);
+	else
+		buf_str(b, "null");
 	bool english = c.rp.variant == 0 || c.rp.variant == 21;
 	if (english) {
 		char fen[PK_FEN_STRLEN], board[33];

@@ -219,7 +219,7 @@
     var title = first === 'black' ? (g.black || '?') + ' \u2013 ' + (g.white || '?') : (g.white || '?') + ' \u2013 ' + (g.black || '?');
     document.title = title + ' \u00b7 pdnkit';
     view.appendChild(h('h1', { text: title }));
-    view.appendChild(h('p', { cls: 'meta', text: [g.event, g.site, g.date, g.round ? 'round ' + g.round : null, g.result, g.plies + ' plies']
+    view.appendChild(h('p', { cls: 'meta', text: [g.event, g.site, g.date, g.round ? 'round ' + g.round : null, g.opening, g.result, g.plies + ' plies']
       .filter(function (x) { return x; }).join(' \u00b7 ') }));
     if (!g.positions) {
       view.appendChild(h('p', { cls: 'muted', text: 'A game of another variant (GameType ' + g.gametype + '): its PDN below.' }));
