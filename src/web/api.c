@@ -221,6 +221,117 @@ bool req_position(req *r, pk_pos *p, bool *named)
 	return ok;
 }
 
+bool req_gposition(req *r, pk_gpos *p, bool *named)
+{
+	const char *variant = req_arg(r, "variant", 64);
+	if (r->status)
+		return false;
+	const pk_variant *v = NULL;
+	if (variant) {
+		v = variant_by_name(variant);
+		if (!v || !v->replayable)
+			return req_fail(r, 400, "'variant' must be a variant's name or GameType (english, international, 25...)");
+		if (v->gametype == 21)
+			v = NULL;
+	}
+	if (!v) {
+		pk_pos e;
+		if (!req_position(r, &e, named))
+			return false;
+		gpos_english(p, &e);
+		return true;
+	}
+	const char *fen = req_arg(r, "fen", ARG_MAX);
+	const char *moves = req_arg(r, "moves", MOVES_MAX);
+	if (r->status)
+		return false;
+	if (named)
+		*named = fen || moves;
+	if (fen && moves)
+		return req_fail(r, 400, "give 'fen' or 'moves', not both");
+	pk_vpos x;
+	if (fen) {
+		char err[200];
+		if (vfen_parse(v, fen, &x, err, sizeof err) < 0 || vpos_check(&x, err, sizeof err) < 0)
+			return req_fail(r, 400, "'fen': %s", err);
+		gpos_variant(p, &x);
+		return true;
+	}
+	vpos_start(v, &x);
+	if (moves) {
+		pk_game g;
+		pk_replay rp;
+		game_init(&g);
+		replay_init(&rp);
+		const char *error;
+		bool ok = replay_moves_text_as(moves, v->gametype, &g, &rp, &error) >= 0 && rp.variant_replayed &&
+			  vreplay_pos_before(&rp.vr, rp.vr.plies + 1, &x, NULL) == 0;
+		game_free(&g);
+		replay_free(&rp);
+		if (!ok)
+			return req_fail(r, 400, "'moves': %s", error ? error : "not moves of this variant");
+	}
+	gpos_variant(p, &x);
+	return true;
+}
+
+void web_gboard_string(const pk_gpos *p, char *s)
+{
+	if (!p->v) {
+		web_board_string(&p->e, s);
+		return;
+	}
+	int n = variant_squares(p->v);
+	for (int sq = 1; sq <= n; sq++)
+		s[sq - 1] = ".wWbB"[p->x.sq[sq] <= VP_BKING ? p->x.sq[sq] : 0];
+	s[n] = 0;
+}
+
+void web_json_geometry(req *r, const pk_variant *v)
+{
+	if (!v)
+		return;
+	pk_buf *b = r->out;
+	int n = variant_squares(v);
+	char name[8];
+	buf_printf(b, ",\"variant\":\"%s\",\"first\":\"%s\",\"geometry\":{\"rows\":%d,\"cols\":%d,\"sq\":[", v->key,
+		   v->first == PK_BLACK ? "black" : "white", v->rows, v->cols);
+	for (int sq = 1; sq <= n; sq++) {
+		int row, col;
+		variant_square_rc(v, sq, &row, &col);
+		buf_printf(b, "%s[%d,%d]", sq > 1 ? "," : "", row, col);
+	}
+	buf_str(b, "],\"names\":[");
+	for (int sq = 1; sq <= n; sq++) {
+		vsquare_name(v, sq, name, sizeof name);
+		buf_printf(b, "%s\"%s\"", sq > 1 ? "," : "", name);
+	}
+	buf_str(b, "]}");
+}
+
+void web_json_gmove(req *r, const pk_gpos *before, const pk_gmove *m)
+{
+	if (!before->v) {
+		web_json_move(r, &before->e, &m->e);
+		return;
+	}
+	char text[400], fen[VAR_FEN_STRLEN];
+	vmove_text(before->v, &m->x, false, text, sizeof text);
+	pk_vpos after;
+	vmake(&before->x, &m->x, &after);
+	vfen_format(&after, fen, sizeof fen);
+	buf_str(r->out, "{\"move\":");
+	buf_json(r->out, text);
+	buf_printf(r->out, ",\"from\":%d,\"path\":[", m->x.from);
+	if (m->x.nland == 0)
+		buf_printf(r->out, "%d", m->x.to);
+	for (int i = 0; i < m->x.nland; i++)
+		buf_printf(r->out, "%s%d", i ? "," : "", m->x.land[i]);
+	buf_str(r->out, "],\"fen\":");
+	buf_json(r->out, fen);
+	buf_str(r->out, "}");
+}
+
 void web_json_egdb(pk_web *w, req *r, const pk_pos *p)
 {
 	pk_egdb_result er;
@@ -256,25 +367,32 @@ void web_json_move(req *r, const pk_pos *before, const pk_move *m)
  * and its value in the endgame databases. */
 static void api_position(pk_web *w, req *r)
 {
-	pk_pos p;
-	if (!req_position(r, &p, NULL))
+	pk_gpos p;
+	if (!req_gposition(r, &p, NULL))
 		return;
-	char fen[PK_FEN_STRLEN], board[33];
-	fen_format(&p, fen, sizeof fen);
-	web_board_string(&p, board);
+	char fen[VAR_FEN_STRLEN], board[VAR_MAX_SQ + 1];
+	gpos_fen(&p, fen, sizeof fen);
+	web_gboard_string(&p, board);
 	buf_str(r->out, "{\"fen\":");
 	buf_json(r->out, fen);
-	buf_printf(r->out, ",\"board\":\"%s\",\"turn\":\"%s\",\"key\":\"%016llx\",\"moves\":[", board,
-		   p.stm == PK_BLACK ? "black" : "white", (unsigned long long)p.key);
-	pk_movelist ml;
-	gen_moves(&p, &ml);
-	for (int i = 0; i < ml.n; i++) {
+	buf_printf(r->out, ",\"board\":\"%s\",\"turn\":\"%s\",\"key\":\"%016llx\"", board,
+		   gpos_stm(&p) == PK_BLACK ? "black" : "white",
+		   (unsigned long long)(p.v ? vpos_key(&p.x) : p.e.key));
+	web_json_geometry(r, p.v);
+	buf_str(r->out, ",\"moves\":[");
+	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);
+	int n = ml ? gpos_gen(&p, ml, VAR_MAX_MOVES) : 0;
+	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_str(r->out, ",");
-		web_json_move(r, &p, &ml.m[i]);
+		web_json_gmove(r, &p, &ml[i]);
 	}
+	free(ml);
 	buf_str(r->out, "],\"egdb\":");
-	web_json_egdb(w, r, &p);
+	if (p.v)
+		buf_str(r->out, "null");
+	else
+		web_json_egdb(w, r, &p.e);
 	buf_str(r->out, "}");
 }
 
@@ -299,8 +417,8 @@ static void api_egdb(pk_web *w, req *r)
  * at most max_time seconds; 503 when every engine is busy. */
 static void api_analyse(pk_web *w, req *r)
 {
-	pk_pos p;
-	if (!req_position(r, &p, NULL))
+	pk_gpos p;
+	if (!req_gposition(r, &p, NULL))
 		return;
 	const char *t = req_arg(r, "time", 16);
 	if (r->status)
@@ -319,49 +437,93 @@ static void api_analyse(pk_web *w, req *r)
 	int slot = take_slot(w);
 	if (slot < 0)
 		return (void)req_fail(r, 503, "all %d engines are busy; try again in a moment", w->o.nengines);
-	pk_engine *e = w->o.engines[slot];
 	pk_limits lim = { .movetime = secs };
 	pk_history h = { 0 };
 	pk_result res;
-	engine_new_game(e);
+	pk_vresult *vres = NULL;
+	pk_vengine *ve = NULL;
 	guard g;
-	guard_start(&g, w, r->rq, 0);
-	engine_search(e, &p, &h, &lim, &g.stop, NULL, NULL, &res);
-	guard_end(&g);
+	if (p.v) {
+		/* another variant: its engine for this search (the slot bounds how many run) */
+		vres = malloc(sizeof *vres);
+		ve = vres ? vengine_new(16) : NULL;
+		if (!ve) {
+			free(vres);
+			give_slot(w, slot);
+			return (void)req_fail(r, 503, "out of memory for the variant's engine");
+		}
+		guard_start(&g, w, r->rq, 0);
+		vengine_search(ve, &p.x, &h, &lim, &g.stop, NULL, NULL, vres);
+		guard_end(&g);
+		vengine_free(ve);
+	} else {
+		pk_engine *e = w->o.engines[slot];
+		engine_new_game(e);
+		guard_start(&g, w, r->rq, 0);
+		engine_search(e, &p.e, &h, &lim, &g.stop, NULL, NULL, &res);
+		guard_end(&g);
+	}
 	give_slot(w, slot);
-	if (g.why == GUARD_STOPPING)
-		return (void)req_fail(r, 503, "the server is stopping: the analysis was cut short");
-	if (g.why == GUARD_GONE)
-		return (void)req_fail(r, 503, "the client left: the analysis was stopped");
-	char fen[PK_FEN_STRLEN];
-	fen_format(&p, fen, sizeof fen);
+	if (g.why == GUARD_STOPPING || g.why == GUARD_GONE) {
+		free(vres);
+		return (void)req_fail(r, 503, g.why == GUARD_STOPPING ? "the server is stopping: the analysis was cut short"
+								     : "the client left: the analysis was stopped");
+	}
+	bool has_move = p.v ? vres->has_move : res.has_move, forced = p.v ? vres->forced : res.forced;
+	int depth = p.v ? vres->last.depth : res.last.depth, score = p.v ? vres->last.score : res.last.score;
+	unsigned long long nodes = p.v ? vres->last.nodes : res.last.nodes;
+	double seconds = p.v ? vres->last.seconds : res.last.seconds;
+	char fen[VAR_FEN_STRLEN];
+	gpos_fen(&p, fen, sizeof fen);
 	pk_buf *b = r->out;
 	buf_str(b, "{\"fen\":");
 	buf_json(b, fen);
-	if (!res.has_move) {
+	if (!has_move) {
+		free(vres);
 		buf_str(b, ",\"best\":null,\"score\":null,\"pv\":[],\"result\":\"the side to move has no move: it has lost\"}");
 		return;
 	}
-	char text[PK_MOVE_STRLEN];
-	pdn_move_string(&p, &res.best, false, text);
+	char text[400];
+	pk_gmove best;
+	if (p.v)
+		best.x = vres->best;
+	else
+		best.e = res.best;
+	if (p.v)
+		vmove_text(p.v, &best.x, false, text, sizeof text);
+	else
+		pdn_move_string(&p.e, &best.e, false, text);
 	buf_str(b, ",\"best\":");
 	buf_json(b, text);
-	buf_printf(b, ",\"forced\":%s,\"depth\":%d,\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f", res.forced ? "true" : "false",
-		   res.last.depth, res.last.score, (unsigned long long)res.last.nodes, res.last.seconds);
-	if (score_is_win(res.last.score))
-		buf_printf(b, ",\"win_in\":%d", res.last.score > 0 ? score_plies(res.last.score) : -score_plies(res.last.score));
+	buf_printf(b, ",\"forced\":%s,\"depth\":%d,\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f", forced ? "true" : "false",
+		   depth, score, nodes, seconds);
+	if (score_is_win(score))
+		buf_printf(b, ",\"win_in\":%d", score > 0 ? score_plies(score) : -score_plies(score));
 	buf_str(b, ",\"pv\":[");
-	pk_pos q = p;
-	for (int i = 0; i < res.last.npv; i++) {
-		pdn_move_string(&q, &res.last.pv[i], false, text);
+	pk_gpos q = p;
+	int npv = p.v ? vres->last.npv : res.last.npv;
+	for (int i = 0; i < npv; i++) {
+		pk_gmove m;
+		if (p.v)
+			m.x = vres->last.pv[i];
+		else
+			m.e = res.last.pv[i];
+		if (p.v)
+			vmove_text(p.v, &m.x, false, text, sizeof text);
+		else
+			pdn_move_string(&q.e, &m.e, false, text);
 		buf_str(b, i ? "," : "");
 		buf_json(b, text);
-		pk_pos n;
-		pos_make(&q, &res.last.pv[i], &n);
+		pk_gpos n;
+		gpos_make(&q, &m, &n);
 		q = n;
 	}
+	free(vres);
 	buf_str(b, "],\"egdb\":");
-	web_json_egdb(w, r, &p);
+	if (p.v)
+		buf_str(b, "null");
+	else
+		web_json_egdb(w, r, &p.e);
 	buf_str(b, "}");
 }
 

@@ -17,7 +17,7 @@ typedef struct {
 	pk_filter f;
 	char result[16];
 	uint8_t opening[1024];
-	pk_pos at;
+	pk_gpos at;                  /* of the filter's variant */
 	bool at_set;
 } filter_buf;
 
@@ -43,8 +43,8 @@ static bool arg_filter(req *r, filter_buf *fb)
 			return req_fail(r, 400, "'variant' must be a variant's name or GameType (english, international, 25...)");
 		f->gametype = v->gametype;
 	}
-	if (f->gametype != 21 && (opening || req_arg(r, "fen", 1) || req_arg(r, "moves", 1)))
-		return req_fail(r, 400, "'opening', 'fen' and 'moves' are of English draughts here");
+	if (f->gametype != 21 && opening)
+		return req_fail(r, 400, "'opening' is of English draughts here ('moves' finds another variant's position in any order)");
 	if (res) {
 		int v = result_parse(res);
 		if (!strcasecmp(res, "black"))
@@ -89,12 +89,12 @@ static bool arg_filter(req *r, filter_buf *fb)
 		f->opening_len = n;
 	}
 	bool named;
-	if (!req_position(r, &fb->at, &named))
+	if (!req_gposition(r, &fb->at, &named))
 		return false;
 	if (named) {
 		fb->at_set = true;
 		f->position_set = true;
-		f->position_key = fb->at.key;
+		f->position_key = fb->at.v ? vpos_key(&fb->at.x) : fb->at.e.key;
 	}
 	return true;
 }
@@ -483,7 +483,8 @@ static pk_summary *summary_of(req *r, pk_store *s, filter_buf *fb)
 		req_fail(r, 503, "out of memory");
 		return NULL;
 	}
-	if (store_summary(s, &fb->f, fb->at_set ? &fb->at : NULL, NULL, st) < 0) {
+	if (store_summary(s, &fb->f, fb->at_set && !fb->at.v ? &fb->at.e : NULL, fb->at_set && fb->at.v ? &fb->at.x : NULL,
+			  st) < 0) {
 		req_fail(r, 500, "%s", store_error(s));
 		free(st);
 		return NULL;
@@ -499,14 +500,11 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 	filter_buf fb;
 	if (!arg_filter(r, &fb))
 		return;
-	if (fb.f.gametype != 21)
-		return (void)req_fail(r, 400, "the explorer is of English draughts (pdnkit stats --variant NAME --after MOVES"
-					      " explores another variant's games)");
 	if (!fb.at_set) {
-		pos_start(&fb.at);
+		gpos_start(&fb.at, variant_by_gametype(fb.f.gametype));
 		fb.at_set = true;
 		fb.f.position_set = true;
-		fb.f.position_key = fb.at.key;
+		fb.f.position_key = fb.at.v ? vpos_key(&fb.at.x) : fb.at.e.key;
 	}
 	long count;
 	if (store_count(s, &fb.f, &count) < 0)
@@ -514,41 +512,47 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 	pk_summary *st = summary_of(r, s, &fb);
 	if (!st)
 		return;
-	char fen[PK_FEN_STRLEN], board[33];
-	fen_format(&fb.at, fen, sizeof fen);
-	web_board_string(&fb.at, board);
+	char fen[VAR_FEN_STRLEN], board[VAR_MAX_SQ + 1];
+	gpos_fen(&fb.at, fen, sizeof fen);
+	web_gboard_string(&fb.at, board);
 	pk_buf *b = r->out;
 	buf_str(b, "{\"fen\":");
 	buf_json(b, fen);
-	buf_printf(b, ",\"board\":\"%s\",\"turn\":\"%s\",\"games\":%ld,\"ended\":%ld,", board,
-		   fb.at.stm == PK_BLACK ? "black" : "white", count, st->explore_ended);
-	buf_printf(b, "\"results\":{\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld,\"unknown\":%ld},\"moves\":[",
+	buf_printf(b, ",\"board\":\"%s\",\"turn\":\"%s\",\"games\":%ld,\"ended\":%ld", board,
+		   gpos_stm(&fb.at) == PK_BLACK ? "black" : "white", count, st->explore_ended);
+	web_json_geometry(r, fb.at.v);
+	buf_printf(b, ",\"results\":{\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld,\"unknown\":%ld},\"moves\":[",
 		   st->res[0], st->res[1], st->res[2], st->res[3]);
-	pk_movelist ml;
-	gen_moves(&fb.at, &ml);
-	bool listed[PK_MAX_MOVES] = { false };
+	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);
+	bool *listed = calloc(VAR_MAX_MOVES, sizeof *listed);
+	int nm = ml && listed ? gpos_gen(&fb.at, ml, VAR_MAX_MOVES) : 0;
 	int n = 0;
 	for (int i = 0; i < st->nexplore; i++) {
 		int o = st->ex_ord[i];
-		if (o < 0 || o >= ml.n)
+		if (o < 0 || o >= nm)
 			continue;
 		listed[o] = true;
 		buf_str(b, n++ ? "," : "");
-		web_json_move(r, &fb.at, &ml.m[o]);
+		web_json_gmove(r, &fb.at, &ml[o]);
 		b->n--;   /* reopen the object */
 		buf_printf(b, ",\"games\":%ld,\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld}", st->explore[i].games,
 			   st->explore[i].bw, st->explore[i].ww, st->explore[i].draws);
 	}
-	for (int o = 0; o < ml.n; o++) {
+	for (int o = 0; o < nm; o++) {
 		if (listed[o])
 			continue;
 		buf_str(b, n++ ? "," : "");
-		web_json_move(r, &fb.at, &ml.m[o]);
+		web_json_gmove(r, &fb.at, &ml[o]);
 		b->n--;
 		buf_str(b, ",\"games\":0,\"black_wins\":0,\"white_wins\":0,\"draws\":0}");
 	}
+	free(ml);
+	free(listed);
 	buf_str(b, "],\"egdb\":");
-	web_json_egdb(w, r, &fb.at);
+	if (fb.at.v)
+		buf_str(b, "null");
+	else
+		web_json_egdb(w, r, &fb.at.e);
 	buf_str(b, "}");
 	free(st);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/json.h"
+#include "rules/gpos.h"
 #include "rules/gen.h"
 #include "store/store.h"
 #include "web/cache.h"
@@ -56,6 +57,17 @@ bool req_long(req *r, const char *name, long lo, long hi, long def, long *out);
 bool req_bool(req *r, const char *name);
 /* The position of fen= or moves= (the start when neither); *named when one was given. */
 bool req_position(req *r, pk_pos *p, bool *named);
+/* The same in any variant: "variant" (a name or GameType; English draughts when absent)
+ * and its "fen" or "moves" in its notation; 0 arguments: its start. */
+bool req_gposition(req *r, pk_gpos *p, bool *named);
+/* A position's squares as the game page draws them (b w men, B W kings, . empty; square
+ * 1 first) into s (room for VAR_MAX_SQ + 1). */
+void web_gboard_string(const pk_gpos *p, char *s);
+/* ,"variant":KEY,"first":SIDE,"geometry":{rows, cols, sq, names} for another variant's
+ * board (nothing for English draughts, whose board the page knows). */
+void web_json_geometry(req *r, const pk_variant *v);
+/* A move of any variant as web_json_move writes it. */
+void web_json_gmove(req *r, const pk_gpos *before, const pk_gmove *m);
 /* The 32 playing squares as characters (the pages' board). */
 void web_board_string(const pk_pos *p, char s[33]);
 /* A move as JSON: its text, from, to and path. */

@@ -240,10 +240,9 @@
       h('button', { text: 'flip', title: 'flip the board (f)', onclick: function () { flip = !flip; go(ply); } }), label]);
     var explore = h('a', { id: 'explore', text: 'explore this position' });
     var analyse = h('div', { cls: 'analysis' });
-    var abtn = h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, { moves: movesTo(ply) }); } });
+    var abtn = h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, english ? { moves: movesTo(ply) } : { moves: movesTo(ply), variant: g.variant }); } });
     left.appendChild(boardBox); left.appendChild(controls);
-    if (english) left.appendChild(h('p', { cls: 'kv' }, [explore, ' \u00b7 ', abtn]));
-    else left.appendChild(h('p', { cls: 'muted', text: 'The explorer and the analysis here are of English draughts: pdnkit analyze --variant ' + g.variant + ' --moves "..." analyses this position.' }));
+    left.appendChild(h('p', { cls: 'kv' }, [explore, ' \u00b7 ', abtn]));
     left.appendChild(analyse);
     function movesTo(p) { return g.moves.slice(0, p).map(function (m) { return m.move; }).join(' '); }
     var movesBox = h('p', { cls: 'moves' });
@@ -278,7 +277,7 @@
       clear(boardBox).appendChild(drawBoard(g.positions[ply], { geo: geo, flip: flip, last: last }));
       label.textContent = ' ply ' + ply + ' of ' + n;
       spans.forEach(function (e, i) { e.classList.toggle('cur', i + 1 === ply); });
-      explore.setAttribute('href', '#/explorer?' + qs({ moves: movesTo(ply) }));
+      explore.setAttribute('href', '#/explorer?' + qs(english ? { moves: movesTo(ply) } : { moves: movesTo(ply), variant: g.variant }));
       clear(analyse);
     }
     document.onkeydown = function (ev) {
@@ -365,6 +364,9 @@
     split.appendChild(left); split.appendChild(right); view.appendChild(split);
     var pos = {};
     if (q.fen) pos.fen = q.fen; else if (q.moves) pos.moves = q.moves;
+    if (q.variant) pos.variant = q.variant;
+    /* the variant kept in every link of the page */
+    function withV(o) { if (q.variant) o.variant = q.variant; return o; }
     var trail = q.moves ? q.moves : '';
     right.appendChild(h('p', { cls: 'muted', text: 'Loading...' }));
     api('explorer', pos).then(function (d) {
@@ -372,12 +374,12 @@
       var boardBox = h('div', { id: 'board' });
       function redraw() {
         var dests = sel ? d.moves.filter(function (m) { return m.from === sel; }).map(function (m) { return m.path[m.path.length - 1]; }) : [];
-        clear(boardBox).appendChild(drawBoard(d.board, { marks: { sel: sel, dests: dests },
+        clear(boardBox).appendChild(drawBoard(d.board, { geo: d.geometry, marks: { sel: sel, dests: dests },
           can: d.moves.map(function (m) { return m.from; }).concat(dests), onSquare: click }));
       }
       function play(m) {
-        if (d.fen && !q.moves && q.fen) location.hash = '#/explorer?' + qs({ fen: m.fen });
-        else location.hash = '#/explorer?' + qs({ moves: (trail ? trail + ' ' : '') + m.move });
+        if (d.fen && !q.moves && q.fen) location.hash = '#/explorer?' + qs(withV({ fen: m.fen }));
+        else location.hash = '#/explorer?' + qs(withV({ moves: (trail ? trail + ' ' : '') + m.move }));
       }
       function click(sq) {
         var from = d.moves.filter(function (m) { return m.from === sq; });
@@ -393,29 +395,33 @@
       left.appendChild(h('p', { cls: 'kv', id: 'turn', text: d.turn === 'black' ? 'Black to move' : 'White to move' }));
       if (trail) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'moves' }), trail]));
       var fenIn = h('input', { cls: 'fen', id: 'fen', value: d.fen, 'aria-label': 'FEN' });
-      left.appendChild(h('form', { onsubmit: function (ev) { ev.preventDefault(); location.hash = '#/explorer?' + qs({ fen: fenIn.value.trim() }); } },
-        [fenIn, h('button', { type: 'submit', text: 'Set position' }), h('a', { href: '#/explorer', text: ' start' })]));
+      left.appendChild(h('form', { onsubmit: function (ev) { ev.preventDefault(); location.hash = '#/explorer?' + qs(withV({ fen: fenIn.value.trim() })); } },
+        [fenIn, h('button', { type: 'submit', text: 'Set position' }), h('a', { href: '#/explorer' + (q.variant ? '?' + qs({ variant: q.variant }) : ''), text: ' start' })]));
       if (trail) {
         var back = trail.split(' ').slice(0, -1).join(' ');
-        left.appendChild(h('p', {}, [h('a', { href: '#/explorer?' + qs({ moves: back }), text: '\u2039 take back' })]));
+        left.appendChild(h('p', {}, [h('a', { href: '#/explorer?' + qs(withV({ moves: back })), text: '\u2039 take back' })]));
       }
       if (d.egdb) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'databases' }), d.egdb.value + ' for the side to move' + (d.egdb.plies != null ? ' in ' + d.egdb.plies + ' plies' : '')]));
       var analyse = h('div', { cls: 'analysis' });
       left.appendChild(h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, pos); } }));
       left.appendChild(analyse);
       clear(right);
-      right.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), h('a', { id: 'games-here', href: '#/games?' + qs(pos.fen ? { fen: pos.fen } : pos.moves ? { moves: pos.moves } : { fen: d.fen }) , text: fmt(d.games) }),
+      right.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), h('a', { id: 'games-here', href: '#/games?' + qs(withV(pos.fen ? { fen: pos.fen } : pos.moves ? { moves: pos.moves } : { fen: d.fen })) , text: fmt(d.games) }),
         d.ended ? ' (' + fmt(d.ended) + ' ended here)' : '']));
+      /* results by the side that moves first ("1-0" is its win): Black in English
+       * draughts, White in International */
+      var F = d.first === 'white' ? 'White' : 'Black';
       var tb = h('tbody');
       d.moves.forEach(function (m) {
         var t = m.black_wins + m.white_wins + m.draws;
         tb.appendChild(h('tr', { cls: 'row', onclick: function () { play(m); } }, [
           h('td', { text: m.move }), h('td', { cls: 'games', text: fmt(m.games) }),
-          h('td', {}, [m.games ? resultBar(m.black_wins, m.draws, m.white_wins) : null]),
+          /* the bar dark for Black's wins, light for White's, whoever moves first */
+          h('td', {}, [m.games ? (F === 'White' ? resultBar(m.white_wins, m.draws, m.black_wins) : resultBar(m.black_wins, m.draws, m.white_wins)) : null]),
           h('td', { text: t ? Math.round(100 * (m.black_wins + m.draws / 2) / t) + '%' : '' })]));
       });
       right.appendChild(h('table', { cls: 'list', id: 'explore' }, [h('thead', {}, [h('tr', {}, [h('th', { text: 'move' }), h('th', { text: 'games' }),
-        h('th', { text: 'Black \u00b7 draw \u00b7 White' }), h('th', { text: 'Black score' })])]), tb]));
+        h('th', { text: 'Black \u00b7 draw \u00b7 White' }), h('th', { text: F + ' score' })])]), tb]));
     }).catch(function (e) { showError(right, e); });
   }
 
