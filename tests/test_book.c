@@ -463,17 +463,17 @@ static void test_frozen_vranking(void)
  * no leaf gets a priority below 0 and jumps ahead of the shallow ones. A scripted
  * searcher: the first search answers the first legal move at 0, the second (with it left
  * out) the second legal move at +50. */
-static int scripted_search(void *sctx, const pk_pos *pos, const pk_move *exclude, int nexclude, pk_result *r)
+static int scripted_search(void *sctx, const pk_gpos *pos, const pk_gmove *exclude, int nexclude, pk_gresult *r)
 {
 	(void)sctx;
 	(void)exclude;
 	pk_movelist ml;
-	int n = gen_moves(pos, &ml);
+	int n = gen_moves(&pos->e, &ml);
 	memset(r, 0, sizeof *r);
 	if (nexclude >= n || nexclude >= 2)
 		return 0;
 	r->has_move = true;
-	r->best = ml.m[nexclude];
+	r->best.e = ml.m[nexclude];
 	r->last.score = nexclude == 0 ? 0 : 50;
 	return 0;
 }
@@ -490,12 +490,14 @@ static void test_expand_losses(void)
 {
 	pk_pos root;
 	pos_start(&root);
+	pk_gpos groot;
+	gpos_english(&groot, &root);
 	pk_bookb *b = bookb_new(&root, 1000);
 	CHECK(b != NULL);
 	pk_expand_opts o = { .positions = 40, .margin = 100, .width = 2, .dropout = 10, .on_step = note_priority,
 			     .search = scripted_search };
 	lowest_priority = 0;
-	CHECK_INT((int)expand_book(NULL, b, &root, &o), 40);
+	CHECK_INT((int)expand_book(NULL, b, &groot, &o), 40);
 	CHECK(lowest_priority >= 0);
 	bookb_free(b);
 }
