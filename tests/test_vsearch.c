@@ -9,6 +9,7 @@
 #include <string.h>
 #include "check.h"
 #include "engine/vsearch.h"
+#include "rules/vbits.h"
 #include "engine/vpattern.h"
 #include "rules/pos.h"
 
@@ -294,7 +295,7 @@ int main(void)
 	 * rounding of the scaled terms, on random middle-game and ending positions, with the
 	 * hand-set weights and with every weight set; the runaways and the balance are as
 	 * counted afresh. */
-	int same = 0, tried = 0, counted = 0, runaways = 0;
+	int same = 0, tried = 0, counted = 0, runaways = 0, bits_same = 0, bits_tried = 0;
 	for (int i = 0; variant_at(i); i++) {
 		const pk_variant *v = variant_at(i);
 		if (!v->replayable)
@@ -322,6 +323,18 @@ int main(void)
 				sum += w.w[t] * f[t];
 			tried++;
 			same += fabs(veval(&p, &w) - sum) < 4;
+			/* counted from the bitboards (where the board has them): the same value,
+			 * with and without the backed men and outposts (which the bitboards leave
+			 * to the walk) */
+			if (vbits_supported(v)) {
+				pk_vbits bb;
+				vbits_of(&p, &bb);
+				pk_vweights w2 = w;
+				w2.w[VW_BACKED] = w2.w[VW_OUTPOST] = 0;
+				bits_tried++;
+				bits_same += veval_bits(&p, &bb, &w, 3) == veval_mobility(&p, &w, 3) &&
+					     veval_bits(&p, &bb, &w2, -2) == veval_mobility(&p, &w2, -2);
+			}
 			int run, bal, sign = p.stm == PK_WHITE ? 1 : -1;
 			runaways_balance(&p, &run, &bal);
 			counted += f[VW_RUNAWAY] == sign * run && f[VW_BALANCE] == sign * bal;
@@ -329,6 +342,8 @@ int main(void)
 		}
 	}
 	CHECK_REPORT(same == tried, "veval = the weighted terms in %d of %d positions", same, tried);
+	CHECK_REPORT(bits_same == bits_tried && bits_tried > 1000, "veval from the bitboards = veval in %d of %d positions",
+		     bits_same, bits_tried);
 	CHECK_REPORT(counted == tried, "runaways and balance as counted afresh in %d of %d", counted, tried);
 	CHECK_REPORT(runaways > tried / 20, "positions with runaways: %d of %d", runaways, tried);
 	/* The built-in fitted weights (book/weights-*.txt): each file parses, names a

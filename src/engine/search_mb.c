@@ -97,7 +97,7 @@ static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 	int mob = mb_count(x);
 	mb_pos o = *x;
 	mb_flip(&o);
-	int v = veval_mobility(&x->p, w, mob - mb_count(&o));
+	int v = veval_bits(&x->p, &x->b, w, mob - mb_count(&o));
 	if (x->p.v->gametype == 20 && __builtin_popcountll(x->b.men[0] | x->b.kings[0] | x->b.men[1] | x->b.kings[1]) <= 4)
 		v /= mb_fmjd_divisor(x);
 	return v;

@@ -108,6 +108,12 @@ typedef struct {
 	/* boards of up to 64 squares: the squares (bit q - 1) of a man's path's cone
 	 * (free_path), by side (0 White) and square */
 	uint64_t cone[2][VAR_MAX_SQ + 1];
+	/* boards with bitboards (rules/vbits.h), masks in their bits: each row, the centre
+	 * columns, the side columns, each wing, the long diagonal, the rows where a man may
+	 * run away (by side, 0 White), and the cone of each bit (as cone) */
+	bool bits;
+	uint64_t rowb[12], centreb, edgeb, leftb, rightb, diagb, farb[2];
+	uint64_t coneb[2][64];
 } vboard;
 static vboard boards[NBOARDS];
 static pthread_once_t boards_once = PTHREAD_ONCE_INIT;
@@ -137,6 +143,30 @@ static void boards_init(void)
 		vpos_start(v, &p);
 		for (int q = 1; q <= variant_squares(v); q++)
 			b->start_pieces += p.sq[q] != VP_EMPTY;
+		b->bits = vbits_supported(v);
+		int last = v->rows - 1, mid_lo = v->cols / 2 - 2, mid_hi = v->cols / 2 + 1, half = v->cols / 2;
+		for (int q = 1; b->bits && q <= variant_squares(v); q++) {
+			int r = b->row[q], c = b->col[q], k = vbits_bit(v, q);
+			uint64_t m = 1ull << k;
+			b->rowb[r] |= m;
+			if (c >= mid_lo && c <= mid_hi)
+				b->centreb |= m;
+			if (c == 0 || c == v->cols - 1)
+				b->edgeb |= m;
+			if (c >= half)
+				b->rightb |= m;
+			else
+				b->leftb |= m;
+			if (b->diag_up ? r + c == v->cols - 1 : r == c)
+				b->diagb |= m;
+			if (last - r >= v->rows / 2 - 1)
+				b->farb[0] |= m;
+			if (r >= v->rows / 2 - 1)
+				b->farb[1] |= m;
+			for (int side = 0; side < 2; side++)
+				for (uint64_t cq = b->cone[side][q]; cq; cq &= cq - 1)
+					b->coneb[side][k] |= 1ull << vbits_bit(v, __builtin_ctzll(cq) + 1);
+		}
 	}
 }
 
@@ -240,18 +270,53 @@ static void terms(const pk_vpos *p, const vboard *b, bool runaways, bool backing
 	}
 }
 
+static inline int pc64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* terms() from the bitboards (boards with b->bits; not the backed men nor outposts): the
+ * same sums by counting masks. */
+static void terms_bits(const pk_vpos *p, const pk_vbits *x, const vboard *b, bool runaways, vterms *t)
+{
+	const pk_variant *v = p->v;
+	int last = v->rows - 1;
+	uint64_t W = x->men[PK_WHITE], B = x->men[PK_BLACK], WK = x->kings[PK_WHITE], BK = x->kings[PK_BLACK];
+	memset(t, 0, sizeof *t);
+	t->pieces = pc64(W | B | WK | BK);
+	t->men = pc64(W) - pc64(B);
+	t->kings = pc64(WK) - pc64(BK);
+	for (int r = 0; r <= last; r++)
+		t->advance += pc64(W & b->rowb[r]) * (last - r) - pc64(B & b->rowb[r]) * r;
+	t->back = pc64(W & b->rowb[last]) - pc64(B & b->rowb[0]);
+	t->centre = pc64(W & b->centreb) - pc64(B & b->centreb);
+	t->edge = pc64(W & b->edgeb) - pc64(B & b->edgeb);
+	t->kdiag = pc64(WK & b->diagb) - pc64(BK & b->diagb);
+	t->balance = abs(pc64(B & b->leftb) - pc64(B & b->rightb)) - abs(pc64(W & b->leftb) - pc64(W & b->rightb));
+	if (!runaways)
+		return;
+	if (!BK)
+		for (uint64_t m = W & b->farb[0]; m; m &= m - 1)
+			t->runaway += !(b->coneb[0][__builtin_ctzll(m)] & B);
+	if (!WK)
+		for (uint64_t m = B & b->farb[1]; m; m &= m - 1)
+			t->runaway -= !(b->coneb[1][__builtin_ctzll(m)] & W);
+}
+
 /* The share of the pieces gone, times 'x': x * (start - now) / start. */
 static inline int gone(const vboard *b, const vterms *t, int x)
 {
 	return x * (b->start_pieces - t->pieces) / b->start_pieces;
 }
 
-/* Material and position from White's view, without mobility. */
-static int eval_static(const pk_vpos *p, const pk_vweights *w, const vboard *b)
+/* Material and position from White's view, without mobility; from the bitboards x
+ * when given (and the board has them, and no weight asks for the backed men). */
+static int eval_static(const pk_vpos *p, const pk_vbits *x, const pk_vweights *w, const vboard *b)
 {
 	vterms t;
 	const int *k = w->w;
-	terms(p, b, k[VW_RUNAWAY] != 0, k[VW_BACKED] != 0 || k[VW_OUTPOST] != 0, &t);
+	bool backing = k[VW_BACKED] != 0 || k[VW_OUTPOST] != 0;
+	if (x && b->bits && !backing)
+		terms_bits(p, x, b, k[VW_RUNAWAY] != 0, &t);
+	else
+		terms(p, b, k[VW_RUNAWAY] != 0, backing, &t);
 	int last = p->v->rows - 1;
 	int s = 100 * t.men + k[VW_KING] * t.kings + k[VW_ADVANCE] * t.advance * 7 / last +
 		k[VW_BACK_RANK] * t.back + k[VW_CENTRE] * t.centre + k[VW_BALANCE] * t.balance +
@@ -274,9 +339,11 @@ static int mobility(const pk_vpos *p)
 
 int veval(const pk_vpos *p, const pk_vweights *w) { return veval_mobility(p, w, mobility(p)); }
 
-int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mob)
+int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mob) { return veval_bits(p, NULL, w, mob); }
+
+int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mob)
 {
-	int s = eval_static(p, w, board_of(p->v));
+	int s = eval_static(p, bits, w, board_of(p->v));
 	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
 	if (w->pat)
 		v += vpattern_eval(w->pat, p);

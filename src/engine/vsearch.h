@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "engine/search.h"
 #include "rules/variant.h"
+#include "rules/vbits.h"
 
 #define VPV_MAX 64
 
@@ -63,6 +64,9 @@ int veval(const pk_vpos *p, const pk_vweights *w);
 /* The same with the mobility (the side to move's legal moves less the other side's)
  * already counted. */
 int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mobility);
+/* The same from p's bitboards too (rules/vbits.h; NULL: as veval_mobility): the same
+ * value, counted faster. */
+int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mobility);
 /* The terms of p from the side to move's view: the material in men and what each
  * weight multiplies (the advance already scaled to an 8-row board). */
 void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM]);

@@ -40,6 +40,8 @@ static inline int index_of(const pk_variant *v)
 	return (int)(v - variant_at(0));
 }
 
+int vbits_bit(const pk_variant *v, int sq) { return tab[index_of(v)].bit[sq]; }
+
 void vbits_of(const pk_vpos *p, pk_vbits *b)
 {
 	const uint8_t *bit = tab[index_of(p->v)].bit;
