@@ -226,13 +226,19 @@ int book_probe_cmd(int argc, const char **argv)
 	} else if (n == 0) {
 		printf("%s: not in the book\n", f);
 	} else {
-		printf("%s\n%-10s %8s %8s %8s %8s %8s %10s\n", f, "move", "games", "black", "draws", "white", "score%", "engine");
+		/* the results by the side that moves first ("1-0" is its win: Black in English
+		 * draughts, White in most others), the score of the side to move, named */
+		int first = book_variant(bk) ? book_variant(bk)->first : PK_BLACK;
+		const char *fname = first == PK_BLACK ? "black" : "white", *sname = first == PK_BLACK ? "white" : "black";
+		char head[16];
+		snprintf(head, sizeof head, "%s%%", stm == PK_BLACK ? "Black" : "White");
+		printf("%s\n%-10s %8s %8s %8s %8s %8s %10s\n", f, "move", "games", fname, "draws", sname, head, "engine");
 		for (int i = 0; i < n; i++) {
 			const probe_row *r = &rows[i];
 			char s[32];
 			book_score_text(r->score, s, sizeof s);
 			uint32_t known = r->bw + r->dr + r->ww;
-			double mover = stm == PK_BLACK ? r->bw : r->ww;
+			double mover = stm == first ? r->bw : r->ww;
 			if (known)
 				printf("%-10s %8u %8u %8u %8u %7.1f%% %10s\n", r->move, r->games, r->bw, r->dr, r->ww,
 				       100.0 * (mover + 0.5 * r->dr) / known, s);

@@ -88,6 +88,19 @@ expect_out_has '"score":' "expanded moves carry engine scores"
 run "$PDNKIT" book expand --engine-options "--depth x" -o "$T_TMP/e3.book"
 expect_rc 2 "bad engine options"
 
+# probe names the side whose score it gives, and counts it from that side's results in
+# a variant where White moves first: from the start of International draughts, White's
+# wins, draws and losses and White's score
+if have_corpora "an International book"; then
+	run "$PDNKIT" book build --variant international "$CORPORA/wk2003.pdn" -o "$T_TMP/ib.book"
+	run "$PDNKIT" book probe "$T_TMP/ib.book"
+	expect_out_has "move          games    white    draws    black   White%" "the columns by the side that moves first"
+	echo "$OUT" | awk 'NR == 3 { w = $3; d = $4; b = $5; want = sprintf("%.1f%%", 100 * (w + d / 2) / (w + d + b)); exit !($6 == want) }' &&
+		pass || fail "White's score from White's results: $OUT"
+	run "$PDNKIT" book probe "$T_TMP/ib.book" --moves "32-28"
+	expect_out_has "   Black%" "Black's score after White's move"
+fi
+
 # expand --variant: a book of International draughts grown by its engine, deterministic,
 # its moves the engine's, played by analyze and the match from it
 "$PDNKIT" book expand --variant international --engine-options "--depth 4" --positions 6 --quiet -o "$T_TMP/i1.book" >/dev/null
