@@ -44,6 +44,55 @@ run "$PDNKIT" egdb build --slice KK-MK --dir "$D" --quiet
 expect_rc 0 "--slice"
 [ -f "$D/KK-MK.egdb" ] && [ -f "$D/MK-KK.egdb" ] && pass || fail "--slice builds the slice and its mirror"
 
+# A plan: every pair of the level as a job after the pairs it reads (each read pair
+# listed before it), a script for GNU parallel that builds the same slices as one build
+# (the same values and bytes but the build time), runs again doing nothing, and a
+# script for Slurm whose jobs wait on the jobs of the pairs they read.
+run "$PDNKIT" egdb build --plan json -n 4 --egdb "$T_TMP/planned"
+expect_rc 0 "--plan json"
+[ "$(echo "$OUT" | grep -c '^{"pair":')" = 23 ] && pass || fail "23 pairs of up to 4 pieces: $(echo "$OUT" | grep -c '^{"pair":')"
+echo "$OUT" | awk -F'"' '{ for (i = 1; i <= NF; i++) if ($i == "pair") name = $(i + 2)
+	r = $0; sub(/.*"reads":\[/, "", r); sub(/\].*/, "", r); gsub(/"/, "", r); n = split(r, d, ",")
+	for (k = 1; k <= n; k++) if (d[k] != "" && !(d[k] in seen)) bad++
+	seen[name] = 1 } END { exit bad > 0 }' && pass || fail "a pair before a pair it reads"
+echo "$OUT" | grep -q '{"pair":"KK-MK","mirror":"MK-KK","pieces":4,"positions":[0-9]*,"memory":[0-9]*,"seconds":[0-9.]*,"wave":[0-9]*,"reads":\[.*"K-KK"' &&
+	pass || fail "KK-MK reads K-KK (a capture): $(echo "$OUT" | grep '"KK-MK"')"
+run "$PDNKIT" egdb build --plan frob -n 4
+expect_rc 2 "an unknown plan format"
+run "$PDNKIT" egdb build --plan text --slice K-K
+expect_rc 2 "--plan with --slice"
+if command -v parallel >/dev/null; then
+	"$PDNKIT" egdb build --plan parallel -n 4 --threads 1 --egdb "$T_TMP/planned" >"$T_TMP/plan.sh" 2>/dev/null
+	PDNKIT="$PDNKIT" sh "$T_TMP/plan.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the parallel plan: $(tail -5 "$T_TMP/plan.out")"
+	[ "$(ls "$T_TMP/planned"/*.egdb | wc -l)" -eq 41 ] && pass || fail "41 slices by the plan: $(ls "$T_TMP/planned" | wc -l)"
+	"$PDNKIT" egdb stats --dir "$D" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T_TMP/one.stats"
+	"$PDNKIT" egdb stats --dir "$T_TMP/planned" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T_TMP/planned.stats"
+	cmp -s "$T_TMP/one.stats" "$T_TMP/planned.stats" && pass || fail "the plan's slices differ from one build's: $(diff "$T_TMP/one.stats" "$T_TMP/planned.stats" | head -3)"
+	same=0
+	for f in "$D"/*.egdb; do cmp -s -i 128 "$f" "$T_TMP/planned/$(basename "$f")" && same=$((same + 1)); done
+	[ $same -eq 41 ] && pass || fail "the slices' blocks the same in $same of 41"
+	touch -d '2000-01-01' "$T_TMP/planned/KK-MK.egdb"
+	PDNKIT="$PDNKIT" sh "$T_TMP/plan.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the plan run again"
+	[ "$(stat -c %Y "$T_TMP/planned/KK-MK.egdb")" -lt 1000000000 ] && pass || fail "a built pair rebuilt by the plan run again"
+else
+	echo "SKIP $T_NAME: the plan under GNU parallel: parallel not installed (apt-get install parallel; .ci/run installs it)"
+fi
+"$PDNKIT" egdb build --plan slurm -n 4 --egdb "$T_TMP/planned" >"$T_TMP/slurm.sh" 2>/dev/null
+sh -n "$T_TMP/slurm.sh" && pass || fail "the Slurm script does not parse"
+grep -q '^j_KK_MK=$(sbatch --parsable --job-name=egdb-KK-MK --cpus-per-task=2 --mem=[0-9]*M --time=[0-9]* --dependency=afterok:.*$j_KK_K' "$T_TMP/slurm.sh" &&
+	pass || fail "KK-MK's Slurm job after KK-K's: $(grep 'j_KK_MK=' "$T_TMP/slurm.sh")"
+# two builders of one pair, or a whole build beside a job, are refused; two pairs' jobs may run side by side
+exec 9>"$T_TMP/planned/.lock-KK-MK"
+flock -n 9
+run "$PDNKIT" egdb build --slice MK-KK --egdb "$T_TMP/planned"
+expect_rc 3 "a pair another job is building"
+expect_err_has "another egdb build is building MK-KK" "said so"
+run "$PDNKIT" egdb build --slice KK-K --egdb "$T_TMP/planned" -q
+expect_rc 0 "another pair's job beside it"
+run "$PDNKIT" egdb build -n 4 --egdb "$T_TMP/planned" -q
+expect_rc 0 "a whole build when no job holds the directory"
+exec 9>&-
+
 run "$PDNKIT" egdb verify --dir "$D"
 expect_rc 0 "verify up to 4 pieces"
 expect_out_has "41 slices" "verify covers every slice"

@@ -453,6 +453,55 @@ static uint64_t pair_memory(const pair_spec *s)
 	return 4 * s->size;
 }
 
+/* Whether pair a reads pair b: a move from one of a's slices leads into one of b's. */
+static bool pair_reads(const pair_spec *a, const pair_spec *b)
+{
+	const pk_material *am[2] = { &a->mat, &a->mir }, *bm[2] = { &b->mat, &b->mir };
+	if (a == b)
+		return false;
+	for (int i = 0; i < (a->self ? 1 : 2); i++)
+		for (int k = 0; k < (b->self ? 1 : 2); k++)
+			if (leads_to(am[i], bm[k]))
+				return true;
+	return false;
+}
+
+int egdb_plan(int pieces, int (*fn)(void *ctx, const pk_plan_job *job), void *ctx)
+{
+	if (pieces < 2 || pieces > EGDB_MAX_PIECES)
+		return -1;
+	int n;
+	pair_spec *v = all_pairs(pieces, &n);
+	int *wave = calloc((size_t)(n ? n : 1), sizeof *wave);
+	char (*deps)[32] = malloc(sizeof *deps * (size_t)(n ? n : 1));
+	int rc = v && wave && deps ? 0 : -1;
+	for (int i = 0; i < n && rc == 0; i++) {
+		pk_plan_job j;
+		memset(&j, 0, sizeof j);
+		snprintf(j.name, sizeof j.name, "%s", v[i].name);
+		if (!v[i].self)
+			snprintf(j.mirror, sizeof j.mirror, "%s", v[i].mname);
+		j.pieces = v[i].pieces;
+		j.men = v[i].men;
+		j.positions = v[i].size;
+		j.memory = pair_memory(&v[i]);
+		j.seconds = (double)v[i].size / EGDB_PLAN_RATE;
+		j.deps = deps;
+		for (int k = 0; k < i; k++)
+			if (pair_reads(&v[i], &v[k])) {
+				snprintf(deps[j.ndeps++], sizeof deps[0], "%s", v[k].name);
+				if (wave[k] + 1 > wave[i])
+					wave[i] = wave[k] + 1;
+			}
+		j.wave = wave[i];
+		rc = fn(ctx, &j);
+	}
+	free(v);
+	free(wave);
+	free(deps);
+	return rc < 0 ? -1 : rc;
+}
+
 /* The memory the build may take: --memory, else 80% of the machine's. */
 static uint64_t memory_budget(const pk_build_opts *o)
 {
@@ -468,20 +517,45 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize);
  * builds would race on the same slices and temporary files). */
 int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
 {
-	char path[4096];
+	/* A whole build holds DIR/.lock alone; a build of one pair (a job of a plan) holds it
+	 * shared with the other pairs' jobs, and DIR/.lock-PAIR alone: jobs of different
+	 * pairs run side by side, two of one pair or a job beside a whole build never. */
+	char path[4096], pair[4096] = "";
 	snprintf(path, sizeof path, "%s/.lock", o->dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (o->only) {
+		pk_material m, mm;
+		char a[32], b[32];
+		if (material_parse(o->only, &m) == 0) {
+			mm = material_mirror(&m);
+			material_name(&m, a, sizeof a);
+			material_name(&mm, b, sizeof b);
+			snprintf(pair, sizeof pair, "%s/.lock-%s", o->dir, strcmp(a, b) <= 0 ? a : b);
+		}
+	}
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666), pfd = -1;
 	if (fd < 0) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+	if (flock(fd, (pair[0] ? LOCK_SH : LOCK_EX) | LOCK_NB) < 0) {
 		snprintf(err, errsize, "another egdb build is writing into %s (it holds %s): wait for it to end, or build into another directory",
 			 o->dir, path);
 		close(fd);
 		return -1;
 	}
+	if (pair[0]) {
+		pfd = open(pair, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		if (pfd < 0 || flock(pfd, LOCK_EX | LOCK_NB) < 0) {
+			snprintf(err, errsize, "another egdb build is building %s in %s (it holds %s)", o->only, o->dir, pair);
+			if (pfd >= 0)
+				close(pfd);
+			close(fd);
+			return -1;
+		}
+	}
 	int rc = build_locked(o, err, errsize);
+	if (pfd >= 0)
+		close(pfd);
 	close(fd);
 	return rc;
 }
@@ -531,6 +605,19 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 			ev.count++;
 		}
 	}
+	if (target >= 0 && have[target]) {
+		/* a job of a plan run again: its pair is there and sound, nothing to do */
+		ev.kind = EGDB_EV_LOADED;
+		ev.name = v[target].name;
+		ev.mirror = v[target].self ? NULL : v[target].mname;
+		ev.elapsed = now() - t0;
+		if (o->progress)
+			o->progress(o->ctx, &ev);
+		free(have);
+		free(v);
+		egdb_free(db);
+		return 0;
+	}
 	int rc = 0;
 	int *todo = malloc(sizeof *todo * (size_t)(n ? n : 1));
 	if (!todo) {
@@ -546,10 +633,8 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 		for (int g = i; g < end && rc == 0; g++) {
 			const pair_spec *s = &v[g];
 			if (target >= 0) {
-				bool dep = s->pieces < v[target].pieces ||
-					   (s->pieces == v[target].pieces && s->weaker == v[target].weaker &&
-					    s->men < v[target].men);
-				if (g != target && !dep)
+				/* the pairs the target reads: those its captures and crownings lead to */
+				if (g != target && !pair_reads(&v[target], s))
 					continue;
 				if (g != target && !have[g]) {
 					snprintf(err, errsize, "%s needs %s, which is not built yet%s (build the slices of fewer pieces or men first)",

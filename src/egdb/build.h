@@ -47,6 +47,27 @@ typedef struct {
 /* 0 done, 1 stopped by *stop (finished slices kept), -1 failed with the reason. */
 int egdb_build(const pk_build_opts *o, char *err, size_t errsize);
 
+/* The plan of a build: every slice pair of up to `pieces` pieces in build order, each
+ * with the pairs it reads (a capture or a crowning leads into them: they must be built
+ * first), the memory its build takes at most and an estimate of its time on one thread;
+ * for a scheduler (egdb build --plan). */
+typedef struct {
+	char name[32], mirror[32];   /* mirror "" when the slice is its own */
+	int pieces, men;
+	uint64_t positions;          /* of the pair, holes included */
+	uint64_t memory;             /* bytes */
+	double seconds;              /* on one thread, from this machine's rate */
+	int ndeps;
+	char (*deps)[32];            /* the names of the pairs it reads */
+	int wave;                    /* 0: reads none; else 1 + the highest wave it reads */
+} pk_plan_job;
+/* Calls fn for each pair in build order; 0, -1 when out of memory or pieces is out of
+ * range. */
+int egdb_plan(int pieces, int (*fn)(void *ctx, const pk_plan_job *job), void *ctx);
+/* The positions a second the builder settles on one thread, on which the plan's times
+ * are estimated. */
+#define EGDB_PLAN_RATE 1.0e6   /* every slice of up to 7 pieces, 39.7e9 positions, in 5.5 hours on 2 threads */
+
 /* The file name of a slice in dir. */
 void egdb_slice_path(const char *dir, const pk_material *mat, char *buf, size_t size);
 
