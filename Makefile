@@ -52,7 +52,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c tests/naive_variant.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all cb run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book
+.PHONY: all cb run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book slurm-check
 
 PROG      ?= pdnkit
 
@@ -264,6 +264,11 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory tests
 	@tests/run.sh $(BUILD)/tests ./pdnkit
+
+# The endgame databases of up to 5 pieces built through a real single-node Slurm started
+# here (root; installs slurm-wlm and munge when missing; a few minutes): not in check.
+slurm-check: pdnkit
+	@PDNKIT=$$PWD/pdnkit PIECES=5 sh tests/slurm.sh
 
 run: deps
 	@$(MAKE) --no-print-directory pdnkit

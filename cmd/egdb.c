@@ -162,8 +162,8 @@ static int plan_job(void *ctx, const pk_plan_job *j)
 		char var[48], dv[48];
 		plan_var(j->name, var, sizeof var);
 		double minutes = j->seconds / (u->threads > 0 ? u->threads : 1) / 60 * 3 + 10;
-		printf("%s=$(sbatch --parsable --job-name=egdb-%s --cpus-per-task=%d --mem=%" PRIu64 "M --time=%.0f", var,
-		       j->name, u->threads, (j->memory >> 20) + 512, minutes);
+		printf("%s=$(sbatch --parsable --job-name=egdb-%s --output=\"$LOGS/%%x-%%j.out\" --cpus-per-task=%d --mem=%" PRIu64 "M --time=%.0f",
+		       var, j->name, u->threads, (j->memory >> 20) + 512, minutes);
 		if (j->ndeps) {
 			printf(" --dependency=afterok");
 			for (int k = 0; k < j->ndeps; k++) {
@@ -217,6 +217,8 @@ static int egdb_plan_print(const char *format, const char *dir, int pieces, int 
 		       "# script may be run again after an interruption. PDNKIT: the program (default pdnkit).\n"
 		       "set -e\nPDNKIT=\"${PDNKIT:-pdnkit}\"\n",
 		       formats[f], pieces, dir);
+		if (f == 2)
+			printf("# LOGS: where the jobs write what they say (default: here).\nLOGS=\"${LOGS:-.}\"\nmkdir -p \"$LOGS\"\n");
 		if (f == 3)
 			printf("# JOBS: pairs built at once (default as below); the options of GNU parallel\n"
 			       "# (--sshlogin ... for more machines sharing %s) go in $PARALLEL.\n", dir);

@@ -79,7 +79,7 @@ else
 fi
 "$PDNKIT" egdb build --plan slurm -n 4 --egdb "$T_TMP/planned" >"$T_TMP/slurm.sh" 2>/dev/null
 sh -n "$T_TMP/slurm.sh" && pass || fail "the Slurm script does not parse"
-grep -q '^j_KK_MK=$(sbatch --parsable --job-name=egdb-KK-MK --cpus-per-task=2 --mem=[0-9]*M --time=[0-9]* --dependency=afterok:.*$j_KK_K' "$T_TMP/slurm.sh" &&
+grep -q '^j_KK_MK=$(sbatch --parsable --job-name=egdb-KK-MK --output="$LOGS/%x-%j.out" --cpus-per-task=2 --mem=[0-9]*M --time=[0-9]* --dependency=afterok:.*$j_KK_K' "$T_TMP/slurm.sh" &&
 	pass || fail "KK-MK's Slurm job after KK-K's: $(grep 'j_KK_MK=' "$T_TMP/slurm.sh")"
 # two builders of one pair, or a whole build beside a job, are refused; two pairs' jobs may run side by side
 exec 9>"$T_TMP/planned/.lock-KK-MK"
