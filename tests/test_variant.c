@@ -464,6 +464,11 @@ static void draw_rules(void)
 	/* Russian: 15 moves each of kings only; Czech: 15 moves without a man moved */
 	CHECK(draw_ply("russian", "W:WK1,K3:BK30,K32", 200, &why) == 30);
 	CHECK(draw_ply("czech", "W:WK1,K3:BK30,K32", 200, &why) == 30);
+	/* Brazilian: International's rules on 8x8 (its counts cited in rules/vdraw.c) */
+	CHECK(draw_ply("brazilian", "W:WK29,K30:BK3", 100, &why) == 10);
+	CHECK(why && strstr(why, "5 moves each"));
+	CHECK(draw_ply("brazilian", "W:WK29,K30,K31:BK3,K4", 200, &why) == 50);
+	CHECK(why && strstr(why, "25 moves each of kings only"));
 	/* Italian (FID): repetition only, no count of moves */
 	CHECK(draw_ply("italian", "W:WK1,K3:BK30,K32", 200, &why) == 0);
 	/* the English rule where the federation's text is not yet looked up */

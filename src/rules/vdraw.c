@@ -17,13 +17,16 @@ static int colour_of(int piece) { return piece == VP_WMAN || piece == VP_WKING ?
  *   without a man moved or a capture.
  * - Italian (FID's brief rules of Italian draughts): a draw by agreement or by the
  *   same position three times; no count of moves.
+ * - Brazilian: "the same rules and conventions as International draughts" on a board of
+ *   8x8 (Wikipedia, "Brazilian draughts"; ludoteka.com, "Brasilian draughts": "rules are
+ *   exactly the same as International draughts"): International's counts above.
  * - Frisian: its king endings (vdraw_plies), two and seven moves each.
  * - The others: 50 moves each of kings only, the English rule, until their federations'
  *   texts are looked up. */
 int vdraw_kings_only_plies(const pk_variant *v)
 {
 	switch (v->gametype) {
-	case 20: return 50;
+	case 20: case 26: return 50;
 	case 22: return 0;   /* none */
 	case 25: case 29: return 30;
 	default: return 100;
@@ -72,7 +75,7 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 		if (fp && d->ending >= fp)
 			return fp == 4 ? "a king against a king, two moves each" : "two kings against one, seven moves each";
 	}
-	if (v->gametype == 20) {
+	if (v->gametype == 20 || v->gametype == 26) {
 		int c = fmjd_ending(after);
 		/* a capture within an ending of 16 moves keeps its count; reaching the ending of
 		 * 5 moves starts that one's */
@@ -82,15 +85,19 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 		}
 		if (c) {
 			d->ending++;
+			bool fmjd = v->gametype == 20;
 			if (c == 1 && d->ending >= 32)
-				return "three pieces against a lone king, 16 moves each (FMJD)";
+				return fmjd ? "three pieces against a lone king, 16 moves each (FMJD)"
+					    : "three pieces against a lone king, 16 moves each (International rules)";
 			if (c == 2 && d->ending >= 10)
-				return "two pieces or one against a lone king, 5 moves each (FMJD)";
+				return fmjd ? "two pieces or one against a lone king, 5 moves each (FMJD)"
+					    : "two pieces or one against a lone king, 5 moves each (International rules)";
 		}
 	}
 	if (limit > 0 && d->kings_only >= limit) {
 		switch (v->gametype) {
 		case 20: return "25 moves each of kings only (FMJD)";
+		case 26: return "25 moves each of kings only (International rules)";
 		case 25: return "15 moves each of kings only";
 		case 29: return "15 moves without a man moved or a capture";
 		default: return "50 moves each of kings only";
