@@ -477,10 +477,54 @@ static void draw_rules(void)
 	CHECK(draw_ply("frisian", "W:WK46:BK1", 100, &why) == 4);
 }
 
+/* vgen_from with the pieces vbits_capturers names gives vgen's list, move for move in
+ * the same order, in every position of random games of the variants with bitboards
+ * where the side to move must capture (kings among them). */
+static void capturers_agree(void)
+{
+	int tried = 0, same = 0;
+	static pk_vmovelist a, b;
+	for (int i = 0; variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		if (!v->replayable || !vbits_supported(v))
+			continue;
+		for (int game = 0; game < 60; game++) {
+			pk_vpos p;
+			vpos_start(v, &p);
+			for (int ply = 0; ply < 160; ply++) {
+				int n = vgen(&p, &a);
+				if (n == 0)
+					break;
+				if (a.m[0].ncap) {
+					pk_vbits bits;
+					vbits_of(&p, &bits);
+					int k = vgen_from(&p, vbits_capturers(v, &bits, p.stm), &b);
+					bool ok = k == n;
+					for (int j = 0; ok && j < n; j++)
+						ok = vmove_same(&a.m[j], &b.m[j]);
+					tried++;
+					same += ok;
+					if (!ok) {
+						char fen[VAR_FEN_STRLEN];
+						vfen_format(&p, fen, sizeof fen);
+						CHECK_REPORT(ok, "%s %s: %d moves by vgen, %d from the capturers", v->key, fen, n, k);
+					}
+				}
+				pk_vpos q;
+				vmake(&p, &a.m[rnd((unsigned)n)], &q);
+				p = q;
+			}
+		}
+	}
+	printf("%d positions with captures: the capturers' list as vgen's in %d\n", tried, same);
+	CHECK(tried > 2000 && same == tried);
+}
+
 int main(void)
 {
 	keys();
 	draw_rules();
+	capturers_agree();
 	static const uint64_t international[] = { 9, 81, 658, 4265, 27117, 167140, 1049442 };
 	static const uint64_t brazilian[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };
 	published("international", international, 7);

@@ -59,6 +59,8 @@ static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
 {
 	if (x->has_bits && !x->cap)
 		return vgen_quiet(&x->p, l);
+	if (x->has_bits)   /* the captures looked for from the pieces that can start one */
+		return vgen_from(&x->p, vbits_capturers(x->p.v, &x->b, x->p.stm), l);
 	return vgen(&x->p, l);
 }
 

@@ -573,7 +573,9 @@ int vcount(const pk_vpos *p)
 	return n < VAR_MAX_MOVES ? n : VAR_MAX_MOVES;
 }
 
-int vgen(const pk_vpos *p, pk_vmovelist *ml)
+int vgen(const pk_vpos *p, pk_vmovelist *ml) { return vgen_from(p, ~0ull, ml); }
+
+int vgen_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 {
 	const pk_variant *v = p->v;
 	const geometry *g = geo_of(v);
@@ -581,7 +583,7 @@ int vgen(const pk_vpos *p, pk_vmovelist *ml)
 	capctx c = { .p = p, .g = g, .side = p->stm, .out = ml };
 	for (int s = 1; s <= g->n; s++) {
 		int piece = p->sq[s];
-		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
+		if (piece == VP_EMPTY || colour_of(piece) != p->stm || (s <= 64 && !(from >> (s - 1) & 1)))
 			continue;
 		c.from = s;
 		memset(&c.cur, 0, sizeof c.cur);

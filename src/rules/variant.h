@@ -92,6 +92,9 @@ void vpos_clear(const pk_variant *v, pk_vpos *p, int stm);
 /* The legal moves (captures obligatory, with the variant's priorities; captures that
  * differ only in the order of the same pieces are one move). */
 int vgen(const pk_vpos *p, pk_vmovelist *ml);
+/* vgen with the captures looked for from the squares of `from` only (bit s - 1 for square
+ * s; squares past 64 always): the same list when every piece that can capture is there. */
+int vgen_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml);
 /* Whether the side to move has a capture (then vgen lists captures only), without
  * listing any: what the search asks at its horizon. */
 bool vhas_capture(const pk_vpos *p);

@@ -7,6 +7,7 @@
 #define NTAB 32
 static struct {
 	uint8_t bit[VAR_MAX_SQ + 1];
+	uint8_t sq_of[64];     /* the square of each bit (0: none) */
 	uint64_t valid;
 	int h;                 /* playing squares a row: a step down-left adds h, down-right h + 1 */
 } tab[NTAB];
@@ -29,6 +30,7 @@ static void init(void)
 			int r, c;
 			variant_square_rc(v, s, &r, &c);
 			tab[i].bit[s] = (uint8_t)((r * (v->cols + 1) + c) / 2);
+			tab[i].sq_of[tab[i].bit[s]] = (uint8_t)s;
 			tab[i].valid |= 1ull << tab[i].bit[s];
 		}
 	}
@@ -117,6 +119,30 @@ bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm)
 			return true;
 	}
 	return false;
+}
+
+uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm)
+{
+	int i = index_of(v), h = tab[i].h;
+	uint64_t valid = tab[i].valid;
+	int opp = !stm;
+	uint64_t empty = valid & ~(b->men[0] | b->men[1] | b->kings[0] | b->kings[1]);
+	uint64_t by_men = v->men_spare_kings ? b->men[opp] : b->men[opp] | b->kings[opp];
+	uint64_t men = b->men[stm], from = b->kings[stm];
+	int first = 0, last = 3;
+	if (!v->men_capture_back) {
+		first = stm == PK_WHITE ? 0 : 2;
+		last = first + 1;
+	}
+	for (int d = first; d <= last; d++) {
+		/* the men two steps back from a free landing square past a piece they may take */
+		uint64_t land = step(step(men, d, h, valid) & by_men, d, h, valid) & empty;
+		from |= step(step(land, 3 - d, h, valid), 3 - d, h, valid) & men;
+	}
+	uint64_t sq = 0;
+	for (; from; from &= from - 1)
+		sq |= 1ull << (tab[i].sq_of[__builtin_ctzll(from)] - 1);
+	return sq;
 }
 
 int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm)

@@ -28,6 +28,9 @@ void vbits_make(const pk_vbits *b, const pk_vpos *p, const pk_vmove *m, const pk
 /* vhas_capture(p), and vcount(p) when the side has no capture, of the position whose
  * bitboards b are. */
 bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm);
+/* The pieces of stm that may start a capture, as squares (bit s - 1 for square s): every
+ * man with a first jump, and every king. */
+uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm);
 /* The bit of square sq (1..n) of v's board (vbits_supported(v)). */
 int vbits_bit(const pk_variant *v, int sq);
 int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm);
