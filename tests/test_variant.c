@@ -479,10 +479,11 @@ static void draw_rules(void)
 
 /* vgen_from with the pieces vbits_capturers names gives vgen's list, move for move in
  * the same order, in every position of random games of the variants with bitboards
- * where the side to move must capture (kings among them). */
+ * where the side to move must capture (kings among them); vgen_quiet_from with the
+ * squares of the side's pieces gives vgen's list where it has no capture. */
 static void capturers_agree(void)
 {
-	int tried = 0, same = 0;
+	int tried = 0, same = 0, qtried = 0, qsame = 0;
 	static pk_vmovelist a, b;
 	for (int i = 0; variant_at(i); i++) {
 		const pk_variant *v = variant_at(i);
@@ -495,6 +496,17 @@ static void capturers_agree(void)
 				int n = vgen(&p, &a);
 				if (n == 0)
 					break;
+				if (!a.m[0].ncap) {
+					/* the quiet moves from the squares of the side's pieces */
+					pk_vbits bits;
+					vbits_of(&p, &bits);
+					int k = vgen_quiet_from(&p, vbits_squares(v, bits.men[p.stm] | bits.kings[p.stm]), &b);
+					bool ok = k == n;
+					for (int j = 0; ok && j < n; j++)
+						ok = vmove_same(&a.m[j], &b.m[j]);
+					qtried++;
+					qsame += ok;
+				}
 				if (a.m[0].ncap) {
 					pk_vbits bits;
 					vbits_of(&p, &bits);
@@ -518,6 +530,8 @@ static void capturers_agree(void)
 	}
 	printf("%d positions with captures: the capturers' list as vgen's in %d\n", tried, same);
 	CHECK(tried > 2000 && same == tried);
+	printf("%d positions without: the pieces' quiet moves as vgen's in %d\n", qtried, qsame);
+	CHECK(qtried > 2000 && qsame == qtried);
 }
 
 int main(void)

@@ -595,7 +595,9 @@ int vgen_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 	return vgen_quiet(p, ml);
 }
 
-int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml)
+int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml) { return vgen_quiet_from(p, ~0ull, ml); }
+
+int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 {
 	const pk_variant *v = p->v;
 	const geometry *g = geo_of(v);
@@ -604,7 +606,11 @@ int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml)
 	if (v->king_moves && p->kn[p->stm] >= v->king_moves)
 		for (int s = 1; s <= g->n && !limited; s++)
 			limited = p->sq[s] == (p->stm == PK_WHITE ? VP_WMAN : VP_BMAN);
-	for (int s = 1; s <= g->n; s++) {
+	/* the squares in order: those of `from` (bit s - 1) when the board has at most 64,
+	 * else every one */
+	bool all = from == ~0ull || g->n > 64;
+	for (int s = all ? 1 : (from ? __builtin_ctzll(from) + 1 : g->n + 1); s <= g->n;
+	     s = all ? s + 1 : ((from &= from - 1) ? __builtin_ctzll(from) + 1 : g->n + 1)) {
 		int piece = p->sq[s];
 		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
 			continue;

@@ -102,6 +102,10 @@ bool vhas_capture(const pk_vpos *p);
 int vcount(const pk_vpos *p);
 /* vgen() of a position whose side to move has no capture (the caller knows it). */
 int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml);
+/* The same from the squares of `from` only (bit s - 1 for square s, in the order of the
+ * squares; every square on boards past 64): the same list when they hold every piece of
+ * the side to move. */
+int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml);
 void vmake(const pk_vpos *p, const pk_vmove *m, pk_vpos *out);
 /* The same move: from the same square to the same square, capturing the same pieces
  * (as vgen() counts moves; the order of the captures aside). */

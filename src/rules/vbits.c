@@ -121,6 +121,15 @@ bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm)
 	return false;
 }
 
+uint64_t vbits_squares(const pk_variant *v, uint64_t bits)
+{
+	int i = index_of(v);
+	uint64_t sq = 0;
+	for (; bits; bits &= bits - 1)
+		sq |= 1ull << (tab[i].sq_of[__builtin_ctzll(bits)] - 1);
+	return sq;
+}
+
 uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm)
 {
 	int i = index_of(v), h = tab[i].h;
@@ -139,10 +148,7 @@ uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm)
 		uint64_t land = step(step(men, d, h, valid) & by_men, d, h, valid) & empty;
 		from |= step(step(land, 3 - d, h, valid), 3 - d, h, valid) & men;
 	}
-	uint64_t sq = 0;
-	for (; from; from &= from - 1)
-		sq |= 1ull << (tab[i].sq_of[__builtin_ctzll(from)] - 1);
-	return sq;
+	return vbits_squares(v, from);
 }
 
 int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm)

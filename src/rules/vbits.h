@@ -31,6 +31,8 @@ bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm);
 /* The pieces of stm that may start a capture, as squares (bit s - 1 for square s): every
  * man with a first jump, and every king. */
 uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm);
+/* Bits of v's board as squares (bit s - 1 for square s). */
+uint64_t vbits_squares(const pk_variant *v, uint64_t bits);
 /* The bit of square sq (1..n) of v's board (vbits_supported(v)). */
 int vbits_bit(const pk_variant *v, int sq);
 int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm);
