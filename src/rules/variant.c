@@ -573,6 +573,22 @@ int vcount(const pk_vpos *p)
 	return n < VAR_MAX_MOVES ? n : VAR_MAX_MOVES;
 }
 
+/* The squares of a set (bit s - 1 for square s) in order, or every square of n when
+ * `all` (the set is everything, or the board has more than 64): the first, then the one
+ * after s (n + 1 past the last). */
+static inline int first_square(uint64_t from, bool all, int n)
+{
+	return all ? 1 : from ? __builtin_ctzll(from) + 1 : n + 1;
+}
+
+static inline int next_square(uint64_t *from, int s, bool all, int n)
+{
+	if (all)
+		return s + 1;
+	*from &= *from - 1;
+	return *from ? __builtin_ctzll(*from) + 1 : n + 1;
+}
+
 int vgen(const pk_vpos *p, pk_vmovelist *ml) { return vgen_from(p, ~0ull, ml); }
 
 int vgen_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
@@ -581,9 +597,10 @@ int vgen_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 	const geometry *g = geo_of(v);
 	ml->n = 0;
 	capctx c = { .p = p, .g = g, .side = p->stm, .out = ml };
-	for (int s = 1; s <= g->n; s++) {
+	bool all = from == ~0ull || g->n > 64;
+	for (int s = first_square(from, all, g->n); s <= g->n; s = next_square(&from, s, all, g->n)) {
 		int piece = p->sq[s];
-		if (piece == VP_EMPTY || colour_of(piece) != p->stm || (s <= 64 && !(from >> (s - 1) & 1)))
+		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
 			continue;
 		c.from = s;
 		memset(&c.cur, 0, sizeof c.cur);
@@ -606,11 +623,8 @@ int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 	if (v->king_moves && p->kn[p->stm] >= v->king_moves)
 		for (int s = 1; s <= g->n && !limited; s++)
 			limited = p->sq[s] == (p->stm == PK_WHITE ? VP_WMAN : VP_BMAN);
-	/* the squares in order: those of `from` (bit s - 1) when the board has at most 64,
-	 * else every one */
 	bool all = from == ~0ull || g->n > 64;
-	for (int s = all ? 1 : (from ? __builtin_ctzll(from) + 1 : g->n + 1); s <= g->n;
-	     s = all ? s + 1 : ((from &= from - 1) ? __builtin_ctzll(from) + 1 : g->n + 1)) {
+	for (int s = first_square(from, all, g->n); s <= g->n; s = next_square(&from, s, all, g->n)) {
 		int piece = p->sq[s];
 		if (piece == VP_EMPTY || colour_of(piece) != p->stm)
 			continue;
