@@ -214,7 +214,7 @@ void view_draw(pctx *c)
 			 c->names[side], clk);
 		at(&s, 3 + side, PANEL, PANEL_W, t);
 	}
-	snprintf(t, sizeof t, "Move       %s", c->last_move[0] ? c->last_move : "-");
+	snprintf(t, sizeof t, "Move       %.200s", c->last_move[0] ? c->last_move : "-");
 	at(&s, 6, PANEL, PANEL_W, t);
 	snprintf(t, sizeof t, "Time       %.1f s%s", c->seconds, c->thinking ? "  thinking..." : "");
 	at(&s, 7, PANEL, PANEL_W, t);
