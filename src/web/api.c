@@ -263,13 +263,15 @@ bool req_gposition(req *r, pk_gpos *p, bool *named)
 		pk_replay rp;
 		game_init(&g);
 		replay_init(&rp);
-		const char *error;
+		const char *error = NULL;
 		bool ok = replay_moves_text_as(moves, v->gametype, &g, &rp, &error) >= 0 && rp.variant_replayed &&
 			  vreplay_pos_before(&rp.vr, rp.vr.plies + 1, &x, NULL) == 0;
+		if (!ok)   /* the reason is the game's: said before it is freed */
+			req_fail(r, 400, "'moves': %s", error ? error : "not moves of this variant");
 		game_free(&g);
 		replay_free(&rp);
 		if (!ok)
-			return req_fail(r, 400, "'moves': %s", error ? error : "not moves of this variant");
+			return false;
 	}
 	gpos_variant(p, &x);
 	return true;
