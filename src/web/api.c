@@ -289,15 +289,15 @@ void web_gboard_string(const pk_gpos *p, char *s)
 	s[n] = 0;
 }
 
-void web_json_geometry(req *r, const pk_variant *v)
+void web_json_geometry(req *r, const pk_variant *v, const char *key)
 {
 	if (!v)
 		return;
 	pk_buf *b = r->out;
 	int n = variant_squares(v);
 	char name[8];
-	buf_printf(b, ",\"variant\":\"%s\",\"first\":\"%s\",\"geometry\":{\"rows\":%d,\"cols\":%d,\"sq\":[", v->key,
-		   v->first == PK_BLACK ? "black" : "white", v->rows, v->cols);
+	buf_printf(b, ",\"variant\":\"%s\",\"first\":\"%s\",\"%s\":{\"rows\":%d,\"cols\":%d,\"sq\":[", v->key,
+		   v->first == PK_BLACK ? "black" : "white", key, v->rows, v->cols);
 	for (int sq = 1; sq <= n; sq++) {
 		int row, col;
 		variant_square_rc(v, sq, &row, &col);
@@ -380,7 +380,7 @@ static void api_position(pk_web *w, req *r)
 	buf_printf(r->out, ",\"board\":\"%s\",\"turn\":\"%s\",\"key\":\"%016llx\"", board,
 		   gpos_stm(&p) == PK_BLACK ? "black" : "white",
 		   (unsigned long long)(p.v ? vpos_key(&p.x) : p.e.key));
-	web_json_geometry(r, p.v);
+	web_json_geometry(r, p.v, "geometry");
 	buf_str(r->out, ",\"moves\":[");
 	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);
 	int n = ml ? gpos_gen(&p, ml, VAR_MAX_MOVES) : 0;

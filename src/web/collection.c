@@ -302,32 +302,19 @@ static void json_variant_game(req *r, const pk_game *g, const pk_replay *rp)
 	pk_buf *b = r->out;
 	const pk_vreplay *vr = &rp->vr;
 	const pk_variant *v = vr->start.v;
-	int n = variant_squares(v);
-	char fen[VAR_FEN_STRLEN], name[8];
+	char fen[VAR_FEN_STRLEN];
 	vfen_format(&vr->start, fen, sizeof fen);
-	buf_printf(b, ",\"variant\":\"%s\",\"first\":\"%s\",\"board\":{\"rows\":%d,\"cols\":%d,\"sq\":[", v->key,
-		   rp->variant_first == PK_BLACK ? "black" : "white", v->rows, v->cols);
-	for (int sq = 1; sq <= n; sq++) {
-		int row, col;
-		variant_square_rc(v, sq, &row, &col);
-		buf_printf(b, "%s[%d,%d]", sq > 1 ? "," : "", row, col);
-	}
-	buf_str(b, "],\"names\":[");
-	for (int sq = 1; sq <= n; sq++) {
-		vsquare_name(v, sq, name, sizeof name);
-		buf_printf(b, "%s\"%s\"", sq > 1 ? "," : "", name);
-	}
-	buf_str(b, "]},\"start\":");
+	web_json_geometry(r, v, "board");
+	buf_str(b, ",\"start\":");
 	buf_json(b, fen);
 	buf_str(b, ",\"positions\":[");
 	for (int i = 0; i <= vr->plies; i++) {
-		pk_vpos p;
+		pk_gpos p;
 		char s[VAR_MAX_SQ + 1];
-		if (vreplay_pos_before(vr, i + 1, &p, NULL) < 0)
+		if (vreplay_pos_before(vr, i + 1, &p.x, NULL) < 0)
 			break;
-		for (int sq = 1; sq <= n; sq++)
-			s[sq - 1] = ".wWbB"[p.sq[sq] <= VP_BKING ? p.sq[sq] : 0];
-		s[n] = 0;
+		p.v = v;
+		web_gboard_string(&p, s);
 		buf_printf(b, "%s\"%s\"", i ? "," : "", s);
 	}
 	buf_str(b, "],\"comment\":");
@@ -520,7 +507,7 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 	buf_json(b, fen);
 	buf_printf(b, ",\"board\":\"%s\",\"turn\":\"%s\",\"games\":%ld,\"ended\":%ld", board,
 		   gpos_stm(&fb.at) == PK_BLACK ? "black" : "white", count, st->explore_ended);
-	web_json_geometry(r, fb.at.v);
+	web_json_geometry(r, fb.at.v, "geometry");
 	buf_printf(b, ",\"results\":{\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld,\"unknown\":%ld},\"moves\":[",
 		   st->res[0], st->res[1], st->res[2], st->res[3]);
 	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);

@@ -63,9 +63,9 @@ bool req_gposition(req *r, pk_gpos *p, bool *named);
 /* A position's squares as the game page draws them (b w men, B W kings, . empty; square
  * 1 first) into s (room for VAR_MAX_SQ + 1). */
 void web_gboard_string(const pk_gpos *p, char *s);
-/* ,"variant":KEY,"first":SIDE,"geometry":{rows, cols, sq, names} for another variant's
+/* ,"variant":KEY,"first":SIDE,"<key>":{rows, cols, sq, names} for another variant's
  * board (nothing for English draughts, whose board the page knows). */
-void web_json_geometry(req *r, const pk_variant *v);
+void web_json_geometry(req *r, const pk_variant *v, const char *key);
 /* A move of any variant as web_json_move writes it. */
 void web_json_gmove(req *r, const pk_gpos *before, const pk_gmove *m);
 /* The 32 playing squares as characters (the pages' board). */
