@@ -471,8 +471,24 @@ static void draw_rules(void)
 	CHECK(why && strstr(why, "25 moves each of kings only"));
 	/* Italian (FID): repetition only, no count of moves */
 	CHECK(draw_ply("italian", "W:WK1,K3:BK30,K32", 200, &why) == 0);
-	/* the English rule where the federation's text is not yet looked up */
-	CHECK(draw_ply("spanish", "W:WK1,K3:BK30,K32", 200, &why) == 100);
+	/* Spanish and Portuguese: 20 moves each of kings only without a capture */
+	CHECK(draw_ply("spanish", "W:WK1,K3:BK30,K32", 200, &why) == 40);
+	CHECK(why && strstr(why, "20 moves each of kings only"));
+	CHECK(draw_ply("portuguese", "W:WK1,K3:BK30,K32", 200, &why) == 40);
+	/* Canadian: International's rules on 12x12 */
+	CHECK(draw_ply("canadian", "W:WK70,K71,K72:BK3", 100, &why) == 32);
+	CHECK(why && strstr(why, "16 moves each"));
+	CHECK(draw_ply("canadian", "W:WK70,K71,K72,K69:BK3,K4", 200, &why) == 50);
+	CHECK(why && strstr(why, "25 moves each of kings only"));
+	/* Pool (APCA): three kings against one must win within 13 moves; other king endings
+	 * the English 50 moves each */
+	CHECK(draw_ply("pool", "B:WK29,K30,K31:BK3", 100, &why) == 26);
+	CHECK(why && strstr(why, "13 moves"));
+	CHECK(draw_ply("pool", "B:WK29,K30:BK3,K4", 200, &why) == 100);
+	/* Turkish: repetition only, no count of moves */
+	CHECK(draw_ply("turkish", "W:WK1,K3:BK30,K32", 200, &why) == 0);
+	/* Thai: no federation's text found, the English rule */
+	CHECK(draw_ply("thai", "W:WK1,K3:BK30,K32", 200, &why) == 100);
 	/* Frisian: a king against a king, two moves each */
 	CHECK(draw_ply("frisian", "W:WK46:BK1", 100, &why) == 4);
 }

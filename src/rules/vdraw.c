@@ -6,28 +6,43 @@
 
 static int colour_of(int piece) { return piece == VP_WMAN || piece == VP_WKING ? PK_WHITE : PK_BLACK; }
 
-/* The draw rules of each variant, as its federation writes them:
+/* The draw rules of each variant, as its federation writes them (or, where no
+ * federation's text was found, the published description named):
  * - International (FMJD, Annex 1 "Official FMJD rules for international draughts",
  *   article 6): 25 successive moves each of kings only, without a man moved or a
  *   capture; three pieces, at least one a king, against a lone king: 16 moves each;
  *   two kings, a king and a man, or a king, against a lone king: 5 moves each.
+ * - Brazilian: "the same rules and conventions as International draughts" on a board of
+ *   8x8 (Wikipedia, "Brazilian draughts"; ludoteka.com, "Brasilian draughts": "rules are
+ *   exactly the same as International draughts"): International's counts above.
+ * - Canadian: "the same rules and conventions as international draughts", on 12x12
+ *   (Wikipedia, "Canadian checkers"); windames.free.fr, "Canadian 12x12 checkers": three
+ *   kings against one, 16 moves each without a capture: International's counts above.
  * - Czech (FMJD's brief rules of Czech draughts): "no jump or move by a man within 15
  *   moves".
  * - Russian (the rules of the Russian draughts federation): 15 moves each of kings only,
  *   without a man moved or a capture.
  * - Italian (FID's brief rules of Italian draughts): a draw by agreement or by the
  *   same position three times; no count of moves.
- * - Brazilian: "the same rules and conventions as International draughts" on a board of
- *   8x8 (Wikipedia, "Brazilian draughts"; ludoteka.com, "Brasilian draughts": "rules are
- *   exactly the same as International draughts"): International's counts above.
+ * - Spanish: "40 successive king moves (20 each side) without any capture" (the rules of
+ *   Spanish draughts as lidraughts-style sites publish them, e.g. section64port.online,
+ *   "Spanish Draughts"); Portuguese draughts is the same game on a board turned a
+ *   quarter (brainking.com's table of the rules: "Damas Españolas (también conocidas
+ *   como Damas Portuguesas con el tablero rotado)"): 20 moves each.
+ * - American pool checkers (Wikipedia, "Pool checkers", citing the APCA Playing Rules):
+ *   "if one player has three kings and the other has just one king, the player who has
+ *   the three kings must win within thirteen moves"; no count of kings' moves found, so
+ *   the English 50 moves each stays beside it.
+ * - Turkish (boardgamesoftheworld.com, "Dama"): "If the same position is encountered
+ *   three times the game results in a draw"; no count of moves.
  * - Frisian: its king endings (vdraw_plies), two and seven moves each.
- * - The others: 50 moves each of kings only, the English rule, until their federations'
- *   texts are looked up. */
+ * - Thai: no published count found; the English 50 moves each of kings only. */
 int vdraw_kings_only_plies(const pk_variant *v)
 {
 	switch (v->gametype) {
-	case 20: case 26: return 50;
-	case 22: return 0;   /* none */
+	case 20: case 26: case 27: return 50;
+	case 22: case 30: return 0;   /* none */
+	case 24: case 28: return 40;
 	case 25: case 29: return 30;
 	default: return 100;
 	}
@@ -61,6 +76,22 @@ static int fmjd_ending(const pk_vpos *p)
 	return 0;
 }
 
+/* American pool checkers' limited ending: three kings (and nothing else) against a lone
+ * king. */
+static bool pool_ending(const pk_vpos *p)
+{
+	int sq = variant_squares(p->v);
+	int n[2] = { 0, 0 }, k[2] = { 0, 0 };
+	for (int s = 1; s <= sq; s++) {
+		int piece = p->sq[s];
+		if (!piece)
+			continue;
+		n[colour_of(piece)]++;
+		k[colour_of(piece)] += piece == VP_WKING || piece == VP_BKING;
+	}
+	return (n[0] == 3 && k[0] == 3 && n[1] == 1 && k[1] == 1) || (n[1] == 3 && k[1] == 3 && n[0] == 1 && k[0] == 1);
+}
+
 const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after)
 {
 	const pk_variant *v = before->v;
@@ -75,7 +106,15 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 		if (fp && d->ending >= fp)
 			return fp == 4 ? "a king against a king, two moves each" : "two kings against one, seven moves each";
 	}
-	if (v->gametype == 20 || v->gametype == 26) {
+	if (v->gametype == 23) {
+		/* the count starts when the ending is reached; the stronger side has 13 moves */
+		bool in = pool_ending(after);
+		d->ending = in && d->ending_class ? d->ending + 1 : in ? 1 : 0;
+		d->ending_class = in;
+		if (in && d->ending >= 26)
+			return "three kings against one, 13 moves (APCA)";
+	}
+	if (v->gametype == 20 || v->gametype == 26 || v->gametype == 27) {
 		int c = fmjd_ending(after);
 		/* a capture within an ending of 16 moves keeps its count; reaching the ending of
 		 * 5 moves starts that one's */
@@ -85,7 +124,7 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 		}
 		if (c) {
 			d->ending++;
-			bool fmjd = v->gametype == 20;
+			bool fmjd = v->gametype == 20;   /* Brazilian, Canadian: International's rules */
 			if (c == 1 && d->ending >= 32)
 				return fmjd ? "three pieces against a lone king, 16 moves each (FMJD)"
 					    : "three pieces against a lone king, 16 moves each (International rules)";
@@ -97,7 +136,8 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 	if (limit > 0 && d->kings_only >= limit) {
 		switch (v->gametype) {
 		case 20: return "25 moves each of kings only (FMJD)";
-		case 26: return "25 moves each of kings only (International rules)";
+		case 26: case 27: return "25 moves each of kings only (International rules)";
+		case 24: case 28: return "20 moves each of kings only";
 		case 25: return "15 moves each of kings only";
 		case 29: return "15 moves without a man moved or a capture";
 		default: return "50 moves each of kings only";
