@@ -48,15 +48,11 @@ int vdraw_kings_only_plies(const pk_variant *v)
 	}
 }
 
-void vdraw_init(pk_vdraw *d) { memset(d, 0, sizeof *d); }
-
-/* International's limited endings: 1 three pieces (a king among them) against a lone
- * king, 16 moves each; 2 two pieces or one (a king among them) against a lone king,
- * 5 moves each; 0 none. */
-static int fmjd_ending(const pk_vpos *p)
+/* The pieces (n) and kings (k) of each side. */
+static void material(const pk_vpos *p, int n[2], int k[2])
 {
 	int sq = variant_squares(p->v);
-	int n[2] = { 0, 0 }, k[2] = { 0, 0 };
+	n[0] = n[1] = k[0] = k[1] = 0;
 	for (int s = 1; s <= sq; s++) {
 		int piece = p->sq[s];
 		if (!piece)
@@ -64,6 +60,31 @@ static int fmjd_ending(const pk_vpos *p)
 		n[colour_of(piece)]++;
 		k[colour_of(piece)] += piece == VP_WKING || piece == VP_BKING;
 	}
+}
+
+/* Frisian's king endings: two moves each of a king against a king, seven of two kings
+ * against one. */
+int vdraw_plies(const pk_vpos *p)
+{
+	if (!p->v->king_moves)
+		return 0;
+	int n[2], k[2];
+	material(p, n, k);
+	if (n[0] != k[0] || n[1] != k[1])
+		return 0;               /* a man on the board */
+	int lo = k[0] < k[1] ? k[0] : k[1], hi = k[0] + k[1] - lo;
+	return lo == 1 && hi == 1 ? 4 : lo == 1 && hi == 2 ? 14 : 0;
+}
+
+void vdraw_init(pk_vdraw *d) { memset(d, 0, sizeof *d); }
+
+/* International's limited endings: 1 three pieces (a king among them) against a lone
+ * king, 16 moves each; 2 two pieces or one (a king among them) against a lone king,
+ * 5 moves each; 0 none. */
+static int fmjd_ending(const pk_vpos *p)
+{
+	int n[2], k[2];
+	material(p, n, k);
 	for (int side = 0; side < 2; side++) {
 		int o = !side;
 		if (n[o] == 1 && k[o] == 1 && k[side] >= 1) {
@@ -80,16 +101,12 @@ static int fmjd_ending(const pk_vpos *p)
  * king. */
 static bool pool_ending(const pk_vpos *p)
 {
-	int sq = variant_squares(p->v);
-	int n[2] = { 0, 0 }, k[2] = { 0, 0 };
-	for (int s = 1; s <= sq; s++) {
-		int piece = p->sq[s];
-		if (!piece)
-			continue;
-		n[colour_of(piece)]++;
-		k[colour_of(piece)] += piece == VP_WKING || piece == VP_BKING;
-	}
-	return (n[0] == 3 && k[0] == 3 && n[1] == 1 && k[1] == 1) || (n[1] == 3 && k[1] == 3 && n[0] == 1 && k[0] == 1);
+	int n[2], k[2];
+	material(p, n, k);
+	for (int side = 0; side < 2; side++)
+		if (n[side] == 3 && k[side] == 3 && n[!side] == 1 && k[!side] == 1)
+			return true;
+	return false;
 }
 
 const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after)

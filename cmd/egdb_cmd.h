@@ -1,0 +1,12 @@
+/* The parts of `pdnkit egdb` kept in files of their own (cmd/egdb.c dispatches). */
+#ifndef PK_EGDB_CMD_H
+#define PK_EGDB_CMD_H
+
+/* egdb build --plan FORMAT (text, json, slurm, parallel): the pairs of a level up to
+ * pieces as jobs with their dependencies, printed on stdout; an exit status. */
+int egdb_plan_print(const char *format, const char *dir, int pieces, int threads, int nd, int ndm);
+
+/* egdb agree: how often the engine's judgement agrees with the databases. */
+int egdb_agree_cmd(int argc, const char **argv);
+
+#endif
