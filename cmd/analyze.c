@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analyze.h"
 #include "cli.h"
+#include "egdb_opts.h"
 #include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
@@ -293,10 +294,8 @@ int cmd_analyze(int argc, const char **argv)
 		goto out;
 	if (v && v->gametype == 21)
 		v = NULL;
-	if (v && ea.egdb) {
-		cli_error("--egdb: the endgame databases are English draughts'; not with --variant");
-		goto out;
-	}
+	if (v && ea.egdb)
+		egdb_variants_option(ea.egdb);   /* the variant's own, in DIR/VARIANT */
 	actx c = { .json = json };
 	pk_history h;
 	if (root_option(v ? variant : NULL, fen, moves, &c.root, &keys, &h) < 0)

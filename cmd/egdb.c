@@ -12,6 +12,7 @@
 #include "pdn/pdn_write.h"
 #include "egdb/check.h"
 #include "egdb/egdb.h"
+#include "egdb/vegdb.h"
 #include "egdb_cmd.h"
 #include "egdb_opts.h"
 #include "store/games.h"
@@ -96,13 +97,62 @@ static void build_progress(void *ctx, const pk_build_event *ev)
 		cli_stderr_is_tty() ? "\033[K" : "");
 }
 
+/* ---- the other variants' databases (egdb/vegdb.h) ---- */
+
+static void vbuild_progress(void *ctx, const pk_vegdb_progress *pr)
+{
+	const build_ui *u = ctx;
+	bool finished = pr->skipped || pr->seconds > 0;
+	if (u->json) {
+		if (finished)
+			printf("{\"class\":\"%s\",\"positions\":%llu,\"seconds\":%.2f,\"kept\":%s}\n", pr->name,
+			       (unsigned long long)pr->positions, pr->seconds, pr->skipped ? "true" : "false");
+		return;
+	}
+	if (u->quiet)
+		return;
+	if (!finished)
+		fprintf(stderr, "  [%d/%d] %-10s %12llu positions  building...%s\r", pr->done + 1, pr->total, pr->name,
+			(unsigned long long)pr->positions, cli_stderr_is_tty() ? "\033[K" : "\n");
+	else if (pr->skipped)
+		fprintf(stderr, "  [%d/%d] %-10s %12llu positions  kept (already built and read back)\n", pr->done,
+			pr->total, pr->name, (unsigned long long)pr->positions);
+	else
+		fprintf(stderr, "  [%d/%d] %-10s %12llu positions  built in %.1f s\n", pr->done, pr->total, pr->name,
+			(unsigned long long)pr->positions, pr->seconds);
+}
+
+static int vbuild(const pk_variant *v, const char *dir, int pieces, bool quiet, bool json)
+{
+	build_ui ui = { quiet, json };
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	double t0 = cli_now();
+	char err[600];
+	if (vegdb_build(v, pieces, dir, &stop_flag, vbuild_progress, &ui, err, sizeof err) < 0) {
+		if (stop_flag) {
+			cli_error("stopped by a signal; the finished classes are kept in %s/%s, run the same command to go on",
+				  dir, v->key);
+			return 128 + (int)stop_flag;
+		}
+		cli_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	if (!quiet && !json)
+		fprintf(stderr, "egdb build: %s, every position of up to %d pieces, complete in %s/%s (%.1f s)\n", v->name,
+			pieces, dir, v->key, cli_now() - t0);
+	return EXIT_OK;
+}
+
 static int egdb_build_cmd(int argc, const char **argv)
 {
 	char *dir = NULL, *pieces = NULL, *threads = NULL, *slice = NULL, *dist = NULL, *dist_men = NULL, *level = NULL;
-	char *memory = NULL, *plan = NULL;
+	char *memory = NULL, *plan = NULL, *variant = NULL;
 	int quiet = 0, json = 0;
 	struct poptOption opts[] = {
-		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4)", "N" },
+		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4; another variant: 2..6)", "N" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT", "NAME" },
+
 		{ "plan", 0, POPT_ARG_STRING, &plan, 0, "build nothing: write the slice pairs as jobs, each after the pairs it reads, with its memory and time (text or json), or a script that builds them under Slurm (slurm: sbatch jobs with dependencies) or GNU parallel (parallel: a wave at a time); each job is egdb build --slice, which skips a pair already built", "FORMAT" },
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
 		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
@@ -138,6 +188,26 @@ static int egdb_build_cmd(int argc, const char **argv)
 		goto out;
 	char d[4096];
 	egdb_dir(dir, d, sizeof d);
+	const pk_variant *var = NULL;
+	if (variant && !(var = cli_variant(variant)))
+		goto out;
+	if (var && var->gametype != 21) {
+		if (plan || slice || threads || dist || dist_men || level || memory) {
+			cli_error("another variant's databases are built whole: not with --plan, --slice, --threads, --distances, --distances-men, --level or --memory");
+			goto out;
+		}
+		if (n > VEGDB_MAX_PIECES) {
+			cli_error("--pieces: at most %d for another variant", VEGDB_MAX_PIECES);
+			goto out;
+		}
+		if (make_dirs(d) < 0) {
+			cli_error("cannot create %s: %s", d, strerror(errno));
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		rc = vbuild(var, d, (int)n, quiet, json);
+		goto out;
+	}
 	if (plan) {
 		if (slice) {
 			cli_error("--plan writes every pair of the level: not with --slice");
@@ -177,6 +247,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 out:
 	poptFreeContext(ctx);
 	free(plan);
+	free(variant);
 	free(dir);
 	free(pieces);
 	free(threads);
@@ -254,6 +325,51 @@ static int move_values(pk_egdb *db, const pk_pos *p, move_value *out)
 static const char *value_word(int v) { return v == EGDB_WIN ? "win" : v == EGDB_LOSS ? "loss" : v == EGDB_DRAW ? "draw" : "unknown"; }
 
 /* One FEN: 0 answered, 1 a finding on that line. With moves, each legal move's value too. */
+/* One probe's answer: the position (canon; fen as given when why says what is wrong),
+ * its value for the side to move stm, and with moves each legal move's. */
+static void print_probe(const char *fen, const char *canon, const char *why, int pieces, const pk_egdb_result *r,
+			int stm, const move_value *mvs, int nm, bool json, bool moves)
+{
+	if (json) {
+		printf("{\"fen\":");
+		json_string(stdout, why ? fen : canon);
+		if (why) {
+			printf(",\"error\":");
+			json_string(stdout, why);
+		} else {
+			printf(",\"pieces\":%d,\"value\":\"%s\"", pieces,
+			       r->value == EGDB_WIN ? "win" : r->value == EGDB_LOSS ? "loss" : "draw");
+			if (r->plies >= 0)
+				printf(",\"plies\":%d", r->plies);
+			if (moves) {
+				printf(",\"moves\":[");
+				for (int i = 0; i < nm; i++) {
+					printf("%s{\"move\":\"%s\",\"value\":\"%s\"", i ? "," : "", mvs[i].text,
+					       value_word(mvs[i].value));
+					if (mvs[i].plies >= 0)
+						printf(",\"plies\":%d", mvs[i].plies);
+					printf("}");
+				}
+				printf("]");
+			}
+		}
+		printf("}\n");
+	} else if (why) {
+		printf("%s: error: %s\n", fen, why);
+	} else {
+		char v[80];
+		value_text(r, stm, v, sizeof v);
+		printf("%s: %s\n", canon, v);
+		/* each move, for the side to move: as a tablebase page lists them */
+		for (int i = 0; i < nm; i++) {
+			printf("  %-12s %s", mvs[i].text, value_word(mvs[i].value));
+			if (mvs[i].plies >= 0 && mvs[i].value != EGDB_DRAW)
+				printf(" in %d plies", mvs[i].plies);
+			putchar('\n');
+		}
+	}
+}
+
 static int probe_one(pk_egdb *db, const char *fen, bool json, bool moves)
 {
 	pk_pos p;
@@ -287,52 +403,106 @@ static int probe_one(pk_egdb *db, const char *fen, bool json, bool moves)
 		fen_format(&p, canon, sizeof canon);
 	move_value mvs[PK_MAX_MOVES];
 	int nm = !why && moves ? move_values(db, &p, mvs) : 0;
-	if (json) {
-		printf("{\"fen\":");
-		json_string(stdout, why ? fen : canon);
-		if (why) {
-			printf(",\"error\":");
-			json_string(stdout, why);
-		} else {
-			printf(",\"pieces\":%d,\"value\":\"%s\"", pieces,
-			       r.value == EGDB_WIN ? "win" : r.value == EGDB_LOSS ? "loss" : "draw");
-			if (r.plies >= 0)
-				printf(",\"plies\":%d", r.plies);
-			if (moves) {
-				printf(",\"moves\":[");
-				for (int i = 0; i < nm; i++) {
-					printf("%s{\"move\":\"%s\",\"value\":\"%s\"", i ? "," : "", mvs[i].text,
-					       value_word(mvs[i].value));
-					if (mvs[i].plies >= 0)
-						printf(",\"plies\":%d", mvs[i].plies);
-					printf("}");
-				}
-				printf("]");
-			}
-		}
-		printf("}\n");
-	} else if (why) {
-		printf("%s: error: %s\n", fen, why);
-	} else {
-		char v[80];
-		value_text(&r, p.stm, v, sizeof v);
-		printf("%s: %s\n", canon, v);
-		/* each move, for the side to move: as a tablebase page lists them */
-		for (int i = 0; i < nm; i++) {
-			printf("  %-12s %s", mvs[i].text, value_word(mvs[i].value));
-			if (mvs[i].plies >= 0 && mvs[i].value != EGDB_DRAW)
-				printf(" in %d plies", mvs[i].plies);
-			putchar('\n');
+	print_probe(fen, canon, why, pieces, &r, p.stm, mvs, nm, json, moves);
+	return why ? 1 : 0;
+}
+
+static int vmove_values(const pk_vegdb *db, const pk_vpos *p, move_value *out)
+{
+	static pk_vmovelist ml;
+	int n = vgen(p, &ml);
+	for (int i = 0; i < n; i++) {
+		move_value *mv = &out[i];
+		vmove_text(p->v, &ml.m[i], false, mv->text, sizeof mv->text);
+		pk_vpos c;
+		vmake(p, &ml.m[i], &c);
+		pk_vmovelist cl;
+		int value, plies;
+		mv->value = -9;
+		mv->plies = -1;
+		if (vgen(&c, &cl) == 0) {
+			mv->value = EGDB_WIN;
+			mv->plies = 1;
+		} else if (vegdb_probe(db, &c, &value, &plies)) {
+			mv->value = -value;
+			mv->plies = plies >= 0 ? plies + 1 : -1;
 		}
 	}
+	qsort(out, (size_t)n, sizeof *out, cmp_moves);
+	return n;
+}
+
+static int vprobe_one(const pk_vegdb *db, const char *fen, bool json, bool moves)
+{
+	const pk_variant *v = vegdb_variant(db);
+	pk_vpos p;
+	char buf[700], canon[400] = "";
+	const char *why = NULL;
+	pk_egdb_result r = { EGDB_DRAW, -1 };
+	int pieces = 0;
+	if (vfen_parse(v, fen, &p, buf, sizeof buf) < 0)
+		why = buf;
+	else {
+		for (int s = 1; s <= variant_squares(v); s++)
+			pieces += p.sq[s] != VP_EMPTY;
+		pk_vmovelist ml;
+		pk_vpos other = p;
+		other.stm = !p.stm;
+		if (vgen(&other, &ml) == 0 && vgen(&p, &ml) > 0)
+			why = "the side not to move has no pieces or no move: the game is already over";
+		else if (!vegdb_probe(db, &p, &r.value, &r.plies)) {
+			snprintf(buf, sizeof buf, "%d pieces: the %s databases hold up to %d (pdnkit egdb build --variant %s)",
+				 pieces, v->name, vegdb_pieces(db), v->key);
+			why = buf;
+		}
+	}
+	if (!why)
+		vfen_format(&p, canon, sizeof canon);
+	static move_value mvs[VAR_MAX_MOVES];
+	int nm = !why && moves ? vmove_values(db, &p, mvs) : 0;
+	print_probe(fen, canon, why, pieces, &r, p.stm, mvs, nm, json, moves);
 	return why ? 1 : 0;
+}
+
+static int vstats_class(void *ctx, const pk_vegdb_class_stats *s)
+{
+	bool json = *(bool *)ctx;
+	if (json)
+		printf("{\"class\":\"%s\",\"pieces\":%d,\"positions\":%llu,\"wins\":%llu,\"losses\":%llu,"
+		       "\"draws\":%llu,\"longest\":%d}\n", s->name, s->pieces, (unsigned long long)s->positions,
+		       (unsigned long long)s->wins, (unsigned long long)s->losses, (unsigned long long)s->draws, s->longest);
+	else
+		printf("%-10s %6d %14llu %14llu %14llu %14llu %8d\n", s->name, s->pieces, (unsigned long long)s->positions,
+		       (unsigned long long)s->wins, (unsigned long long)s->losses, (unsigned long long)s->draws, s->longest);
+	return 0;
+}
+
+static int vstats(const pk_variant *v, const char *dir, bool json)
+{
+	char err[600];
+	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	if (!db) {
+		cli_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	if (!json) {
+		printf("%s databases in %s/%s: every position of up to %d pieces, %.1f MB in memory\n", v->name, dir, v->key,
+		       vegdb_pieces(db), (double)vegdb_bytes(db) / 1e6);
+		printf("%-10s %6s %14s %14s %14s %14s %8s\n", "class", "pieces", "positions", "wins", "losses", "draws",
+		       "longest");
+	}
+	vegdb_each_class(db, vstats_class, &json);
+	vegdb_free(db);
+	return EXIT_OK;
 }
 
 static int egdb_probe_cmd(int argc, const char **argv)
 {
-	char *dir = NULL;
+	char *dir = NULL, *variant = NULL;
 	int json = 0, moves = 0;
 	struct poptOption opts[] = {
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT", "NAME" },
+
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
 		{ "moves", 'm', POPT_ARG_NONE, &moves, 0, "also each legal move with its value for the side to move (win, draw or loss, in how many plies): wins the quickest first, losses the longest last", NULL },
 		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
@@ -344,17 +514,30 @@ static int egdb_probe_cmd(int argc, const char **argv)
 	poptSetOtherOptionHelp(ctx, "[OPTION...] [FEN...]   (no FEN: one a line on standard input)");
 	int rc = cli_parse_options(ctx, opts);
 	pk_egdb *db = NULL;
+	pk_vegdb *vdb = NULL;
 	if (rc)
 		goto out;
+	const pk_variant *var = NULL;
+	if (variant && !(var = cli_variant(variant))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	rc = EXIT_RUNTIME;
-	if (!(db = egdb_open_option(dir)))
+	if (var && var->gametype != 21) {
+		char d[4096], err[600];
+		egdb_dir(dir, d, sizeof d);
+		if (!(vdb = vegdb_open(var, d, err, sizeof err))) {
+			cli_error("%s", err);
+			goto out;
+		}
+	} else if (!(db = egdb_open_option(dir)))
 		goto out;
 	int n;
 	const char **args = cli_args(ctx, &n);
 	int bad = 0;
 	if (n)
 		for (int i = 0; i < n; i++)
-			bad |= probe_one(db, args[i], json, moves);
+			bad |= vdb ? vprobe_one(vdb, args[i], json, moves) : probe_one(db, args[i], json, moves);
 	else {
 		/* Lines of at most 4 KiB (a FEN takes under 200 bytes): a longer one, or one
 		 * with a NUL byte, is refused with its number and reading goes on. */
@@ -386,13 +569,15 @@ static int egdb_probe_cmd(int argc, const char **argv)
 				line[--len] = 0;
 			if (len == 0 || line[0] == '#')
 				continue;
-			bad |= probe_one(db, line, json, moves);
+			bad |= vdb ? vprobe_one(vdb, line, json, moves) : probe_one(db, line, json, moves);
 		}
 	}
 	rc = bad ? EXIT_FINDINGS : EXIT_OK;
 out:
 	egdb_free(db);
+	vegdb_free(vdb);
 	poptFreeContext(ctx);
+	free(variant);
 	free(dir);
 	return rc;
 }
@@ -435,9 +620,11 @@ static int count_level(const pk_material *a, void *ctx)
 
 static int egdb_stats_cmd(int argc, const char **argv)
 {
-	char *dir = NULL, *measure_arg = NULL;
+	char *dir = NULL, *measure_arg = NULL, *variant = NULL;
 	int json = 0, slices = 0;
 	struct poptOption opts[] = {
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT", "NAME" },
+
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
 		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "slices", 's', POPT_ARG_NONE, &slices, 0, "a line for every slice too", NULL },
@@ -452,6 +639,17 @@ static int egdb_stats_cmd(int argc, const char **argv)
 	pk_egdb_slice_info *v = NULL;
 	if (rc)
 		goto out;
+	const pk_variant *var = NULL;
+	if (variant && !(var = cli_variant(variant))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (var && var->gametype != 21) {
+		char d[4096];
+		egdb_dir(dir, d, sizeof d);
+		rc = vstats(var, d, json);
+		goto out;
+	}
 	rc = EXIT_RUNTIME;
 	if (!(db = egdb_open_option(dir)))
 		goto out;
@@ -539,6 +737,7 @@ static int egdb_stats_cmd(int argc, const char **argv)
 	rc = EXIT_OK;
 out:
 	free(measure_arg);
+	free(variant);
 	free(v);
 	egdb_free(db);
 	poptFreeContext(ctx);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "egdb_opts.h"
+#include "egdb/vegdb.h"
 
 #define EGDB_CACHE_BYTES ((size_t)EGDB_CACHE_MB << 20)
 
@@ -144,4 +145,16 @@ pk_egdb *egdb_use_option_cache(const char *arg, bool quiet, bool *failed, size_t
 		return db;
 	egdb_free(db);
 	return NULL;
+}
+
+void egdb_variants_option(const char *arg)
+{
+	const char *env = getenv("PDNKIT_EGDB");
+	if ((arg && !strcmp(arg, "none")) || (!arg && env && !strcmp(env, "none"))) {
+		vegdb_set_dir(NULL);
+		return;
+	}
+	char dir[4096];
+	egdb_dir(arg && strcmp(arg, "default") ? arg : NULL, dir, sizeof dir);
+	vegdb_set_dir(dir);
 }

@@ -40,4 +40,9 @@ size_t egdb_auto_cache(const pk_egdb *db);
  * NULL is the default (auto). 0 with *bytes set, or -1 after saying what is wrong. */
 int egdb_cache_option(const char *arg, size_t *bytes);
 
+/* Where the search of the other variants finds their databases (egdb/vegdb.h, read when
+ * a search of that variant first needs them): arg as --egdb ("none": nowhere), else
+ * $PDNKIT_EGDB, else the default directory; each variant in its own subdirectory. */
+void egdb_variants_option(const char *arg);
+
 #endif

@@ -414,6 +414,8 @@ pk_gengine *gengine_from_args(engine_args *ea, const pk_variant *v)
 	pk_features f;
 	if (engine_vweights(ea, v, &w) < 0 || engine_features(ea, &f) < 0)
 		return NULL;
+	if (ea->egdb)
+		egdb_variants_option(ea->egdb);
 	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
 	pk_vengine *ve = vengine_new(mb);
 	if (!ve || vengine_set_threads(ve, engine_threads(ea)) < 0) {

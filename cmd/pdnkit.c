@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "commands.h"
+#include "egdb_opts.h"
 
 #ifndef PK_VERSION
 #define PK_VERSION "unknown"
@@ -131,5 +132,6 @@ int main(int argc, char **argv)
 	const struct command *c = find_command(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
+	egdb_variants_option(NULL);
 	return run(c, argc - 1, (const char **)argv + 1);
 }

@@ -351,7 +351,57 @@ static uint64_t nperft(const pk_variant *v, nboard *b, int depth)
 	return t;
 }
 
+/* The side to move's value within depth plies, by plain minimax over this generator: a
+ * win in d plies is 1000 + d (the quickest), a loss -(1000 + d) (the slowest), 0 when
+ * neither is certain within depth. */
+static int nsolve(const pk_variant *v, nboard *b, int depth)
+{
+	nlist l = { 0 };
+	ngen(v, b, &l);
+	if (l.n == 0) {
+		free(l.m);
+		return -1000;
+	}
+	int best_win = 0, worst_loss = 0;
+	bool all_lose = depth > 0;
+	for (int i = 0; i < l.n && depth > 0; i++) {
+		nboard c;
+		nmake(v, b, &l.m[i], &c);
+		int r = nsolve(v, &c, depth - 1);
+		if (r < 0) {
+			int d = -r - 1000 + 1;
+			if (!best_win || d < best_win)
+				best_win = d;
+			all_lose = false;
+		} else if (r > 0) {
+			int d = r - 1000 + 1;
+			worst_loss = d > worst_loss ? d : worst_loss;
+		} else
+			all_lose = false;
+	}
+	free(l.m);
+	if (best_win)
+		return 1000 + best_win;
+	return all_lose ? -(1000 + worst_loss) : 0;
+}
+
+static void nboard_of(const pk_vpos *p, nboard *out);
+
+int naive_variant_solve(const pk_vpos *p, int depth)
+{
+	nboard b;
+	nboard_of(p, &b);
+	return nsolve(p->v, &b, depth);
+}
+
 uint64_t naive_variant_perft(const pk_vpos *p, int depth)
+{
+	nboard b;
+	nboard_of(p, &b);
+	return nperft(p->v, &b, depth);
+}
+
+static void nboard_of(const pk_vpos *p, nboard *out)
 {
 	const pk_variant *v = p->v;
 	nboard b;
@@ -373,5 +423,5 @@ uint64_t naive_variant_perft(const pk_vpos *p, int depth)
 				b.c[r][c] = piece == VP_WMAN ? 'w' : piece == VP_WKING ? 'W' : piece == VP_BMAN ? 'b'
 					  : piece == VP_BKING ? 'B' : '.';
 			}
-	return nperft(v, &b, depth);
+	*out = b;
 }

@@ -6,5 +6,9 @@
 #include "rules/variant.h"
 
 uint64_t naive_variant_perft(const pk_vpos *p, int depth);
+/* The side to move's exact value within depth plies by plain minimax (apart from the
+ * endgame databases' builder): 1000 + d a win in d plies, -(1000 + d) a loss in d, 0
+ * neither within depth. */
+int naive_variant_solve(const pk_vpos *p, int depth);
 
 #endif

@@ -323,7 +323,7 @@ static int settle_batch(retro_pair *pr, levels *lq, unsigned d, const uint64_t *
 			continue;       /* settled since at a lower level */
 		if (d + 2 >= V_MAX)
 			return 2;
-		pk_pos p;
+		pk_pos p = { .stm = 0 };
 		slice_position(&pr->t[k].sl, idx, &p);
 		np += predecessors(pr, k, &p, d, pend + np);
 	}

@@ -17,6 +17,8 @@
  *   N_DRAW_PLIES(w)     reversible plies that draw   N_MAX_MOVES  the most legal moves
  *   N_FLIP(p)           the other side to move (the position's key need not follow)
  *   N_EGDB              1 where the endgame databases are probed
+ *   N_TABLE_PROBE(w, p, ply, &s)  (optional) true with the score s of a position that
+ *                       another kind of database holds exactly
  * The English instance (search.c) expands to the search as it was written for its
  * bitboards: the bench signature is the check. */
 static int lmr_table[2][64][64];
@@ -211,6 +213,11 @@ int N_NAME(se_search)(N_WORKER *w, const N_POS *p, int depth, int alpha, int bet
 			return N_NAME(se_egdb_score)(&r, p, &e->w, ply);
 		}
 	}
+#endif
+#ifdef N_TABLE_PROBE
+	int table_score;
+	if (ply > 0 && N_TABLE_PROBE(w, p, ply, &table_score))
+		return table_score;
 #endif
 	return search_node(w, p, depth, alpha, beta, ply);
 }

@@ -9,6 +9,8 @@
 #include <time.h>
 #include "base/pool.h"
 #include "engine/search_mb.h"
+#include "egdb/egdb.h"
+#include "egdb/vegdb.h"
 
 void mb_pos_of(const pk_vpos *p, mb_pos *out)
 {
@@ -162,6 +164,27 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_PV_MAX VPV_MAX
 /* the root moves left out are set by vengine_exclude, not by the limits (pk_move) */
 #define N_SET_EXCLUDE(e, lim) ((void)(lim))
+
+/* The variant's endgame databases: a position they hold scores its exact value, a win or
+ * a loss by its distance; one that the variant's limited endings (vdraw_ending_plies)
+ * would end before its distance is a draw (the ending's count taken from here: the
+ * moves already played in it are not known to the search). */
+static bool mb_table_probe(const mb_engine *e, const mb_pos *x, int ply, int *score)
+{
+	if (!e->tables || mb_pieces(&x->p) > e->table_pieces)
+		return false;
+	int value, plies;
+	if (!vegdb_probe(e->tables, &x->p, &value, &plies))
+		return false;
+	if (value != EGDB_DRAW) {
+		int limit = vdraw_ending_plies(&x->p);
+		if (limit && plies > limit)
+			value = EGDB_DRAW;
+	}
+	*score = value == EGDB_DRAW ? 0 : value == EGDB_WIN ? SCORE_WIN - ply - plies : -SCORE_WIN + ply + plies;
+	return true;
+}
+#define N_TABLE_PROBE(w_, x_, ply_, s_) mb_table_probe((w_)->e, x_, ply_, s_)
 #include "engine/node.inc.c"
 #include "engine/deepen.inc.c"
 

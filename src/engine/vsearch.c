@@ -7,6 +7,7 @@
 #include "engine/eval.h"
 #include "engine/search_mb.h"
 #include "engine/vsearch.h"
+#include "egdb/vegdb.h"
 #include "engine/vpattern.h"
 #include "rules/pos.h"
 
@@ -419,6 +420,8 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	e->e->v = root->v;
 	int dp = vdraw_kings_only_plies(root->v);
 	e->e->draw_plies = dp > 0 ? dp : 1 << 20;   /* 0: the variant has no such count */
+	e->e->tables = vegdb_shared(root->v);
+	e->e->table_pieces = vegdb_pieces(e->e->tables);
 	e->e->exclude = e->exclude;
 	e->e->nexclude = e->nexclude;
 	mb_pos r;

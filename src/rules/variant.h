@@ -142,6 +142,11 @@ typedef struct {
 } pk_vdraw;
 void vdraw_init(pk_vdraw *d);
 const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after);
+/* The plies a limited ending of p's material lasts before it is drawn, counted from the
+ * move that reached it (FMJD's 16 and 5 moves each in International, Brazilian and
+ * Canadian draughts, pool's 13 moves of three kings against one, Frisian's king endings);
+ * 0 where its material has no such limit. */
+int vdraw_ending_plies(const pk_vpos *p);
 /* The plies of kings-only moves after which a game of v is drawn (0: its rules have no
  * such count). */
 int vdraw_kings_only_plies(const pk_variant *v);

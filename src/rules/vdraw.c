@@ -109,6 +109,22 @@ static bool pool_ending(const pk_vpos *p)
 	return false;
 }
 
+int vdraw_ending_plies(const pk_vpos *p)
+{
+	switch (p->v->gametype) {
+	case 20: case 26: case 27: {
+		int c = fmjd_ending(p);
+		return c == 1 ? 32 : c == 2 ? 10 : 0;
+	}
+	case 23:
+		return pool_ending(p) ? 26 : 0;
+	case 40:
+		return vdraw_plies(p);
+	default:
+		return 0;
+	}
+}
+
 const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after)
 {
 	const pk_variant *v = before->v;

@@ -1,0 +1,207 @@
+/* The other variants' endgame databases (egdb/vegdb.h): built for several variants up to
+ * 3 pieces, then checked apart from their builder:
+ * - against plain minimax over the tests' own move generator (tests/naive_variant.c) on
+ *   random positions: a win or loss within the horizon has the same distance, any other
+ *   value is neither a win nor a loss there;
+ * - English draughts' against the English databases (egdb/build.c, another builder over
+ *   another generator): every position's value and distance;
+ * - a damaged file is refused with its name, a missing level is not claimed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "naive_variant.h"
+#include "egdb/build.h"
+#include "egdb/egdb.h"
+#include "egdb/vegdb.h"
+#include "rules/fen.h"
+#include "rules/variant.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* A random position of 2 to most pieces, each side at least one, men off their crowning
+ * rows. */
+static void random_pos(const pk_variant *v, int most, pk_vpos *p)
+{
+	int n = variant_squares(v);
+	vpos_clear(v, p, rnd(2) ? PK_WHITE : PK_BLACK);
+	int pieces = 2 + (int)rnd((unsigned)most - 1);
+	for (int i = 0; i < pieces;) {
+		int s = 1 + (int)rnd((unsigned)n), r, c;
+		if (p->sq[s])
+			continue;
+		variant_square_rc(v, s, &r, &c);
+		bool white = i == 0 ? true : i == 1 ? false : rnd(2);
+		bool king = rnd(2) == 0;
+		if (!king && ((white && r == 0) || (!white && r == v->rows - 1)))
+			continue;
+		p->sq[s] = white ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN);
+		i++;
+	}
+}
+
+/* The databases against minimax within `depth` plies on `samples` random positions. */
+static void against_minimax(const char *dir, const char *name, int pieces, int depth, int samples)
+{
+	const pk_variant *v = variant_by_name(name);
+	char err[600] = "";
+	CHECK_REPORT(vegdb_build(v, pieces, dir, NULL, NULL, NULL, err, sizeof err) == 0, "%s: build: %s", name, err);
+	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	CHECK_REPORT(db != NULL, "%s: open: %s", name, err);
+	if (!db)
+		return;
+	CHECK_INT(vegdb_pieces(db), pieces);
+	int agree = 0, decided = 0;
+	for (int i = 0; i < samples; i++) {
+		pk_vpos p;
+		random_pos(v, pieces, &p);
+		int value, plies;
+		if (!vegdb_probe(db, &p, &value, &plies)) {
+			CHECK_REPORT(0, "%s: a position of %d pieces or fewer not held", name, pieces);
+			continue;
+		}
+		int want = value == EGDB_DRAW || plies > depth ? 0 : value == EGDB_WIN ? 1000 + plies : -(1000 + plies);
+		int got = naive_variant_solve(&p, depth);
+		char fen[400];
+		vfen_format(&p, fen, sizeof fen);
+		CHECK_REPORT(got == want, "%s %s: the databases say %s in %d plies, minimax to %d plies %d", name, fen,
+			     value == EGDB_WIN ? "win" : value == EGDB_LOSS ? "loss" : "draw", plies, depth, got);
+		agree += got == want;
+		decided += want != 0;
+	}
+	printf("(%.1f s) %s: %d of %d random positions as minimax to %d plies finds them (%d decided within it)\n", (double)clock() / CLOCKS_PER_SEC, name, agree,
+	       samples, depth, decided);
+	vegdb_free(db);
+}
+
+struct each_ctx {
+	pk_egdb *en;
+	int n, same;
+};
+
+/* English draughts: every position of the variant databases against the English ones. */
+static void against_english(const char *dir)
+{
+	const pk_variant *v = variant_by_name("english");
+	char err[600] = "", edir[300];
+	snprintf(edir, sizeof edir, "%s/english-egdb", dir);
+	pk_build_opts o = { .pieces = 3, .threads = 1, .dist_pieces = 8, .dist_men = -1, .level = 3, .dir = edir };
+	CHECK_REPORT(mkdir(edir, 0777) == 0, "%s", edir);
+	CHECK_REPORT(egdb_build(&o, err, sizeof err) == 0, "English build: %s", err);
+	pk_egdb *en = egdb_new(8 << 20);
+	CHECK(egdb_add_dir(en, edir, err, sizeof err) > 0);
+	CHECK_REPORT(vegdb_build(v, 3, dir, NULL, NULL, NULL, err, sizeof err) == 0, "english: build: %s", err);
+	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	CHECK_REPORT(db != NULL, "english: open: %s", err);
+	if (!db) {
+		egdb_free(en);
+		return;
+	}
+	int n = 0, same = 0;
+	/* every placement of 2 and 3 pieces, both sides to move */
+	for (int a = 1; a <= 32; a++)
+		for (int b = 1; b <= 32; b++)
+			for (int c = 0; c <= 32; c++) {
+				if (a == b || (c && (c == a || c == b)) || (c && c < b))
+					continue;
+				for (int kinds = 0; kinds < (c ? 8 : 4); kinds++)
+					for (int stm = 0; stm < 2; stm++) {
+						pk_vpos p;
+						vpos_clear(v, &p, stm ? PK_BLACK : PK_WHITE);
+						int sq[3] = { a, b, c };
+						bool ok = true;
+						for (int i = 0; i < (c ? 3 : 2); i++) {
+							bool white = i == 0, king = kinds >> i & 1;
+							int r, col;
+							variant_square_rc(v, sq[i], &r, &col);
+							if (!king && ((white && r == 0) || (!white && r == v->rows - 1)))
+								ok = false;
+							p.sq[sq[i]] = white ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN);
+						}
+						if (!ok)
+							continue;
+						int value, plies;
+						if (!vegdb_probe(db, &p, &value, &plies))
+							continue;
+						char fen[400];
+						vfen_format(&p, fen, sizeof fen);
+						pk_pos q;
+						pk_fen_error fe;
+						if (fen_parse(fen, strlen(fen), &q, &fe) < 0)
+							continue;
+						pk_egdb_result r;
+						if (egdb_probe(en, &q, &r) != EGDB_FOUND)
+							continue;
+						n++;
+						bool eq = r.value == value && (value == EGDB_DRAW || r.plies == plies);
+						same += eq;
+						if (!eq && n - same <= 5)
+							CHECK_REPORT(0, "english %s: variant databases %d in %d, English %d in %d", fen,
+								     value, plies, r.value, r.plies);
+					}
+			}
+	CHECK(n > 100000);
+	CHECK_INT(same, n);
+	printf("english: %d positions of 2 and 3 pieces, %d as the English databases say\n", n, same);
+	vegdb_free(db);
+	egdb_free(en);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/pdnkit-vegdb-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	against_minimax(dir, "international", 3, 5, 150);
+	against_minimax(dir, "russian", 3, 5, 150);
+	against_minimax(dir, "italian", 3, 5, 150);
+	against_minimax(dir, "thai", 3, 5, 150);
+	against_minimax(dir, "turkish", 2, 4, 150);   /* (64 squares: 3 pieces take 17 s) */
+	against_english(dir);
+
+	/* Frisian's positions hold king-move counts: refused, said why */
+	char err[600] = "";
+	CHECK(vegdb_build(variant_by_name("frisian"), 3, dir, NULL, NULL, NULL, err, sizeof err) < 0);
+	CHECK(strstr(err, "king-move counts") != NULL);
+
+	/* a damaged file: refused with its name; a level not built is not claimed */
+	const pk_variant *v = variant_by_name("international");
+	char path[400];
+	snprintf(path, sizeof path, "%s/international/MK-K.vdb", dir);
+	FILE *f = fopen(path, "r+b");
+	CHECK(f != NULL);
+	if (f) {
+		fseek(f, -3, SEEK_END);
+		fputc('x', f);
+		fputc('y', f);
+		fclose(f);
+	}
+	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	CHECK(db == NULL);
+	CHECK_REPORT(strstr(err, "MK-K.vdb") != NULL, "damaged: %s", err);
+	vegdb_free(db);
+	remove(path);
+	db = vegdb_open(v, dir, err, sizeof err);
+	CHECK(db != NULL);
+	CHECK_INT(vegdb_pieces(db), 2);     /* the 3-piece level lacks MK-K */
+	pk_vpos p;
+	char ferr[200];
+	CHECK(vfen_parse(v, "W:WK46,47:B3", &p, ferr, sizeof ferr) == 0);
+	int value, plies;
+	CHECK(vegdb_probe(db, &p, &value, &plies) == 0);
+	vegdb_free(db);
+
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	return check_done("test_vegdb");
+}

@@ -1,0 +1,78 @@
+# pdnkit egdb --variant: another variant's databases built (resumable), probed (each
+# move's value, JSON, standard input, errors), summarised, and at work in analyze; the
+# options that only English draughts' builder takes are refused.
+. "$TESTS_DIR/lib.sh"
+D="$T_TMP/vegdb"
+
+run "$PDNKIT" egdb build --variant international --pieces 3 --egdb "$D"
+expect_rc 0 "International databases up to 3 pieces"
+[ "$(ls "$D/international"/*.vdb | wc -l)" -eq 16 ] && pass || fail "16 classes up to 3 pieces: $(ls "$D/international")"
+expect_err_has "MM-M" "each class is said as it is built"
+expect_err_has "every position of up to 3 pieces, complete in $D/international" "the end is said"
+[ -z "$(ls "$D/international" | grep -v '\.vdb$')" ] && pass || fail "no temporary files left"
+
+# resumable: a removed class is built again, the others kept
+rm "$D/international/MK-K.vdb"
+run "$PDNKIT" egdb build --variant international --pieces 3 --egdb "$D" --json
+expect_rc 0 "resume"
+expect_out_has '{"class":"K-K","positions":5000,' "a JSON line a class"
+expect_out_has '"class":"MK-K","positions":250000,' "the removed class is built"
+kept=$(grep -c '"kept":true' "$T_TMP/out")
+[ "$kept" -eq 15 ] && pass || fail "15 classes kept: $kept"
+
+run "$PDNKIT" egdb build --variant frisian --pieces 3 --egdb "$D"
+expect_rc 3 "Frisian refused"
+expect_err_has "king-move counts" "why Frisian has none"
+run "$PDNKIT" egdb build --variant international --pieces 7 --egdb "$D"
+expect_rc 2 "--pieces past 6 for a variant"
+run "$PDNKIT" egdb build --variant international --plan json --egdb "$D"
+expect_rc 2 "--plan is the English builder's"
+run "$PDNKIT" egdb build --variant nosuch --egdb "$D"
+expect_rc 2 "an unknown variant"
+
+# probe: the value for the side to move, each move's value
+run "$PDNKIT" egdb probe --variant international --egdb "$D" "W:W28:B3"
+expect_rc 0 "probe"
+expect_out "W:W28:B3: White wins in 5 plies" "a man race won in 5 plies"
+run "$PDNKIT" egdb probe --variant international --egdb "$D" --moves "W:W28:B3"
+expect_out_has "28-23        win in 5 plies" "the quickest move first"
+expect_out_has "28-22        win in 15 plies" "the slower one after it"
+run "$PDNKIT" egdb probe --variant international --egdb "$D" --json "W:WK46,K47:BK3"
+expect_out '{"fen":"W:WK46,K47:BK3","pieces":3,"value":"draw"}' "two kings cannot catch one (JSON)"
+run "$PDNKIT" egdb probe --variant international --egdb "$D" "B:W28:B23"
+expect_out "B:W28:B23: Black wins in 1 plies" "a capture that ends the game"
+printf 'W:W28:B3\nnot a fen\nW:W28,29,30:B3,4\n' >"$T_TMP/in"
+run sh -c "'$PDNKIT' egdb probe --variant international --egdb '$D' <'$T_TMP/in'"
+expect_rc 1 "standard input with bad lines"
+expect_out_has "W:W28:B3: White wins in 5 plies" "the good line answered"
+expect_out_has "5 pieces: the International draughts databases hold up to 3" "too many pieces said"
+expect_out_has "not a fen: error:" "a bad FEN said"
+
+# stats
+run "$PDNKIT" egdb stats --variant international --egdb "$D"
+expect_rc 0 "stats"
+expect_out_has "every position of up to 3 pieces" "stats: the level"
+expect_out_has "MM-M            3          85580" "stats: a class's positions"
+run "$PDNKIT" egdb stats --variant international --egdb "$D" --json
+expect_out_has '{"class":"K-K","pieces":2,"positions":4900,' "stats in JSON"
+
+# a damaged file is refused with its name
+printf 'PKVDB1\njunk' >"$D/international/K-M.vdb"
+run "$PDNKIT" egdb probe --variant international --egdb "$D" "W:W28:B3"
+expect_rc 3 "damaged file"
+expect_err_has "K-M.vdb: not a International draughts database" "the damaged file named"
+run "$PDNKIT" egdb build --variant international --pieces 3 --egdb "$D"
+expect_rc 3 "the build does not pass over a damaged file"
+rm "$D/international/K-M.vdb"
+run "$PDNKIT" egdb build --variant international --pieces 3 --egdb "$D" -q
+expect_rc 0 "rebuilt after removal"
+
+# the search: a database win is a win at once, with its distance; none without them
+run "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3 --egdb "$D"
+expect_out_has "score win in 5" "analyze with the databases"
+run "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3 --egdb none
+case $OUT in *"score win"*) fail "a win without the databases at depth 3" ;; *) pass ;; esac
+run env PDNKIT_EGDB="$D" "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3
+expect_out_has "score win in 5" "the databases of \$PDNKIT_EGDB"
+
+done_testing
