@@ -277,9 +277,11 @@ run: deps
 # Endgame databases up to EGDB_PIECES into $$PDNKIT_EGDB or the default directory
 # (~/.local/share/pdnkit/egdb); resumable: run it again after an interruption.
 EGDB_PIECES ?= 6
+VEGDB_PIECES ?= 4
 egdb: deps
 	@$(MAKE) --no-print-directory pdnkit
 	./pdnkit egdb build --pieces $(EGDB_PIECES) --threads $$(nproc 2>/dev/null || echo 2)
+	./pdnkit egdb build --variant international --pieces $(VEGDB_PIECES)
 
 bench: deps
 	@$(MAKE) --no-print-directory pdnkit

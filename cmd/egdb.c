@@ -451,8 +451,11 @@ static int vprobe_one(const pk_vegdb *db, const char *fen, bool json, bool moves
 		if (vgen(&other, &ml) == 0 && vgen(&p, &ml) > 0)
 			why = "the side not to move has no pieces or no move: the game is already over";
 		else if (!vegdb_probe(db, &p, &r.value, &r.plies)) {
-			snprintf(buf, sizeof buf, "%d pieces: the %s databases hold up to %d (pdnkit egdb build --variant %s)",
-				 pieces, v->name, vegdb_pieces(db), v->key);
+			if (pieces <= vegdb_pieces(db) && vegdb_error(db))
+				snprintf(buf, sizeof buf, "%s", vegdb_error(db));
+			else
+				snprintf(buf, sizeof buf, "%d pieces: the %s databases hold up to %d (pdnkit egdb build --variant %s)",
+					 pieces, v->name, vegdb_pieces(db), v->key);
 			why = buf;
 		}
 	}
@@ -486,14 +489,19 @@ static int vstats(const pk_variant *v, const char *dir, bool json)
 		return EXIT_RUNTIME;
 	}
 	if (!json) {
-		printf("%s databases in %s/%s: every position of up to %d pieces, %.1f MB in memory\n", v->name, dir, v->key,
-		       vegdb_pieces(db), (double)vegdb_bytes(db) / 1e6);
+		printf("%s databases in %s/%s: every position of up to %d pieces\n", v->name, dir, v->key,
+		       vegdb_pieces(db));
 		printf("%-10s %6s %14s %14s %14s %14s %8s\n", "class", "pieces", "positions", "wins", "losses", "draws",
 		       "longest");
 	}
-	vegdb_each_class(db, vstats_class, &json);
+	int rc = EXIT_OK;
+	if (vegdb_each_class(db, vstats_class, &json) < 0) {
+		cli_error("%s", vegdb_error(db));
+		rc = EXIT_RUNTIME;
+	} else if (!json)
+		printf("%.1f MB in memory\n", (double)vegdb_bytes(db) / 1e6);
 	vegdb_free(db);
-	return EXIT_OK;
+	return rc;
 }
 
 static int egdb_probe_cmd(int argc, const char **argv)

@@ -63,6 +63,26 @@ int egdb_check_option(const char *arg, pk_egdb **out)
 			  "databases write --egdb default)", arg);
 		return EXIT_USAGE;
 	}
+	/* the other variants' databases of the same directory judge their games; with some
+	 * of them there, English draughts' may be absent */
+	egdb_variants_option(arg);
+	char dir[4096];
+	egdb_dir(strcmp(arg, "default") ? arg : NULL, dir, sizeof dir);
+	bool variants = false;
+	for (int i = 0; variant_at(i) && !variants; i++) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s/K-K%s", dir, variant_at(i)->key, VEGDB_SUFFIX);
+		variants = variant_at(i)->gametype != 21 && stat(path, &st) == 0;
+	}
+	if (variants) {
+		char err[700];
+		pk_egdb *db = egdb_new(EGDB_CACHE_BYTES);
+		if (db && egdb_add_dir(db, dir, err, sizeof err) > 0)
+			*out = db;
+		else
+			egdb_free(db);
+		return 0;
+	}
 	if (!(*out = egdb_open_option(strcmp(arg, "default") ? arg : NULL)))
 		return EXIT_RUNTIME;
 	return 0;

@@ -27,7 +27,9 @@ pk_egdb *egdb_open_option(const char *arg);
 /* --egdb of the commands that check results against the databases (validate, import):
  * "none" no check (*out NULL), "default" the default directory, else a directory. 0, or
  * the exit status after saying what is wrong (a file given for the directory, as
- * "validate --egdb games.pdn" would, is a usage error). */
+ * "validate --egdb games.pdn" would, is a usage error). The other variants' databases of
+ * the directory are named for their games (egdb_variants_option); where some are there,
+ * English draughts' may be absent (*out NULL, not an error). */
 int egdb_check_option(const char *arg, pk_egdb **out);
 pk_egdb *egdb_use_option(const char *arg, bool quiet, bool *failed);
 /* The same with a cache of cache_bytes of decompressed blocks (the default is EGDB_CACHE_MB),

@@ -83,9 +83,13 @@ static bool is_game(const pk_game *g, const pk_replay *rp)
 	return digits >= 2 && n <= 24;
 }
 
-static int store_one(pk_store *s, pk_egdb *edb, pk_game *g, pk_replay *rp, import_totals *t)
+static int store_one(pk_store *s, pk_egdb *edb, bool vcheck, pk_game *g, pk_replay *rp, import_totals *t)
 {
-	if (edb) {
+	if (vcheck && rp->variant_replayed) {
+		int v = verdict_variant_result(g, rp);
+		t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+		t->contradicted += v == VERDICT_CONTRADICTS;
+	} else if (edb) {
 		int v = verdict_result(edb, g, rp);
 		t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
 		t->contradicted += v == VERDICT_CONTRADICTS;
@@ -184,6 +188,7 @@ int cmd_import(int argc, const char **argv)
 		rc = erc;
 		goto out;
 	}
+	bool vcheck = egdb_arg && strcmp(egdb_arg, "none") != 0;   /* the variants' databases too */
 	/* Binary data (a program, an image, a database) has a NUL byte in its first bytes,
 	 * which PDN never has: such a file is refused whole before anything is read. */
 	kept = calloc((size_t)nfiles + 1, sizeof *kept);
@@ -317,9 +322,9 @@ int cmd_import(int argc, const char **argv)
 			file = fi;
 		}
 		for (int i = 0; i < npend && !failed; i++)
-			failed = store_one(s, edb, &pend[i].g, &pend[i].rp, &t) < 0;
+			failed = store_one(s, edb, vcheck, &pend[i].g, &pend[i].rp, &t) < 0;
 		free_pending(pend, &npend);
-		if (failed || store_one(s, edb, g, rp, &t) < 0) {
+		if (failed || store_one(s, edb, vcheck, g, rp, &t) < 0) {
 			failed = true;
 			break;
 		}
@@ -362,7 +367,7 @@ int cmd_import(int argc, const char **argv)
 	if (t.skipped)
 		fprintf(stderr, ", %ld of variants pdnkit cannot replay (stored, not replayed)", t.skipped);
 	fprintf(stderr, "; %.2f s, %.0f games/s, into %s\n", secs, secs > 0 ? (double)t.games / secs : 0.0, db_path(&fa));
-	if (edb)
+	if (edb || (vcheck && t.variants))
 		fprintf(stderr, "pdnkit import: %ld results checked against the endgame databases: %ld contradicted (stored as findings 'result-egdb')\n",
 			t.judged, t.contradicted);
 	if (cli_interrupted)

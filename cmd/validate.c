@@ -154,9 +154,14 @@ static void print_json(const char *file, const pk_game *g, const pk_replay *rp)
 
 /* Count and print one replayed game. Returns 0, or EXIT_RUNTIME when the endgame
  * databases failed. */
-static int validate_game(const char *file, bool json, bool quiet, totals *t, pk_game *g, pk_replay *rp, pk_egdb *db)
+static int validate_game(const char *file, bool json, bool quiet, totals *t, pk_game *g, pk_replay *rp, pk_egdb *db,
+			 bool vcheck)
 {
-	if (db) {
+	if (vcheck && rp->variant_replayed) {
+		int v = verdict_variant_result(g, rp);
+		t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
+		t->contradicted += v == VERDICT_CONTRADICTS;
+	} else if (db) {
 		int v = verdict_result(db, g, rp);
 		t->judged += v == VERDICT_AGREES || v == VERDICT_CONTRADICTS;
 		t->contradicted += v == VERDICT_CONTRADICTS;
@@ -216,6 +221,7 @@ int cmd_validate(int argc, const char **argv)
 		rc = erc;
 		goto out;
 	}
+	bool vcheck = egdb_arg && strcmp(egdb_arg, "none") != 0;   /* the variants' databases too */
 	if (nfiles == 0) {
 		cli_error("no FILE given (use '-' for standard input)");
 		fprintf(stderr, "Try 'pdnkit validate --help' for more information.\n");
@@ -235,7 +241,7 @@ int cmd_validate(int argc, const char **argv)
 	pk_game *g;
 	pk_replay *rp;
 	while (cli_next_game(it, &g, &rp, &unreadable) == GAMES_GAME) {
-		if (validate_game(games_file(it), json, quiet, &t, g, rp, db)) {
+		if (validate_game(games_file(it), json, quiet, &t, g, rp, db, vcheck)) {
 			unreadable = true;
 			break;
 		}
@@ -267,11 +273,11 @@ int cmd_validate(int argc, const char **argv)
 	if (t.skipped)
 		fprintf(stderr, ", %ld not replayed (variants pdnkit does not know)", t.skipped);
 	fprintf(stderr, "; %.3f s, %.0f games/s\n", secs, secs > 0 ? (double)t.games / secs : 0.0);
-	if (db) {
-		char held[80];
-		if (egdb_max_pieces(db) > egdb_pieces(db))
+	if (db || (vcheck && t.variants)) {
+		char held[80] = "the variants' own";
+		if (db && egdb_max_pieces(db) > egdb_pieces(db))
 			snprintf(held, sizeof held, "up to %d pieces, some slices of up to %d", egdb_pieces(db), egdb_max_pieces(db));
-		else
+		else if (db)
 			snprintf(held, sizeof held, "up to %d pieces", egdb_pieces(db));
 		fprintf(stderr, "pdnkit validate: %ld result%s checked against the endgame databases (%s): %ld contradicted\n",
 			t.judged, t.judged == 1 ? "" : "s", held, t.contradicted);

@@ -26,7 +26,7 @@ first=$(echo "$OUT" | grep '^line 1:' | awk '{ print $3 }')
 expect_out_has "bestmove $first " "the first line's move is the best"
 expect_out_has "White's view" "the side whose view the scores take (White moves first)"
 run "$PDNKIT" analyze --variant international --depth 4 --egdb none --json
-expect_rc 2 "--egdb with --variant: the databases are English draughts'"
+expect_rc 0 "--egdb with --variant: the variant's own databases (none here)"
 # one referee for every variant: the SPRT and the scores' adjudication in International
 run "$PDNKIT" match --variant international --a "--depth 1" --b "--depth 6" -c 1 --sprt 0,100 -j
 expect_rc 0 "an International match under an SPRT"
@@ -312,9 +312,9 @@ expect_out_has '"games":162,' "9 first moves x 9 replies x 2 colours"
 run $PDNKIT match --variant russian --openings "$T_TMP/vm.pdn" --a "--depth 2" --b "--depth 2 --weights untuned" --concurrency 1 --json
 expect_rc 0 "openings from a file of variant games"
 expect_out_has '"games":24,' "each of its 12 games opens two"
-run $PDNKIT match --variant international --a "--depth 2 --egdb none" --games 2
+run $PDNKIT match --variant international --a "--depth 2 --egdb-cache 8" --games 2
 expect_rc 2 "English-only engine options refused"
-expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --patterns, --features, --threads and --book only" "said which"
+expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --patterns, --features, --threads, --egdb and --book only" "said which"
 run $PDNKIT match --variant international --a "--depth 3 --threads 2" --b "--depth 3" --games 2
 expect_rc 0 "a variant engine on two threads"
 # an even match says "0", never "-0" or "+0"

@@ -185,18 +185,33 @@ int main(void)
 		fputc('y', f);
 		fclose(f);
 	}
+	/* (a table is read when first needed: the damage is found then) */
 	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	CHECK(db != NULL);
+	pk_vpos p;
+	char ferr[200];
+	CHECK(vfen_parse(v, "W:WK46,47:B3", &p, ferr, sizeof ferr) == 0);
+	int value, plies;
+	if (db) {
+		CHECK(vegdb_probe(db, &p, &value, &plies) == 1);      /* MK-M: sound */
+		CHECK(vegdb_error(db) == NULL);
+		CHECK(vfen_parse(v, "W:WK46,47:BK3", &p, ferr, sizeof ferr) == 0);
+		CHECK(vegdb_probe(db, &p, &value, &plies) == 0);      /* MK-K: damaged */
+		CHECK_REPORT(vegdb_error(db) && strstr(vegdb_error(db), "MK-K.vdb: damaged"), "damaged: %s",
+			     vegdb_error(db) ? vegdb_error(db) : "(none)");
+	}
+	vegdb_free(db);
+	/* truncated: refused when opened */
+	CHECK(truncate(path, 100) == 0);
+	db = vegdb_open(v, dir, err, sizeof err);
 	CHECK(db == NULL);
-	CHECK_REPORT(strstr(err, "MK-K.vdb") != NULL, "damaged: %s", err);
+	CHECK_REPORT(strstr(err, "MK-K.vdb: truncated") != NULL, "truncated: %s", err);
 	vegdb_free(db);
 	remove(path);
 	db = vegdb_open(v, dir, err, sizeof err);
 	CHECK(db != NULL);
 	CHECK_INT(vegdb_pieces(db), 2);     /* the 3-piece level lacks MK-K */
-	pk_vpos p;
-	char ferr[200];
 	CHECK(vfen_parse(v, "W:WK46,47:B3", &p, ferr, sizeof ferr) == 0);
-	int value, plies;
 	CHECK(vegdb_probe(db, &p, &value, &plies) == 0);
 	vegdb_free(db);
 

@@ -75,4 +75,44 @@ case $OUT in *"score win"*) fail "a win without the databases at depth 3" ;; *) 
 run env PDNKIT_EGDB="$D" "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3
 expect_out_has "score win in 5" "the databases of \$PDNKIT_EGDB"
 
+# validate and import --egdb: a recorded result against the final position
+cat >"$T_TMP/end.pdn" <<'EOF2'
+[Event "a man race"]
+[GameType "20"]
+[FEN "W:W28:B3"]
+[Result "1-0"]
+
+1. 28-23 3-9 2. 23-18 9-14 3. 18-12 1-0
+
+[Event "a man race, wrong result"]
+[GameType "20"]
+[FEN "W:W28:B3"]
+[Result "0-1"]
+
+0-1
+
+[Event "two kings against one"]
+[GameType "20"]
+[FEN "W:WK46,K47:BK3"]
+[Result "1-0"]
+
+1-0
+
+[Event "two kings against one, drawn by the 5-move rule"]
+[GameType "20"]
+[FEN "W:WK1,K28:BK50"]
+[Result "1/2-1/2"]
+
+1/2-1/2
+EOF2
+run "$PDNKIT" validate --egdb "$D" "$T_TMP/end.pdn"
+expect_rc 0 "validate --egdb of International games"
+expect_out_has "game 2 (a man race, wrong result): result 0-1, but White wins here in 5 plies (International draughts endgame database)" "a wrong result named"
+expect_out_has "game 3 (two kings against one): result 1-0, but the final position is a draw" "a win that is a draw named"
+case $OUT in *"game 1 "*|*"game 4 "*) fail "a right result, or one a count may have drawn, flagged: $OUT" ;; *) pass ;; esac
+expect_err_has "3 results checked against the endgame databases (the variants' own): 2 contradicted" "the summary (a draw a count may have made is not judged)"
+run "$PDNKIT" import --db "$T_TMP/v.db" --egdb "$D" "$T_TMP/end.pdn"
+expect_rc 0 "import --egdb"
+expect_err_has "3 results checked against the endgame databases: 2 contradicted" "import judges them too"
+
 done_testing

@@ -14,6 +14,13 @@ enum { VERDICT_NOT_COVERED, VERDICT_AGREES, VERDICT_CONTRADICTS, VERDICT_FAILED 
  * Black wins here in 39 plies (endgame database)". Returns VERDICT_*. */
 int verdict_result(pk_egdb *db, pk_game *g, const pk_replay *rp);
 
+/* The same for a game of another variant replayed under its rules, judged by that
+ * variant's databases (egdb/vegdb.h, vegdb_shared): NOT_COVERED when there are none or
+ * the final position has too many pieces, or when the game may have been drawn by a rule
+ * that counts moves (a limited ending, enough kings' plain moves): those counts are not
+ * in the databases' values. */
+int verdict_variant_result(pk_game *g, const pk_replay *rp);
+
 /* The database's word on a final position for a result (RES_*), in words, as above:
  * "" when they agree. */
 int verdict_text(const pk_egdb_result *r, int stm, int result, char *buf, size_t size);

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <signal.h>
 #include <time.h>
-#include <zstd.h>
 #include "egdb/egdb.h"
 #include "egdb/vegdb.h"
+#include "pdn/zio.h"
 #include "rules/pos.h"
 
 #define T_NONE 255          /* no position at this index */
@@ -38,7 +38,8 @@ typedef struct {
 	uint64_t size;              /* placements times two sides to move */
 	uint8_t *t;
 	char name[16];
-	bool held;                  /* t complete (built or read) */
+	bool present;               /* its file is there with a right header (read when needed) */
+	bool failed;                /* its file failed to read (vegdb_error says why) */
 } vclass;
 
 struct pk_vegdb {
@@ -49,6 +50,9 @@ struct pk_vegdb {
 	vclass *cls;
 	int map[VEGDB_MAX_PIECES + 1][VEGDB_MAX_PIECES + 1][VEGDB_MAX_PIECES + 1][VEGDB_MAX_PIECES + 1];
 	bool crown[2][VAR_MAX_SQ + 1];   /* a man of this side on this square would be crowned */
+	char dir[4096];                  /* where the files are (opened databases) */
+	pthread_mutex_t lock;            /* reading a class on its first probe */
+	char err[700];                   /* the first class that failed to read */
 };
 
 static int group_of(int piece)
@@ -100,6 +104,7 @@ static pk_vegdb *vegdb_new(const pk_variant *v, int pieces)
 		return NULL;
 	db->v = v;
 	db->nsq = variant_squares(v);
+	pthread_mutex_init(&db->lock, NULL);
 	memset(db->map, -1, sizeof db->map);
 	for (int s = 1; s <= db->nsq; s++) {
 		int r, c;
@@ -152,6 +157,7 @@ void vegdb_free(pk_vegdb *db)
 	for (int i = 0; i < db->nclass; i++)
 		free(db->cls[i].t);
 	free(db->cls);
+	pthread_mutex_destroy(&db->lock);
 	free(db);
 }
 
@@ -482,7 +488,6 @@ static int build_class(pk_vegdb *db, int c, volatile sig_atomic_t *stop, char *e
 			goto out;
 		}
 	}
-	k->held = true;
 	rc = 0;
 	goto out;
 nomem:
@@ -529,16 +534,16 @@ static int write_class(const pk_vegdb *db, const vclass *k, const char *dir, cha
 	char path[4096], tmp[4200];
 	class_path(db, k, dir, path, sizeof path);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	size_t bound = ZSTD_compressBound(k->size);
+	size_t bound = zio_block_bound(k->size);
 	uint8_t *z = malloc(bound);
 	if (!z) {
 		snprintf(err, errsize, "%s: out of memory", path);
 		return -1;
 	}
-	size_t zn = ZSTD_compress(z, bound, k->t, k->size, 9);
-	if (ZSTD_isError(zn)) {
+	size_t zn = zio_block_compress(z, bound, k->t, k->size, 9);
+	if (zn == 0) {
 		free(z);
-		snprintf(err, errsize, "%s: %s", path, ZSTD_getErrorName(zn));
+		snprintf(err, errsize, "%s: compression failed", path);
 		return -1;
 	}
 	vheader h;
@@ -563,8 +568,9 @@ static int write_class(const pk_vegdb *db, const vclass *k, const char *dir, cha
 	return 0;
 }
 
-/* Reads class k from dir: 1 read, 0 no file, -1 damaged (message in err). */
-static int read_class(const pk_vegdb *db, vclass *k, const char *dir, char *err, size_t errsize)
+/* Reads class k from dir (with header_only its header alone, and the file's length
+ * checked against it): 1 read, 0 no file, -1 damaged (message in err). */
+static int read_class(const pk_vegdb *db, vclass *k, const char *dir, bool header_only, char *err, size_t errsize)
 {
 	char path[4096];
 	class_path(db, k, dir, path, sizeof path);
@@ -576,9 +582,19 @@ static int read_class(const pk_vegdb *db, vclass *k, const char *dir, char *err,
 	uint8_t *z = NULL;
 	if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, MAGIC, 8) || h.gametype != (uint32_t)db->v->gametype ||
 	    h.size != k->size || h.n[0] != k->n[0] || h.n[1] != k->n[1] || h.n[2] != k->n[2] || h.n[3] != k->n[3] ||
-	    h.packed > ZSTD_compressBound(k->size)) {
+	    h.packed > zio_block_bound(k->size)) {
 		snprintf(err, errsize, "%s: not a %s database of this class (rebuild it: pdnkit egdb build --variant %s)",
 			 path, db->v->name, db->v->key);
+		goto out;
+	}
+	if (header_only) {
+		long here = ftell(f);
+		if (fseek(f, 0, SEEK_END) || ftell(f) != here + (long)h.packed) {
+			snprintf(err, errsize, "%s: truncated (rebuild it: pdnkit egdb build --variant %s)", path, db->v->key);
+			goto out;
+		}
+		k->present = true;
+		rc = 1;
 		goto out;
 	}
 	z = malloc(h.packed ? h.packed : 1);
@@ -591,13 +607,13 @@ static int read_class(const pk_vegdb *db, vclass *k, const char *dir, char *err,
 		snprintf(err, errsize, "%s: truncated (rebuild it: pdnkit egdb build --variant %s)", path, db->v->key);
 		goto out;
 	}
-	size_t n = ZSTD_decompress(k->t, k->size, z, h.packed);
-	if (ZSTD_isError(n) || n != k->size || fnv(k->t, k->size) != h.check) {
+	long n = zio_block_decompress(k->t, k->size, z, h.packed);
+	if (n < 0 || (uint64_t)n != k->size || fnv(k->t, k->size) != h.check) {
 		snprintf(err, errsize, "%s: damaged (its checksum differs; rebuild it: pdnkit egdb build --variant %s)", path,
 			 db->v->key);
 		goto out;
 	}
-	k->held = true;
+	k->present = true;
 	rc = 1;
 out:
 	fclose(f);
@@ -644,7 +660,7 @@ int vegdb_build(const pk_variant *v, int pieces, const char *dir, volatile sig_a
 		pk_vegdb_progress pr = { .name = k->name, .done = c, .total = db->nclass, .positions = k->size };
 		struct timespec t0, t1;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		int got = read_class(db, k, dir, err, errsize);
+		int got = read_class(db, k, dir, false, err, errsize);
 		if (got < 0)
 			rc = -1;
 		else if (got == 0) {
@@ -685,7 +701,7 @@ pk_vegdb *vegdb_open(const pk_variant *v, const char *dir, char *err, size_t err
 			vclass *k = &db->cls[c];
 			if (k->pieces != level)
 				continue;
-			int got = read_class(db, k, dir, err, errsize);
+			int got = read_class(db, k, dir, true, err, errsize);
 			if (got < 0) {
 				vegdb_free(db);
 				return NULL;
@@ -694,15 +710,13 @@ pk_vegdb *vegdb_open(const pk_variant *v, const char *dir, char *err, size_t err
 		}
 		if (!all) {
 			for (int c = 0; c < db->nclass; c++)
-				if (db->cls[c].pieces == level) {
-					free(db->cls[c].t);
-					db->cls[c].t = NULL;
-					db->cls[c].held = false;
-				}
+				if (db->cls[c].pieces == level)
+					db->cls[c].present = false;
 			break;
 		}
 		db->pieces = level;
 	}
+	snprintf(db->dir, sizeof db->dir, "%s", dir);
 	if (db->pieces < 2) {
 		snprintf(err, errsize, "%s/%s: no %s databases (build them: pdnkit egdb build --variant %s)", dir, v->key,
 			 v->name, v->key);
@@ -724,15 +738,52 @@ size_t vegdb_bytes(const pk_vegdb *db)
 	return n;
 }
 
+/* The table of class c, read on its first need (a search's threads may ask at once);
+ * NULL when it cannot be read (db->err says why). */
+static const uint8_t *table(const pk_vegdb *cdb, int c)
+{
+	pk_vegdb *db = (pk_vegdb *)cdb;   /* (reading a class changes nothing a probe sees) */
+	vclass *k = &db->cls[c];
+	const uint8_t *t = __atomic_load_n(&k->t, __ATOMIC_ACQUIRE);
+	if (t || !k->present || k->failed)
+		return t;
+	pthread_mutex_lock(&db->lock);
+	if (!k->t && !k->failed) {
+		vclass tmp = *k;
+		char err[700];
+		if (read_class(db, &tmp, db->dir, false, err, sizeof err) == 1)
+			__atomic_store_n(&k->t, tmp.t, __ATOMIC_RELEASE);
+		else {
+			k->failed = true;
+			if (!db->err[0])
+				snprintf(db->err, sizeof db->err, "%s", err);
+		}
+	}
+	t = k->t;
+	pthread_mutex_unlock(&db->lock);
+	return t;
+}
+
+const char *vegdb_error(const pk_vegdb *db)
+{
+	pthread_mutex_lock((pthread_mutex_t *)&db->lock);
+	const char *e = db->err[0] ? db->err : NULL;
+	pthread_mutex_unlock((pthread_mutex_t *)&db->lock);
+	return e;
+}
+
 int vegdb_probe(const pk_vegdb *db, const pk_vpos *p, int *value, int *plies)
 {
 	if (!db || p->v != db->v)
 		return 0;
 	int c;
 	int64_t i = index_of(db, p, &c);
-	if (i < 0 || !db->cls[c].held)
+	if (i < 0)
 		return 0;
-	int b = db->cls[c].t[i];
+	const uint8_t *t = table(db, c);
+	if (!t)
+		return 0;
+	int b = t[i];
 	if (b == T_NONE)
 		return 0;
 	if (b == 0) {
@@ -749,14 +800,17 @@ int vegdb_each_class(const pk_vegdb *db, int (*fn)(void *ctx, const pk_vegdb_cla
 {
 	for (int c = 0; c < db->nclass; c++) {
 		const vclass *k = &db->cls[c];
-		if (!k->held || k->pieces > db->pieces)
+		if (!k->present || k->pieces > db->pieces)
 			continue;
+		const uint8_t *t = table(db, c);
+		if (!t)
+			return -1;
 		pk_vegdb_class_stats s;
 		memset(&s, 0, sizeof s);
 		snprintf(s.name, sizeof s.name, "%s", k->name);
 		s.pieces = k->pieces;
 		for (uint64_t i = 0; i < k->size; i++) {
-			int b = k->t[i];
+			int b = t[i];
 			if (b == T_NONE)
 				continue;
 			s.positions++;
@@ -801,9 +855,7 @@ const pk_vegdb *vegdb_shared(const pk_variant *v)
 	pthread_mutex_lock(&shared_lock);
 	if (!shared_tried[i] && shared_dir && vegdb_supported(v)) {
 		char err[512];
-		shared[i] = vegdb_open(v, shared_dir, err, sizeof err);
-		if (!shared[i] && !strstr(err, "no "))
-			fprintf(stderr, "pdnkit: %s\n", err);
+		shared[i] = vegdb_open(v, shared_dir, err, sizeof err);   /* (none: searched without) */
 	}
 	shared_tried[i] = true;
 	pk_vegdb *db = shared[i];

@@ -49,16 +49,20 @@ typedef struct {
 int vegdb_build(const pk_variant *v, int pieces, const char *dir, volatile sig_atomic_t *stop,
 		void (*progress)(void *ctx, const pk_vegdb_progress *p), void *ctx, char *err, size_t errsize);
 
-/* Opens the classes of v in dir/KEY/ (each read whole into memory). NULL with a message
- * in err when there are none or one is damaged. */
+/* Opens the classes of v in dir/KEY/: their headers are checked now, each table is read
+ * whole into memory (and its checksum checked) when a probe first needs it. NULL with a
+ * message in err when there are none or a header is wrong. */
 pk_vegdb *vegdb_open(const pk_variant *v, const char *dir, char *err, size_t errsize);
 void vegdb_free(pk_vegdb *db);
 /* The most pieces of which every class is held (0: none complete). */
 int vegdb_pieces(const pk_vegdb *db);
-/* Bytes held in memory. */
+/* Bytes of the tables read so far. */
 size_t vegdb_bytes(const pk_vegdb *db);
 const pk_variant *vegdb_variant(const pk_vegdb *db);
 
+/* The first class that could not be read when a probe needed it (its file named), or
+ * NULL: its positions are then answered as not held. */
+const char *vegdb_error(const pk_vegdb *db);
 /* The value of p for its side to move: 1 held (*value EGDB_WIN, EGDB_DRAW or EGDB_LOSS,
  * *plies the distance, -1 for a draw), 0 not held. */
 int vegdb_probe(const pk_vegdb *db, const pk_vpos *p, int *value, int *plies);
@@ -70,7 +74,8 @@ typedef struct {
 	uint64_t positions, wins, losses, draws;
 	int longest;                /* the longest win, in plies */
 } pk_vegdb_class_stats;
-/* Calls fn for every class held, in build order; stops at fn's non-zero answer. */
+/* Calls fn for every class held, in build order (each read); stops at fn's non-zero
+ * answer, -1 when a class cannot be read (vegdb_error). */
 int vegdb_each_class(const pk_vegdb *db, int (*fn)(void *ctx, const pk_vegdb_class_stats *s), void *ctx);
 
 /* The process's databases of v for the search: opened once from the directory that
