@@ -5,7 +5,6 @@
 #include <string.h>
 #include "analyze.h"
 #include "cli.h"
-#include "egdb_opts.h"
 #include "proto/client.h"
 #include "commands.h"
 #include "engine_opts.h"
@@ -294,8 +293,6 @@ int cmd_analyze(int argc, const char **argv)
 		goto out;
 	if (v && v->gametype == 21)
 		v = NULL;
-	if (v && ea.egdb)
-		egdb_variants_option(ea.egdb);   /* the variant's own, in DIR/VARIANT */
 	actx c = { .json = json };
 	pk_history h;
 	if (root_option(v ? variant : NULL, fen, moves, &c.root, &keys, &h) < 0)

@@ -122,14 +122,14 @@ static void vbuild_progress(void *ctx, const pk_vegdb_progress *pr)
 			(unsigned long long)pr->positions, pr->seconds);
 }
 
-static int vbuild(const pk_variant *v, const char *dir, int pieces, bool quiet, bool json)
+static int vbuild(const pk_variant *v, const char *dir, int pieces, int threads, bool quiet, bool json)
 {
 	build_ui ui = { quiet, json };
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	double t0 = cli_now();
 	char err[600];
-	if (vegdb_build(v, pieces, dir, &stop_flag, vbuild_progress, &ui, err, sizeof err) < 0) {
+	if (vegdb_build(v, pieces, threads, dir, &stop_flag, vbuild_progress, &ui, err, sizeof err) < 0) {
 		if (stop_flag) {
 			cli_error("stopped by a signal; the finished classes are kept in %s/%s, run the same command to go on",
 				  dir, v->key);
@@ -192,8 +192,8 @@ static int egdb_build_cmd(int argc, const char **argv)
 	if (variant && !(var = cli_variant(variant)))
 		goto out;
 	if (var && var->gametype != 21) {
-		if (plan || slice || threads || dist || dist_men || level || memory) {
-			cli_error("another variant's databases are built whole: not with --plan, --slice, --threads, --distances, --distances-men, --level or --memory");
+		if (plan || slice || dist || dist_men || level || memory) {
+			cli_error("another variant's databases are built whole: not with --plan, --slice, --distances, --distances-men, --level or --memory");
 			goto out;
 		}
 		if (n > VEGDB_MAX_PIECES) {
@@ -205,7 +205,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-		rc = vbuild(var, d, (int)n, quiet, json);
+		rc = vbuild(var, d, (int)n, (int)nt, quiet, json);
 		goto out;
 	}
 	if (plan) {

@@ -414,14 +414,18 @@ pk_gengine *gengine_from_args(engine_args *ea, const pk_variant *v)
 	pk_features f;
 	if (engine_vweights(ea, v, &w) < 0 || engine_features(ea, &f) < 0)
 		return NULL;
-	if (ea->egdb)
-		egdb_variants_option(ea->egdb);
 	size_t mb = ea->hash ? (size_t)atol(ea->hash) : 64;
 	pk_vengine *ve = vengine_new(mb);
 	if (!ve || vengine_set_threads(ve, engine_threads(ea)) < 0) {
 		cli_error("cannot allocate a %zu MB transposition table", mb);
 		vengine_free(ve);
 		return NULL;
+	}
+	if (ea->egdb) {
+		/* the variant's own databases, in DIR/VARIANT */
+		char dir[4096];
+		egdb_dir(strcmp(ea->egdb, "default") ? ea->egdb : NULL, dir, sizeof dir);
+		vengine_set_tables_dir(ve, strcmp(ea->egdb, "none") ? dir : NULL);
 	}
 	vengine_set_weights(ve, &w);
 	vengine_set_features(ve, &f);

@@ -66,14 +66,17 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 		pl->f.tt_ways = 2;
 	if (v) {
 		/* the variant engine: English draughts' search on its board (its features and
-		 * threads too); --egdb names where the variant's own databases are (one place for
-		 * the whole process) */
+		 * threads too); --egdb names where the variant's own databases are */
 		if (ea.net || ea.egdb_cache) {
 			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
 				  "--weights, --patterns, --features, --threads, --egdb and --book only", what);
 			status = -1;
-		} else if (ea.egdb)
-			egdb_variants_option(ea.egdb);
+		} else if (ea.egdb && !strcmp(ea.egdb, "none"))
+			pl->vegdb = 2;
+		else if (ea.egdb) {
+			pl->vegdb = 1;
+			egdb_dir(strcmp(ea.egdb, "default") ? ea.egdb : NULL, pl->vegdb_dir, sizeof pl->vegdb_dir);
+		}
 		if (status == 0 && engine_vweights(&ea, v, &pl->vw) < 0) {
 			status = -1;
 		}

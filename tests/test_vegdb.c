@@ -55,7 +55,7 @@ static void against_minimax(const char *dir, const char *name, int pieces, int d
 {
 	const pk_variant *v = variant_by_name(name);
 	char err[600] = "";
-	CHECK_REPORT(vegdb_build(v, pieces, dir, NULL, NULL, NULL, err, sizeof err) == 0, "%s: build: %s", name, err);
+	CHECK_REPORT(vegdb_build(v, pieces, 2, dir, NULL, NULL, NULL, err, sizeof err) == 0, "%s: build: %s", name, err);
 	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
 	CHECK_REPORT(db != NULL, "%s: open: %s", name, err);
 	if (!db)
@@ -100,7 +100,7 @@ static void against_english(const char *dir)
 	CHECK_REPORT(egdb_build(&o, err, sizeof err) == 0, "English build: %s", err);
 	pk_egdb *en = egdb_new(8 << 20);
 	CHECK(egdb_add_dir(en, edir, err, sizeof err) > 0);
-	CHECK_REPORT(vegdb_build(v, 3, dir, NULL, NULL, NULL, err, sizeof err) == 0, "english: build: %s", err);
+	CHECK_REPORT(vegdb_build(v, 3, 2, dir, NULL, NULL, NULL, err, sizeof err) == 0, "english: build: %s", err);
 	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
 	CHECK_REPORT(db != NULL, "english: open: %s", err);
 	if (!db) {
@@ -170,7 +170,7 @@ int main(void)
 
 	/* Frisian's positions hold king-move counts: refused, said why */
 	char err[600] = "";
-	CHECK(vegdb_build(variant_by_name("frisian"), 3, dir, NULL, NULL, NULL, err, sizeof err) < 0);
+	CHECK(vegdb_build(variant_by_name("frisian"), 3, 1, dir, NULL, NULL, NULL, err, sizeof err) < 0);
 	CHECK(strstr(err, "king-move counts") != NULL);
 
 	/* a damaged file: refused with its name; a level not built is not claimed */

@@ -553,6 +553,10 @@ static pk_gengine *player_engine(pk_match *m, int i)
 		return NULL;
 	vengine_set_weights(ve, &pl->vw);
 	vengine_set_features(ve, &pl->f);   /* the same search features as in English */
+	if (pl->vegdb && vengine_set_tables_dir(ve, pl->vegdb == 1 ? pl->vegdb_dir : NULL) < 0) {
+		vengine_free(ve);
+		return NULL;
+	}
 	if (vengine_set_threads(ve, pl->threads > 0 ? pl->threads : 1) < 0) {
 		vengine_free(ve);
 		return NULL;

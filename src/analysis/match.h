@@ -40,6 +40,8 @@ typedef struct {
 	pk_book *bk;                /* plays from it while the position is in it (may be NULL) */
 	pk_egdb *egdb;              /* endgame databases the search probes (may be NULL) */
 	pk_vweights vw;             /* the weights, in a match of another variant */
+	int vegdb;                  /* and its endgame databases (egdb/vegdb.h): 0 the process's */
+	char vegdb_dir[1024];       /* default, 1 those in vegdb_dir, 2 none */
 	const pk_engine_spec *ext;  /* another engine (English only), or NULL for pdnkit's */
 	double ext_time;            /* its seconds a move */
 	char name[160];             /* the other engine's name as it gives it (after the run) */

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <time.h>
 #include "egdb/egdb.h"
+#include "base/pool.h"
 #include "egdb/vegdb.h"
 #include "pdn/zio.h"
 #include "rules/pos.h"
@@ -46,6 +47,7 @@ struct pk_vegdb {
 	const pk_variant *v;
 	int nsq;
 	int pieces;                 /* every class of this many pieces or fewer is held */
+	int threads;                /* of a build */
 	int nclass;
 	vclass *cls;
 	int map[VEGDB_MAX_PIECES + 1][VEGDB_MAX_PIECES + 1][VEGDB_MAX_PIECES + 1][VEGDB_MAX_PIECES + 1];
@@ -382,6 +384,132 @@ static int on_predecessor(builder *b, uint32_t qi, void *ctx)
 	return push(&b->level[at], qi);
 }
 
+/* A pass over a class's positions, split among threads: each takes a range of indexes
+ * and, in the first pass, lists its positions by the level where they are decided (its
+ * own lists, merged after). */
+typedef struct {
+	builder *b;
+	vclass *k;
+	int c, nt;
+	ilist *lists[VEGDB_MAX_THREADS];
+	pthread_mutex_t lock;
+	int failed;                 /* (read by the threads through __atomic_load_n) */
+	char err[600];
+} pass_ctx;
+
+static bool pass_failed(pass_ctx *pc) { return __atomic_load_n(&pc->failed, __ATOMIC_RELAXED) != 0; }
+
+static void pass_fail(pass_ctx *pc, const char *msg)
+{
+	pthread_mutex_lock(&pc->lock);
+	if (!pc->failed)
+		snprintf(pc->err, sizeof pc->err, "%s", msg);
+	__atomic_store_n(&pc->failed, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&pc->lock);
+}
+
+static void init_range(int t, void *ctx)
+{
+	pass_ctx *pc = ctx;
+	builder *b = pc->b;
+	const pk_vegdb *db = b->db;
+	vclass *k = pc->k;
+	ilist *level = pc->lists[t] = calloc(MAX_LEVEL + 2, sizeof *level);
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!level || !ml) {
+		free(ml);
+		pass_fail(pc, "out of memory");
+		return;
+	}
+	uint64_t lo = k->size * (uint64_t)t / (uint64_t)pc->nt, hi = k->size * (uint64_t)(t + 1) / (uint64_t)pc->nt;
+	for (uint64_t i = lo; i < hi && !pass_failed(pc); i++) {
+		pk_vpos p;
+		if (!decode(db, k, i, &p)) {
+			k->t[i] = T_NONE;
+			continue;
+		}
+		int n = vgen(&p, ml);
+		int same = 0, minloss = MAX_LEVEL, maxwin = -1;
+		bool never_loss = false;
+		for (int m = 0; m < n; m++) {
+			pk_vpos q;
+			vmake(&p, &ml->m[m], &q);
+			int qc, v = byte_of(db, &q, &qc);
+			if (qc == pc->c) {
+				same++;
+				continue;
+			}
+			if (v < 0 || v == T_NONE) {
+				char msg[100];
+				snprintf(msg, sizeof msg, "class %s: a move leads to a class not built", k->name);
+				pass_fail(pc, msg);
+				break;
+			}
+			if (v == 0)
+				never_loss = true;
+			else if ((v - 1) % 2 == 0) {
+				never_loss = true;
+				minloss = v - 1 < minloss ? v - 1 : minloss;
+			} else
+				maxwin = v - 1 > maxwin ? v - 1 : maxwin;
+		}
+		b->cnt[i] = never_loss ? 255 : (uint8_t)(same > 254 ? 254 : same);
+		b->ext[i] = (uint8_t)(maxwin + 1);
+		if ((n == 0 && push(&level[0], (uint32_t)i)) ||
+		    (minloss < MAX_LEVEL && push(&level[minloss + 1], (uint32_t)i)) ||
+		    (n > 0 && !never_loss && same == 0 && push(&level[maxwin + 1], (uint32_t)i))) {
+			pass_fail(pc, "out of memory");
+			break;
+		}
+	}
+	free(ml);
+}
+
+/* The threads' lists into one a level; -1 on a failure of the pass or of memory. */
+static int pass_merge(pass_ctx *pc, ilist *into)
+{
+	int rc = pc->failed ? -1 : 0;
+	for (int t = 0; t < pc->nt; t++) {
+		ilist *l = pc->lists[t];
+		for (int lv = 0; l && lv <= MAX_LEVEL + 1; lv++) {
+			for (size_t j = 0; j < l[lv].n && rc == 0; j++)
+				rc = push(&into[lv], l[lv].a[j]);
+			free(l[lv].a);
+		}
+		free(l);
+		pc->lists[t] = NULL;
+	}
+	return rc;
+}
+
+static void check_range(int t, void *ctx)
+{
+	pass_ctx *pc = ctx;
+	const pk_vegdb *db = pc->b->db;
+	vclass *k = pc->k;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml) {
+		pass_fail(pc, "out of memory");
+		return;
+	}
+	uint64_t lo = k->size * (uint64_t)t / (uint64_t)pc->nt, hi = k->size * (uint64_t)(t + 1) / (uint64_t)pc->nt;
+	for (uint64_t i = lo; i < hi && !pass_failed(pc); i++) {
+		if (k->t[i] == T_NONE)
+			continue;
+		pk_vpos p;
+		decode(db, k, i, &p);
+		int want = forward_value(db, &p, ml);
+		if (want != k->t[i]) {
+			char fen[256] = "", msg[500];
+			vfen_format(&p, fen, sizeof fen);
+			snprintf(msg, sizeof msg, "class %s: %s is stored %d but its moves give %d (a fault of the builder)",
+				 k->name, fen, k->t[i], want);
+			pass_fail(pc, msg);
+		}
+	}
+	free(ml);
+}
+
 static int build_class(pk_vegdb *db, int c, volatile sig_atomic_t *stop, char *err, size_t errsize)
 {
 	vclass *k = &db->cls[c];
@@ -403,44 +531,15 @@ static int build_class(pk_vegdb *db, int c, volatile sig_atomic_t *stop, char *e
 	}
 	b->db = db;
 	b->c = c;
-	/* every position's moves: those into other classes are final already */
-	for (uint64_t i = 0; i < k->size; i++) {
-		pk_vpos p;
-		if (!decode(db, k, i, &p)) {
-			k->t[i] = T_NONE;
-			continue;
-		}
-		int n = vgen(&p, &b->ml);
-		int same = 0, minloss = MAX_LEVEL, maxwin = -1;
-		bool never_loss = false;
-		for (int m = 0; m < n; m++) {
-			pk_vpos q;
-			vmake(&p, &b->ml.m[m], &q);
-			int qc, v = byte_of(db, &q, &qc);
-			if (qc == c) {
-				same++;
-				continue;
-			}
-			if (v < 0 || v == T_NONE) {
-				snprintf(err, errsize, "class %s: a move leads to a class not built", k->name);
-				goto out;
-			}
-			if (v == 0)
-				never_loss = true;
-			else if ((v - 1) % 2 == 0) {
-				never_loss = true;
-				minloss = v - 1 < minloss ? v - 1 : minloss;
-			} else
-				maxwin = v - 1 > maxwin ? v - 1 : maxwin;
-		}
-		b->cnt[i] = never_loss ? 255 : (uint8_t)(same > 254 ? 254 : same);
-		b->ext[i] = (uint8_t)(maxwin + 1);
-		if (n == 0 && push(&b->level[0], (uint32_t)i))
-			goto nomem;
-		if (minloss < MAX_LEVEL && push(&b->level[minloss + 1], (uint32_t)i))
-			goto nomem;
-		if (n > 0 && !never_loss && same == 0 && push(&b->level[maxwin + 1], (uint32_t)i))
-			goto nomem;
+	/* every position's moves (those into other classes are final already), the range
+	 * shared among the threads */
+	pass_ctx pc = { .b = b, .k = k, .c = c, .nt = db->threads };
+	pthread_mutex_init(&pc.lock, NULL);
+	pool_run(pc.nt, init_range, &pc);
+	if (pass_merge(&pc, b->level) < 0) {
+		snprintf(err, errsize, "%s", pc.err[0] ? pc.err : "out of memory");
+		pthread_mutex_destroy(&pc.lock);
+		goto out;
 	}
 	/* level by level: set the positions of that distance, then their predecessors */
 	for (int lv = 0; lv <= MAX_LEVEL; lv++) {
@@ -474,19 +573,11 @@ static int build_class(pk_vegdb *db, int c, volatile sig_atomic_t *stop, char *e
 			goto out;
 		}
 	/* the check: every value is the best of its moves' values */
-	for (uint64_t i = 0; i < k->size; i++) {
-		if (k->t[i] == T_NONE)
-			continue;
-		pk_vpos p;
-		decode(db, k, i, &p);
-		int want = forward_value(db, &p, &b->ml);
-		if (want != k->t[i]) {
-			char fen[256] = "";
-			vfen_format(&p, fen, sizeof fen);
-			snprintf(err, errsize, "class %s: %s is stored %d but its moves give %d (a fault of the builder)",
-				 k->name, fen, k->t[i], want);
-			goto out;
-		}
+	pool_run(pc.nt, check_range, &pc);
+	pthread_mutex_destroy(&pc.lock);
+	if (pc.failed) {
+		snprintf(err, errsize, "%s", pc.err);
+		goto out;
 	}
 	rc = 0;
 	goto out;
@@ -630,7 +721,7 @@ static int make_dir(const char *path)
 	return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-int vegdb_build(const pk_variant *v, int pieces, const char *dir, volatile sig_atomic_t *stop,
+int vegdb_build(const pk_variant *v, int pieces, int threads, const char *dir, volatile sig_atomic_t *stop,
 		void (*progress)(void *ctx, const pk_vegdb_progress *p), void *ctx, char *err, size_t errsize)
 {
 	if (!vegdb_supported(v)) {
@@ -654,6 +745,7 @@ int vegdb_build(const pk_variant *v, int pieces, const char *dir, volatile sig_a
 		return -1;
 	}
 	db->pieces = pieces;
+	db->threads = threads < 1 ? 1 : threads > VEGDB_MAX_THREADS ? VEGDB_MAX_THREADS : threads;
 	int rc = 0;
 	for (int c = 0; c < db->nclass && rc == 0; c++) {
 		vclass *k = &db->cls[c];
@@ -831,34 +923,55 @@ int vegdb_each_class(const pk_vegdb *db, int (*fn)(void *ctx, const pk_vegdb_cla
 
 /* ---- the search's databases ------------------------------------------------------- */
 
+/* Opened once a directory and a variant, kept for the process. */
+typedef struct shared_db {
+	char *dir;
+	int gametype;
+	pk_vegdb *db;               /* NULL: none there */
+	struct shared_db *next;
+} shared_db;
+
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *shared_dir;
-static pk_vegdb *shared[64];
-static bool shared_tried[64];
+static shared_db *shared_list;
 
 void vegdb_set_dir(const char *dir)
 {
 	pthread_mutex_lock(&shared_lock);
 	free(shared_dir);
 	shared_dir = dir ? strdup(dir) : NULL;
-	for (int i = 0; i < 64; i++) {
-		vegdb_free(shared[i]);
-		shared[i] = NULL;
-		shared_tried[i] = false;
-	}
 	pthread_mutex_unlock(&shared_lock);
+}
+
+const pk_vegdb *vegdb_shared_in(const char *dir, const pk_variant *v)
+{
+	if (!dir || !vegdb_supported(v))
+		return NULL;
+	pthread_mutex_lock(&shared_lock);
+	shared_db *d = shared_list;
+	while (d && (d->gametype != v->gametype || strcmp(d->dir, dir)))
+		d = d->next;
+	if (!d && (d = calloc(1, sizeof *d)) && (d->dir = strdup(dir))) {
+		char err[512];
+		d->gametype = v->gametype;
+		d->db = vegdb_open(v, dir, err, sizeof err);   /* (none: searched without) */
+		d->next = shared_list;
+		shared_list = d;
+	} else if (d && !d->dir) {
+		free(d);
+		d = NULL;
+	}
+	pk_vegdb *db = d ? d->db : NULL;
+	pthread_mutex_unlock(&shared_lock);
+	return db;
 }
 
 const pk_vegdb *vegdb_shared(const pk_variant *v)
 {
-	int i = v->gametype & 63;
 	pthread_mutex_lock(&shared_lock);
-	if (!shared_tried[i] && shared_dir && vegdb_supported(v)) {
-		char err[512];
-		shared[i] = vegdb_open(v, shared_dir, err, sizeof err);   /* (none: searched without) */
-	}
-	shared_tried[i] = true;
-	pk_vegdb *db = shared[i];
+	char *dir = shared_dir ? strdup(shared_dir) : NULL;
 	pthread_mutex_unlock(&shared_lock);
+	const pk_vegdb *db = vegdb_shared_in(dir, v);
+	free(dir);
 	return db;
 }

@@ -28,6 +28,7 @@
 
 #define VEGDB_MAX_PIECES 6
 #define VEGDB_SUFFIX ".vdb"
+#define VEGDB_MAX_THREADS 64
 
 typedef struct pk_vegdb pk_vegdb;
 
@@ -45,8 +46,10 @@ typedef struct {
 
 /* Builds every class of v up to `pieces` pieces (each side at least one) into dir/KEY/,
  * each class written when done; a class whose file is there and reads back is kept.
+ * threads share each class's first pass and its check (the levels between are one
+ * thread's).
  * 0, or -1 with a message in err. stop: a flag that ends the build between passes. */
-int vegdb_build(const pk_variant *v, int pieces, const char *dir, volatile sig_atomic_t *stop,
+int vegdb_build(const pk_variant *v, int pieces, int threads, const char *dir, volatile sig_atomic_t *stop,
 		void (*progress)(void *ctx, const pk_vegdb_progress *p), void *ctx, char *err, size_t errsize);
 
 /* Opens the classes of v in dir/KEY/: their headers are checked now, each table is read
@@ -78,8 +81,11 @@ typedef struct {
  * answer, -1 when a class cannot be read (vegdb_error). */
 int vegdb_each_class(const pk_vegdb *db, int (*fn)(void *ctx, const pk_vegdb_class_stats *s), void *ctx);
 
-/* The process's databases of v for the search: opened once from the directory that
- * vegdb_set_dir named (NULL, or none there: no databases). Thread-safe. */
+/* The process's databases of v in dir for the search: opened once a directory and a
+ * variant, kept to the end (NULL: none there, or dir NULL). Thread-safe. */
+const pk_vegdb *vegdb_shared_in(const char *dir, const pk_variant *v);
+/* The same in the directory that vegdb_set_dir named last (the process's default; NULL:
+ * none). */
 void vegdb_set_dir(const char *dir);
 const pk_vegdb *vegdb_shared(const pk_variant *v);
 

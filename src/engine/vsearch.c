@@ -19,6 +19,8 @@ struct pk_vengine {
 	bool own_weights;
 	pk_vmove exclude[VAR_MAX_MOVES];       /* root moves left out of the next search */
 	int nexclude;
+	bool tables_chosen;                    /* vengine_set_tables_dir() was called */
+	char *tables_dir;                      /* and named this directory (NULL: none) */
 };
 
 const char *const vweight_names[VW_NUM] = { "king",    "advance",  "centre",     "mobility",
@@ -391,6 +393,7 @@ void vengine_free(pk_vengine *e)
 	if (!e)
 		return;
 	mb_engine_free(e->e);
+	free(e->tables_dir);
 	free(e);
 }
 
@@ -407,6 +410,17 @@ int vengine_set_threads(pk_vengine *e, int n) { return mb_engine_set_threads(e->
 
 void vengine_new_game(pk_vengine *e) { mb_engine_new_game(e->e); }
 
+int vengine_set_tables_dir(pk_vengine *e, const char *dir)
+{
+	char *d = dir ? strdup(dir) : NULL;
+	if (dir && !d)
+		return -1;
+	free(e->tables_dir);
+	e->tables_dir = d;
+	e->tables_chosen = true;
+	return 0;
+}
+
 int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, const pk_limits *lim,
 		   volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *ctx,
 		   pk_vresult *out)
@@ -420,7 +434,7 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	e->e->v = root->v;
 	int dp = vdraw_kings_only_plies(root->v);
 	e->e->draw_plies = dp > 0 ? dp : 1 << 20;   /* 0: the variant has no such count */
-	e->e->tables = vegdb_shared(root->v);
+	e->e->tables = e->tables_chosen ? vegdb_shared_in(e->tables_dir, root->v) : vegdb_shared(root->v);
 	e->e->table_pieces = vegdb_pieces(e->e->tables);
 	e->e->exclude = e->exclude;
 	e->e->nexclude = e->nexclude;

@@ -96,6 +96,10 @@ void vengine_new_game(pk_vengine *e);
 /* The search's features (engine/search.h; the defaults: features_all) and threads. */
 void vengine_set_features(pk_vengine *e, const pk_features *f);
 int vengine_set_threads(pk_vengine *e, int n);
+/* The endgame databases this engine's searches probe (egdb/vegdb.h): those of the variant
+ * in dir (NULL: none); without this call, the process's default (vegdb_set_dir). 0, or
+ * -1 when out of memory. */
+int vengine_set_tables_dir(pk_vengine *e, const char *dir);
 /* Searches root under lim (depth, nodes, movetime; 0 each: no limit, stop by *stop).
  * h (may be NULL): the positions of the game before root (vpos_key), for repetitions,
  * and the kings' plain moves in a row before root (h->reversible), for the variant's
