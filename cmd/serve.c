@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "dbcli.h"
 #include "engine_opts.h"
+#include "egdb_opts.h"
 #include "web/web.h"
 
 extern char **environ;
@@ -106,6 +107,8 @@ int cmd_serve(int argc, const char **argv)
 		if (engine_egdb(&ea, &db) < 0)
 			goto out;
 	}
+	if (ea.egdb)
+		egdb_variants_option(ea.egdb);   /* the other variants' own, in DIR/VARIANT */
 	for (long i = 0; i < searches; i++)
 		if (!(engines[i] = engine_from_args(&ea)))
 			goto out;

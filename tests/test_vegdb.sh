@@ -115,4 +115,23 @@ run "$PDNKIT" import --db "$T_TMP/v.db" --egdb "$D" "$T_TMP/end.pdn"
 expect_rc 0 "import --egdb"
 expect_err_has "3 results checked against the endgame databases: 2 contradicted" "import judges them too"
 
+# serve: the position's and each move's value in the databases (the explorer's column)
+if command -v curl >/dev/null 2>&1; then
+	"$PDNKIT" serve --db "$T_TMP/v.db" --port 0 --port-file "$T_TMP/port" --egdb "$D" >"$T_TMP/serve.out" 2>"$T_TMP/serve.err" &
+	SPID=$!
+	i=0
+	while [ ! -s "$T_TMP/port" ] && [ $i -lt 100 ] && kill -0 $SPID 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	U="http://127.0.0.1:$(cat "$T_TMP/port")"
+	OUT=$(curl -s --max-time 20 "$U/api/position?variant=international&fen=W:W28:B3")
+	expect_out_has '"move":"28-23","from":28,"path":[23],"fen":"B:W23:B3","egdb":{"value":"win","plies":5}}' "serve: a move's value for its side"
+	expect_out_has '"move":"28-22","from":28,"path":[22],"fen":"B:W22:B3","egdb":{"value":"win","plies":15}}' "serve: the slower win"
+	expect_out_has '],"egdb":{"value":"win","plies":5}}' "serve: the position's value"
+	OUT=$(curl -s --max-time 20 "$U/api/explorer?variant=international&fen=W:WK46,K47:BK3")
+	expect_out_has '"egdb":{"value":"draw","plies":null}' "the explorer's moves with their values"
+	kill $SPID
+	wait $SPID 2>/dev/null
+else
+	echo "SKIP $T_NAME: serve's database values: curl not installed (apt-get install curl)"
+fi
+
 done_testing

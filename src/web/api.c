@@ -23,6 +23,7 @@
 #include "rules/gen.h"
 #include "store/store.h"
 #include "store/summary.h"
+#include "egdb/vegdb.h"
 #include "web/internal.h"
 
 /* The pages, built in from src/web/static by the Makefile. */
@@ -334,18 +335,60 @@ void web_json_gmove(req *r, const pk_gpos *before, const pk_gmove *m)
 	buf_str(r->out, "}");
 }
 
-void web_json_egdb(pk_web *w, req *r, const pk_pos *p)
+/* The value of p, English or another variant's, in its databases: 1 found. */
+static int gegdb_probe(pk_web *w, const pk_gpos *p, pk_egdb_result *out)
 {
-	pk_egdb_result er;
-	if (!w->o.egdb || egdb_probe(w->o.egdb, p, &er) != EGDB_FOUND) {
-		buf_str(r->out, "null");
-		return;
-	}
-	buf_printf(r->out, "{\"value\":\"%s\",\"plies\":", er.value == EGDB_WIN ? "win" : er.value == EGDB_LOSS ? "loss" : "draw");
-	if (er.plies >= 0)
-		buf_printf(r->out, "%d}", er.plies);
+	if (!p->v)
+		return w->o.egdb && egdb_probe(w->o.egdb, &p->e, out) == EGDB_FOUND;
+	return vegdb_probe(vegdb_shared(p->v), &p->x, &out->value, &out->plies);
+}
+
+static void json_egdb_result(req *r, const pk_egdb_result *er)
+{
+	buf_printf(r->out, "{\"value\":\"%s\",\"plies\":", er->value == EGDB_WIN ? "win" : er->value == EGDB_LOSS ? "loss" : "draw");
+	if (er->plies >= 0)
+		buf_printf(r->out, "%d}", er->plies);
 	else
 		buf_str(r->out, "null}");
+}
+
+void web_json_egdb(pk_web *w, req *r, const pk_pos *p)
+{
+	pk_gpos g;
+	gpos_english(&g, p);
+	web_json_gegdb(w, r, &g);
+}
+
+void web_json_gegdb(pk_web *w, req *r, const pk_gpos *p)
+{
+	pk_egdb_result er;
+	if (gegdb_probe(w, p, &er))
+		json_egdb_result(r, &er);
+	else
+		buf_str(r->out, "null");
+}
+
+void web_json_move_egdb(pk_web *w, req *r, const pk_gpos *p, const pk_gmove *m)
+{
+	pk_gpos c;
+	gpos_make(p, m, &c);
+	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);
+	pk_egdb_result er;
+	bool found = false;
+	if (ml && gpos_gen(&c, ml, VAR_MAX_MOVES) == 0) {
+		er.value = EGDB_WIN;             /* the other side cannot move: won at once */
+		er.plies = 1;
+		found = true;
+	} else if (ml && gegdb_probe(w, &c, &er)) {
+		er.value = -er.value;            /* the mover's, from the other side's */
+		er.plies = er.plies >= 0 ? er.plies + 1 : -1;
+		found = true;
+	}
+	free(ml);
+	if (found) {
+		buf_str(r->out, ",\"egdb\":");
+		json_egdb_result(r, &er);
+	}
 }
 
 void web_json_move(req *r, const pk_pos *before, const pk_move *m)
@@ -388,13 +431,13 @@ static void api_position(pk_web *w, req *r)
 		if (i)
 			buf_str(r->out, ",");
 		web_json_gmove(r, &p, &ml[i]);
+		r->out->n--;   /* reopen the object: each move's value in the databases */
+		web_json_move_egdb(w, r, &p, &ml[i]);
+		buf_str(r->out, "}");
 	}
 	free(ml);
 	buf_str(r->out, "],\"egdb\":");
-	if (p.v)
-		buf_str(r->out, "null");
-	else
-		web_json_egdb(w, r, &p.e);
+	web_json_gegdb(w, r, &p);
 	buf_str(r->out, "}");
 }
 
@@ -522,10 +565,7 @@ static void api_analyse(pk_web *w, req *r)
 	}
 	free(vres);
 	buf_str(b, "],\"egdb\":");
-	if (p.v)
-		buf_str(b, "null");
-	else
-		web_json_egdb(w, r, &p.e);
+	web_json_gegdb(w, r, &p);
 	buf_str(b, "}");
 }
 

@@ -522,8 +522,10 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 		buf_str(b, n++ ? "," : "");
 		web_json_gmove(r, &fb.at, &ml[o]);
 		b->n--;   /* reopen the object */
-		buf_printf(b, ",\"games\":%ld,\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld}", st->explore[i].games,
+		buf_printf(b, ",\"games\":%ld,\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld", st->explore[i].games,
 			   st->explore[i].bw, st->explore[i].ww, st->explore[i].draws);
+		web_json_move_egdb(w, r, &fb.at, &ml[o]);
+		buf_str(b, "}");
 	}
 	for (int o = 0; o < nm; o++) {
 		if (listed[o])
@@ -531,15 +533,14 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 		buf_str(b, n++ ? "," : "");
 		web_json_gmove(r, &fb.at, &ml[o]);
 		b->n--;
-		buf_str(b, ",\"games\":0,\"black_wins\":0,\"white_wins\":0,\"draws\":0}");
+		buf_str(b, ",\"games\":0,\"black_wins\":0,\"white_wins\":0,\"draws\":0");
+		web_json_move_egdb(w, r, &fb.at, &ml[o]);
+		buf_str(b, "}");
 	}
 	free(ml);
 	free(listed);
 	buf_str(b, "],\"egdb\":");
-	if (fb.at.v)
-		buf_str(b, "null");
-	else
-		web_json_egdb(w, r, &fb.at.e);
+	web_json_gegdb(w, r, &fb.at);
 	buf_str(b, "}");
 	free(st);
 }

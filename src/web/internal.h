@@ -74,6 +74,12 @@ void web_board_string(const pk_pos *p, char s[33]);
 void web_json_move(req *r, const pk_pos *before, const pk_move *m);
 /* The endgame databases' value of p as ,"egdb":{...} (nothing without databases). */
 void web_json_egdb(pk_web *w, req *r, const pk_pos *p);
+/* The same for a position of any variant (another variant's own databases, egdb/vegdb.h);
+ * null without them. */
+void web_json_gegdb(pk_web *w, req *r, const pk_gpos *p);
+/* ,"egdb":{value, plies} of move m of p for the side that plays it (nothing when the
+ * databases do not hold the position after it). */
+void web_json_move_egdb(pk_web *w, req *r, const pk_gpos *p, const pk_gmove *m);
 
 /* --- guard.c --- */
 

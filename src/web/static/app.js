@@ -412,16 +412,23 @@
        * draughts, White in International */
       var F = d.first === 'white' ? 'White' : 'Black';
       var tb = h('tbody');
+      /* each move's value in the endgame databases, for the side that plays it */
+      var withDb = d.moves.some(function (m) { return m.egdb; });
+      var S = d.turn === 'black' ? 'Black' : 'White';
       d.moves.forEach(function (m) {
         var t = m.black_wins + m.white_wins + m.draws;
-        tb.appendChild(h('tr', { cls: 'row', onclick: function () { play(m); } }, [
+        var cells = [
           h('td', { text: m.move }), h('td', { cls: 'games', text: fmt(m.games) }),
           /* the bar dark for Black's wins, light for White's, whoever moves first */
           h('td', {}, [m.games ? (F === 'White' ? resultBar(m.white_wins, m.draws, m.black_wins) : resultBar(m.black_wins, m.draws, m.white_wins)) : null]),
-          h('td', { text: t ? Math.round(100 * (m.black_wins + m.draws / 2) / t) + '%' : '' })]));
+          h('td', { text: t ? Math.round(100 * (m.black_wins + m.draws / 2) / t) + '%' : '' })];
+        if (withDb) cells.push(h('td', { cls: 'egdb egdb-' + (m.egdb ? m.egdb.value : 'none'),
+          text: m.egdb ? m.egdb.value + (m.egdb.plies != null && m.egdb.value !== 'draw' ? ' in ' + m.egdb.plies : '') : '' }));
+        tb.appendChild(h('tr', { cls: 'row', onclick: function () { play(m); } }, cells));
       });
-      right.appendChild(h('table', { cls: 'list', id: 'explore' }, [h('thead', {}, [h('tr', {}, [h('th', { text: 'move' }), h('th', { text: 'games' }),
-        h('th', { text: 'Black \u00b7 draw \u00b7 White' }), h('th', { text: F + ' score' })])]), tb]));
+      var heads = [h('th', { text: 'move' }), h('th', { text: 'games' }), h('th', { text: 'Black \u00b7 draw \u00b7 White' }), h('th', { text: F + ' score' })];
+      if (withDb) heads.push(h('th', { text: 'databases (' + S + ')', title: 'the endgame databases\' value of each move for the side to move, in plies' }));
+      right.appendChild(h('table', { cls: 'list', id: 'explore' }, [h('thead', {}, [h('tr', {}, heads)]), tb]));
     }).catch(function (e) { showError(right, e); });
   }
 
