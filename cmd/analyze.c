@@ -29,12 +29,12 @@ typedef struct {
 	bool headed;
 } actx;
 
-void analyze_score_text(int s, char *buf, size_t n)
+void analyze_score_text(int s, int stm, char *buf, size_t n)
 {
 	if (score_is_win(s))
-		snprintf(buf, n, "%s in %d", s > 0 ? "win" : "loss", score_plies(s));
+		cli_score_text(s, stm, buf, n);   /* "White wins in 5" */
 	else
-		snprintf(buf, n, "%+d", s);
+		snprintf(buf, n, "%+d", s);         /* hundredths, the header names the side */
 }
 
 static void print_pv(const pk_gpos *root, const pk_gmove *pv, int n, bool json)
@@ -74,10 +74,10 @@ static void on_iteration(void *vctx, const pk_giteration *it)
 			       gpos_stm(&c->root) == PK_BLACK ? "Black" : "White");
 		c->headed = true;
 		char s[32];
-		analyze_score_text(it->score, s, sizeof s);
+		analyze_score_text(it->score, gpos_stm(&c->root), s, sizeof s);
 		if (c->line)
 			printf("[%d] ", c->line);
-		printf("%3d %10s %12llu %9.0f k/s %8.2f s ", it->depth, s, (unsigned long long)it->nodes, nps / 1000,
+		printf("%3d %15s %12llu %9.0f k/s %8.2f s ", it->depth, s, (unsigned long long)it->nodes, nps / 1000,
 		       it->seconds);
 		print_pv(&c->root, it->pv, it->npv, false);
 		putchar('\n');
@@ -337,7 +337,7 @@ int cmd_analyze(int argc, const char **argv)
 		if (multipv > 1) {
 			char m1[160], s1[32];
 			gmove_format(&c.root, &res.best, false, m1, sizeof m1);
-			analyze_score_text(res.last.score, s1, sizeof s1);
+			analyze_score_text(res.last.score, gpos_stm(&c.root), s1, sizeof s1);
 			if (json)
 				printf("{\"multipv\":%d,\"move\":\"%s\",\"score\":%d,\"depth\":%d}\n", k, m1,
 				       res.last.score, res.last.depth);
@@ -374,7 +374,7 @@ int cmd_analyze(int argc, const char **argv)
 			printf("no legal move: %s has lost\n", stm == PK_BLACK ? "Black" : "White");
 	} else {
 		gmove_format(&c.root, &res.best, false, mv, sizeof mv);
-		analyze_score_text(res.last.score, s, sizeof s);
+		analyze_score_text(res.last.score, gpos_stm(&c.root), s, sizeof s);
 		if (json)
 			printf("{%s\"bestmove\":\"%s\",\"score\":%d,\"depth\":%d,\"nodes\":%llu,\"seconds\":%.3f%s}\n", vkey, mv,
 			       res.last.score, res.last.depth, (unsigned long long)res.last.nodes, res.last.seconds,

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/json.h"
+#include "engine/search.h"
 #include "cli.h"
 #include "base/utf8.h"
 #include "rules/variant.h"
@@ -551,4 +552,13 @@ void cli_cell(FILE *f, const char *s, int w, bool last)
 	if (!last)
 		for (; chars < w; chars++)
 			fputc(' ', f);
+}
+
+void cli_score_text(int score, int side, char *buf, size_t size)
+{
+	const char *name = side == PK_BLACK ? "Black" : "White", *other = side == PK_BLACK ? "White" : "Black";
+	if (score_is_win(score))
+		snprintf(buf, size, "%s wins in %d", score > 0 ? name : other, score_plies(score));
+	else
+		snprintf(buf, size, "%+.2f for %s", score / 100.0, name);
 }

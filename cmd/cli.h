@@ -116,4 +116,8 @@ const pk_variant *cli_variant(const char *name);
  * is wrong (unknown, not implemented, a bad FEN). */
 int cli_variant_position(const char *name, const char *fen, const pk_variant **v, pk_vpos *p);
 
+/* A search's score of a position whose side to move is side, as pdnkit(1) says scores:
+ * "+0.35 for White" (men, that side's view), "Black wins in 7" (a win found, in plies). */
+void cli_score_text(int score, int side, char *buf, size_t size);
+
 #endif

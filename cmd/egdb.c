@@ -360,10 +360,16 @@ static void print_probe(const char *fen, const char *canon, const char *why, int
 		char v[80];
 		value_text(r, stm, v, sizeof v);
 		printf("%s: %s\n", canon, v);
-		/* each move, for the side to move: as a tablebase page lists them */
+		/* each move, as a tablebase page lists them, its winner named */
+		const char *mover = stm == PK_BLACK ? "Black" : "White", *other = stm == PK_BLACK ? "White" : "Black";
 		for (int i = 0; i < nm; i++) {
-			printf("  %-12s %s", mvs[i].text, value_word(mvs[i].value));
-			if (mvs[i].plies >= 0 && mvs[i].value != EGDB_DRAW)
+			int mv = mvs[i].value;
+			bool decided = mv == EGDB_WIN || mv == EGDB_LOSS;
+			if (decided)
+				printf("  %-12s %s wins", mvs[i].text, mv == EGDB_WIN ? mover : other);
+			else
+				printf("  %-12s %s", mvs[i].text, value_word(mv));
+			if (decided && mvs[i].plies >= 0)
 				printf(" in %d plies", mvs[i].plies);
 			putchar('\n');
 		}

@@ -40,14 +40,6 @@ static void on_end_signal(int sig)
 
 /* ---- what the engine says while it searches ---- */
 
-void pc_score_text(int score, int side, char *buf, size_t size)
-{
-	if (score_is_win(score))
-		snprintf(buf, size, "%s wins in %d", pc_side_name(score > 0 ? side : !side), score_plies(score));
-	else
-		snprintf(buf, size, "%+.2f for %s", score / 100.0, pc_side_name(side));
-}
-
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size)
 {
 	pk_pos p = *root;
@@ -101,7 +93,7 @@ static void on_any_iteration(pc_itctx *x, int depth, int score, double seconds, 
 		view_draw(c);
 	else if (x->print) {
 		char s[48];
-		pc_score_text(score, gpos_stm(x->root), s, sizeof s);
+		cli_score_text(score, gpos_stm(x->root), s, sizeof s);
 		printf("depth %d  score %s  %.1f s  %s\n", depth, s, seconds, c->line);
 		fflush(stdout);
 	}
@@ -293,7 +285,7 @@ int pc_engine_move(pctx *c)
 		snprintf(c->line, sizeof c->line, "%s", mv);
 		char s[48] = "?";
 		if (a.has_score)
-			pc_score_text(c->score, c->score_side, s, sizeof s);
+			cli_score_text(c->score, c->score_side, s, sizeof s);
 		view_say(c, "%s plays %s   time %.1f s  score %s  depth %d  (%s)", pc_side_name(stm), mv, c->seconds, s,
 			 c->depth, c->engine_name);
 	} else {
@@ -332,7 +324,7 @@ int pc_engine_move(pctx *c)
 		pc_move_text(&root, &m, mv, sizeof mv);
 		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
 		char s[48];
-		pc_score_text(c->score, c->score_side, s, sizeof s);
+		cli_score_text(c->score, c->score_side, s, sizeof s);
 		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(stm), mv,
 			 c->seconds, s, c->depth, c->line);
 	}

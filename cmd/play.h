@@ -100,9 +100,6 @@ void pc_think(pctx *c, const pk_gpos *root, const pk_history *h, const pk_limits
 	      bool print, void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pc_result *r);
 /* A move of p as PDN writes it. */
 void pc_move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size);
-/* A score as play shows it: in men, said for a side ("+0.35 for Black"), or a win
- * found by the search ("Black wins in 7"); the same convention as blunders. */
-void pc_score_text(int score, int side, char *buf, size_t size);
 void pc_on_iteration(void *vctx, const pk_iteration *it);
 void pc_on_viteration(void *vctx, const pk_viteration *it);
 /* Watchers beside a search: a key, nothing (a timed search), a line of input. */

@@ -228,8 +228,10 @@ int cmd_solve(int argc, const char **argv)
 			       result_string(judged), judged == RES_DRAW ? "a draw" : judged == RES_BLACK_WINS ? "Black wins" : "White wins", mv);
 		} else if (!ok && !quiet) {
 			char safe[256];
-			printf("%s: game %d (%s): expected %s, judged %s (score %d at depth %d, %s)\n", file, g->index,
-			       name ? cli_safe_text(name, safe, sizeof safe) : "?", result_string(want), result_string(judged), s,
+			char sc[48];
+			cli_score_text(s, stm, sc, sizeof sc);
+			printf("%s: game %d (%s): expected %s, judged %s (%s at depth %d, %s)\n", file, g->index,
+			       name ? cli_safe_text(name, safe, sizeof safe) : "?", result_string(want), result_string(judged), sc,
 			       depth, mv);
 		}
 		fflush(stdout);   /* each result as it comes, also into a file or a pipe */

@@ -149,7 +149,7 @@ expect_out_has '{"fen":"W:WK1:B6","pieces":2,"value":"win","plies":1}' "the run 
 run "$PDNKIT" egdb probe --dir "$D" --moves "W:W20,K15:B12,K28"
 expect_rc 0 "probe --moves"
 first=$(echo "$OUT" | sed -n 2p)
-case $first in *" win in 81 plies") pass ;; *) fail "the best move of the First Position is not a win in 81 plies: $OUT" ;; esac
+case $first in *" White wins in 81 plies") pass ;; *) fail "the best move of the First Position is not a win in 81 plies: $OUT" ;; esac
 n=$("$PDNKIT" analyze --fen "W:W20,K15:B12,K28" --depth 1 --multipv 64 2>/dev/null | grep -c '^line ')
 [ "$(echo "$OUT" | grep -c '^  ')" -eq "$n" ] && pass || fail "not the $n legal moves listed: $OUT"
 bad=0
@@ -182,7 +182,7 @@ expect_rc 3 "no directory"
 run "$PDNKIT" analyze --egdb "$D" --fen "W:W20,K15:B12,K28" --movetime 5
 expect_rc 0 "analyze with the databases"
 expect_out_has "database: White wins in 81 plies" "analyze names the database's value"
-expect_out_has "score win in 81" "the search plays for the fastest win"
+expect_out_has "score White wins in 81" "the search plays for the fastest win"
 PDNKIT_EGDB="$T_TMP/nothing-here" run "$PDNKIT" analyze --fen "W:W20,K15:B12,K28" --depth 3
 expect_rc 0 "analyze without databases"
 expect_err_has "no endgame databases found in $T_TMP/nothing-here" "missing databases are said on stderr"
@@ -222,9 +222,9 @@ run "$PDNKIT" analyze --egdb "$D3" --fen "W:WK23,K18,K27:BK32" --depth 16 --feat
 SC=$(printf '%s\n' "$OUT" | sed -n 's/^bestmove .* score +\([0-9]*\)  depth 16$/\1/p')
 [ -n "$SC" ] && [ "$SC" -gt 18000 ] && [ "$SC" -lt 22000 ] && pass || fail "egdb-wins=0: a database win plus the evaluation: [$OUT]"
 run "$PDNKIT" analyze --egdb "$D3" --fen "W:WK23,K18,K27:BK32" --depth 16
-expect_out_has "score win in 9" "a won ending searched on: the win in 9 plies found"
+expect_out_has "score White wins in 9" "a won ending searched on: the win in 9 plies found"
 run "$PDNKIT" analyze --egdb "$D3" --fen "B:WK10,K14,K18:BK32" --depth 16
-expect_out_has "score loss in 10" "and the loser's longest defence (the full databases: in 10 plies)"
+expect_out_has "score White wins in 10" "and the loser's longest defence (the full databases: in 10 plies)"
 # --distances-men: the larger slices of at most M men keep distances too, those
 # already built without them are built again; the rest are left as they are.
 D4="$T_TMP/egdb-d3m"

@@ -266,7 +266,7 @@ run $PDNKIT analyze --variant russian --depth 4
 expect_rc 0 "analyze --variant russian"
 case $OUT in *"bestmove "[a-h][1-8]-[a-h][1-8]*) pass ;; *) fail "Russian moves are written c3-d4: $OUT" ;; esac
 run $PDNKIT analyze --variant russian --fen "W:W29,30:B4" --depth 10
-expect_out_has "score win in" "two men against one: the win is found"
+expect_out_has "score White wins in" "two men against one: the win is found"
 run $PDNKIT analyze --variant frisian --fen "W:W28,48:BK27,43,34" --depth 4
 expect_rc 0 "analyze --variant frisian"
 expect_out_has "bestmove 48x30" "Frisian: two men (200) before a king (199), the only move"

@@ -35,8 +35,8 @@ run "$PDNKIT" egdb probe --variant international --egdb "$D" "W:W28:B3"
 expect_rc 0 "probe"
 expect_out "W:W28:B3: White wins in 5 plies" "a man race won in 5 plies"
 run "$PDNKIT" egdb probe --variant international --egdb "$D" --moves "W:W28:B3"
-expect_out_has "28-23        win in 5 plies" "the quickest move first"
-expect_out_has "28-22        win in 15 plies" "the slower one after it"
+expect_out_has "28-23        White wins in 5 plies" "the quickest move first"
+expect_out_has "28-22        White wins in 15 plies" "the slower one after it"
 run "$PDNKIT" egdb probe --variant international --egdb "$D" --json "W:WK46,K47:BK3"
 expect_out '{"fen":"W:WK46,K47:BK3","pieces":3,"value":"draw"}' "two kings cannot catch one (JSON)"
 run "$PDNKIT" egdb probe --variant international --egdb "$D" "B:W28:B23"
@@ -69,11 +69,11 @@ expect_rc 0 "rebuilt after removal"
 
 # the search: a database win is a win at once, with its distance; none without them
 run "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3 --egdb "$D"
-expect_out_has "score win in 5" "analyze with the databases"
+expect_out_has "score White wins in 5" "analyze with the databases"
 run "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3 --egdb none
 case $OUT in *"score win"*) fail "a win without the databases at depth 3" ;; *) pass ;; esac
 run env PDNKIT_EGDB="$D" "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3
-expect_out_has "score win in 5" "the databases of \$PDNKIT_EGDB"
+expect_out_has "score White wins in 5" "the databases of \$PDNKIT_EGDB"
 
 # validate and import --egdb: a recorded result against the final position
 cat >"$T_TMP/end.pdn" <<'EOF2'
