@@ -163,29 +163,56 @@ void vegdb_free(pk_vegdb *db)
 	free(db);
 }
 
-/* The class of p and its index there; -1 when p's material is not one of db's (too many
- * pieces, or a side without any). */
-static int64_t index_of(const pk_vegdb *db, const pk_vpos *p, int *cls)
+/* p's pieces by group (n) and each group's rank as a combination (rank): false when p
+ * has more pieces than db holds. The board is read eight squares a word, empty words
+ * skipped (a few pieces on 32 to 72 squares). */
+static bool scan(const pk_vegdb *db, const pk_vpos *p, int n[4], uint64_t rank[4])
 {
-	int n[4] = { 0, 0, 0, 0 };
-	uint64_t rank[4] = { 0, 0, 0, 0 };
 	int total = 0;
-	for (int s = 1; s <= db->nsq; s++) {
-		int g = group_of(p->sq[s]);
-		if (g < 0)
-			continue;
-		if (++total > db->pieces || n[g] >= VEGDB_MAX_PIECES)
-			return -1;
-		rank[g] += binom[s - 1][n[g] + 1];
-		n[g]++;
+	n[0] = n[1] = n[2] = n[3] = 0;
+	rank[0] = rank[1] = rank[2] = rank[3] = 0;
+	for (int base = 1; base <= db->nsq; base += 8) {
+		uint64_t w;
+		memcpy(&w, &p->sq[base], sizeof w);   /* (sq has room past the last square) */
+		while (w) {
+			int b = __builtin_ctzll(w) >> 3, s = base + b;
+			w &= ~(0xFFull << (8 * b));
+			if (s > db->nsq)
+				break;
+			int g = group_of(p->sq[s]);
+			if (g < 0)
+				continue;
+			if (++total > db->pieces || n[g] >= VEGDB_MAX_PIECES)
+				return false;
+			rank[g] += binom[s - 1][n[g] + 1];
+			n[g]++;
+		}
 	}
+	return true;
+}
+
+/* The index of a scanned position in its class (*cls), or -1 when db has no such class
+ * (a side without pieces). */
+static int64_t index_in(const pk_vegdb *db, const int n[4], const uint64_t rank[4], int stm, int *cls)
+{
 	int c = db->map[n[0]][n[1]][n[2]][n[3]];
 	if (c < 0)
 		return -1;
 	const vclass *k = &db->cls[c];
 	uint64_t idx = ((rank[0] * k->radix[1] + rank[1]) * k->radix[2] + rank[2]) * k->radix[3] + rank[3];
 	*cls = c;
-	return (int64_t)(idx * 2 + (p->stm == PK_WHITE ? 0 : 1));
+	return (int64_t)(idx * 2 + (stm == PK_WHITE ? 0 : 1));
+}
+
+/* The class of p and its index there; -1 when p's material is not one of db's (too many
+ * pieces, or a side without any). */
+static int64_t index_of(const pk_vegdb *db, const pk_vpos *p, int *cls)
+{
+	int n[4];
+	uint64_t rank[4];
+	if (!scan(db, p, n, rank))
+		return -1;
+	return index_in(db, n, rank, p->stm, cls);
 }
 
 /* The position at idx of class k; false when there is none (two pieces on a square, a
@@ -218,24 +245,18 @@ static bool decode(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos *p
 	return true;
 }
 
-static bool side_empty(const pk_vpos *p, int side, int nsq)
-{
-	for (int s = 1; s <= nsq; s++)
-		if (p->sq[s] && (p->sq[s] == VP_WMAN || p->sq[s] == VP_WKING) == (side == PK_WHITE))
-			return false;
-	return true;
-}
-
 /* The stored byte of p (a child of a position being built or checked): a side to move
  * without pieces has lost; -1 when its class is not held. */
 static int byte_of(const pk_vegdb *db, const pk_vpos *p, int *cls)
 {
-	if (side_empty(p, p->stm, db->nsq)) {
-		*cls = -1;
-		return 1;
-	}
-	int c = -1;
-	int64_t i = index_of(db, p, &c);
+	int n[4], c = -1;
+	uint64_t rank[4];
+	*cls = -1;
+	if (!scan(db, p, n, rank))
+		return -1;
+	if ((p->stm == PK_WHITE ? n[0] + n[1] : n[2] + n[3]) == 0)
+		return 1;                      /* no pieces: lost, in 0 plies */
+	int64_t i = index_in(db, n, rank, p->stm, &c);
 	*cls = c;
 	if (i < 0 || !db->cls[c].t)
 		return -1;
