@@ -40,6 +40,16 @@ static void on_end_signal(int sig)
 
 /* ---- what the engine says while it searches ---- */
 
+void pc_score_for_view(const pctx *c, int score, int side, char *buf, size_t size)
+{
+	/* one side for every score of a game: the player's when one side is played by a
+	 * person and the other by the engine, else the side that moves first */
+	int view = c->engine_plays[PK_BLACK] != c->engine_plays[PK_WHITE]
+			   ? (c->engine_plays[PK_BLACK] ? PK_WHITE : PK_BLACK)
+			   : gpos_first(&c->g.pos);
+	cli_score_text(side == view ? score : -score, view, buf, size);
+}
+
 void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size)
 {
 	pk_pos p = *root;
@@ -93,7 +103,7 @@ static void on_any_iteration(pc_itctx *x, int depth, int score, double seconds, 
 		view_draw(c);
 	else if (x->print) {
 		char s[48];
-		cli_score_text(score, gpos_stm(x->root), s, sizeof s);
+		pc_score_for_view(c, score, gpos_stm(x->root), s, sizeof s);
 		printf("depth %d  score %s  %.1f s  %s\n", depth, s, seconds, c->line);
 		fflush(stdout);
 	}
@@ -285,7 +295,7 @@ int pc_engine_move(pctx *c)
 		snprintf(c->line, sizeof c->line, "%s", mv);
 		char s[48] = "?";
 		if (a.has_score)
-			cli_score_text(c->score, c->score_side, s, sizeof s);
+			pc_score_for_view(c, c->score, c->score_side, s, sizeof s);
 		view_say(c, "%s plays %s   time %.1f s  score %s  depth %d  (%s)", pc_side_name(stm), mv, c->seconds, s,
 			 c->depth, c->engine_name);
 	} else {
@@ -324,7 +334,7 @@ int pc_engine_move(pctx *c)
 		pc_move_text(&root, &m, mv, sizeof mv);
 		snprintf(c->last_move, sizeof c->last_move, "%s", mv);
 		char s[48];
-		cli_score_text(c->score, c->score_side, s, sizeof s);
+		pc_score_for_view(c, c->score, c->score_side, s, sizeof s);
 		view_say(c, "%s plays %s   time %.1f s  score %s  iteration %d  line %s", pc_side_name(stm), mv,
 			 c->seconds, s, c->depth, c->line);
 	}

@@ -48,6 +48,10 @@ typedef struct {
 	int cols;                   /* the terminal's width in full screen (80 or more) */
 } pctx;
 
+/* A search's score (from side's view) as the game's panel and lines say every score: for
+ * one side throughout (the person's against the engine, else the first mover's). */
+void pc_score_for_view(const pctx *c, int score, int side, char *buf, size_t size);
+
 /* Says something: printed in line mode, kept under the board in full-screen mode. */
 void view_say(pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Draws the board and everything around it (full-screen), or the board as text. */

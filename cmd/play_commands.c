@@ -324,7 +324,7 @@ static void analyse(pctx *c, const char *arg)
 	char mv[400];
 	pc_move_text(&root, &res.best, mv, sizeof mv);
 	char sc[48];
-	cli_score_text(res.score, gpos_stm(&root), sc, sizeof sc);
+	pc_score_for_view(c, res.score, gpos_stm(&root), sc, sizeof sc);
 	view_say(c, "analysis: best %s, score %s at iteration %d", mv, sc, res.depth);
 }
 
@@ -356,7 +356,7 @@ static void hint(pctx *c)
 		return;
 	}
 	char sc[48];
-	cli_score_text(res.score, gpos_stm(&root), sc, sizeof sc);
+	pc_score_for_view(c, res.score, gpos_stm(&root), sc, sizeof sc);
 	view_say(c, "hint: %s  (score %s, iteration %d, line %s)", mv, sc, res.depth, line);
 }
 

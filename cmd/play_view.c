@@ -220,7 +220,7 @@ void view_draw(pctx *c)
 	snprintf(t, sizeof t, "Time       %.1f s%s", c->seconds, c->thinking ? "  thinking..." : "");
 	at(&s, 7, PANEL, PANEL_W, t);
 	char sc[48];
-	cli_score_text(c->score, c->score_side, sc, sizeof sc);
+	pc_score_for_view(c, c->score, c->score_side, sc, sizeof sc);
 	snprintf(t, sizeof t, "Score      %s", sc);
 	at(&s, 8, PANEL, PANEL_W, t);
 	snprintf(t, sizeof t, "Iteration  %d   %llu nodes", c->depth, (unsigned long long)c->nodes);
