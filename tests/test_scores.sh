@@ -53,4 +53,10 @@ run sh -c "'$PDNKIT' play --line --depth 6 --book none --egdb none <'$T_TMP/in'"
 case $OUT in *" for Black"*|*" for White"*|*"wins in"*) pass ;; *) fail "play: the hint's score names no side: $OUT" ;; esac
 convention "play"
 
+# play: every score of the game for the same side, the player's (Black by default)
+printf '11-15\nhint\nquit\n' >"$T_TMP/in"
+run sh -c "'$PDNKIT' play --line --depth 6 --book none --egdb none <'$T_TMP/in'"
+sides=$(printf '%s\n' "$OUT" | grep -o -E 'for (Black|White)' | sort -u | tr '\n' ' ')
+[ "$sides" = "for Black " ] && pass || fail "play: scores for one side, the player's: [$sides] $OUT"
+
 done_testing
