@@ -62,6 +62,14 @@ get "/api/games?player=tinsley&limit=5"
 WANT=$("$PDNKIT" query --db "$DB" --player tinsley --format count)
 [ "$(num count)" = "$WANT" ] && pass || fail "games?player=tinsley counts $(num count), query $WANT"
 [ "$(echo "$OUT" | grep -c '"id":')" -eq 5 ] && pass || fail "limit=5 gave not 5 games: $OUT"
+# export: the list's games as one PDN (the Download button), as many as query counts
+get "/api/export?player=tinsley&from=1950&to=1955"
+[ "$CODE" = 200 ] && pass || fail "export answered $CODE: $OUT"
+WANT=$("$PDNKIT" query --db "$DB" --player tinsley --date-from 1950 --date-to 1955 --format count)
+[ "$(num games)" = "$WANT" ] && [ "$(num count)" = "$WANT" ] && pass || fail "export of Tinsley's 1950-55 games: $(num games), query $WANT"
+[ "$(printf '%s' "$OUT" | grep -o '\[Event ' | wc -l)" -eq "$WANT" ] && pass || fail "export: not $WANT games' tags in the PDN"
+get "/api/export?player=tinsley&limit=3"
+[ "$CODE" = 400 ] && pass || fail "export takes no limit: $CODE"
 get "/api/games?result=draw&from=1950&to=1959&order=date&desc=1&limit=3&offset=10"
 WANT=$("$PDNKIT" query --db "$DB" --result draw --date-from 1950 --date-to 1959 --format count)
 [ "$(num count)" = "$WANT" ] && pass || fail "games of the 1950s drawn: $(num count), query $WANT"

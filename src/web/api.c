@@ -773,7 +773,8 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		req_fail(&r, 404, "no such page");
 	} else {
 		const char *api = path + 5;
-		static const char *const with_store[] = { "games", "game", "explorer", "stats", "players", "annotate", "alias" };
+		static const char *const with_store[] = { "games", "game", "explorer", "stats", "players", "annotate", "alias",
+							  "export" };
 		bool needs_store = false;
 		for (size_t i = 0; i < sizeof with_store / sizeof with_store[0]; i++)
 			needs_store |= strcmp(api, with_store[i]) == 0;
@@ -811,6 +812,8 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 					api_annotate(w, &r, s);
 				else if (!strcmp(api, "alias"))
 					api_alias(w, &r, s);
+				else if (!strcmp(api, "export"))
+					collection_export(w, &r, s);
 				else
 					collection_players(w, &r, s);
 				give_store(w, s, gen);
@@ -824,7 +827,7 @@ static void on_request(void *ctx, const http_request *rq, http_response *rs)
 		} else if (!strcmp(api, "analyse") || !strcmp(api, "analyze")) {
 			api_analyse(w, &r);
 		} else {
-			req_fail(&r, 404, "no such API call (info, games, game, position, explorer, stats, players, egdb, analyse, annotate, alias)");
+			req_fail(&r, 404, "no such API call (info, games, game, export, position, explorer, stats, players, egdb, analyse, annotate, alias)");
 		}
 	}
 	if (!r.status && b.failed)

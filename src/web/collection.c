@@ -453,6 +453,66 @@ out:
 	replay_free(&c.rp);
 }
 
+/* --- export --- */
+
+#define EXPORT_MAX 5000
+
+typedef struct {
+	pk_store *s;
+	pk_buf pdn;
+	long n;
+	int failed;
+} export_ctx;
+
+static int export_row(void *ctx, const pk_row *row)
+{
+	export_ctx *c = ctx;
+	pk_game g;
+	pk_replay rp;
+	game_init(&g);
+	replay_init(&rp);
+	if (store_load_game(c->s, row, &g, &rp) < 0)
+		c->failed = 1;
+	else {
+		pk_write_opts wo = { .width = 80 };
+		if (c->n++)
+			buf_str(&c->pdn, "\n");
+		pdn_write_game(&g, &rp, &wo, sink_buf, &c->pdn);
+	}
+	game_free(&g);
+	replay_free(&rp);
+	return c->failed || c->pdn.failed;
+}
+
+/* GET /api/export: the games under the filters as one PDN text (at most EXPORT_MAX, the
+ * first by number), for a Download button: {"games":N,"count":M,"pdn":"..."}. */
+void collection_export(pk_web *w, req *r, pk_store *s)
+{
+	(void)w;
+	filter_buf fb;
+	if (!arg_filter(r, &fb))
+		return;
+	long count;
+	if (store_count(s, &fb.f, &count) < 0)
+		return (void)req_fail(r, 500, "%s", store_error(s));
+	fb.f.limit = EXPORT_MAX;
+	fb.f.offset = 0;
+	export_ctx c = { .s = s };
+	buf_init(&c.pdn);
+	if (store_query(s, &fb.f, export_row, &c) < 0 && !c.failed && !c.pdn.failed) {
+		buf_free(&c.pdn);
+		return (void)req_fail(r, 500, "%s", store_error(s));
+	}
+	if (c.failed || c.pdn.failed) {
+		buf_free(&c.pdn);
+		return (void)req_fail(r, 500, "a game could not be read back: %s", store_error(s));
+	}
+	buf_printf(r->out, "{\"games\":%ld,\"count\":%ld,\"limit\":%d,\"pdn\":", c.n, count, EXPORT_MAX);
+	buf_json(r->out, c.pdn.p ? c.pdn.p : "");
+	buf_str(r->out, "}");
+	buf_free(&c.pdn);
+}
+
 /* --- the collection --- */
 
 static void json_bucket(req *r, const pk_bucket *k)

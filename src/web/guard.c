@@ -144,6 +144,7 @@ static const struct {
 } call_args[] = {
 	{ "games", { FILTER_ARGS, "limit", "offset", "order", "desc" } },
 	{ "game", { "id" } },
+	{ "export", { FILTER_ARGS } },
 	{ "explorer", { FILTER_ARGS } },
 	{ "stats", { FILTER_ARGS } },
 	{ "players", { FILTER_ARGS, "limit" } },

@@ -118,5 +118,6 @@ void collection_game(pk_web *w, req *r, pk_store *s);
 void collection_explorer(pk_web *w, req *r, pk_store *s);
 void collection_stats(pk_web *w, req *r, pk_store *s);
 void collection_players(pk_web *w, req *r, pk_store *s);
+void collection_export(pk_web *w, req *r, pk_store *s);
 
 #endif

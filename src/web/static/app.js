@@ -4,6 +4,14 @@
 'use strict';
 (function () {
   var NS = 'http://www.w3.org/2000/svg';
+  /* a text saved as a file by the browser (the Download buttons) */
+  function download(name, text) {
+    var a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-pdn' }));
+    a.download = name;
+    document.body.appendChild(a); a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
   var view = document.getElementById('view');
   var pending = null;
   var info = {};
@@ -168,6 +176,12 @@
       function go(o) { var n = Object.assign({}, q); n.offset = o > 0 ? o : ''; location.hash = '#/games?' + qs(n); }
       if (off > 0) pager.appendChild(h('button', { text: '\u2039 previous', onclick: function () { go(off - 50); } }));
       if (off + shown < d.count) pager.appendChild(h('button', { text: 'next \u203a', id: 'next', onclick: function () { go(off + 50); } }));
+      /* every game of the list as one PDN file (as pdnkit export; at most 5,000) */
+      if (d.count) pager.appendChild(h('button', { text: 'Download PDN', id: 'download', title: 'the ' + fmt(Math.min(d.count, 5000)) + ' games of this list as a PDN file', onclick: function () {
+        var ep = {};
+        FILTERS.forEach(function (k) { if (q[k]) ep[k] = q[k]; });
+        api('export', ep).then(function (x) { download('games.pdn', x.pdn); }).catch(function (e) { showError(out, e); });
+      } }));
       out.appendChild(pager);
       /* the store holds games of several variants: choose among them */
       if (d.variants && d.variants.length > 1) {
@@ -249,17 +263,21 @@
     g.comment.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
     var spans = [];
     g.moves.forEach(function (m, i) {
-      if (m.side === first || i === 0) movesBox.appendChild(h('span', { cls: 'n', text: m.number + (m.side === first ? '.' : '...') }));
+      /* a move number and its move never part at the end of a line, nor a move in itself */
+      var pair = h('span', { cls: 'pair' });
+      if (m.side === first || i === 0) pair.appendChild(h('span', { cls: 'n', text: m.number + (m.side === first ? '.' : '...') }));
       var a = notes[m.ply], cls = a ? a['class'] : '';
       var sp = h('span', { cls: 'm ' + cls, 'data-ply': m.ply, text: m.move + (MARK[cls] || ''),
         title: a && a.best ? 'best ' + a.best + ', loss ' + (a.loss / 100).toFixed(2) : '' });
       sp.addEventListener('click', function () { go(m.ply); });
       spans.push(sp);
-      movesBox.appendChild(sp); movesBox.appendChild(document.createTextNode(' '));
+      pair.appendChild(sp);
+      movesBox.appendChild(pair); movesBox.appendChild(document.createTextNode(' '));
       m.comments.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
     });
     movesBox.appendChild(h('span', { cls: 'result', text: g.result }));
-    if (g.annotation) right.appendChild(graph(g, first, function (p) { go(p); }));
+    var chart = g.annotation ? graph(g, first, function (p) { go(p); }) : null;
+    if (chart) right.appendChild(chart);
     else if (info.annotate) {
       var note = h('p', { cls: 'muted' });
       note.appendChild(h('button', { text: 'Annotate this game', id: 'annotate', onclick: function () {
@@ -275,7 +293,11 @@
       ply = Math.max(0, Math.min(n, p));
       var last = ply > 0 ? [g.moves[ply - 1].from].concat(g.moves[ply - 1].path) : null;
       clear(boardBox).appendChild(drawBoard(g.positions[ply], { geo: geo, flip: flip, last: last }));
-      label.textContent = ' ply ' + ply + ' of ' + n;
+      /* who is to move, at which move number */
+      var nxt = g.moves[ply], side = nxt ? nxt.side : (n ? (g.moves[n - 1].side === 'black' ? 'white' : 'black') : first);
+      label.textContent = ' ' + (nxt ? 'move ' + nxt.number + ', ' + (side === 'black' ? 'Black' : 'White') + ' to move'
+        : 'the end: ' + g.result) + ' \u00b7 ply ' + ply + ' of ' + n;
+      if (chart) chart.setPly(ply);
       spans.forEach(function (e, i) { e.classList.toggle('cur', i + 1 === ply); });
       explore.setAttribute('href', '#/explorer?' + qs(english ? { moves: movesTo(ply) } : { moves: movesTo(ply), variant: g.variant }));
       clear(analyse);
@@ -308,40 +330,69 @@
       if (navigator.clipboard) navigator.clipboard.writeText(g.pdn).catch(function () { document.execCommand('copy'); });
       else document.execCommand('copy');
     } }));
+    right.appendChild(h('button', { text: 'Download', id: 'download-game', title: 'this game as a PDN file', onclick: function () {
+      download('game-' + g.id + '.pdn', g.pdn);
+    } }));
     var tags = h('table', {}, g.tags.map(function (t) { return h('tr', {}, [h('td', { text: t[0] }), h('td', { cls: 'l', text: t[1] })]); }));
     right.appendChild(h('h3', { text: 'Tags' }));
     right.appendChild(tags);
   }
-  /* the score after each move from the first mover's side, clamped to +-5 men */
+  /* the score after each move from the first mover's side, clamped to +-5 men, with its
+   * axes (men up for that side; move numbers) and the marked moves on the curve */
   function graph(g, first, onPly) {
-    var n = g.moves.length, w = 600, hh = 140, mid = hh / 2;
+    var n = g.moves.length, L = 34, B = 18, w = 600, hh = 150, top = 6, ph = hh - B - top, mid = top + ph / 2;
+    var pw = w - L - 4, X = function (p) { return L + p * pw / Math.max(1, n); };
+    var Y = function (v) { return mid - Math.max(-500, Math.min(500, v)) * (ph / 2) / 500; };
+    var F = first === 'black' ? 'Black' : 'White';
     var svg = s('svg', { viewBox: '0 0 ' + w + ' ' + hh, 'class': 'graph-eval', role: 'img' });
-    svg.appendChild(s('title')).textContent = 'evaluation after each move, ' + (first === 'black' ? 'Black' : 'White') + ' up';
-    svg.appendChild(s('rect', { x: 0, y: 0, width: w, height: hh, fill: '#fff', stroke: '#e2ddd2' }));
-    svg.appendChild(s('line', { x1: 0, y1: mid, x2: w, y2: mid, stroke: '#bbb' }));
-    var pts = [[0, mid]];
+    svg.appendChild(s('title')).textContent = 'evaluation after each move, in men, ' + F + ' up';
+    svg.appendChild(s('rect', { x: L, y: top, width: pw, height: ph, fill: '#fff', stroke: '#e2ddd2' }));
+    /* the score axis: men for the first mover */
+    [500, 250, 0, -250, -500].forEach(function (v) {
+      svg.appendChild(s('line', { x1: L, y1: Y(v), x2: L + pw, y2: Y(v), stroke: v ? '#eee' : '#bbb' }));
+      var t = s('text', { x: L - 4, y: Y(v) + 4, 'text-anchor': 'end', 'class': 'axis' });
+      t.textContent = v > 0 ? '+' + v / 100 : String(v / 100);
+      svg.appendChild(t);
+    });
+    var yl = s('text', { x: 10, y: mid, 'class': 'axis', transform: 'rotate(-90 10 ' + mid + ')', 'text-anchor': 'middle' });
+    yl.textContent = F + ' up';
+    svg.appendChild(yl);
+    /* the move axis: a tick every 10 moves (5 in short games) */
+    var moves = Math.ceil(n / 2), step = moves > 30 ? 10 : 5;
+    for (var k = step; k <= moves; k += step) {
+      var x = X(2 * k - 1);
+      svg.appendChild(s('line', { x1: x, y1: top + ph, x2: x, y2: top + ph + 4, stroke: '#999' }));
+      var t = s('text', { x: x, y: hh - 4, 'text-anchor': 'middle', 'class': 'axis' });
+      t.textContent = String(k);
+      svg.appendChild(t);
+    }
+    var at = {};
+    var pts = [[X(0), mid]];
     var notes = g.annotation.moves;
     notes.forEach(function (a) {
       if (a.score_played == null) return;
       var v = a.side === first ? a.score_played : -a.score_played;
-      v = Math.max(-500, Math.min(500, v));
-      pts.push([a.ply * w / Math.max(1, n), mid - v * (mid - 6) / 500]);
+      at[a.ply] = Y(v);
+      pts.push([X(a.ply), Y(v)]);
     });
     svg.appendChild(s('polyline', { points: pts.map(function (p) { return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join(' '),
       fill: 'none', stroke: '#2e6fb7', 'stroke-width': 2 }));
+    var cur = s('line', { x1: X(0), y1: top, x2: X(0), y2: top + ph, stroke: '#555', 'stroke-dasharray': '3 3', 'class': 'cur-ply' });
+    svg.appendChild(cur);
     notes.forEach(function (a) {
       var col = { blunder: '#c0392b', mistake: '#e67e22', inaccuracy: '#c9a227' }[a['class']];
       if (!col) return;
-      var c = s('circle', { cx: (a.ply * w / Math.max(1, n)).toFixed(1), cy: mid, r: 5, fill: col });
+      var c = s('circle', { cx: X(a.ply).toFixed(1), cy: (at[a.ply] != null ? at[a.ply] : mid).toFixed(1), r: 5, fill: col, 'class': 'mark' });
       c.appendChild(s('title')).textContent = 'ply ' + a.ply + ': ' + a.move + ' ' + a['class'];
       c.addEventListener('click', function () { onPly(a.ply - 1); });
       svg.appendChild(c);
     });
     svg.addEventListener('click', function (ev) {
       if (ev.target.tagName === 'circle') return;
-      var r = svg.getBoundingClientRect();
-      onPly(Math.round((ev.clientX - r.left) / r.width * n));
+      var r = svg.getBoundingClientRect(), x = (ev.clientX - r.left) / r.width * w;
+      onPly(Math.round((x - L) / pw * n));
     });
+    svg.setPly = function (p) { cur.setAttribute('x1', X(p)); cur.setAttribute('x2', X(p)); };
     return svg;
   }
   function runAnalysis(box, pos) {
