@@ -453,8 +453,15 @@ static void init_range(int t, void *ctx)
 		int same = 0, minloss = MAX_LEVEL, maxwin = -1;
 		bool never_loss = false;
 		for (int m = 0; m < n; m++) {
+			/* a plain move that crowns nothing stays in the class: counted, not looked up */
+			const pk_vmove *mv = &ml->m[m];
+			int piece = p.sq[mv->from];
+			if (mv->ncap == 0 && !((piece == VP_WMAN || piece == VP_BMAN) && db->crown[p.stm][mv->to])) {
+				same++;
+				continue;
+			}
 			pk_vpos q;
-			vmake(&p, &ml->m[m], &q);
+			vmake(&p, mv, &q);
 			int qc, v = byte_of(db, &q, &qc);
 			if (qc == pc->c) {
 				same++;
