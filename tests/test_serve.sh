@@ -87,6 +87,9 @@ GOT=$(echo "$OUT" | sed 's/.*"moves":\[{"move":"\([^"]*\)".*"games":\([0-9]*\),"
 GOTN=$(echo "$OUT" | sed 's/.*"moves":\[{[^}]*"games":\([0-9]*\),.*/\1/')
 [ "$GOT $GOTN" = "$FIRST" ] && pass || fail "the most played move: [$GOT $GOTN], stats [$FIRST]"
 [ "$(echo "$OUT" | grep -o '"move":' | wc -l)" -eq 7 ] && pass || fail "not the 7 legal moves listed"
+# the classic opening the explorer's moves reached, by name (pdnkit(1)'s table)
+get "/api/explorer?moves=11-15%2023-19%208-11%2022-17%204-8%2017-13"
+expect_out_has '"opening":"Old Fourteenth"' "the explorer names the opening"
 get "/api/explorer?fen=W:W18:B14"
 [ "$(num games)" = 0 ] && pass || fail "a position no game reaches: $OUT"
 

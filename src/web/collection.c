@@ -568,6 +568,22 @@ void collection_explorer(pk_web *w, req *r, pk_store *s)
 	buf_printf(b, ",\"board\":\"%s\",\"turn\":\"%s\",\"games\":%ld,\"ended\":%ld", board,
 		   gpos_stm(&fb.at) == PK_BLACK ? "black" : "white", count, st->explore_ended);
 	web_json_geometry(r, fb.at.v, "geometry");
+	/* the classic opening the moves reached (English draughts, given as moves) */
+	const char *moves = fb.at.v ? NULL : req_arg(r, "moves", MOVES_MAX);
+	if (moves && *moves) {
+		pk_game g;
+		pk_replay rp;
+		const char *why;
+		game_init(&g);
+		replay_init(&rp);
+		const pk_opname *on = replay_moves_text(moves, &g, &rp, &why) == 0 ? opname_of_replay(&rp) : NULL;
+		if (on) {
+			buf_str(b, ",\"opening\":");
+			buf_json(b, on->name);
+		}
+		game_free(&g);
+		replay_free(&rp);
+	}
 	buf_printf(b, ",\"results\":{\"black_wins\":%ld,\"white_wins\":%ld,\"draws\":%ld,\"unknown\":%ld},\"moves\":[",
 		   st->res[0], st->res[1], st->res[2], st->res[3]);
 	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);

@@ -444,6 +444,7 @@
       redraw();
       left.appendChild(boardBox);
       left.appendChild(h('p', { cls: 'kv', id: 'turn', text: d.turn === 'black' ? 'Black to move' : 'White to move' }));
+      if (d.opening) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'opening' }), h('span', { id: 'opening', text: d.opening })]));
       if (trail) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'moves' }), trail]));
       var fenIn = h('input', { cls: 'fen', id: 'fen', value: d.fen, 'aria-label': 'FEN' });
       left.appendChild(h('form', { onsubmit: function (ev) { ev.preventDefault(); location.hash = '#/explorer?' + qs(withV({ fen: fenIn.value.trim() })); } },
