@@ -6,6 +6,9 @@
  * pieces as jobs with their dependencies, printed on stdout; an exit status. */
 int egdb_plan_print(const char *format, const char *dir, int pieces, int threads, int nd, int ndm);
 
+/* egdb stats: counts by level, slice or material; probe timings. */
+int egdb_stats_cmd(int argc, const char **argv);
+
 /* egdb agree: how often the engine's judgement agrees with the databases. */
 int egdb_agree_cmd(int argc, const char **argv);
 

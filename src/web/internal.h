@@ -112,6 +112,10 @@ bool args_known(req *r, const char *call);
 /* At most size - 1 bytes of s for a message, printable ASCII only. */
 void json_safe_name(const char *s, char *out, size_t size);
 
+/* /api/position and /api/egdb (position.c). */
+void api_position(pk_web *w, req *r);
+void api_egdb(pk_web *w, req *r);
+
 /* The calls of the store (collection.c). */
 void collection_games(pk_web *w, req *r, pk_store *s);
 void collection_game(pk_web *w, req *r, pk_store *s);
