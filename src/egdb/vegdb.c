@@ -189,6 +189,13 @@ int64_t vdb_index_of(const pk_vegdb *db, const pk_vpos *p, int *cls)
  * man on its crowning row). */
 bool vdb_decode(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos *p)
 {
+	return vdb_decode_place(db, k, idx, p, NULL);
+}
+
+bool vdb_decode_place(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos *p, vplace *pl)
+{
+	if (pl)
+		memcpy(pl->n, k->n, sizeof pl->n);
 	vpos_clear(db->v, p, idx & 1 ? PK_BLACK : PK_WHITE);
 	idx >>= 1;
 	uint64_t rank[4];
@@ -209,10 +216,66 @@ bool vdb_decode(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos *p)
 			if (g % 2 == 0 && db->crown[g == 0 ? PK_WHITE : PK_BLACK][s])
 				return false;
 			p->sq[s] = (uint8_t)piece_of[g];
+			if (pl)
+				pl->sq[g][i] = (uint8_t)s;
 			hi--;
 		}
 	}
 	return true;
+}
+
+/* Takes square s out of group g of pl (its squares kept ascending). */
+static void place_remove(vplace *pl, int g, int s)
+{
+	int n = pl->n[g], i = 0;
+	while (i < n && pl->sq[g][i] != s)
+		i++;
+	for (; i + 1 < n; i++)
+		pl->sq[g][i] = pl->sq[g][i + 1];
+	pl->n[g] = n - 1;
+}
+
+/* Puts square s into group g of pl; false when the group is full. */
+static bool place_add(vplace *pl, int g, int s)
+{
+	int n = pl->n[g];
+	if (n >= VEGDB_MAX_PIECES)
+		return false;
+	int i = n;
+	while (i > 0 && pl->sq[g][i - 1] > s) {
+		pl->sq[g][i] = pl->sq[g][i - 1];
+		i--;
+	}
+	pl->sq[g][i] = (uint8_t)s;
+	pl->n[g] = n + 1;
+	return true;
+}
+
+int vdb_child_byte(const pk_vegdb *db, const vplace *parent, const pk_vpos *p, const pk_vmove *m, const pk_vpos *child,
+		   int *cls)
+{
+	vplace pl = *parent;
+	*cls = -1;
+	place_remove(&pl, group_of(p->sq[m->from]), m->from);
+	for (int i = 0; i < m->ncap; i++)
+		place_remove(&pl, group_of(p->sq[m->cap[i]]), m->cap[i]);
+	if (!place_add(&pl, group_of(child->sq[m->to]), m->to))
+		return -1;
+	int stm = child->stm;
+	if ((stm == PK_WHITE ? pl.n[0] + pl.n[1] : pl.n[2] + pl.n[3]) == 0)
+		return 1;                      /* no pieces: lost, in 0 plies */
+	uint64_t rank[4];
+	for (int g = 0; g < 4; g++) {
+		rank[g] = 0;
+		for (int i = 0; i < pl.n[g]; i++)
+			rank[g] += binom[pl.sq[g][i] - 1][i + 1];
+	}
+	int c = -1;
+	int64_t idx = index_in(db, pl.n, rank, stm, &c);
+	*cls = c;
+	if (idx < 0 || !db->cls[c].t)
+		return -1;
+	return db->cls[c].t[idx];
 }
 
 /* The stored byte of p (a child of a position being built or checked): a side to move

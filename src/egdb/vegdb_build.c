@@ -38,7 +38,7 @@ static int push(ilist *l, uint32_t x)
 /* The byte a position's children give it: a win in 1 + the shortest loss among them,
  * else a loss in 1 + the longest win when all are wins, else a draw. -1 for a child not
  * held. */
-static int forward_value(const pk_vegdb *db, const pk_vpos *p, pk_vmovelist *ml)
+static int forward_value(const pk_vegdb *db, const pk_vpos *p, const vplace *pl, pk_vmovelist *ml)
 {
 	int n = vgen(p, ml);
 	if (n == 0)
@@ -48,7 +48,7 @@ static int forward_value(const pk_vegdb *db, const pk_vpos *p, pk_vmovelist *ml)
 	for (int i = 0; i < n; i++) {
 		pk_vpos q;
 		vmake(p, &ml->m[i], &q);
-		int c, b = vdb_byte_of(db, &q, &c);
+		int c, b = vdb_child_byte(db, pl, p, &ml->m[i], &q, &c);
 		if (b < 0 || b == T_NONE)
 			return -1;
 		if (b == 0)
@@ -196,7 +196,8 @@ static void init_range(int t, void *ctx)
 	uint64_t lo = k->size * (uint64_t)t / (uint64_t)pc->nt, hi = k->size * (uint64_t)(t + 1) / (uint64_t)pc->nt;
 	for (uint64_t i = lo; i < hi && !pass_failed(pc); i++) {
 		pk_vpos p;
-		if (!vdb_decode(db, k, i, &p)) {
+		vplace pl;
+		if (!vdb_decode_place(db, k, i, &p, &pl)) {
 			k->t[i] = T_NONE;
 			continue;
 		}
@@ -213,7 +214,7 @@ static void init_range(int t, void *ctx)
 			}
 			pk_vpos q;
 			vmake(&p, mv, &q);
-			int qc, v = vdb_byte_of(db, &q, &qc);
+			int qc, v = vdb_child_byte(db, &pl, &p, mv, &q, &qc);
 			if (qc == pc->c) {
 				same++;
 				continue;
@@ -276,8 +277,9 @@ static void check_range(int t, void *ctx)
 		if (k->t[i] == T_NONE)
 			continue;
 		pk_vpos p;
-		vdb_decode(db, k, i, &p);
-		int want = forward_value(db, &p, ml);
+		vplace pl;
+		vdb_decode_place(db, k, i, &p, &pl);
+		int want = forward_value(db, &p, &pl, ml);
 		if (want != k->t[i]) {
 			char fen[256] = "", msg[500];
 			vfen_format(&p, fen, sizeof fen);

@@ -52,6 +52,17 @@ pk_vegdb *vdb_new(const pk_variant *v, int pieces);
 int64_t vdb_index_of(const pk_vegdb *db, const pk_vpos *p, int *cls);
 /* The position at idx of class k; false when there is none. */
 bool vdb_decode(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos *p);
+/* A position's pieces by group, each group's squares ascending (a decoded position's). */
+typedef struct {
+	int n[4];
+	uint8_t sq[4][VEGDB_MAX_PIECES];
+} vplace;
+/* vdb_decode, and the placement of the position into *pl. */
+bool vdb_decode_place(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos *p, vplace *pl);
+/* The stored byte of child = vmake(p, m), p placed as *parent: the placement changed by
+ * the move instead of the board read again. As vdb_byte_of. */
+int vdb_child_byte(const pk_vegdb *db, const vplace *parent, const pk_vpos *p, const pk_vmove *m, const pk_vpos *child,
+		   int *cls);
 /* The stored byte of p (a side to move without pieces: lost in 0); -1 when not held. */
 int vdb_byte_of(const pk_vegdb *db, const pk_vpos *p, int *cls);
 uint64_t vdb_fnv(const uint8_t *a, uint64_t n);
