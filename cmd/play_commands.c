@@ -355,6 +355,11 @@ static void hint(pctx *c)
 		view_say(c, "hint: %s (from the book)", mv);
 		return;
 	}
+	if (res.forced) {
+		/* the only legal move: not searched, no line of its own */
+		view_say(c, "hint: %s (the only legal move)", mv);
+		return;
+	}
 	char sc[48];
 	pc_score_for_view(c, res.score, gpos_stm(&root), sc, sizeof sc);
 	view_say(c, "hint: %s  (score %s, iteration %d, line %s)", mv, sc, res.depth, line);

@@ -58,5 +58,6 @@ printf '11-15\nhint\nquit\n' >"$T_TMP/in"
 run sh -c "'$PDNKIT' play --line --depth 6 --book none --egdb none <'$T_TMP/in'"
 sides=$(printf '%s\n' "$OUT" | grep -o -E 'for (Black|White)' | sort -u | tr '\n' ' ')
 [ "$sides" = "for Black " ] && pass || fail "play: scores for one side, the player's: [$sides] $OUT"
+expect_out_has "hint: 15x22 (the only legal move)" "play: a forced hint says so, without a stale line"
 
 done_testing
