@@ -302,7 +302,8 @@ int egdb_add_dir(pk_egdb *db, const char *dir, char *err, size_t errsize)
 	closedir(d);
 	if (rc < 0)
 		snprintf(err, errsize, "%s: out of memory", dir);
-	qsort(names, (size_t)n, sizeof *names, name_order);
+	if (n > 1)
+		qsort(names, (size_t)n, sizeof *names, name_order);
 	int added = 0;
 	for (int i = 0; i < n && rc == 0; i++) {
 		char path[4096];
