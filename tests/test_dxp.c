@@ -3,6 +3,7 @@
  * well-behaved and misbehaving (refusal, silence, a closed connection, an illegal move,
  * garbage, a resignation, a follower that never answers the request): each ends with its
  * status in bounded time, and no descriptor is left open. */
+#include <errno.h>
 #include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -122,8 +123,10 @@ static void *follower(void *arg)
 {
 	fake *f = arg;
 	dxp_conn c;
-	if (dxp_accept(f->lfd, &c) < 0)
-		return NULL;
+	int tries = 0;   /* dxp_accept waits a quarter of a second at a time: 20 s in all */
+	while (dxp_accept(f->lfd, &c) < 0)
+		if ((errno != EAGAIN && errno != EINTR) || ++tries > 80)
+			return NULL;
 	char msg[DXP_MAX + 16], out[DXP_MAX + 1], err[200];
 	pk_vpos p;
 	int mine = PK_WHITE;

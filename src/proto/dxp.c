@@ -353,6 +353,16 @@ int dxp_listen(const char *host, int port, char *err, size_t errsize)
 int dxp_accept(int lfd, dxp_conn *c)
 {
 	memset(c, 0, sizeof *c);
+	c->fd = -1;
+	/* a quarter of a second at most, so that a stop asked by a signal that came just
+	 * before the wait is seen by the caller's loop (accept itself would wait for ever) */
+	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	int r = poll(&pfd, 1, 250);
+	if (r <= 0) {
+		if (r == 0)
+			errno = EAGAIN;   /* nobody came */
+		return -1;
+	}
 	struct sockaddr_storage sa;
 	socklen_t sl = sizeof sa;
 	c->fd = accept4(lfd, (struct sockaddr *)&sa, &sl, SOCK_CLOEXEC);

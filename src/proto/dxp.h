@@ -81,7 +81,9 @@ typedef struct {
 int dxp_connect(dxp_conn *c, const char *host, int port, double timeout, char *err, size_t errsize);
 /* A listening socket on host (NULL or "": every address) and port; the descriptor, or -1. */
 int dxp_listen(const char *host, int port, char *err, size_t errsize);
-/* The next connection on a listening socket (blocks; -1 when interrupted or failed). */
+/* The next connection on a listening socket: waits a quarter of a second at most (-1 with
+ * errno EAGAIN then; -1 too when interrupted or failed), so that a caller looping on a
+ * stop flag sees it. */
 int dxp_accept(int lfd, dxp_conn *c);
 /* Sends a message and its '\0'; 0, or -1 when the other side has gone. */
 int dxp_send(dxp_conn *c, const char *msg);
