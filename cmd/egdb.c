@@ -151,7 +151,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	int quiet = 0, json = 0;
 	struct poptOption opts[] = {
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4; another variant: 2..6)", "N" },
-		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT", "NAME" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
 
 		{ "plan", 0, POPT_ARG_STRING, &plan, 0, "build nothing: write the slice pairs as jobs, each after the pairs it reads, with its memory and time (text or json), or a script that builds them under Slurm (slurm: sbatch jobs with dependencies) or GNU parallel (parallel: a wave at a time); each job is egdb build --slice, which skips a pair already built", "FORMAT" },
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
@@ -478,7 +478,7 @@ static int egdb_probe_cmd(int argc, const char **argv)
 	char *dir = NULL, *variant = NULL;
 	int json = 0, moves = 0;
 	struct poptOption opts[] = {
-		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT", "NAME" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
 
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
 		{ "moves", 'm', POPT_ARG_NONE, &moves, 0, "also each legal move with its value for the side to move (win, draw or loss, in how many plies): wins the quickest first, losses the longest last", NULL },

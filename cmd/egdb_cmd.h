@@ -2,6 +2,9 @@
 #ifndef PK_EGDB_CMD_H
 #define PK_EGDB_CMD_H
 
+/* --variant of build, probe and stats. */
+#define EGDB_VARIANT_HELP "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT"
+
 /* egdb build --plan FORMAT (text, json, slurm, parallel): the pairs of a level up to
  * pieces as jobs with their dependencies, printed on stdout; an exit status. */
 int egdb_plan_print(const char *format, const char *dir, int pieces, int threads, int nd, int ndm);

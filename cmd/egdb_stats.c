@@ -101,7 +101,7 @@ int egdb_stats_cmd(int argc, const char **argv)
 	char *dir = NULL, *measure_arg = NULL, *variant = NULL;
 	int json = 0, slices = 0;
 	struct poptOption opts[] = {
-		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "another variant's databases (international, russian, ...; not frisian), kept in DIR/VARIANT", "NAME" },
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
 
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
 		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
