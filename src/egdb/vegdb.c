@@ -251,6 +251,23 @@ static bool place_add(vplace *pl, int g, int s)
 	return true;
 }
 
+int64_t vdb_place_index(const pk_vegdb *db, const vplace *pl, int stm, int *cls)
+{
+	uint64_t rank[4];
+	for (int g = 0; g < 4; g++) {
+		rank[g] = 0;
+		for (int i = 0; i < pl->n[g]; i++)
+			rank[g] += binom[pl->sq[g][i] - 1][i + 1];
+	}
+	return index_in(db, pl->n, rank, stm, cls);
+}
+
+void vdb_place_move(vplace *pl, int g, int from, int to)
+{
+	place_remove(pl, g, from);
+	place_add(pl, g, to);
+}
+
 int vdb_child_byte(const pk_vegdb *db, const vplace *parent, const pk_vpos *p, const pk_vmove *m, const pk_vpos *child,
 		   int *cls)
 {
@@ -264,14 +281,8 @@ int vdb_child_byte(const pk_vegdb *db, const vplace *parent, const pk_vpos *p, c
 	int stm = child->stm;
 	if ((stm == PK_WHITE ? pl.n[0] + pl.n[1] : pl.n[2] + pl.n[3]) == 0)
 		return 1;                      /* no pieces: lost, in 0 plies */
-	uint64_t rank[4];
-	for (int g = 0; g < 4; g++) {
-		rank[g] = 0;
-		for (int i = 0; i < pl.n[g]; i++)
-			rank[g] += binom[pl.sq[g][i] - 1][i + 1];
-	}
 	int c = -1;
-	int64_t idx = index_in(db, pl.n, rank, stm, &c);
+	int64_t idx = vdb_place_index(db, &pl, stm, &c);
 	*cls = c;
 	if (idx < 0 || !db->cls[c].t)
 		return -1;

@@ -13,6 +13,7 @@
 #include "egdb/vegdb_int.h"
 #include "pdn/zio.h"
 #include "rules/pos.h"
+#include "rules/vbits.h"
 
 /* ---- building --------------------------------------------------------------------- */
 
@@ -35,12 +36,109 @@ static int push(ilist *l, uint32_t x)
 	return 0;
 }
 
+typedef struct {
+	pk_vegdb *db;
+	int c;
+	uint8_t *cnt, *ext;
+	ilist level[MAX_LEVEL + 2];
+	pk_vmovelist ml;
+	/* With the variant's bitboards (rules/vbits.h): captures found and plain moves
+	 * counted in a few word operations instead of the generator's walk. */
+	bool bits;
+	uint64_t near[2];                           /* squares (bit s - 1) where a man of that
+						     * side crowns with a plain move */
+	bool step[2][VAR_MAX_SQ + 1][VAR_MAX_SQ + 1];  /* a man of that side moves plainly
+							 * from the first square to the second */
+	uint8_t nb[VAR_MAX_SQ + 1][4];              /* the diagonal neighbours (0: none) */
+} builder;
+
+/* The bitboards of a position placed as *pl. */
+static void place_bits(const pk_vegdb *db, const vplace *pl, pk_vbits *b)
+{
+	static const int side[4] = { PK_WHITE, PK_WHITE, PK_BLACK, PK_BLACK };
+	b->men[0] = b->men[1] = b->kings[0] = b->kings[1] = 0;
+	for (int g = 0; g < 4; g++)
+		for (int i = 0; i < pl->n[g]; i++) {
+			uint64_t x = 1ull << vbits_bit(db->v, pl->sq[g][i]);
+			if (g % 2 == 0)
+				b->men[side[g]] |= x;
+			else
+				b->kings[side[g]] |= x;
+		}
+}
+
+/* vdb_decode_place of idx in a pass that walks the indexes in order: the two sides to
+ * move of one placement are neighbours, so the second reuses the first's decoding. */
+typedef struct {
+	uint64_t last;              /* idx / 2 of the placement in p and pl (UINT64_MAX: none) */
+	bool ok;
+	pk_vpos p;
+	vplace pl;
+} walker;
+
+static bool walk_decode(const pk_vegdb *db, const vclass *k, uint64_t idx, walker *w)
+{
+	if (w->last != idx >> 1) {
+		w->last = idx >> 1;
+		w->ok = vdb_decode_place(db, k, idx, &w->p, &w->pl);
+	} else
+		w->p.stm = idx & 1 ? PK_BLACK : PK_WHITE;
+	return w->ok;
+}
+
+/* The legal moves of p (placed as *pl) into ml, as vgen gives them; with bitboards the
+ * captures are looked for from the pieces that have one only, and a position without
+ * any lists its plain moves without looking. */
+static int gen_moves(const builder *b, const pk_vpos *p, const pk_vbits *bb, pk_vmovelist *ml)
+{
+	if (!b->bits)
+		return vgen(p, ml);
+	if (vbits_has_capture(p->v, bb, p->stm))
+		return vgen_from(p, vbits_capturers(p->v, bb, p->stm), ml);
+	return vgen_quiet(p, ml);
+}
+
+/* What the bitboard path needs of the variant: where men crown with a plain move and
+ * where they move plainly, from the generator's own moves of a lone man. */
+static void builder_tables(builder *b)
+{
+	const pk_vegdb *db = b->db;
+	b->bits = vbits_supported(db->v) && db->nsq <= 64;
+	if (!b->bits)
+		return;
+	for (int sq = 1; sq <= db->nsq; sq++) {
+		int r, c;
+		variant_square_rc(db->v, sq, &r, &c);
+		for (int d = 0; d < 4; d++)
+			b->nb[sq][d] = (uint8_t)variant_rc_square(db->v, r + (d < 2 ? -1 : 1), c + (d % 2 ? 1 : -1));
+	}
+	for (int x = 0; x < 2; x++)
+		for (int o = 1; o <= db->nsq; o++) {
+			if (db->crown[x][o])
+				continue;
+			pk_vpos e;
+			vpos_clear(db->v, &e, x);
+			e.sq[o] = x == PK_WHITE ? VP_WMAN : VP_BMAN;
+			int n = vgen_quiet(&e, &b->ml);
+			for (int i = 0; i < n; i++) {
+				int t = b->ml.m[i].to;
+				b->step[x][o][t] = true;
+				if (db->crown[x][t])
+					b->near[x] |= 1ull << (o - 1);
+			}
+		}
+}
+
 /* The byte a position's children give it: a win in 1 + the shortest loss among them,
  * else a loss in 1 + the longest win when all are wins, else a draw. -1 for a child not
  * held. */
-static int forward_value(const pk_vegdb *db, const pk_vpos *p, const vplace *pl, pk_vmovelist *ml)
+static int forward_value(const builder *bd, const pk_vpos *p, const vplace *pl, pk_vmovelist *ml)
 {
-	int n = vgen(p, ml);
+	const pk_vegdb *db = bd->db;
+	pk_vbits bb;
+	if (bd->bits)
+		place_bits(db, pl, &bb);
+	int n = gen_moves(bd, p, &bb, ml);
 	if (n == 0)
 		return 1;
 	int minloss = MAX_LEVEL, maxwin = -1;
@@ -65,14 +163,6 @@ static int forward_value(const pk_vegdb *db, const pk_vpos *p, const vplace *pl,
 	return maxwin + 2;
 }
 
-typedef struct {
-	pk_vegdb *db;
-	int c;
-	uint8_t *cnt, *ext;
-	ilist level[MAX_LEVEL + 2];
-	pk_vmovelist ml;
-} builder;
-
 /* Whether q (side to move X) may play the quiet move o -> s: no capture for X there, and
  * the move among its piece's quiet moves. */
 static bool quiet_move_legal(builder *b, const pk_vpos *q, int o, int s)
@@ -84,6 +174,52 @@ static bool quiet_move_legal(builder *b, const pk_vpos *q, int o, int s)
 		if (b->ml.m[i].from == o && b->ml.m[i].to == s)
 			return true;
 	return false;
+}
+
+/* each_predecessor with bitboards, from p's placement: no position built, the index
+ * from the placement changed by the move taken back. */
+static int each_predecessor_bits(builder *b, const pk_vpos *p, const vplace *pl, const pk_vbits *pb,
+				 int (*fn)(builder *b, uint32_t qi, void *ctx), void *ctx)
+{
+	const pk_vegdb *db = b->db;
+	const pk_variant *v = db->v;
+	int x = !p->stm;
+	for (int g = x == PK_WHITE ? 0 : 2, ge = g + 2; g < ge; g++) {
+		bool king = g % 2 == 1;
+		for (int j = 0; j < pl->n[g]; j++) {
+			int s = pl->sq[g][j];
+			int orig[VAR_MAX_MOVES], no = 0;
+			for (int d = 0; d < 4; d++)
+				for (int o = b->nb[s][d]; o && !p->sq[o]; o = b->nb[o][d]) {
+					if (king ? true : b->step[x][o][s] && !db->crown[x][o])
+						orig[no++] = o;
+					if (!king || !v->flying)
+						break;
+				}
+			uint64_t from = 1ull << vbits_bit(v, s);
+			for (int i = 0; i < no; i++) {
+				int o = orig[i];
+				pk_vbits qb = *pb;
+				uint64_t to = 1ull << vbits_bit(v, o);
+				if (king)
+					qb.kings[x] = (qb.kings[x] & ~from) | to;
+				else
+					qb.men[x] = (qb.men[x] & ~from) | to;
+				if (vbits_has_capture(v, &qb, x))
+					continue;
+				vplace ql = *pl;
+				vdb_place_move(&ql, g, s, o);
+				int c;
+				int64_t qi = vdb_place_index(db, &ql, x, &c);
+				if (qi < 0 || c != b->c)
+					continue;
+				int rc = fn(b, (uint32_t)qi, ctx);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
 }
 
 /* Calls fn for every position q of the class from which a quiet move of the side that
@@ -194,14 +330,36 @@ static void init_range(int t, void *ctx)
 		return;
 	}
 	uint64_t lo = k->size * (uint64_t)t / (uint64_t)pc->nt, hi = k->size * (uint64_t)(t + 1) / (uint64_t)pc->nt;
+	walker w = { .last = UINT64_MAX };
 	for (uint64_t i = lo; i < hi && !pass_failed(pc); i++) {
-		pk_vpos p;
-		vplace pl;
-		if (!vdb_decode_place(db, k, i, &p, &pl)) {
+		if (!walk_decode(db, k, i, &w)) {
 			k->t[i] = T_NONE;
 			continue;
 		}
-		int n = vgen(&p, ml);
+		const pk_vpos p = w.p;
+		const vplace pl = w.pl;
+		pk_vbits bb;
+		int n;
+		if (b->bits) {
+			place_bits(db, &pl, &bb);
+			if (!vbits_has_capture(db->v, &bb, p.stm)) {
+				/* plain moves only: they stay in the class unless a man crowns */
+				uint64_t men = 0;
+				for (int j = 0; j < pl.n[p.stm == PK_WHITE ? 0 : 2]; j++)
+					men |= 1ull << (pl.sq[p.stm == PK_WHITE ? 0 : 2][j] - 1);
+				if (!(men & b->near[p.stm])) {
+					n = vbits_quiet_count(db->v, &bb, p.stm);
+					b->cnt[i] = (uint8_t)(n > 254 ? 254 : n);
+					b->ext[i] = 0;
+					if (n == 0 && push(&level[0], (uint32_t)i)) {
+						pass_fail(pc, "out of memory");
+						break;
+					}
+					continue;
+				}
+			}
+		}
+		n = gen_moves(b, &p, &bb, ml);
 		int same = 0, minloss = MAX_LEVEL, maxwin = -1;
 		bool never_loss = false;
 		for (int m = 0; m < n; m++) {
@@ -273,16 +431,15 @@ static void check_range(int t, void *ctx)
 		return;
 	}
 	uint64_t lo = k->size * (uint64_t)t / (uint64_t)pc->nt, hi = k->size * (uint64_t)(t + 1) / (uint64_t)pc->nt;
+	walker w = { .last = UINT64_MAX };
 	for (uint64_t i = lo; i < hi && !pass_failed(pc); i++) {
 		if (k->t[i] == T_NONE)
 			continue;
-		pk_vpos p;
-		vplace pl;
-		vdb_decode_place(db, k, i, &p, &pl);
-		int want = forward_value(db, &p, &pl, ml);
+		walk_decode(db, k, i, &w);
+		int want = forward_value(pc->b, &w.p, &w.pl, ml);
 		if (want != k->t[i]) {
 			char fen[256] = "", msg[500];
-			vfen_format(&p, fen, sizeof fen);
+			vfen_format(&w.p, fen, sizeof fen);
 			snprintf(msg, sizeof msg, "class %s: %s is stored %d but its moves give %d (a fault of the builder)",
 				 k->name, fen, k->t[i], want);
 			pass_fail(pc, msg);
@@ -312,6 +469,7 @@ static int build_class(pk_vegdb *db, int c, volatile sig_atomic_t *stop, char *e
 	}
 	b->db = db;
 	b->c = c;
+	builder_tables(b);
 	/* every position's moves (those into other classes are final already), the range
 	 * shared among the threads */
 	pass_ctx pc = { .b = b, .k = k, .c = c, .nt = db->threads };
@@ -339,8 +497,15 @@ static int build_class(pk_vegdb *db, int c, volatile sig_atomic_t *stop, char *e
 			}
 			k->t[i] = (uint8_t)(lv + 1);
 			pk_vpos p;
-			vdb_decode(db, k, i, &p);
-			int r = each_predecessor(b, &p, on_predecessor, &lv);
+			vplace pl;
+			pk_vbits pb;
+			vdb_decode_place(db, k, i, &p, &pl);
+			int r;
+			if (b->bits) {
+				place_bits(db, &pl, &pb);
+				r = each_predecessor_bits(b, &p, &pl, &pb, on_predecessor, &lv);
+			} else
+				r = each_predecessor(b, &p, on_predecessor, &lv);
 			if (r)
 				goto nomem;
 		}

@@ -63,6 +63,11 @@ bool vdb_decode_place(const pk_vegdb *db, const vclass *k, uint64_t idx, pk_vpos
  * the move instead of the board read again. As vdb_byte_of. */
 int vdb_child_byte(const pk_vegdb *db, const vplace *parent, const pk_vpos *p, const pk_vmove *m, const pk_vpos *child,
 		   int *cls);
+/* The index of the position placed as *pl with stm to move in its class (*cls); -1 when
+ * db has no such class. */
+int64_t vdb_place_index(const pk_vegdb *db, const vplace *pl, int stm, int *cls);
+/* Moves a piece of group g of pl from one square to another (squares kept ascending). */
+void vdb_place_move(vplace *pl, int g, int from, int to);
 /* The stored byte of p (a side to move without pieces: lost in 0); -1 when not held. */
 int vdb_byte_of(const pk_vegdb *db, const pk_vpos *p, int *cls);
 uint64_t vdb_fnv(const uint8_t *a, uint64_t n);
