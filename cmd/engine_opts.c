@@ -470,6 +470,7 @@ int position_after_moves(const char *option, const char *text, pk_pos *out, uint
 		h->reversible = replay_history(&rp, rp.nply, *keys);
 		h->keys = *keys;
 		h->nkeys = rp.nply;
+		h->ending = 0;
 		*out = rp.nply ? rp.plies[rp.nply - 1].after : rp.start;
 	}
 	game_free(&g);

@@ -130,7 +130,7 @@ static int check(int argc, const char **argv)
 		}
 		pk_pos start;
 		pos_start(&start);
-		pk_history h = { NULL, 0, 0 };
+		pk_history h = { NULL, 0, 0, 0 };
 		pk_result r;
 		double t0 = cli_now();
 		engine_search(e, &start, &h, &lim, NULL, NULL, NULL, &r);

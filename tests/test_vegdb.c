@@ -5,6 +5,8 @@
  *   value is neither a win nor a loss there;
  * - English draughts' against the English databases (egdb/build.c, another builder over
  *   another generator): every position's value and distance;
+ * - the search counts FMJD's 5-move ending on from the game's history: a win the
+ *   databases give in N plies is a draw once fewer than N plies of the count are left;
  * - a damaged file is refused with its name, a missing level is not claimed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "egdb/build.h"
 #include "egdb/egdb.h"
 #include "egdb/vegdb.h"
+#include "engine/vsearch.h"
 #include "rules/fen.h"
 #include "rules/variant.h"
 
@@ -157,11 +160,62 @@ static void against_english(const char *dir)
 	egdb_free(en);
 }
 
+/* A won International position of FMJD's 5-move ending (two pieces, a king among them,
+ * against a lone king) in N plies, searched with the count of the ending already at
+ * 10 - N (a win: its last move is the count's tenth ply) and at 11 - N (a draw). */
+static void ending_count(const char *dir)
+{
+	const pk_variant *v = variant_by_name("international");
+	char err[600] = "";
+	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	CHECK_REPORT(db != NULL, "open: %s", err);
+	if (!db)
+		return;
+	pk_vpos p;
+	int value = 0, plies = 0, tries = 0;
+	for (;; tries++) {
+		CHECK(tries < 2000000);
+		if (tries >= 2000000) {
+			vegdb_free(db);
+			return;
+		}
+		random_pos(v, 3, &p);
+		if (vdraw_ending_class(&p) != 2 || vhas_capture(&p) || vegdb_probe(db, &p, &value, &plies) != 1)
+			continue;
+		if (value == EGDB_WIN && plies >= 5 && plies <= 9)
+			break;
+	}
+	vegdb_free(db);
+	pk_vengine *e = vengine_new(4);
+	CHECK(e != NULL);
+	if (!e)
+		return;
+	CHECK(vengine_set_tables_dir(e, dir) == 0);
+	char fen[200];
+	vfen_format(&p, fen, sizeof fen);
+	pk_limits lim = { .depth = 12 };
+	for (int k = 0; k < 3; k++) {
+		int done = k == 0 ? 0 : 10 - plies + (k - 1);
+		pk_history h = { NULL, 0, 0, done };
+		pk_vresult r;
+		vengine_new_game(e);
+		CHECK(vengine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r) == 0);
+		bool draw = k == 2;
+		CHECK_REPORT(draw ? r.last.score == 0 : r.last.score == SCORE_WIN - plies,
+			     "%s, won in %d plies by the databases, %d plies of the ending played: scored %d", fen, plies,
+			     done, r.last.score);
+	}
+	printf("international: %s won in %d plies; with %d plies of the 5-move ending left a draw\n", fen, plies,
+	       plies - 1);
+	vengine_free(e);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pdnkit-vegdb-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	against_minimax(dir, "international", 3, 5, 150);
+	ending_count(dir);
 	against_minimax(dir, "russian", 3, 5, 150);
 	against_minimax(dir, "italian", 3, 5, 150);
 	against_minimax(dir, "thai", 3, 5, 150);

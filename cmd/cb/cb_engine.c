@@ -129,7 +129,7 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 		rev++;
 		last = &history[i];
 	}
-	pk_history h = { keys, nk, rev };
+	pk_history h = { keys, nk, rev, 0 };
 	pk_move best;
 	pk_limits lim = { 0 };
 	/* maxtime as a limit whether CB_EXACT_TIME is set or not: the search begins no

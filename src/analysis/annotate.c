@@ -84,6 +84,7 @@ bool annotate_verify_limits(const pk_annotate_opts *o, const pk_note *n, int rou
 static void history_before(const pk_replay *rp, int p, uint64_t *keys, pk_history *h)
 {
 	h->reversible = replay_ghistory(rp, p, keys);
+	h->ending = replay_gending(rp, p);
 	h->keys = keys;
 	h->nkeys = p;         /* the positions before ply p's position (which is the root) */
 }

@@ -22,6 +22,7 @@ typedef struct {
 	uint64_t keys[GAME_MAX];
 	int n;                      /* moves played since start */
 	int rev;                    /* the kings' plain moves in a row ending at p */
+	pk_vdraw dr;                /* the draw rules' counts at p */
 	int minutes, moves;
 	double used;
 	int made;
@@ -97,6 +98,7 @@ static void play(session *ss, const pk_vmove *m)
 	ss->rev = king && m->ncap == 0 ? ss->rev + 1 : 0;
 	pk_vpos q;
 	vmake(&ss->p, m, &q);
+	vdraw_after(&ss->dr, &ss->p, m, &q);
 	ss->p = q;
 }
 
@@ -121,7 +123,7 @@ static int think(session *ss)
 	pthread_cond_init(&w.cv, NULL);
 	pthread_t t;
 	bool watching = pthread_create(&t, NULL, watch_run, &w) == 0;
-	pk_history h = { ss->keys, ss->n, ss->rev };
+	pk_history h = { ss->keys, ss->n, ss->rev, vdraw_ending_count(&ss->dr, &ss->p) };
 	vengine_search(ss->e, &ss->p, &h, &lim, &ss->halt, NULL, NULL, &r);
 	pthread_mutex_lock(&w.mu);
 	w.done = true;
@@ -156,6 +158,7 @@ static void replay_to(session *ss, int n)
 	int k = ss->n;
 	ss->n = 0;
 	ss->rev = 0;
+	vdraw_init(&ss->dr);
 	for (int i = 0; i < n && i < k; i++)
 		play(ss, &ss->hist[i]);
 }
@@ -240,6 +243,7 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 			ss->mine = m.follower;
 			ss->start = ss->p = p;
 			ss->n = ss->made = ss->rev = 0;
+			vdraw_init(&ss->dr);
 			ss->used = 0;
 			ss->minutes = m.minutes;
 			ss->moves = m.moves;

@@ -345,7 +345,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				note.seconds = a.seconds;
 			}
 		} else {
-			pk_history h = { gs->keys, nkeys, rev };
+			pk_history h = { gs->keys, nkeys, rev, v ? vdraw_ending_count(&dr, &p.x) : 0 };
 			pk_limits lim = pl->lim;
 			if (timed) {
 				lim.movetime = match_clock_share(clock[who], m->clock_inc);

@@ -169,19 +169,24 @@ int play_repetitions(const pk_play *g)
 }
 
 /* Another variant's own draw rule met by the game (rules/vdraw.c), its sentence, or NULL. */
-static const char *variant_drawn(const pk_play *g)
+static const char *variant_drawn_counts(const pk_play *g, pk_vdraw *d)
 {
-	pk_vdraw d;
-	vdraw_init(&d);
+	vdraw_init(d);
 	pk_gpos p = g->start;
 	const char *why = NULL;
 	for (int i = 0; i < g->nply; i++) {
 		pk_gpos q;
 		gpos_make(&p, &g->moves[i], &q);
-		why = vdraw_after(&d, &p.x, &g->moves[i].x, &q.x);
+		why = vdraw_after(d, &p.x, &g->moves[i].x, &q.x);
 		p = q;
 	}
 	return why;
+}
+
+static const char *variant_drawn(const pk_play *g)
+{
+	pk_vdraw d;
+	return variant_drawn_counts(g, &d);
 }
 
 int play_status(const pk_play *g)
@@ -245,7 +250,12 @@ const char *play_status_text(const pk_play *g, int status)
 
 pk_history play_history(const pk_play *g)
 {
-	pk_history h = { g->keys, g->nply, g->rev[g->nply] };
+	pk_history h = { g->keys, g->nply, g->rev[g->nply], 0 };
+	if (g->pos.v) {
+		pk_vdraw d;
+		variant_drawn_counts(g, &d);
+		h.ending = vdraw_ending_count(&d, &g->pos.x);
+	}
 	return h;
 }
 

@@ -46,11 +46,14 @@ typedef struct {
 } pk_result;
 
 /* Past positions of the game before the root, for repetitions: keys oldest first, and
- * how many of the last plies were reversible (no capture, no man moved). */
+ * how many of the last plies were reversible (no capture, no man moved); for another
+ * variant, the plies already played in the root's limited ending as its draw rule counts
+ * them (pk_vdraw.ending, rules/vdraw.c; 0: none, or not counted). */
 typedef struct {
 	const uint64_t *keys;
 	int nkeys;
 	int reversible;
+	int ending;
 } pk_history;
 
 /* Search features that can be switched, so that a match can show what each one is

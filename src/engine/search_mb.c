@@ -165,12 +165,22 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 /* the root moves left out are set by vengine_exclude, not by the limits (pk_move) */
 #define N_SET_EXCLUDE(e, lim) ((void)(lim))
 
-/* The variant's endgame databases: a position they hold scores its exact value, a win or
- * a loss by its distance; one that the variant's limited endings (vdraw_ending_plies)
- * would end before its distance is a draw (the ending's count taken from here: the
- * moves already played in it are not known to the search). */
+/* The variant's limited endings (vdraw_ending_plies) and endgame databases. A position
+ * of the root's limited ending is drawn once the plies played in it (those before the
+ * root, from the game's history, and those from the root here) reach the limit. A
+ * position the databases hold scores its exact value, a win or a loss by its distance,
+ * unless the limited ending would end first: then a draw (the count of an ending that
+ * begins inside the search starts at the probed position). */
 static bool mb_table_probe(const mb_engine *e, const mb_pos *x, int ply, int *score)
 {
+	int used = 0;
+	if (e->ending_class && vdraw_ending_class(&x->p) == e->ending_class) {
+		used = e->ending + ply;
+		if (used >= vdraw_ending_plies(&x->p)) {
+			*score = 0;
+			return true;
+		}
+	}
 	if (!e->tables || mb_pieces(&x->p) > e->table_pieces)
 		return false;
 	int value, plies;
@@ -178,7 +188,7 @@ static bool mb_table_probe(const mb_engine *e, const mb_pos *x, int ply, int *sc
 		return false;
 	if (value != EGDB_DRAW) {
 		int limit = vdraw_ending_plies(&x->p);
-		if (limit && plies > limit)
+		if (limit && plies > limit - used)
 			value = EGDB_DRAW;
 	}
 	*score = value == EGDB_DRAW ? 0 : value == EGDB_WIN ? SCORE_WIN - ply - plies : -SCORE_WIN + ply + plies;

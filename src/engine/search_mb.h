@@ -33,9 +33,11 @@ typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);
 #define N_WEIGHTS pk_vweights
 #define N_ITERATION pk_viteration
 #define N_EGDB 0
-/* the variant of the search, its count of kings-only plies that draws, and its endgame
- * databases (egdb/vegdb.h; NULL: none) with the most pieces they hold */
-#define N_ENGINE_EXTRA const pk_variant *v; int draw_plies; const struct pk_vegdb *tables; int table_pieces;
+/* the variant of the search, its count of kings-only plies that draws, its endgame
+ * databases (egdb/vegdb.h; NULL: none) with the most pieces they hold, and the root's
+ * limited ending (vdraw_ending_class; 0: none) with the plies played in it before */
+#define N_ENGINE_EXTRA const pk_variant *v; int draw_plies; const struct pk_vegdb *tables; int table_pieces; \
+	int ending_class, ending;
 #include "engine/worker.inc.h"
 
 mb_engine *mb_engine_new(size_t hash_mb);

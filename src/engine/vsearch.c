@@ -440,9 +440,11 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	e->e->nexclude = e->nexclude;
 	mb_pos r;
 	mb_pos_of(root, &r);
-	pk_history h = { NULL, 0, 0 };
+	pk_history h = { NULL, 0, 0, 0 };
 	if (hist)
 		h = *hist;
+	e->e->ending_class = vdraw_ending_class(root);
+	e->e->ending = e->e->ending_class ? h.ending : 0;
 	pk_limits l = *lim;
 	l.exclude = NULL;
 	l.nexclude = 0;

@@ -102,6 +102,30 @@ int replay_ghistory(const pk_replay *rp, int p, uint64_t *keys)
 	return rp->vr.rev && p >= 1 && p - 1 <= rp->vr.plies ? rp->vr.rev[p - 1] : 0;
 }
 
+int replay_gending(const pk_replay *rp, int p)
+{
+	const pk_vreplay *r = &rp->vr;
+	if (!rp->variant_replayed || !r->ord || p < 1 || p > r->plies + 1)
+		return 0;
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return 0;
+	pk_vdraw d;
+	vdraw_init(&d);
+	pk_vpos x = r->start;
+	for (int i = 0; i < p - 1; i++) {
+		int n = vgen(&x, ml);
+		if (r->ord[i] < 0 || r->ord[i] >= n)
+			break;
+		pk_vpos q;
+		vmake(&x, &ml->m[r->ord[i]], &q);
+		vdraw_after(&d, &x, &ml->m[r->ord[i]], &q);
+		x = q;
+	}
+	free(ml);
+	return vdraw_ending_count(&d, &x);
+}
+
 int replay_move_number(const pk_replay *rp, int p)
 {
 	if (rp->variant_replayed)      /* a move number opens with the variant's first side */

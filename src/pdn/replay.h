@@ -82,6 +82,10 @@ bool replay_gply(const pk_replay *rp, int p, pk_gpos *before, pk_gmove *m);
  * keys[0..p-1], and the reversible plies in a row before p: for another variant its
  * kings' plain moves, the count of its draw rule). */
 int replay_ghistory(const pk_replay *rp, int p, uint64_t *keys);
+/* For another variant's replay, the plies played in the limited ending of the position
+ * before ply p as its draw rule counts them (pk_history.ending; rules/vdraw.c); 0 for
+ * English draughts, a position of no such ending, or out of memory. */
+int replay_gending(const pk_replay *rp, int p);
 /* The position before ply p (1-based): the start, or the position after ply p-1. */
 const pk_pos *replay_pos_before(const pk_replay *rp, int p);
 /* The keys of the positions before ply p's (the start, then the position after each

@@ -147,6 +147,12 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
  * Canadian draughts, pool's 13 moves of three kings against one, Frisian's king endings);
  * 0 where its material has no such limit. */
 int vdraw_ending_plies(const pk_vpos *p);
+/* Which of its variant's limited endings p's material is (0: none); two positions of
+ * the same class a game's moves reach in turn are one ending, whose plies count on. */
+int vdraw_ending_class(const pk_vpos *p);
+/* The plies counted so far in p's limited ending by d, the count kept over the moves
+ * that reached p (0 when p's material has no limit). */
+int vdraw_ending_count(const pk_vdraw *d, const pk_vpos *p);
 /* The plies of kings-only moves after which a game of v is drawn (0: its rules have no
  * such count). */
 int vdraw_kings_only_plies(const pk_variant *v);

@@ -125,6 +125,21 @@ int vdraw_ending_plies(const pk_vpos *p)
 	}
 }
 
+int vdraw_ending_class(const pk_vpos *p)
+{
+	switch (p->v->gametype) {
+	case 20: case 26: case 27: return fmjd_ending(p);
+	case 23: return pool_ending(p) ? 1 : 0;
+	case 40: return vdraw_plies(p);
+	default: return 0;
+	}
+}
+
+int vdraw_ending_count(const pk_vdraw *d, const pk_vpos *p)
+{
+	return vdraw_ending_class(p) ? d->ending : 0;
+}
+
 const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, const pk_vpos *after)
 {
 	const pk_variant *v = before->v;
