@@ -136,8 +136,40 @@ static void test_variants(void)
 	CHECK(!rp.supported && rp.variant_replayed && rp.variant_plies == 1 && rp.complete);
 	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 28-23 *"),
 		  "error illegal-move ply 2: 28-23: not legal here under the rules of International draughts (Black to move; "
-		  "legal: 16-21, 17-21, 17-22, 18-22, 18-23, 19-23, 19-24, 20-24, 20-25)");
+		  "square 28 holds a White man; legal: 16-21, 17-21, 17-22, 18-22, 18-23, 19-23, 19-24, 20-24, 20-25); did "
+		  "you mean 18-23 (one digit off)? It is a legal move for White: is a move missing before it?");
 	CHECK(rp.variant_replayed && rp.variant_plies == 1 && !rp.complete);
+	/* why a variant's move is illegal, and what was probably meant (pdn/vexplain.c) */
+	static const struct {
+		const char *game, *has;
+	} why[] = {
+		{ "[GameType \"20\"]\n1. 28-32 *", "(White to move; square 28 is empty; legal: " },
+		{ "[GameType \"20\"]\n1. 28-32 *", "did you mean 32-28 (squares reversed)?" },
+		{ "[GameType \"20\"]\n1. 32-29 *", "a man moves one square diagonally" },
+		{ "[GameType \"20\"]\n1. 32-29 *", "33-29 (one digit off)" },
+		{ "[GameType \"20\"]\n1. 32-82 *", "not a move under the rules of International draughts (White to move; "
+						     "square 82 does not exist: International draughts has 50" },
+		{ "[GameType \"20\"]\n1. 32-82 *", "did you mean 32-28 (two digits swapped)?" },
+		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28-33 *", "square 33 is occupied by a White man" },
+		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28-33 *", "did you mean 28x17 (the only legal move of that piece)?" },
+		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 33-29 *", "a capture is compulsory" },
+		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28-22 *", "square 22 is occupied by a Black man" },
+		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28x17 12x21 3. 33-29 11-17 4. 29-24 19x30 5. 35x24 20x29 "
+		  "6. 34x23 *", "a capture here must take 2 pieces, the most there are" },
+		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28x17 12x21 3. 33-29 11-17 4. 29-24 19x30 5. 35x24 20x29 "
+		  "6. 34x23 *", "did you mean 34x12 (the only legal move of that piece)?" },
+		{ "[GameType \"25\"]\n1. c3-d5 *", "d5 is not a playing square" },
+		{ "[GameType \"25\"]\n1. c3-d5 *", "did you mean c3-d4 (one digit off)?" },
+		{ "[GameType \"25\"]\n1. i3-d4 *", "i3 is off the 8x8 board" },
+		{ "[GameType \"25\"]\n1. i3-d4 *", "c3-d4 (one letter off)" },
+		{ "[GameType \"25\"]\n1. c3d4 *", "did you mean c3-d4 (the squares written together)?" },
+		{ "[GameType \"25\"]\n1. c3-b2 *", "square b2 is occupied by a White man" },
+		{ "[GameType \"25\"]\n1. c3-d4 f6-g5 2. d4-c3 *", "a man cannot move backwards" },
+	};
+	for (size_t i = 0; i < sizeof why / sizeof *why; i++) {
+		const char *got = replay(why[i].game);
+		CHECK_REPORT(strstr(got, why[i].has) != NULL, "%s: wanted '%s' in: %s", why[i].game, why[i].has, got);
+	}
 	CHECK_STR(replay("[GameType \"40\"]\n1. 32-28 19-23 2. 28x19 14x23 *"), "");
 	CHECK(!rp.supported && rp.variant_replayed && rp.variant_plies == 4 && rp.complete);
 	CHECK_STR(replay("[GameType \"41\"]\n1. 32-28 *"),

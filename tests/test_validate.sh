@@ -69,7 +69,8 @@ expect_err_has "2 games read" "the game after the NULs is read"
 # the side, and the legal moves; a Russian man crowned in a capture goes on as a king.
 run "$PDNKIT" validate corpora/fixtures/variants.pdn
 expect_rc 1 "a variant game with an error"
-expect_out_has "variants.pdn:3:40: error: game 1 (International, an illegal capture), move 3 (Black): 23x34: not legal here under the rules of International draughts (Black to move; legal: 9-14," "the variant's error"
+expect_out_has "variants.pdn:3:40: error: game 1 (International, an illegal capture), move 3 (Black): 23x34: not legal here under the rules of International draughts (Black to move; square 34 is occupied by a White man; legal: 9-14," "the variant's error, and why"
+expect_out_has "did you mean 23-28 (the only legal move of that piece)?" "what was probably meant"
 expect_err_has "2 games read: 1 valid, 1 with errors, 0 with warnings, 2 of other variants replayed" "both replayed"
 
 if have_corpora "validating the real collections"; then

@@ -16,7 +16,7 @@ typedef struct {
 	uint32_t line, col;        /* 1-based; 0 when not tied to a place */
 	int ply;                   /* half-move from 1; 0 when not tied to a move */
 	char move[40];             /* the move as written, possibly shortened */
-	char message[256];
+	char message[512];
 	int nsuggest;
 	char suggest[PK_MAX_SUGGEST][PK_MOVE_STRLEN];
 	char why[PK_MAX_SUGGEST][40];

@@ -22,6 +22,12 @@ void rp_suggest_for_illegal(const pk_movelist *ml, const pk_pos *pos, const pk_w
 /* " did you mean 27-32 (squares reversed) or 23-27 (one digit off)?" after f's message. */
 void rp_append_suggestions(pk_finding *f);
 
+/* The same for another variant's move (pdn/vexplain.c): text as written, its squares
+ * sq[0..n-1] (n < 2: it does not read as squares of the board), ml p's legal moves. */
+void rp_vexplain(const pk_vpos *p, const pk_vmovelist *ml, const char *text, const int *sq, int n, char *buf,
+		 size_t size);
+void rp_vsuggest(const pk_vpos *p, const pk_vmovelist *ml, const char *text, const int *sq, int n, pk_finding *f);
+
 #define WHY_SIZE 200
 /* Signs that a game without a GameType tag is not English draughts (see variant.c):
  * a description in why, or NULL when the game looks English. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "pdn/replay_int.h"
 #include "pdn/vreplay.h"
 #include "rules/pos.h"
 
@@ -265,10 +266,29 @@ int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vrep
 					vmove_text(v, &ml->m[k], false, mv, sizeof mv);
 					used += (size_t)snprintf(legal + used, sizeof legal - used, "%s%s", k ? ", " : "", mv);
 				}
-				findings_add(&g->findings, SEV_ERROR, n < 0 ? "bad-move" : "illegal-move", e->line, e->col,
-					     out->plies + 1, "%s: %s under the rules of %s (%s to move; legal: %s)", text,
-					     n < 0 ? "not a move" : "not legal here", v->name,
-					     p.stm == PK_WHITE ? "White" : "Black", nm ? legal : "none");
+				char why[200];
+				rp_vexplain(&p, ml, text, sq, n, why, sizeof why);
+				/* a move of the other side: a move may be missing before this one */
+				char other[80] = "";
+				pk_vpos q = p;
+				q.stm = !q.stm;
+				pk_vmove cand[2];
+				if (n >= 2 && vreplay_read_move(&q, text, cand, 2) > 0)
+					snprintf(other, sizeof other, "t is a legal move for %s: is a move missing before it?",
+						 q.stm == PK_WHITE ? "White" : "Black");
+				pk_finding *f = findings_add(&g->findings, SEV_ERROR, n < 0 ? "bad-move" : "illegal-move",
+							     e->line, e->col, out->plies + 1,
+							     "%s: %s under the rules of %s (%s to move%s%s; legal: %s)", text,
+							     n < 0 ? "not a move" : "not legal here", v->name,
+							     p.stm == PK_WHITE ? "White" : "Black", why[0] ? "; " : "", why,
+							     nm ? legal : "none");
+				rp_vsuggest(&p, ml, text, sq, n, f);
+				rp_append_suggestions(f);
+				if (f && other[0]) {
+					size_t len = strlen(f->message);
+					snprintf(f->message + len, sizeof f->message - len, "%s%s",
+						 f->nsuggest ? " I" : "; i", other);
+				}
 			}
 			out->errors++;
 			out->complete = false;
