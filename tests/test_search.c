@@ -128,7 +128,7 @@ static void test_two_kings(void)
 			int nkeys = 0, rev = 0, ply;
 			bool won = false;
 			for (ply = 0; ply < 160 && !won; ply++) {
-				pk_history h = { keys, nkeys, rev };
+				pk_history h = { keys, nkeys, rev, 0 };
 				pk_limits lim = { .depth = 14 };
 				pk_result r;
 				engine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r);
@@ -171,7 +171,7 @@ static void test_draw_rules(void)
 	CHECK(r.last.score > 100);
 	/* ... but 99 reversible plies already played: any king move ends it in a draw. */
 	uint64_t keys[1] = { 0 };
-	pk_history h = { keys, 1, DRAW_PLIES - 1 };
+	pk_history h = { keys, 1, DRAW_PLIES - 1, 0 };
 	engine_new_game(e);
 	engine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r);
 	CHECK_INT(r.last.score, 0);
@@ -189,7 +189,7 @@ static void test_draw_rules(void)
 		pos_make(&p, &ml.m[i], &c);
 		hist[nh - 1 - 2 * i] = c.key;
 	}
-	pk_history hr = { hist, nh, nh };
+	pk_history hr = { hist, nh, nh, 0 };
 	engine_new_game(e);
 	engine_search(e, &p, &hr, &lim, NULL, NULL, NULL, &r);
 	CHECK_INT(r.last.score, 0);
@@ -687,7 +687,7 @@ static void test_progress(void)
 		f.progress = prog[n];
 		engine_set_features(e, &f);
 		engine_new_game(e);
-		pk_history h = { NULL, 0, rev[n] };
+		pk_history h = { NULL, 0, rev[n], 0 };
 		pk_result r;
 		engine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r);
 		if (n == 0) {
@@ -708,7 +708,7 @@ static void test_progress(void)
 		f.progress = n ? 40 : 0;
 		engine_set_features(e, &f);
 		engine_new_game(e);
-		pk_history h = { NULL, 0, 39 };
+		pk_history h = { NULL, 0, 39, 0 };
 		pk_result r;
 		engine_search(e, &s, &h, &lim, NULL, NULL, NULL, &r);
 		sc[n] = r.last.score;

@@ -204,7 +204,7 @@ int main(void)
 		CHECK(vfen_parse(iv, "W:WK46,K47,K48:B6", &k3, err, sizeof err) == 0);
 		pk_limits l8 = { .depth = 8 };
 		pk_vresult fresh, late;
-		pk_history none_played = { NULL, 0, 0 }, late_h = { NULL, 0, 49 };
+		pk_history none_played = { NULL, 0, 0, 0 }, late_h = { NULL, 0, 49, 0 };
 		vengine_new_game(e);
 		vengine_search(e, &k3, &none_played, &l8, NULL, NULL, NULL, &fresh);
 		vengine_new_game(e);
@@ -295,7 +295,7 @@ int main(void)
 	 * rounding of the scaled terms, on random middle-game and ending positions, with the
 	 * hand-set weights and with every weight set; the runaways and the balance are as
 	 * counted afresh. */
-	int same = 0, tried = 0, counted = 0, runaways = 0, bits_same = 0, bits_tried = 0;
+	int same = 0, tried = 0, counted = 0, runaways = 0, bits_same = 0, bits_tried = 0, safe_same = 0, safe_tried = 0;
 	for (int i = 0; variant_at(i); i++) {
 		const pk_variant *v = variant_at(i);
 		if (!v->replayable)
@@ -339,8 +339,32 @@ int main(void)
 			runaways_balance(&p, &run, &bal);
 			counted += f[VW_RUNAWAY] == sign * run && f[VW_BALANCE] == sign * bal;
 			runaways += run != 0;
+			/* the men's safe moves: each plain move of a man made, then the other side
+			 * asked for a capture, by the generator */
+			if (vbits_supported(v)) {
+				pk_vbits bb;
+				vbits_of(&p, &bb);
+				for (int side = 0; side < 2; side++) {
+					pk_vpos s = p;
+					s.stm = side;
+					pk_vmovelist *ql = malloc(sizeof *ql);
+					int nq = vgen_quiet(&s, ql), safe = 0;
+					for (int m = 0; m < nq; m++) {
+						if (s.sq[ql->m[m].from] != VP_WMAN && s.sq[ql->m[m].from] != VP_BMAN)
+							continue;
+						pk_vpos after;
+						vmake(&s, &ql->m[m], &after);
+						safe += !vhas_capture(&after);
+					}
+					free(ql);
+					safe_tried++;
+					safe_same += vbits_safe_men_moves(v, &bb, side) == safe;
+				}
+			}
 		}
 	}
+	CHECK_REPORT(safe_same == safe_tried && safe_tried > 1000, "the men's safe moves as the generator finds them in %d of %d",
+		     safe_same, safe_tried);
 	CHECK_REPORT(same == tried, "veval = the weighted terms in %d of %d positions", same, tried);
 	CHECK_REPORT(bits_same == bits_tried && bits_tried > 1000, "veval from the bitboards = veval in %d of %d positions",
 		     bits_same, bits_tried);

@@ -26,7 +26,7 @@ struct pk_vengine {
 const char *const vweight_names[VW_NUM] = { "king",    "advance",  "centre",     "mobility",
 					    "back_rank", "advance_late", "balance", "runaway",
 					    "edge",     "outpost",  "king_diag", "trade",
-					    "backed" };
+					    "backed",   "safe" };
 
 /* By kind: flying kings are worth more, and short-king games reward the back row; the
  * terms from advance_late on are 0 until a variant's file (book/weights-*.txt) sets them. */
@@ -329,6 +329,13 @@ static int eval_static(const pk_vpos *p, const pk_vbits *x, const pk_vweights *w
 		s += gone(b, &t, k[VW_ADVANCE_LATE] * t.advance * 7) / last;
 	if (k[VW_TRADE])
 		s += gone(b, &t, k[VW_TRADE] * (t.men + t.kings));
+	if (k[VW_SAFE] && b->bits) {
+		pk_vbits own;
+		if (!x)
+			vbits_of(p, &own);
+		const pk_vbits *bb = x ? x : &own;
+		s += k[VW_SAFE] * (vbits_safe_men_moves(p->v, bb, PK_WHITE) - vbits_safe_men_moves(p->v, bb, PK_BLACK));
+	}
 	return s;
 }
 
@@ -374,6 +381,12 @@ void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 	f[VW_KING_DIAG] = sign * t.kdiag;
 	f[VW_BACKED] = sign * t.backed;
 	f[VW_TRADE] = sign * (t.men + t.kings) * share;
+	f[VW_SAFE] = 0;
+	if (b->bits) {
+		pk_vbits x;
+		vbits_of(p, &x);
+		f[VW_SAFE] = sign * (vbits_safe_men_moves(p->v, &x, PK_WHITE) - vbits_safe_men_moves(p->v, &x, PK_BLACK));
+	}
 }
 
 pk_vengine *vengine_new(size_t hash_mb)

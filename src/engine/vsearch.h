@@ -36,6 +36,8 @@ enum {
 	VW_TRADE,               /* each piece ahead, scaled by the share of pieces gone */
 	VW_BACKED,              /* a man off its back row with a man of its own diagonally
 				 * behind it */
+	VW_SAFE,                /* each plain move of a man after which the other side has no
+				 * capture, more than the opponent has (boards with bitboards) */
 	VW_NUM
 };
 extern const char *const vweight_names[VW_NUM];

@@ -151,6 +151,22 @@ uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm)
 	return vbits_squares(v, from);
 }
 
+int vbits_safe_men_moves(const pk_variant *v, const pk_vbits *b, int stm)
+{
+	int i = index_of(v), h = tab[i].h;
+	uint64_t valid = tab[i].valid;
+	uint64_t empty = valid & ~(b->men[0] | b->men[1] | b->kings[0] | b->kings[1]);
+	int first = stm == PK_WHITE ? 0 : 2, n = 0;
+	for (int d = first; d <= first + 1; d++)
+		for (uint64_t to = step(b->men[stm], d, h, valid) & empty; to; to &= to - 1) {
+			uint64_t t = to & -to, from = step(t, 3 - d, h, valid);
+			pk_vbits after = *b;
+			after.men[stm] ^= from | t;
+			n += !vbits_has_capture(v, &after, !stm);
+		}
+	return n;
+}
+
 int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm)
 {
 	int i = index_of(v), h = tab[i].h;
