@@ -6,6 +6,7 @@
 #   make bench      performance figures
 #   make sanitize   run the tests under AddressSanitizer and UBSan
 #   make cb         libpdnkit-cb.so: the engine for CheckerBoard-style GUIs
+#   make cb-win     pdnkit-cb.dll: the same engine for CheckerBoard on Windows (mingw-w64)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 VERSION   := 0.1.0
@@ -52,7 +53,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c tests/naive_variant.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
-.PHONY: all cb run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book slurm-check
+.PHONY: all cb cb-win run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book slurm-check
 
 PROG      ?= pdnkit
 
@@ -197,7 +198,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 
-tests: $(PROG) $(TEST_BIN) $(CB_SO) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp $(BUILD)/tests/jsoncheck $(BUILD)/tests/netpoke
+tests: $(PROG) $(TEST_BIN) $(CB_SO) $(if $(WIN_HAVE),$(WIN_DLL) $(WIN_HOST)) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp $(BUILD)/tests/jsoncheck $(BUILD)/tests/netpoke
 
 # The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
 # compiled again as position-independent code.
@@ -222,6 +223,44 @@ $(CB_SO): cmd/cb/cb_engine.c src/proto/cb_api.h $(PIC_LIB)
 
 cb: $(CB_SO)
 	cp $(CB_SO) libpdnkit-cb.so
+
+# The engine for CheckerBoard on Windows, cross-built by mingw-w64 (Debian's
+# gcc-mingw-w64-x86-64-posix), 64-bit: the core's rules, engine, book and the databases'
+# reader, without what needs POSIX or libzstd (the store, the server, the protocols, the
+# builders; Debian builds no libzstd for mingw-w64, so this library reads no databases).
+# Tested by loading it from a small Windows host under wine (tests/test_cb_win.sh).
+WIN_CC    ?= x86_64-w64-mingw32-gcc-posix
+WIN_HAVE  := $(shell command -v $(WIN_CC) >/dev/null 2>&1 && echo yes)
+WIN_SRC   := $(filter-out %.inc.c src/analysis/dxpserve.c src/analysis/hubserve.c src/egdb/build.c \
+		src/egdb/vegdb_build.c src/pdn/zio.c,$(wildcard src/base/*.c src/rules/*.c src/engine/*.c \
+		src/book/*.c src/egdb/*.c src/pdn/*.c src/analysis/*.c)) src/proto/cbboard.c cmd/cb/zio_plain.c
+WIN_GEN   := $(filter-out %/aliases_data.c %/css_data.c %/web_data.c,$(GEN_C))
+WIN_OBJ   := $(WIN_SRC:%.c=$(BUILD)/win/%.o) $(WIN_GEN:$(BUILD)/gen/%.c=$(BUILD)/win/gen/%.o)
+WIN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D__USE_MINGW_ANSI_STDIO=1 -Isrc $(WARN) -O2 -DPK_VERSION='"$(VERSION)"'
+WIN_DLL   := $(BUILD)/pdnkit-cb.dll
+WIN_HOST  := $(BUILD)/tests/cbwin_host.exe
+
+$(BUILD)/win/%.o: %.c $(wildcard src/*/*.h src/*/*.inc.c)
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/win/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/win/libpdnkit-win.a: $(WIN_OBJ)
+	@rm -f $@
+	x86_64-w64-mingw32-ar rcs $@ $^
+
+$(WIN_DLL): cmd/cb/cb_engine.c src/proto/cb_api.h $(BUILD)/win/libpdnkit-win.a
+	$(WIN_CC) $(WIN_CFLAGS) -shared -static -o $@ cmd/cb/cb_engine.c $(BUILD)/win/libpdnkit-win.a -lpthread
+
+$(WIN_HOST): tests/cbwin_host.c src/proto/cb_api.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_CFLAGS) -static -o $@ tests/cbwin_host.c
+
+cb-win: $(WIN_DLL)
+	cp $(WIN_DLL) pdnkit-cb.dll
 
 $(BUILD)/tests/fake_engine: tests/fake_engine.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -304,7 +343,7 @@ uninstall:
 	for f in $(notdir $(MAN)); do rm -f $(DESTDIR)$(PREFIX)/share/man/man*/$$f; done
 
 clean:
-	rm -rf $(BUILD) build-san build-fuzz pdnkit libpdnkit-cb.so
+	rm -rf $(BUILD) build-san build-fuzz pdnkit libpdnkit-cb.so pdnkit-cb.dll
 
 # Fuzzing the reader, replay and writer with libFuzzer under ASan and UBSan.
 # FUZZ_TIME seconds (default 600); new inputs that add coverage go to tests/fuzz-corpus.

@@ -93,7 +93,7 @@ static void on_iteration(void *vctx, const pk_iteration *it)
 			 mv, it->seconds, (unsigned long long)it->nodes);
 }
 
-int getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow, int info, int moreinfo,
+CB_EXPORT int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow, int info, int moreinfo,
 	    struct CBmove *move)
 {
 	(void)moreinfo;
@@ -179,7 +179,7 @@ int getmove(int board[8][8], int color, double maxtime, char str[1024], int *pla
 	return ret;
 }
 
-int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
+CB_EXPORT int CB_CALL islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
 {
 	pk_pos p;
 	if (cb_board_to_pos(board, color, &p))
@@ -200,7 +200,7 @@ int islegal(int board[8][8], int color, int from, int to, struct CBmove *move)
 	return 1;
 }
 
-int enginecommand(char command[256], char reply[1024])
+CB_EXPORT int CB_CALL enginecommand(char command[256], char reply[1024])
 {
 	char cmd[256];
 	snprintf(cmd, sizeof cmd, "%s", command);

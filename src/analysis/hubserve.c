@@ -16,6 +16,7 @@
 #include "proto/hub.h"
 #include "rules/fen.h"
 #include "rules/variant.h"
+#include "base/port.h"
 
 /* ---- the session ---- */
 
@@ -55,7 +56,7 @@ typedef struct {
 	int npending;
 } hub;
 
-static void say(hub *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(hub *h, const char *fmt, ...) PK_PRINTF(2, 3);
 static void say(hub *h, const char *fmt, ...)
 {
 	va_list ap;
@@ -66,7 +67,7 @@ static void say(hub *h, const char *fmt, ...)
 	fflush(h->out);
 }
 
-static void hub_error(hub *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void hub_error(hub *h, const char *fmt, ...) PK_PRINTF(2, 3);
 static void hub_error(hub *h, const char *fmt, ...)
 {
 	char buf[400];

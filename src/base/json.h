@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "base/port.h"
 
 /* s as a JSON string literal (quotes included) through put: '"' and '\' escaped,
  * controls as \u00XX, U+2028 and U+2029 escaped, and any byte that is not valid UTF-8
@@ -23,7 +24,7 @@ void buf_init(pk_buf *b);
 void buf_free(pk_buf *b);
 void buf_add(pk_buf *b, const char *s, size_t n);
 void buf_str(pk_buf *b, const char *s);
-void buf_printf(pk_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_printf(pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
 /* s as a JSON string literal; NULL as null. */
 void buf_json(pk_buf *b, const char *s);
 /* "key": with the separating comma when the object already has a member (first is the

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/port.h"
 #include "book/book_int.h"
 #include "rules/fen.h"
 
@@ -276,7 +277,7 @@ pk_book *book_load(const uint8_t *data, size_t len, char *err, size_t errsize)
  * tells trailing bytes) and no more than the file holds. */
 pk_book *book_open(const char *path, char *err, size_t errsize)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | PK_O_BINARY);
 	if (fd < 0) {
 		snprintf(err, errsize, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;

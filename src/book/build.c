@@ -364,7 +364,7 @@ int bookb_encode(pk_bookb *b, const pk_book_filter *f, uint8_t **out, size_t *le
 			put32(buf + 32, (uint32_t)e.tree.len);
 			put32(buf + 36, (uint32_t)e.stats.len);
 			put32(buf + 40, v ? book_vrank_check(v) : book_rank_check());
-			put32(buf + 44, (uint32_t)(b->games > 0xFFFFFFFF ? 0xFFFFFFFF : b->games));
+			put32(buf + 44, (uint32_t)((uint64_t)b->games > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint64_t)b->games));
 			if (v)
 				put16(buf + 48, (unsigned)v->gametype);
 			memcpy(buf + BOOK_HEADER_BYTES, fen, flen);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/port.h"
 #include <unistd.h>
 #include "base/hash.h"
 #include "egdb/egdb.h"
@@ -212,7 +213,7 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 		return -1;
 	}
 	/* not blocking on a FIFO, which is then refused as no regular file */
-	s->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	s->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | PK_O_BINARY);
 	if (s->fd < 0) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		free(s);
@@ -428,7 +429,7 @@ void egdb_counters(const pk_egdb *db, uint64_t *probes, uint64_t *blocks_read)
 	*blocks_read = atomic_load_explicit(&((pk_egdb *)db)->reads, memory_order_relaxed);
 }
 
-static void set_error(pk_egdb *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_error(pk_egdb *db, const char *fmt, ...) PK_PRINTF(2, 3);
 
 static void set_error(pk_egdb *db, const char *fmt, ...)
 {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "base/hash.h"
 #include "egdb/egdb.h"
+#include "base/port.h"
 #include "egdb/format.h"
 
 static void put32(uint8_t *p, uint32_t v)

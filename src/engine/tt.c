@@ -2,7 +2,9 @@
 #define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/mman.h>
+#endif
 #include "engine/tt.h"
 
 #define HUGE_PAGE (2u << 20)
@@ -17,6 +19,9 @@ int tt_init(pk_tt *t, size_t megabytes)
 	 * the TLB. Aligned to 2 MB and marked, the kernel can back it with huge pages. */
 	size_t bytes = n * sizeof *t->e;
 	void *mem = NULL;
+#ifdef _WIN32
+	mem = malloc(bytes);   /* (no posix_memalign: the Windows engine library) */
+#else
 	if (bytes >= HUGE_PAGE) {
 		if (posix_memalign(&mem, HUGE_PAGE, bytes) != 0)
 			mem = NULL;
@@ -27,6 +32,7 @@ int tt_init(pk_tt *t, size_t megabytes)
 	} else {
 		mem = malloc(bytes);
 	}
+#endif
 	if (!mem)
 		return -1;
 	memset(mem, 0, bytes);

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "rules/move.h"
+#include "base/port.h"
 
 enum { SEV_ERROR, SEV_WARNING, SEV_NOTE };
 
@@ -34,12 +35,12 @@ void findings_free(pk_findings *f);
 /* Append a finding; returns it (for suggestions), or NULL when memory ran out. */
 pk_finding *findings_add(pk_findings *f, int severity, const char *kind, uint32_t line,
 			 uint32_t col, int ply, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+	PK_PRINTF(7, 8);
 /* As findings_add, but a warning of a kind already reported for this game is folded
  * into the first one (its repeats count grows) instead of repeated. */
 pk_finding *findings_add_once(pk_findings *f, int severity, const char *kind, uint32_t line,
 			      uint32_t col, int ply, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+	PK_PRINTF(7, 8);
 void finding_suggest(pk_finding *x, const char *move, const char *why);
 const char *severity_name(int severity);
 

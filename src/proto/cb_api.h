@@ -5,6 +5,17 @@
 #ifndef PK_CB_API_H
 #define PK_CB_API_H
 
+/* The Windows library (make cb-win) exports the three functions with the calling
+ * convention CheckerBoard declares them with (WINAPI; the only one on x86-64). */
+#ifdef _WIN32
+#include <windows.h>
+#define CB_EXPORT __declspec(dllexport)
+#define CB_CALL WINAPI
+#else
+#define CB_EXPORT
+#define CB_CALL
+#endif
+
 #define CB_FREE 0
 #define CB_WHITE 1
 #define CB_BLACK 2
@@ -38,14 +49,14 @@ struct CBmove {
 /* Searches board with color to move (CB_BLACK or CB_WHITE) for about maxtime seconds
  * (or until *playnow becomes non-zero), plays its move on board, describes it in *move,
  * writes a status line into str and returns CB_WIN, CB_LOSS, CB_DRAW or CB_UNKNOWN. */
-int getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow, int info, int moreinfo,
+CB_EXPORT int CB_CALL getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow, int info, int moreinfo,
 	    struct CBmove *move);
 /* Commands from the GUI ("name", "about", "help", "get gametype", "get protocolversion",
  * "get hashsize", "set hashsize N", "get book", "set book N"): the answer in reply, and 1
  * when the command was understood. */
-int enginecommand(char command[256], char reply[1024]);
+CB_EXPORT int CB_CALL enginecommand(char command[256], char reply[1024]);
 /* Whether the move from square `from` to square `to` (1..32) is legal for color; the move
  * in *move when it is. */
-int islegal(int board[8][8], int color, int from, int to, struct CBmove *move);
+CB_EXPORT int CB_CALL islegal(int board[8][8], int color, int from, int to, struct CBmove *move);
 
 #endif

@@ -11,6 +11,7 @@
 #include "proto/child.h"
 #include "proto/hub.h"
 #include "rules/fen.h"
+#include "base/port.h"
 
 typedef int (*getmove_fn)(int board[8][8], int color, double maxtime, char str[1024], int *playnow, int info,
 			  int moreinfo, struct CBmove *move);
@@ -30,7 +31,7 @@ typedef struct {
 	bool eval_mover;            /* the status line's eval is the mover's, not Black's */
 } host;
 
-static void say(host *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(host *h, const char *fmt, ...) PK_PRINTF(2, 3);
 static void say(host *h, const char *fmt, ...)
 {
 	char buf[2048];

@@ -9,6 +9,7 @@
 #include "rules/move.h"
 #include "rules/pos.h"
 #include "rules/variant.h"
+#include "base/port.h"
 
 /* Where output goes: 0, or -1 to stop. */
 typedef int (*pk_sink)(void *ctx, const char *buf, size_t len);
@@ -48,7 +49,7 @@ int diagram_text(const pk_pos *p, const pk_diagram_opts *o, pk_sink sink, void *
 int diagram_vsvg(const pk_vpos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
 int diagram_vtext(const pk_vpos *p, const pk_diagram_opts *o, pk_sink sink, void *ctx);
 /* printf into a sink (up to 2 KiB a call): 0, or -1 when the sink failed. */
-int sink_printf(pk_sink sink, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int sink_printf(pk_sink sink, void *ctx, const char *fmt, ...) PK_PRINTF(3, 4);
 /* Text with &, <, > and quotes escaped for XML and HTML. */
 int diagram_escape(const char *s, pk_sink sink, void *ctx);
 

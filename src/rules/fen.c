@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "rules/fen.h"
+#include "base/port.h"
 
 typedef struct {
 	const char *s;
@@ -14,7 +15,7 @@ typedef struct {
 	size_t rsize;
 } scanner;
 
-static void repaired(scanner *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void repaired(scanner *sc, const char *fmt, ...) PK_PRINTF(2, 3);
 static void repaired(scanner *sc, const char *fmt, ...)
 {
 	size_t n = strlen(sc->repairs);

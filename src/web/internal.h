@@ -15,6 +15,7 @@
 #include "web/cache.h"
 #include "web/http.h"
 #include "web/web.h"
+#include "base/port.h"
 
 #define MAX_STORES 64
 #define MAX_ENGINES 16
@@ -48,7 +49,7 @@ typedef struct {
 } req;
 
 /* Fail the request with status and a message (the first failure stays); false. */
-bool req_fail(req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool req_fail(req *r, int status, const char *fmt, ...) PK_PRINTF(3, 4);
 /* The value of argument name (the first given), NULL when absent; too long, not UTF-8,
  * or holding a control character: NULL and the request failed. */
 const char *req_arg(req *r, const char *name, size_t max);
