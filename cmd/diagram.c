@@ -130,7 +130,7 @@ int cmd_diagram(int argc, const char **argv)
 {
 	char *fen = NULL, *moves = NULL, *game_arg = NULL, *ply_arg = NULL, *arrow = NULL, *caption = NULL,
 	     *format = NULL, *output = NULL, *size_arg = NULL, *variant = NULL;
-	int flip = 0, numbers = 0, no_last = 0;
+	int flip = 0, numbers = 0, no_numbers = 0, no_last = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "the position", "FEN" },
 		{ "moves", 'm', POPT_ARG_STRING, &moves, 0, "or the position after these moves from the start", "\"11-15 23-19 ...\"" },
@@ -140,7 +140,8 @@ int cmd_diagram(int argc, const char **argv)
 		{ "arrow", 'a', POPT_ARG_STRING, &arrow, 0, "draw this move (or squares joined by - or x) as an arrow", "MOVE" },
 		{ "no-last", 0, POPT_ARG_NONE, &no_last, 0, "no arrow for the last move played (with --moves or FILE)", NULL },
 		{ "flip", 0, POPT_ARG_NONE, &flip, 0, "White's side at the top", NULL },
-		{ "numbers", 0, POPT_ARG_NONE, &numbers, 0, "square numbers on the playing squares", NULL },
+		{ "numbers", 0, POPT_ARG_NONE, &numbers, 0, "with --format text: square numbers on the empty playing squares (an SVG board has them unless --no-numbers)", NULL },
+		{ "no-numbers", 0, POPT_ARG_NONE, &no_numbers, 0, "no square numbers on an SVG board", NULL },
 		{ "caption", 'c', POPT_ARG_STRING, &caption, 0, "a caption under the board (default: the side to move, or the move)", "TEXT" },
 		{ "size", 0, POPT_ARG_STRING, &size_arg, 0, "pixels a square (default 44)", "PX" },
 		{ "format", 0, POPT_ARG_STRING, &format, 0, "svg (the default) or text (a Unicode board)", "FMT" },
@@ -168,6 +169,13 @@ int cmd_diagram(int argc, const char **argv)
 		cli_error("--format must be svg or text, not '%s'", format);
 		goto done;
 	}
+	if (numbers && no_numbers) {
+		cli_error("--numbers and --no-numbers cannot be combined");
+		goto done;
+	}
+	/* an SVG board is numbered as CheckerBoard's is (small, in a corner); a text board
+	 * only when asked, its numbers taking the empty squares' dots */
+	numbers = text ? numbers : !no_numbers;
 	if ((fen != NULL) + (moves != NULL) + (nfiles > 0) > 1 || nfiles > 1) {
 		cli_error("give one of --fen, --moves or a FILE");
 		goto done;

@@ -19,6 +19,13 @@ grep -q 'class="white king" data-square="10"' "$T_TMP/d.svg" && grep -q 'class="
 # shows its number (an empty one in its middle, an occupied one in its corner).
 grep -q '>[a-h]</text>' "$T_TMP/d.svg" && fail "file letters on an English board" || pass
 [ "$(grep -o '>[0-9]*</text>' "$T_TMP/d.svg" | sort -u | wc -l)" -eq 32 ] && pass || fail "not 32 square numbers with --numbers"
+# an SVG board is numbered by default, not with --no-numbers
+run "$PDNKIT" diagram --fen "W:WK10,18,19:B14,K23"
+[ "$(echo "$OUT" | grep -o '>[0-9]*</text>' | sort -u | wc -l)" -eq 32 ] && pass || fail "an SVG board not numbered by default"
+run "$PDNKIT" diagram --fen "W:WK10,18,19:B14,K23" --no-numbers
+echo "$OUT" | grep -q '>[0-9]*</text>' && fail "numbers with --no-numbers" || pass
+run "$PDNKIT" diagram --fen "W:WK10,18,19:B14,K23" --numbers --no-numbers
+expect_rc 2 "--numbers with --no-numbers"
 run "$PDNKIT" diagram --moves "11-15" --format text --numbers
 echo "$OUT" | grep -q ' a  *b  *c' && fail "files under the text board: $OUT" || pass
 expect_out_has "11" "the emptied square 11 numbered"
@@ -94,6 +101,10 @@ grep -o 'class="m \(blunder\|mistake\)" data-ply="[0-9]*"' "$T_TMP/r.html" | sed
 [ -s "$T_TMP/want" ] && pass || fail "annotate reports no mistake in game 37 (the test needs one)"
 cmp -s "$T_TMP/want" "$T_TMP/got" && pass || fail "the report marks plies [$(tr '\n' ' ' <"$T_TMP/got")], annotate [$(tr '\n' ' ' <"$T_TMP/want")]"
 [ "$(grep -o '<figure id=' "$T_TMP/r.html" | wc -l)" -eq "$(wc -l <"$T_TMP/want")" ] && pass || fail "not one diagram per mistake"
+# each diagram numbered: its first figure holds the 32 square numbers
+awk '/<figure id=/ { f++ } f == 1' "$T_TMP/r.html" | awk '/<\/figure>/ { exit } { print }' |
+	grep -o '>[0-9]*</text>' | sort -u >"$T_TMP/nums"
+[ "$(wc -l <"$T_TMP/nums")" -eq 32 ] && pass || fail "a mistake's diagram without its square numbers ($(wc -l <"$T_TMP/nums"))"
 grep -q 'class="graph"' "$T_TMP/r.html" && pass || fail "no evaluation graph"
 grep -q '<script>' "$T_TMP/r.html" && pass || fail "no stepper script"
 run "$PDNKIT" report "$G37" --depth 10 --features etc=0,iir=0 --book none --no-script -o "$T_TMP/r2.html"

@@ -206,7 +206,7 @@ static bool find_vmove(const pk_vpos *p, const char *text, pk_vmove *m)
 
 static int figure(const pk_bgame *b, const pk_tnote *t, pk_sink sink, void *ctx)
 {
-	pk_diagram_opts d = { .numbers = false, .size = b->rp.variant_replayed && b->rp.vr.start.v->rows > 8 ? 36 : 44 };
+	pk_diagram_opts d = { .numbers = true, .size = b->rp.variant_replayed && b->rp.vr.start.v->rows > 8 ? 36 : 44 };
 	const pk_pos *before = NULL;
 	pk_vpos vbefore;
 	int first = bgame_first(b);

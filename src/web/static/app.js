@@ -108,11 +108,11 @@
         if (ch === 'B' || ch === 'W')
           svg.appendChild(s('circle', { cx: x + z / 2, cy: y + z / 2, r: 7, fill: '#d4a72c' }));
       }
-      if (!o.small) {
-        var t = s('text', { x: x + 3, y: y + 11, 'font-size': 9, fill: '#e9efe4', 'font-family': 'Helvetica, Arial, sans-serif' });
-        t.textContent = geo.names[sq - 1];
-        svg.appendChild(t);
-      }
+      /* every board numbered, a small one in a larger type (it is drawn at half the size) */
+      var t = s('text', { x: x + 3, y: y + (o.small ? 16 : 11), 'font-size': o.small ? 15 : 9, fill: '#e9efe4',
+        'font-family': 'Helvetica, Arial, sans-serif', 'class': 'num' });
+      t.textContent = geo.names[sq - 1];
+      svg.appendChild(t);
       if (o.marks && o.marks.sel === sq)
         svg.appendChild(s('rect', { x: x + 2, y: y + 2, width: z - 4, height: z - 4, 'class': 'sel' }));
       if (o.onSquare) {
