@@ -425,6 +425,16 @@ int main(int argc, char **argv)
 			key(arg);
 		} else if (!strcmp(line, "shot")) {
 			shot(arg);
+		} else if (!strcmp(line, "viewport")) {
+			/* "viewport W H": a screen of that size, as a phone's (W 0: the window's own) */
+			int w = 0, hgt = 0;
+			char metrics[200];
+			if (sscanf(arg, "%d %d", &w, &hgt) == 2 && w > 0) {
+				snprintf(metrics, sizeof metrics,
+					 "{\"width\":%d,\"height\":%d,\"deviceScaleFactor\":1,\"mobile\":true}", w, hgt);
+				free(call("Emulation.setDeviceMetricsOverride", metrics, 10));
+			} else
+				free(call("Emulation.clearDeviceMetricsOverride", NULL, 10));
 		} else if (!strcmp(line, "print")) {
 			eval(arg, v, sizeof v);
 			printf("%s\n", v);

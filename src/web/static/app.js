@@ -210,9 +210,10 @@
       var tb = h('tbody');
       d.games.forEach(function (g) {
         var row = h('tr', { cls: 'row', 'data-id': g.id, onclick: function () { location.hash = '#/game/' + g.id; } }, [
-          h('td', { text: String(g.id) }), h('td', { text: g.date || '?' }), h('td', { cls: 'l', text: g.event || '' }),
-          h('td', { cls: 'l', text: g.black || '?' }), h('td', { cls: 'l', text: g.white || '?' }),
-          h('td', { text: g.result }), h('td', { text: String(g.plies) })]);
+          h('td', { cls: 'c-id', text: String(g.id) }), h('td', { cls: 'c-date', text: g.date || '?' }),
+          h('td', { cls: 'l c-event', text: g.event || '' }),
+          h('td', { cls: 'l c-black', text: g.black || '?' }), h('td', { cls: 'l c-white', text: g.white || '?' }),
+          h('td', { cls: 'c-result', text: g.result }), h('td', { cls: 'c-plies', text: String(g.plies) })]);
         tb.appendChild(row);
       });
       table.appendChild(tb);
