@@ -24,6 +24,12 @@ awk '/^\[Event/ { n++ } n <= 3' "$CORPORA/wk2003.pdn" >"$T_TMP/wk3.pdn"
 "$PDNKIT" import --db "$DB" "$T_TMP/wk3.pdn" >/dev/null 2>&1
 IDI=$("$PDNKIT" query --db "$DB" --variant international --white "Ba,B." --format json 2>/dev/null | head -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
 "$PDNKIT" annotate --db "$DB" --variant international --white "Ba,B." --depth 8 --book none --quiet >/dev/null 2>&1
+# a game with variations (nested, with marks and an illegal move); the International one
+# of the same file in a store of its own (the counts below are of the three above)
+awk '/^\[Event/ { n++ } n == 1' corpora/fixtures/variations.pdn >"$T_TMP/var1.pdn"
+"$PDNKIT" import --db "$DB" "$T_TMP/var1.pdn" >/dev/null 2>&1
+IDV=$("$PDNKIT" query --db "$DB" --event "variations" --format json 2>/dev/null | head -1 | sed 's/.*"id":\([0-9]*\).*/\1/')
+"$PDNKIT" import --db "$T_TMP/v.db" corpora/fixtures/variations.pdn >/dev/null 2>&1
 chmod a-w "$DB"
 SUM=$(cksum <"$DB")
 
@@ -55,6 +61,21 @@ expect_out_has '<script src="/app.js"></script>' "the page loads its script"
 HDR=$(curl -s -D - -o /dev/null "$U/app.js")
 case $HDR in *"Content-Security-Policy: default-src 'self'"*) pass ;; *) fail "no Content-Security-Policy: $HDR" ;; esac
 case $HDR in *"text/javascript"*) pass ;; *) fail "app.js not served as JavaScript: $HDR" ;; esac
+
+# a game's variations: each line read against the rules from where it branches, with
+# its boards, nested lines, comments and marks; a move the rules refuse ends its line
+get "/api/game?id=$IDV"
+[ "$CODE" = 200 ] && pass || fail "the game with variations answered $CODE"
+expect_out_has '"vars":[[{"move":"9-14","number":1,"side":"black","board":"bbbbbbbb.bbb.b......wwwwwwwwwwww","last":[9,14]}' "a variation of the first move, its board"
+expect_out_has '"vars":[[{"move":"23-18","number":1,"side":"white","board":"bbbbbbbb.bbb.b...w..ww.wwwwwwwww"' "a variation inside a variation, from its own position"
+expect_out_has '"vars":[[{"move":"8-12?","number":2,"side":"black","illegal":true}]]' "an illegal move in a variation marked, its line ended"
+VPORT=$PORT; VPID=$SPID; VU=$U; MAIN_DB=$DB; DB="$T_TMP/v.db"
+start -q
+get "/api/game?id=2"
+expect_out_has '{"move":"23-29!","number":2,"side":"black","board":"bbbbbbbbbbbbbbbbb.bb.......wb.wwwwww.wwwwwwwwwwwww","last":[23,29],"comments":["Black wins"]}' "an International variation: marks, comment, board"
+kill -TERM $SPID
+wait $SPID
+DB=$MAIN_DB; PORT=$VPORT; SPID=$VPID; U=$VU
 
 # games: the counts of pdnkit query
 get "/api/games?player=tinsley&limit=5"
@@ -324,7 +345,7 @@ expect_err_has "is not a numeric IPv4 or IPv6 address" "the bad address said"
 if command -v chromium >/dev/null 2>&1 && [ -x "$BINDIR/cdp" ]; then
 	start -q
 	WANT=$("$PDNKIT" query --db "$DB" --after "11-15 23-19" --format count)
-	sed "s|@URL@|$U|g; s|@ID@|$ID37|g; s|@IDI@|$IDI|g; s|@WANT@|$WANT|g; s|@SHOTS@|${SERVE_SHOTS:-$T_TMP}|g" "$TESTS_DIR/serve_browser.cdp" >"$T_TMP/script"
+	sed "s|@URL@|$U|g; s|@ID@|$ID37|g; s|@IDI@|$IDI|g; s|@IDV@|$IDV|g; s|@WANT@|$WANT|g; s|@SHOTS@|${SERVE_SHOTS:-$T_TMP}|g" "$TESTS_DIR/serve_browser.cdp" >"$T_TMP/script"
 	"$BINDIR/cdp" chromium "$T_TMP/script" >"$T_TMP/cdp.out" 2>&1
 	RC=$?
 	grep '^FAIL' "$T_TMP/cdp.out" | while read -r line; do echo "FAIL $T_NAME: browser: $line"; done

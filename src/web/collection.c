@@ -335,6 +335,13 @@ static void json_variant_game(req *r, const pk_game *g, const pk_replay *rp)
 			buf_printf(b, "%s%d", k ? "," : "", m.land[k]);
 		buf_str(b, "],\"comments\":");
 		json_comments(r, g, rp, i + 1);
+		int lo = vr->el ? vr->el[2 * i + 1] + 1 : g->nel, hi = i + 1 < vr->plies && vr->el ? vr->el[2 * (i + 1)] : g->nel;
+		if (web_has_variations(g, lo, hi, 1)) {
+			pk_gpos gb;
+			gpos_variant(&gb, &before);
+			buf_str(b, ",\"vars\":");
+			web_json_variations(r, g, lo, hi, 1, &gb, replay_move_number(rp, i + 1));
+		}
 		buf_str(b, "}");
 	}
 	buf_str(b, "]");
@@ -414,6 +421,13 @@ void collection_game(pk_web *w, req *r, pk_store *s)
 				buf_printf(b, "%s%d", k ? "," : "", m->land[k] + 1);
 			buf_str(b, "],\"comments\":");
 			json_comments(r, &c.g, &c.rp, i + 1);
+			int lo = c.rp.plies[i].el_last + 1, hi = i + 1 < c.rp.nply ? c.rp.plies[i + 1].el : c.g.nel;
+			if (web_has_variations(&c.g, lo, hi, 1)) {
+				pk_gpos gb;
+				gpos_english(&gb, before);
+				buf_str(b, ",\"vars\":");
+				web_json_variations(r, &c.g, lo, hi, 1, &gb, replay_move_number(&c.rp, i + 1));
+			}
 			buf_str(b, "}");
 		}
 		buf_str(b, "]");

@@ -64,6 +64,12 @@ bool req_gposition(req *r, pk_gpos *p, bool *named);
 /* A position's squares as the game page draws them (b w men, B W kings, . empty; square
  * 1 first) into s (room for VAR_MAX_SQ + 1). */
 void web_gboard_string(const pk_gpos *p, char *s);
+/* Whether a variation of this depth opens among els[from..to) of g. */
+bool web_has_variations(const pk_game *g, int from, int to, int depth);
+/* Those variations as a JSON array of lines (web/variations.c), each replacing the move
+ * played from `before` (move number `number`): each move's text, number, side, board
+ * after it, squares it went over and the variations that replace it in turn. */
+void web_json_variations(req *r, const pk_game *g, int from, int to, int depth, const pk_gpos *before, int number);
 /* ,"variant":KEY,"first":SIDE,"<key>":{rows, cols, sq, names} for another variant's
  * board (nothing for English draughts, whose board the page knows). */
 void web_json_geometry(req *r, const pk_variant *v, const char *key);

@@ -262,7 +262,7 @@
     function movesTo(p) { return g.moves.slice(0, p).map(function (m) { return m.move; }).join(' '); }
     var movesBox = h('p', { cls: 'moves' });
     g.comment.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
-    var spans = [];
+    var spans = [], varSpans = [], inVar = null;
     g.moves.forEach(function (m, i) {
       /* a move number and its move never part at the end of a line, nor a move in itself */
       var pair = h('span', { cls: 'pair' });
@@ -275,6 +275,7 @@
       pair.appendChild(sp);
       movesBox.appendChild(pair); movesBox.appendChild(document.createTextNode(' '));
       m.comments.forEach(function (c) { movesBox.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
+      if (m.vars) showVars(movesBox, m.vars, m.ply, 1);
     });
     movesBox.appendChild(h('span', { cls: 'result', text: g.result }));
     var chart = g.annotation ? graph(g, first, function (p) { go(p); }) : null;
@@ -290,7 +291,51 @@
       right.appendChild(note);
     } else right.appendChild(h('p', { cls: 'muted', text: 'Not annotated: pdnkit annotate --db ... --event ... adds scores and classes (or serve --allow-write, then a button here).' }));
     right.appendChild(movesBox);
+    /* The variations: each line in parentheses after the move it replaces, its moves
+     * clickable; a variation's move shown on the board, \u2190 and \u2192 then step along
+     * its line (back past its first move: the main line before the move replaced). */
+    function showVars(box, lines, mainPly, depth) {
+      lines.forEach(function (line) {
+        var par = h('span', { cls: 'var d' + Math.min(depth, 3) });
+        par.appendChild(document.createTextNode('('));
+        var nodes = [];
+        line.forEach(function (v, k) {
+          var num = v.side === first || k === 0 ? v.number + (v.side === first ? '. ' : '... ') : '';
+          if (num) par.appendChild(h('span', { cls: 'n', text: num }));
+          var sp = h('span', { cls: 'vm' + (v.illegal ? ' illegal' : ''), text: v.move,
+            title: v.illegal ? 'not legal here: the line cannot be followed past it' : '' });
+          var node = { v: v, sp: sp, main: mainPly, line: nodes, k: k };
+          nodes.push(node);
+          if (!v.illegal) {
+            sp.addEventListener('click', function () { goVar(node); });
+            varSpans.push(sp);
+          }
+          par.appendChild(sp);
+          par.appendChild(document.createTextNode(' '));
+          (v.comments || []).forEach(function (c) { par.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
+          if (v.vars) showVars(par, v.vars, mainPly, depth + 1);
+        });
+        par.appendChild(document.createTextNode(')'));
+        box.appendChild(par); box.appendChild(document.createTextNode(' '));
+      });
+    }
+    function goVar(node) {
+      inVar = node;
+      clear(boardBox).appendChild(drawBoard(node.v.board, { geo: geo, flip: flip, last: node.v.last }));
+      label.textContent = ' variation: ' + node.v.number + (node.v.side === first ? '. ' : '... ') + node.v.move +
+        ' (instead of ' + g.moves[node.main - 1].number + (g.moves[node.main - 1].side === first ? '. ' : '... ') + g.moves[node.main - 1].move + ')';
+      spans.forEach(function (e) { e.classList.remove('cur'); });
+      varSpans.forEach(function (e) { e.classList.toggle('cur', e === node.sp); });
+      clear(analyse);
+    }
+    function stepVar(d) {
+      var k = inVar.k + d, line = inVar.line;
+      if (k < 0) { var back = inVar.main - 1; inVar = null; go(back); return; }
+      if (k < line.length && !line[k].v.illegal) goVar(line[k]);
+    }
     function go(p) {
+      inVar = null;
+      varSpans.forEach(function (e) { e.classList.remove('cur'); });
       ply = Math.max(0, Math.min(n, p));
       var last = ply > 0 ? [g.moves[ply - 1].from].concat(g.moves[ply - 1].path) : null;
       clear(boardBox).appendChild(drawBoard(g.positions[ply], { geo: geo, flip: flip, last: last }));
@@ -305,7 +350,8 @@
     }
     document.onkeydown = function (ev) {
       if (ev.target && (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA')) return;
-      if (ev.key === 'ArrowRight') go(ply + 1); else if (ev.key === 'ArrowLeft') go(ply - 1);
+      if (inVar && (ev.key === 'ArrowRight' || ev.key === 'ArrowLeft')) stepVar(ev.key === 'ArrowRight' ? 1 : -1);
+      else if (ev.key === 'ArrowRight') go(ply + 1); else if (ev.key === 'ArrowLeft') go(ply - 1);
       else if (ev.key === 'Home') go(0); else if (ev.key === 'End') go(n);
       else if (ev.key === 'f') { flip = !flip; go(ply); } else return;
       ev.preventDefault();
