@@ -53,6 +53,22 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_AUX  := tests/naive.c tests/naive_variant.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
+# The engine for CheckerBoard on Windows, cross-built by mingw-w64 (Debian's
+# gcc-mingw-w64-x86-64-posix), 64-bit: the core's rules, engine, book and the databases'
+# reader, without what needs POSIX or libzstd (the store, the server, the protocols, the
+# builders; Debian builds no libzstd for mingw-w64, so this library reads no databases).
+# Tested by loading it from a small Windows host under wine (tests/test_cb_win.sh).
+WIN_CC    ?= x86_64-w64-mingw32-gcc-posix
+WIN_HAVE  := $(shell command -v $(WIN_CC) >/dev/null 2>&1 && echo yes)
+WIN_SRC   := $(filter-out %.inc.c src/analysis/dxpserve.c src/analysis/hubserve.c src/egdb/build.c \
+		src/egdb/vegdb_build.c src/pdn/zio.c,$(wildcard src/base/*.c src/rules/*.c src/engine/*.c \
+		src/book/*.c src/egdb/*.c src/pdn/*.c src/analysis/*.c)) src/proto/cbboard.c cmd/cb/zio_plain.c
+WIN_GEN   := $(filter-out %/aliases_data.c %/css_data.c %/web_data.c,$(GEN_C))
+WIN_OBJ   := $(WIN_SRC:%.c=$(BUILD)/win/%.o) $(WIN_GEN:$(BUILD)/gen/%.c=$(BUILD)/win/gen/%.o)
+WIN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D__USE_MINGW_ANSI_STDIO=1 -Isrc $(WARN) -O2 -DPK_VERSION='"$(VERSION)"'
+WIN_DLL   := $(BUILD)/pdnkit-cb.dll
+WIN_HOST  := $(BUILD)/tests/cbwin_host.exe
+
 .PHONY: all cb cb-win run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book slurm-check
 
 PROG      ?= pdnkit
@@ -223,22 +239,6 @@ $(CB_SO): cmd/cb/cb_engine.c src/proto/cb_api.h $(PIC_LIB)
 
 cb: $(CB_SO)
 	cp $(CB_SO) libpdnkit-cb.so
-
-# The engine for CheckerBoard on Windows, cross-built by mingw-w64 (Debian's
-# gcc-mingw-w64-x86-64-posix), 64-bit: the core's rules, engine, book and the databases'
-# reader, without what needs POSIX or libzstd (the store, the server, the protocols, the
-# builders; Debian builds no libzstd for mingw-w64, so this library reads no databases).
-# Tested by loading it from a small Windows host under wine (tests/test_cb_win.sh).
-WIN_CC    ?= x86_64-w64-mingw32-gcc-posix
-WIN_HAVE  := $(shell command -v $(WIN_CC) >/dev/null 2>&1 && echo yes)
-WIN_SRC   := $(filter-out %.inc.c src/analysis/dxpserve.c src/analysis/hubserve.c src/egdb/build.c \
-		src/egdb/vegdb_build.c src/pdn/zio.c,$(wildcard src/base/*.c src/rules/*.c src/engine/*.c \
-		src/book/*.c src/egdb/*.c src/pdn/*.c src/analysis/*.c)) src/proto/cbboard.c cmd/cb/zio_plain.c
-WIN_GEN   := $(filter-out %/aliases_data.c %/css_data.c %/web_data.c,$(GEN_C))
-WIN_OBJ   := $(WIN_SRC:%.c=$(BUILD)/win/%.o) $(WIN_GEN:$(BUILD)/gen/%.c=$(BUILD)/win/gen/%.o)
-WIN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D__USE_MINGW_ANSI_STDIO=1 -Isrc $(WARN) -O2 -DPK_VERSION='"$(VERSION)"'
-WIN_DLL   := $(BUILD)/pdnkit-cb.dll
-WIN_HOST  := $(BUILD)/tests/cbwin_host.exe
 
 $(BUILD)/win/%.o: %.c $(wildcard src/*/*.h src/*/*.inc.c)
 	@mkdir -p $(dir $@)
