@@ -172,8 +172,44 @@ bool req_bool(req *r, const char *name)
 
 /* --- positions --- */
 
-/* GET /api/analyse?fen=|moves=&time=S: a search of the position by one of the engines,
- * at most max_time seconds; 503 when every engine is busy. */
+/* One line of an analysis: its first move, score from the side to move's view, depth,
+ * nodes, time and principal variation, as JSON members (after a '{' or ','). */
+typedef struct {
+	bool has_move, forced;
+	pk_gmove best;
+	int depth, score, npv;
+	unsigned long long nodes;
+	double seconds;
+	pk_gmove pv[MAX_PLY];
+} aline;
+
+static void json_aline(pk_buf *b, const pk_gpos *p, const aline *a)
+{
+	char text[400];
+	gmove_format(p, &a->best, false, text, sizeof text);
+	buf_str(b, "\"best\":");
+	buf_json(b, text);
+	buf_printf(b, ",\"forced\":%s,\"depth\":%d,\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f", a->forced ? "true" : "false",
+		   a->depth, a->score, a->nodes, a->seconds);
+	if (score_is_win(a->score))
+		buf_printf(b, ",\"win_in\":%d", a->score > 0 ? score_plies(a->score) : -score_plies(a->score));
+	buf_str(b, ",\"pv\":[");
+	pk_gpos q = *p;
+	for (int i = 0; i < a->npv; i++) {
+		gmove_format(&q, &a->pv[i], false, text, sizeof text);
+		buf_str(b, i ? "," : "");
+		buf_json(b, text);
+		pk_gpos n;
+		gpos_make(&q, &a->pv[i], &n);
+		q = n;
+	}
+	buf_str(b, "]");
+}
+
+/* GET /api/analyse?fen=|moves=&time=S&lines=N: a search of the position by one of the
+ * engines, at most max_time seconds; with lines, the N best first moves, each searched
+ * with the ones before it left out (the time shared among them); 503 when every engine
+ * is busy. */
 static void api_analyse(pk_web *w, req *r)
 {
 	pk_gpos p;
@@ -189,95 +225,112 @@ static void api_analyse(pk_web *w, req *r)
 		if (*end || end == t || !(secs >= 0.01 && secs <= w->o.max_time))
 			return (void)req_fail(r, 400, "'time' must be seconds from 0.01 to %g", w->o.max_time);
 	}
+	long nlines;
+	if (!req_long(r, "lines", 1, 5, 1, &nlines))
+		return;
 	if (secs > w->o.max_time)
 		secs = w->o.max_time;
 	if (w->o.nengines == 0)
 		return (void)req_fail(r, 503, "analysis is off on this server (--searches 0)");
+	/* an engine is often busy only with the search its page just left (stopped within a
+	 * twentieth of a second, guard.c): waited for up to a second */
 	int slot = take_slot(w);
+	for (int i = 0; slot < 0 && i < 20; i++) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		slot = take_slot(w);
+	}
 	if (slot < 0)
 		return (void)req_fail(r, 503, "all %d engines are busy; try again in a moment", w->o.nengines);
-	pk_limits lim = { .movetime = secs };
+	pk_limits lim = { .movetime = secs / (double)nlines };
 	pk_history h = { 0 };
-	pk_result res;
-	pk_vresult *vres = NULL;
-	pk_vengine *ve = NULL;
-	guard g;
-	if (p.v) {
-		/* another variant: its engine for this search (the slot bounds how many run) */
-		vres = malloc(sizeof *vres);
-		ve = vres ? vengine_new(16) : NULL;
-		if (!ve) {
-			free(vres);
-			give_slot(w, slot);
-			return (void)req_fail(r, 503, "out of memory for the variant's engine");
-		}
-		guard_start(&g, w, r->rq, 0);
-		vengine_search(ve, &p.x, &h, &lim, &g.stop, NULL, NULL, vres);
-		guard_end(&g);
-		vengine_free(ve);
-	} else {
-		pk_engine *e = w->o.engines[slot];
-		engine_new_game(e);
-		guard_start(&g, w, r->rq, 0);
-		engine_search(e, &p.e, &h, &lim, &g.stop, NULL, NULL, &res);
-		guard_end(&g);
+	aline *lines = calloc((size_t)nlines, sizeof *lines);
+	pk_vresult *vres = malloc(sizeof *vres);
+	pk_result *res = malloc(sizeof *res);
+	pk_vengine *ve = p.v && lines && vres && res ? vengine_new(16) : NULL;
+	if (!lines || !vres || !res || (p.v && !ve)) {
+		free(lines);
+		free(vres);
+		free(res);
+		give_slot(w, slot);
+		return (void)req_fail(r, 503, "out of memory for the analysis");
 	}
+	guard g;
+	guard_start(&g, w, r->rq, 0);
+	pk_move ex[5];
+	pk_vmove vex[5];
+	int got = 0;
+	if (!p.v)
+		engine_new_game(w->o.engines[slot]);
+	for (int k = 0; k < nlines && !g.stop; k++) {
+		aline *a = &lines[k];
+		if (p.v) {
+			/* another variant: its engine for this search (the slot bounds how many run) */
+			vengine_exclude(ve, vex, k);
+			vengine_search(ve, &p.x, &h, &lim, &g.stop, NULL, NULL, vres);
+			a->has_move = vres->has_move;
+			a->forced = vres->forced;
+			a->best.x = vres->best;
+			a->depth = vres->last.depth;
+			a->score = vres->last.score;
+			a->nodes = vres->last.nodes;
+			a->seconds = vres->last.seconds;
+			a->npv = vres->last.npv;
+			for (int i = 0; i < a->npv; i++)
+				a->pv[i].x = vres->last.pv[i];
+			vex[k] = vres->best;
+		} else {
+			lim.exclude = ex;
+			lim.nexclude = k;
+			engine_search(w->o.engines[slot], &p.e, &h, &lim, &g.stop, NULL, NULL, res);
+			a->has_move = res->has_move;
+			a->forced = res->forced;
+			a->best.e = res->best;
+			a->depth = res->last.depth;
+			a->score = res->last.score;
+			a->nodes = res->last.nodes;
+			a->seconds = res->last.seconds;
+			a->npv = res->last.npv;
+			for (int i = 0; i < a->npv; i++)
+				a->pv[i].e = res->last.pv[i];
+			ex[k] = res->best;
+		}
+		if (!a->has_move)
+			break;
+		got++;
+		if (a->forced)
+			break;   /* the only move: no other line */
+	}
+	guard_end(&g);
+	vengine_free(ve);
+	free(vres);
+	free(res);
 	give_slot(w, slot);
 	if (g.why == GUARD_STOPPING || g.why == GUARD_GONE) {
-		free(vres);
+		free(lines);
 		return (void)req_fail(r, 503, g.why == GUARD_STOPPING ? "the server is stopping: the analysis was cut short"
 								     : "the client left: the analysis was stopped");
 	}
-	bool has_move = p.v ? vres->has_move : res.has_move, forced = p.v ? vres->forced : res.forced;
-	int depth = p.v ? vres->last.depth : res.last.depth, score = p.v ? vres->last.score : res.last.score;
-	unsigned long long nodes = p.v ? vres->last.nodes : res.last.nodes;
-	double seconds = p.v ? vres->last.seconds : res.last.seconds;
 	char fen[VAR_FEN_STRLEN];
 	gpos_fen(&p, fen, sizeof fen);
 	pk_buf *b = r->out;
 	buf_str(b, "{\"fen\":");
 	buf_json(b, fen);
-	if (!has_move) {
-		free(vres);
-		buf_str(b, ",\"best\":null,\"score\":null,\"pv\":[],\"result\":\"the side to move has no move: it has lost\"}");
+	if (got == 0) {
+		free(lines);
+		buf_str(b, ",\"best\":null,\"score\":null,\"pv\":[],\"lines\":[],\"result\":\"the side to move has no move: it has lost\"}");
 		return;
 	}
-	char text[400];
-	pk_gmove best;
-	if (p.v)
-		best.x = vres->best;
-	else
-		best.e = res.best;
-	if (p.v)
-		vmove_text(p.v, &best.x, false, text, sizeof text);
-	else
-		pdn_move_string(&p.e, &best.e, false, text);
-	buf_str(b, ",\"best\":");
-	buf_json(b, text);
-	buf_printf(b, ",\"forced\":%s,\"depth\":%d,\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f", forced ? "true" : "false",
-		   depth, score, nodes, seconds);
-	if (score_is_win(score))
-		buf_printf(b, ",\"win_in\":%d", score > 0 ? score_plies(score) : -score_plies(score));
-	buf_str(b, ",\"pv\":[");
-	pk_gpos q = p;
-	int npv = p.v ? vres->last.npv : res.last.npv;
-	for (int i = 0; i < npv; i++) {
-		pk_gmove m;
-		if (p.v)
-			m.x = vres->last.pv[i];
-		else
-			m.e = res.last.pv[i];
-		if (p.v)
-			vmove_text(p.v, &m.x, false, text, sizeof text);
-		else
-			pdn_move_string(&q.e, &m.e, false, text);
-		buf_str(b, i ? "," : "");
-		buf_json(b, text);
-		pk_gpos n;
-		gpos_make(&q, &m, &n);
-		q = n;
+	/* the first line's members at the top (as with one line), then every line */
+	buf_str(b, ",");
+	json_aline(b, &p, &lines[0]);
+	buf_str(b, ",\"lines\":[");
+	for (int k = 0; k < got; k++) {
+		buf_str(b, k ? ",{" : "{");
+		json_aline(b, &p, &lines[k]);
+		buf_str(b, "}");
 	}
-	free(vres);
+	free(lines);
 	buf_str(b, "],\"egdb\":");
 	web_json_gegdb(w, r, &p);
 	buf_str(b, "}");

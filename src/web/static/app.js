@@ -255,7 +255,24 @@
       h('button', { text: 'flip', title: 'flip the board (f)', onclick: function () { flip = !flip; go(ply); } }), label]);
     var explore = h('a', { id: 'explore', text: 'explore this position' });
     var analyse = h('div', { cls: 'analysis' });
-    var abtn = h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, english ? { moves: movesTo(ply) } : { moves: movesTo(ply), variant: g.variant }); } });
+    /* the moves to a variation's move: the main line to the move its line replaces (or
+     * the line it branches from, for a line inside a line), then its own */
+    function movesOfVar(node) {
+      var start = node.parent ? movesOfVar(node.parent).slice(0, -1) : g.moves.slice(0, node.main - 1).map(function (m) { return m.move; });
+      return start.concat(node.line.slice(0, node.k + 1).map(function (x) { return x.v.move.replace(/[!?]+$/, ''); }));
+    }
+    function here() {
+      var mv = inVar ? movesOfVar(inVar).join(' ') : movesTo(ply);
+      return english ? { moves: mv } : { moves: mv, variant: g.variant };
+    }
+    /* a new position: the analysis under way, if any, goes on with it */
+    function moved() {
+      var was = analysing && analysing.btn === abtn;
+      stopAnalysis();
+      clear(analyse);
+      if (was) runAnalysis(analyse, here(), abtn);
+    }
+    var abtn = analysisButton(analyse, here);
     left.appendChild(boardBox); left.appendChild(controls);
     left.appendChild(h('p', { cls: 'kv' }, [explore, ' \u00b7 ', abtn]));
     left.appendChild(analyse);
@@ -294,7 +311,7 @@
     /* The variations: each line in parentheses after the move it replaces, its moves
      * clickable; a variation's move shown on the board, \u2190 and \u2192 then step along
      * its line (back past its first move: the main line before the move replaced). */
-    function showVars(box, lines, mainPly, depth) {
+    function showVars(box, lines, mainPly, depth, parent) {
       lines.forEach(function (line) {
         var par = h('span', { cls: 'var d' + Math.min(depth, 3) });
         par.appendChild(document.createTextNode('('));
@@ -304,7 +321,7 @@
           if (num) par.appendChild(h('span', { cls: 'n', text: num }));
           var sp = h('span', { cls: 'vm' + (v.illegal ? ' illegal' : ''), text: v.move,
             title: v.illegal ? 'not legal here: the line cannot be followed past it' : '' });
-          var node = { v: v, sp: sp, main: mainPly, line: nodes, k: k };
+          var node = { v: v, sp: sp, main: mainPly, line: nodes, k: k, parent: parent };
           nodes.push(node);
           if (!v.illegal) {
             sp.addEventListener('click', function () { goVar(node); });
@@ -313,7 +330,7 @@
           par.appendChild(sp);
           par.appendChild(document.createTextNode(' '));
           (v.comments || []).forEach(function (c) { par.appendChild(h('span', { cls: 'c', text: '{' + c + '}' })); });
-          if (v.vars) showVars(par, v.vars, mainPly, depth + 1);
+          if (v.vars) showVars(par, v.vars, mainPly, depth + 1, node);
         });
         par.appendChild(document.createTextNode(')'));
         box.appendChild(par); box.appendChild(document.createTextNode(' '));
@@ -326,7 +343,7 @@
         ' (instead of ' + g.moves[node.main - 1].number + (g.moves[node.main - 1].side === first ? '. ' : '... ') + g.moves[node.main - 1].move + ')';
       spans.forEach(function (e) { e.classList.remove('cur'); });
       varSpans.forEach(function (e) { e.classList.toggle('cur', e === node.sp); });
-      clear(analyse);
+      moved();
     }
     function stepVar(d) {
       var k = inVar.k + d, line = inVar.line;
@@ -346,7 +363,7 @@
       if (chart) chart.setPly(ply);
       spans.forEach(function (e, i) { e.classList.toggle('cur', i + 1 === ply); });
       explore.setAttribute('href', '#/explorer?' + qs(english ? { moves: movesTo(ply) } : { moves: movesTo(ply), variant: g.variant }));
-      clear(analyse);
+      moved();
     }
     document.onkeydown = function (ev) {
       if (ev.target && (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA')) return;
@@ -442,16 +459,65 @@
     svg.setPly = function (p) { cur.setAttribute('x1', X(p)); cur.setAttribute('x2', X(p)); };
     return svg;
   }
-  function runAnalysis(box, pos) {
+  /* The engine's analysis of a position, as a player uses it: continuous (searches of
+   * 1, 2, 4 ... seconds, up to the server's most, each shown when done), three lines (the
+   * best first moves, each with its score and line), until stopped: by the button, by
+   * another position (its own analysis then starts), or by leaving the page (the search
+   * under way is cancelled: the server stops it). */
+  var analysing = null;
+  function stopAnalysis() {
+    if (!analysing) return;
+    analysing.ctl.abort();
+    if (analysing.btn) analysing.btn.textContent = analysing.label;
+    analysing = null;
+  }
+  window.addEventListener('hashchange', stopAnalysis);
+  function lineText(a) {
+    return a.win_in != null ? (a.win_in > 0 ? 'wins in ' + a.win_in : 'loses in ' + (-a.win_in)) : ((a.score >= 0 ? '+' : '') + (a.score / 100).toFixed(2));
+  }
+  function runAnalysis(box, pos, btn) {
+    stopAnalysis();
+    var run = { ctl: new AbortController(), btn: btn, label: btn ? btn.textContent : '' };
+    analysing = run;
+    if (btn) btn.textContent = 'Stop';
     clear(box).appendChild(h('span', { cls: 'muted', text: 'Searching...' }));
-    apiSide('analyse', Object.assign({ time: 1 }, pos)).then(function (a) {
-      clear(box);
-      if (!a.best) { box.appendChild(h('span', { text: a.result })); return; }
-      var score = a.win_in != null ? (a.win_in > 0 ? 'wins in ' + a.win_in : 'loses in ' + (-a.win_in)) : (a.score / 100).toFixed(2);
-      box.appendChild(h('div', {}, [h('b', { text: a.best }), ' ' + score + ' (side to move) \u00b7 depth ' + a.depth + ' \u00b7 ' + fmt(a.nodes) + ' nodes']));
-      box.appendChild(h('div', { cls: 'muted', text: a.pv.join(' ') }));
-      if (a.egdb) box.appendChild(h('div', { text: 'Databases: ' + a.egdb.value + (a.egdb.plies != null ? ' in ' + a.egdb.plies + ' plies' : '') }));
-    }).catch(function (e) { showError(box, e); });
+    var most = info.max_time || 10;
+    function step(secs, tries) {
+      fetch('/api/analyse?' + qs(Object.assign({ time: Math.min(secs, most), lines: 3 }, pos)), { signal: run.ctl.signal }).then(function (r) {
+        return r.json().then(function (j) {
+          /* the engine still busy with the search just left (the server stops it within
+           * a moment): asked again shortly */
+          if (r.status === 503 && /busy/.test(j.error || '') && (tries || 0) < 40) return { retry: true };
+          if (!r.ok) throw new Error(j.error || ('HTTP ' + r.status));
+          return j;
+        });
+      }).then(function (a) {
+        if (analysing !== run) return;
+        if (a.retry) { setTimeout(function () { if (analysing === run) step(secs, (tries || 0) + 1); }, 150); return; }
+        clear(box);
+        if (!a.best) { box.appendChild(h('span', { text: a.result })); stopAnalysis(); return; }
+        var head = 'depth ' + a.depth + ' \u00b7 ' + fmt(a.lines.reduce(function (s, l) { return s + l.nodes; }, 0)) + ' nodes \u00b7 ' +
+          Math.min(secs, most) + ' s' + (secs < most && !a.forced ? ' \u00b7 searching deeper...' : '');
+        box.appendChild(h('div', { cls: 'muted', text: head }));
+        var ol = h('ol', { cls: 'lines' });
+        a.lines.forEach(function (l) {
+          ol.appendChild(h('li', {}, [h('b', { text: l.best }), ' ' + lineText(l) + ' ', h('span', { cls: 'muted', text: l.pv.slice(1).join(' ') })]));
+        });
+        box.appendChild(ol);
+        box.appendChild(h('div', { cls: 'muted', text: 'scores for the side to move, in men' }));
+        if (a.egdb) box.appendChild(h('div', { text: 'Databases: ' + a.egdb.value + (a.egdb.plies != null ? ' in ' + a.egdb.plies + ' plies' : '') }));
+        if (secs < most && !a.forced) step(secs * 2); else stopAnalysis();
+      }).catch(function (e) { if (analysing === run) { stopAnalysis(); showError(box, e); } });
+    }
+    step(1);
+  }
+  /* a button that starts the analysis of what pos() gives, and stops it */
+  function analysisButton(box, pos) {
+    var btn = h('button', { text: 'Analyse', cls: 'analyse', title: 'the engine thinks on this position until stopped: three lines' });
+    btn.addEventListener('click', function () {
+      if (analysing && analysing.btn === btn) stopAnalysis(); else runAnalysis(box, pos(), btn);
+    });
+    return btn;
   }
 
   /* --- explorer --- */
@@ -502,7 +568,7 @@
       }
       if (d.egdb) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'databases' }), d.egdb.value + ' for the side to move' + (d.egdb.plies != null ? ' in ' + d.egdb.plies + ' plies' : '')]));
       var analyse = h('div', { cls: 'analysis' });
-      left.appendChild(h('button', { text: 'Analyse (1 s)', onclick: function () { runAnalysis(analyse, pos); } }));
+      left.appendChild(analysisButton(analyse, function () { return pos; }));
       left.appendChild(analyse);
       clear(right);
       right.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), h('a', { id: 'games-here', href: '#/games?' + qs(withV(pos.fen ? { fen: pos.fen } : pos.moves ? { moves: pos.moves } : { fen: d.fen })) , text: fmt(d.games) }),
