@@ -575,11 +575,58 @@ static void verify_bad(void *ctx, int slice, const pk_pos *p, int stored, int pr
 	}
 }
 
+typedef struct {
+	bool json;
+	long classes;
+	uint64_t checked, wrong;
+} vverify_print;
+
+static int vverify_class(void *ctx, const pk_vegdb_verified *r)
+{
+	vverify_print *vp = ctx;
+	vp->classes++;
+	vp->checked += r->checked;
+	vp->wrong += r->wrong;
+	if (vp->json)
+		printf("{\"class\":\"%s\",\"checked\":%llu,\"wrong\":%llu}\n", r->name, (unsigned long long)r->checked,
+		       (unsigned long long)r->wrong);
+	else if (r->wrong)
+		printf("%s: %llu of %llu positions wrong; the first: %s\n", r->name, (unsigned long long)r->wrong,
+		       (unsigned long long)r->checked, r->first);
+	fflush(stdout);
+	return 0;
+}
+
+/* egdb verify --variant: another variant's classes against their moves' values. */
+static int vverify(const pk_variant *var, const char *dir, long sample, long threads, bool json)
+{
+	char d[4096], err[700];
+	egdb_dir(dir, d, sizeof d);
+	vverify_print vp = { .json = json };
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	double t0 = cli_now();
+	if (vegdb_verify(var, d, (uint64_t)sample, (int)threads, &stop_flag, vverify_class, &vp, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	if (stop_flag) {
+		fprintf(stderr, "pdnkit egdb verify: interrupted after %ld classes (%llu positions checked, %llu wrong)\n",
+			vp.classes, (unsigned long long)vp.checked, (unsigned long long)vp.wrong);
+		return 128 + (int)stop_flag;
+	}
+	if (!json)
+		printf("verified %ld classes of %s: %llu positions checked, %llu wrong (%.1f s)\n", vp.classes, var->name,
+		       (unsigned long long)vp.checked, (unsigned long long)vp.wrong, cli_now() - t0);
+	return vp.wrong ? EXIT_FINDINGS : EXIT_OK;
+}
+
 static int egdb_verify_cmd(int argc, const char **argv)
 {
-	char *dir = NULL, *sample = NULL, *threads = NULL, *slice = NULL;
+	char *dir = NULL, *sample = NULL, *threads = NULL, *slice = NULL, *variant = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
+		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP " (every class read into memory)", "NAME" },
 		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
 		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
 		{ "sample", 0, POPT_ARG_STRING, &sample, 0, "check about K positions of each slice, chosen at random (default: all)", "K" },
@@ -602,6 +649,17 @@ static int egdb_verify_cmd(int argc, const char **argv)
 	if ((sample && cli_int(sample, 1, 1000000000000L, "--sample", &k)) ||
 	    (threads && cli_int(threads, 1, POOL_MAX_THREADS, "--threads", &nt)))
 		goto out;
+	const pk_variant *var = NULL;
+	if (variant && !(var = cli_variant(variant)))
+		goto out;
+	if (var && var->gametype != 21) {
+		if (slice) {
+			cli_error("--slice is for English draughts' slices");
+			goto out;
+		}
+		rc = vverify(var, dir, k, nt, json);
+		goto out;
+	}
 	pk_material only;
 	if (slice && material_parse(slice, &only) < 0) {
 		cli_error("--slice: '%s' is not a slice name (like MMK-K)", slice);
@@ -666,6 +724,7 @@ out:
 	free(sample);
 	free(threads);
 	free(slice);
+	free(variant);
 	return rc;
 }
 

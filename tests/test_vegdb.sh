@@ -56,6 +56,18 @@ expect_out_has "MM-M            3          85580" "stats: a class's positions"
 run "$PDNKIT" egdb stats --variant international --egdb "$D" --json
 expect_out_has '{"class":"K-K","pieces":2,"positions":4900,' "stats in JSON"
 
+# verify: every stored value against its moves' values; as many positions as stats counts
+run "$PDNKIT" egdb verify --variant international --egdb "$D"
+expect_rc 0 "verify"
+total=$("$PDNKIT" egdb stats --variant international --egdb "$D" --json | sed 's/.*"positions":\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s }')
+expect_out_has "verified 16 classes of International draughts: $total positions checked, 0 wrong" "verify checks every position stats counts ($total)"
+run "$PDNKIT" egdb verify --variant international --egdb "$D" --sample 100 --json
+expect_out_has '{"class":"MM-M","checked":' "a JSON line a class"
+[ "$(echo "$OUT" | grep -c '"wrong":0}')" -eq 16 ] && pass || fail "a sample of each class: $OUT"
+run "$PDNKIT" egdb verify --variant russian --egdb "$D"
+expect_rc 3 "verify without the variant's databases"
+expect_err_has "no Russian draughts databases" "said"
+
 # a damaged file is refused with its name
 printf 'PKVDB1\njunk' >"$D/international/K-M.vdb"
 run "$PDNKIT" egdb probe --variant international --egdb "$D" "W:W28:B3"

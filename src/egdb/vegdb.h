@@ -52,6 +52,19 @@ typedef struct {
 int vegdb_build(const pk_variant *v, int pieces, int threads, const char *dir, volatile sig_atomic_t *stop,
 		void (*progress)(void *ctx, const pk_vegdb_progress *p), void *ctx, char *err, size_t errsize);
 
+/* What `egdb verify --variant` found in a class. */
+typedef struct {
+	char name[16];
+	uint64_t checked, wrong;
+	char first[600];            /* the first wrong position, said ("" when none) */
+} pk_vegdb_verified;
+/* Re-checks the stored values of v's classes in dir (its complete levels) against their
+ * moves' values, as the build's last pass does: every position, or about `sample` of
+ * each class (every k-th from a random first). Every class is read into memory first.
+ * fn (may be NULL) hears each class (non-zero: stop). 0, or -1 with a message in err. */
+int vegdb_verify(const pk_variant *v, const char *dir, uint64_t sample, int threads, volatile sig_atomic_t *stop,
+		 int (*fn)(void *ctx, const pk_vegdb_verified *r), void *ctx, char *err, size_t errsize);
+
 /* Opens the classes of v in dir/KEY/: their headers are checked now, each table is read
  * whole into memory (and its checksum checked) when a probe first needs it. NULL with a
  * message in err when there are none or a header is wrong. */

@@ -303,6 +303,10 @@ typedef struct {
 	pthread_mutex_t lock;
 	int failed;                 /* (read by the threads through __atomic_load_n) */
 	char err[600];
+	/* the check of `egdb verify`: wrong values counted (the first kept in err), every
+	 * step-th position from a random first one (step 1: all) */
+	bool verify;
+	uint64_t step, seed, checked, wrong;
 } pass_ctx;
 
 static bool pass_failed(pass_ctx *pc) { return __atomic_load_n(&pc->failed, __ATOMIC_RELAXED) != 0; }
@@ -431,20 +435,33 @@ static void check_range(int t, void *ctx)
 		return;
 	}
 	uint64_t lo = k->size * (uint64_t)t / (uint64_t)pc->nt, hi = k->size * (uint64_t)(t + 1) / (uint64_t)pc->nt;
+	uint64_t step = pc->step > 1 ? pc->step : 1, first = step > 1 ? (pc->seed * 0x9E3779B97F4A7C15ull >> 11) % step : 0;
+	uint64_t checked = 0, wrong = 0;
 	walker w = { .last = UINT64_MAX };
-	for (uint64_t i = lo; i < hi && !pass_failed(pc); i++) {
+	for (uint64_t i = lo + first; i < hi && !pass_failed(pc); i += step) {
 		if (k->t[i] == T_NONE)
 			continue;
 		walk_decode(db, k, i, &w);
 		int want = forward_value(pc->b, &w.p, &w.pl, ml);
+		checked++;
 		if (want != k->t[i]) {
 			char fen[256] = "", msg[500];
 			vfen_format(&w.p, fen, sizeof fen);
-			snprintf(msg, sizeof msg, "class %s: %s is stored %d but its moves give %d (a fault of the builder)",
-				 k->name, fen, k->t[i], want);
-			pass_fail(pc, msg);
+			snprintf(msg, sizeof msg, "class %s: %s is stored %d but its moves give %d%s", k->name, fen, k->t[i], want,
+				 pc->verify ? "" : " (a fault of the builder)");
+			if (!pc->verify) {
+				pass_fail(pc, msg);
+				continue;
+			}
+			pthread_mutex_lock(&pc->lock);
+			if (!pc->err[0])
+				snprintf(pc->err, sizeof pc->err, "%s", msg);
+			pthread_mutex_unlock(&pc->lock);
+			wrong++;
 		}
 	}
+	__atomic_add_fetch(&pc->checked, checked, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pc->wrong, wrong, __ATOMIC_RELAXED);
 	free(ml);
 }
 
@@ -636,6 +653,65 @@ int vegdb_build(const pk_variant *v, int pieces, int threads, const char *dir, v
 		if (rc == 0 && progress)
 			progress(ctx, &pr);
 	}
+	vegdb_free(db);
+	return rc;
+}
+
+int vegdb_verify(const pk_variant *v, const char *dir, uint64_t sample, int threads, volatile sig_atomic_t *stop,
+		 int (*fn)(void *ctx, const pk_vegdb_verified *r), void *ctx, char *err, size_t errsize)
+{
+	pk_vegdb *open = vegdb_open(v, dir, err, errsize);
+	if (!open)
+		return -1;
+	int pieces = vegdb_pieces(open);
+	vegdb_free(open);
+	if (pieces < 2) {
+		snprintf(err, errsize, "%s/%s: no complete level of databases to verify", dir, v->key);
+		return -1;
+	}
+	pk_vegdb *db = vdb_new(v, pieces);
+	builder *b = db ? calloc(1, sizeof *b) : NULL;
+	if (!b) {
+		vegdb_free(db);
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	db->pieces = pieces;
+	/* every class in memory: a position's moves lead into any class of as many pieces
+	 * or fewer */
+	int rc = 0;
+	for (int c = 0; c < db->nclass && rc == 0; c++) {
+		int got = vdb_read_class(db, &db->cls[c], dir, false, err, errsize);
+		if (got <= 0) {
+			if (got == 0)
+				snprintf(err, errsize, "%s/%s: class %s missing", dir, v->key, db->cls[c].name);
+			rc = -1;
+		}
+	}
+	b->db = db;
+	for (int c = 0; c < db->nclass && rc == 0 && !(stop && *stop); c++) {
+		vclass *k = &db->cls[c];
+		b->c = c;
+		builder_tables(b);
+		pass_ctx pc = { .b = b, .k = k, .c = c, .verify = true, .seed = (uint64_t)c + 1 };
+		pc.nt = threads < 1 ? 1 : threads > VEGDB_MAX_THREADS ? VEGDB_MAX_THREADS : threads;
+		pc.step = sample && k->size > sample ? k->size / sample : 1;
+		pthread_mutex_init(&pc.lock, NULL);
+		pool_run(pc.nt, check_range, &pc);
+		pthread_mutex_destroy(&pc.lock);
+		pk_vegdb_verified r;
+		memset(&r, 0, sizeof r);
+		snprintf(r.name, sizeof r.name, "%s", k->name);
+		r.checked = pc.checked;
+		r.wrong = pc.wrong;
+		snprintf(r.first, sizeof r.first, "%s", pc.err);
+		if (pc.failed) {
+			snprintf(err, errsize, "%s", pc.err);
+			rc = -1;
+		} else if (fn && fn(ctx, &r))
+			break;
+	}
+	free(b);
 	vegdb_free(db);
 	return rc;
 }

@@ -9,6 +9,7 @@ struct pk_gengine {
 	pk_giteration it;            /* the iteration handed to the callback */
 	pk_giteration_cb cb;
 	void *ctx;
+	bool lent;                   /* e is not this engine's to free */
 };
 
 pk_gengine *gengine_new(pk_engine *e, pk_vengine *ve)
@@ -24,11 +25,25 @@ pk_gengine *gengine_new(pk_engine *e, pk_vengine *ve)
 	return g;
 }
 
+pk_gengine *gengine_lend(pk_engine *e, pk_vengine *ve)
+{
+	pk_gengine *g = calloc(1, sizeof *g);
+	if (!g) {
+		vengine_free(ve);
+		return NULL;
+	}
+	g->e = e;
+	g->ve = ve;
+	g->lent = true;
+	return g;
+}
+
 void gengine_free(pk_gengine *g)
 {
 	if (!g)
 		return;
-	engine_free(g->e);
+	if (!g->lent)
+		engine_free(g->e);
 	vengine_free(g->ve);
 	free(g);
 }

@@ -37,6 +37,9 @@ typedef struct pk_gengine pk_gengine;
  * NULL when none is wanted; both taken over. NULL when out of memory (those given are
  * freed). */
 pk_gengine *gengine_new(pk_engine *e, pk_vengine *ve);
+/* The same with English draughts' engine lent, not taken over: gengine_free leaves it
+ * (a server's pool of engines, each lent to one search at a time); ve is taken over. */
+pk_gengine *gengine_lend(pk_engine *e, pk_vengine *ve);
 void gengine_free(pk_gengine *g);
 /* The English engine inside, and the other variants' (NULL when none). */
 pk_engine *gengine_english(pk_gengine *g);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "base/pool.h"
+#include "engine/gengine.h"
 #include "analysis/annotate.h"
 #include "base/json.h"
 #include "base/utf8.h"
@@ -172,35 +173,27 @@ bool req_bool(req *r, const char *name)
 
 /* --- positions --- */
 
-/* One line of an analysis: its first move, score from the side to move's view, depth,
- * nodes, time and principal variation, as JSON members (after a '{' or ','). */
-typedef struct {
-	bool has_move, forced;
-	pk_gmove best;
-	int depth, score, npv;
-	unsigned long long nodes;
-	double seconds;
-	pk_gmove pv[MAX_PLY];
-} aline;
-
-static void json_aline(pk_buf *b, const pk_gpos *p, const aline *a)
+/* One line of an analysis as JSON members (after a '{' or ','): its first move, score
+ * from the side to move's view, depth, nodes, time and principal variation. */
+static void json_aline(pk_buf *b, const pk_gpos *p, const pk_gresult *a)
 {
 	char text[400];
 	gmove_format(p, &a->best, false, text, sizeof text);
 	buf_str(b, "\"best\":");
 	buf_json(b, text);
+	int score = a->last.score;
 	buf_printf(b, ",\"forced\":%s,\"depth\":%d,\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f", a->forced ? "true" : "false",
-		   a->depth, a->score, a->nodes, a->seconds);
-	if (score_is_win(a->score))
-		buf_printf(b, ",\"win_in\":%d", a->score > 0 ? score_plies(a->score) : -score_plies(a->score));
+		   a->last.depth, score, (unsigned long long)a->last.nodes, a->last.seconds);
+	if (score_is_win(score))
+		buf_printf(b, ",\"win_in\":%d", score > 0 ? score_plies(score) : -score_plies(score));
 	buf_str(b, ",\"pv\":[");
 	pk_gpos q = *p;
-	for (int i = 0; i < a->npv; i++) {
-		gmove_format(&q, &a->pv[i], false, text, sizeof text);
+	for (int i = 0; i < a->last.npv; i++) {
+		gmove_format(&q, &a->last.pv[i], false, text, sizeof text);
 		buf_str(b, i ? "," : "");
 		buf_json(b, text);
 		pk_gpos n;
-		gpos_make(&q, &a->pv[i], &n);
+		gpos_make(&q, &a->last.pv[i], &n);
 		q = n;
 	}
 	buf_str(b, "]");
@@ -242,75 +235,48 @@ static void api_analyse(pk_web *w, req *r)
 	}
 	if (slot < 0)
 		return (void)req_fail(r, 503, "all %d engines are busy; try again in a moment", w->o.nengines);
-	pk_limits lim = { .movetime = secs / (double)nlines };
-	pk_history h = { 0 };
-	aline *lines = calloc((size_t)nlines, sizeof *lines);
-	pk_vresult *vres = malloc(sizeof *vres);
-	pk_result *res = malloc(sizeof *res);
-	pk_vengine *ve = p.v && lines && vres && res ? vengine_new(16) : NULL;
-	if (!lines || !vres || !res || (p.v && !ve)) {
+	/* the slot's English engine lent; another variant's made for this search (the slot
+	 * bounds how many run) */
+	pk_gresult *lines = calloc((size_t)nlines, sizeof *lines);
+	pk_vengine *ve = p.v ? vengine_new(16) : NULL;
+	pk_gengine *ge = lines && (!p.v || ve) ? gengine_lend(w->o.engines[slot], ve) : NULL;
+	if (!ge) {
+		if (!lines || (p.v && !ve))
+			vengine_free(ve);
 		free(lines);
-		free(vres);
-		free(res);
 		give_slot(w, slot);
 		return (void)req_fail(r, 503, "out of memory for the analysis");
 	}
-	guard g;
-	guard_start(&g, w, r->rq, 0);
-	pk_move ex[5];
-	pk_vmove vex[5];
+	pk_limits lim = { .movetime = secs / (double)nlines };
+	pk_history h = { 0 };
+	pk_gmove ex[5];
 	int got = 0;
-	if (!p.v)
-		engine_new_game(w->o.engines[slot]);
+	guard g;
+	gengine_new_game(ge);
+	guard_start(&g, w, r->rq, 0);
 	for (int k = 0; k < nlines && !g.stop; k++) {
-		aline *a = &lines[k];
-		if (p.v) {
-			/* another variant: its engine for this search (the slot bounds how many run) */
-			vengine_exclude(ve, vex, k);
-			vengine_search(ve, &p.x, &h, &lim, &g.stop, NULL, NULL, vres);
-			a->has_move = vres->has_move;
-			a->forced = vres->forced;
-			a->best.x = vres->best;
-			a->depth = vres->last.depth;
-			a->score = vres->last.score;
-			a->nodes = vres->last.nodes;
-			a->seconds = vres->last.seconds;
-			a->npv = vres->last.npv;
-			for (int i = 0; i < a->npv; i++)
-				a->pv[i].x = vres->last.pv[i];
-			vex[k] = vres->best;
-		} else {
-			lim.exclude = ex;
-			lim.nexclude = k;
-			engine_search(w->o.engines[slot], &p.e, &h, &lim, &g.stop, NULL, NULL, res);
-			a->has_move = res->has_move;
-			a->forced = res->forced;
-			a->best.e = res->best;
-			a->depth = res->last.depth;
-			a->score = res->last.score;
-			a->nodes = res->last.nodes;
-			a->seconds = res->last.seconds;
-			a->npv = res->last.npv;
-			for (int i = 0; i < a->npv; i++)
-				a->pv[i].e = res->last.pv[i];
-			ex[k] = res->best;
-		}
-		if (!a->has_move)
+		if (gengine_search(ge, &p, &h, &lim, ex, k, &g.stop, NULL, NULL, &lines[k]) < 0 || !lines[k].has_move)
 			break;
+		ex[k] = lines[k].best;
 		got++;
-		if (a->forced)
+		if (lines[k].forced)
 			break;   /* the only move: no other line */
 	}
 	guard_end(&g);
-	vengine_free(ve);
-	free(vres);
-	free(res);
+	gengine_free(ge);
 	give_slot(w, slot);
 	if (g.why == GUARD_STOPPING || g.why == GUARD_GONE) {
 		free(lines);
 		return (void)req_fail(r, 503, g.why == GUARD_STOPPING ? "the server is stopping: the analysis was cut short"
 								     : "the client left: the analysis was stopped");
 	}
+	/* the best first, the later lines searched apart from it */
+	for (int i = 1; i < got; i++)
+		for (int j = i; j > 0 && lines[j].last.score > lines[j - 1].last.score; j--) {
+			pk_gresult x = lines[j];
+			lines[j] = lines[j - 1];
+			lines[j - 1] = x;
+		}
 	char fen[VAR_FEN_STRLEN];
 	gpos_fen(&p, fen, sizeof fen);
 	pk_buf *b = r->out;
