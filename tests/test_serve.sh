@@ -226,13 +226,14 @@ i=0
 while get "/api/games?limit=1" && [ "$CODE" != 200 ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
 [ "$CODE" = 200 ] && kill -0 $SPID 2>/dev/null && pass || fail "the server is down after 1,000 requests"
 
-# analysis: time-limited; a second one refused while the engine is busy
+# analysis: time-limited; a second one refused while the engine is busy (after waiting
+# up to a second for it: the first searches 6 s)
 get "/api/analyse?moves=11-15&time=0.3"
 [ "$CODE" = 200 ] && pass || fail "analyse answered $CODE: $OUT"
 expect_out_has '"best":"' "the best move"
-curl -s -o "$T_TMP/a1" --max-time 20 "$U/api/analyse?moves=11-15&time=3" &
+curl -s -o "$T_TMP/a1" --max-time 20 "$U/api/analyse?moves=11-15&time=6" &
 CPID=$!
-sleep 1
+sleep 1.5
 get "/api/analyse?moves=9-14&time=1"
 [ "$CODE" = 503 ] && pass || fail "a second analysis while the engine searched answered $CODE: $OUT"
 expect_out_has "busy" "busy said"
