@@ -168,7 +168,8 @@ int play_repetitions(const pk_play *g)
 	return n;
 }
 
-/* Another variant's own draw rule met by the game (rules/vdraw.c), its sentence, or NULL. */
+/* Another variant's own draw rule met by the game (rules/vdraw.c), its sentence, or NULL;
+ * the rule's counts at the game's position into *d. */
 static const char *variant_drawn_counts(const pk_play *g, pk_vdraw *d)
 {
 	vdraw_init(d);
