@@ -425,3 +425,30 @@ static void nboard_of(const pk_vpos *p, nboard *out)
 			}
 	*out = b;
 }
+
+/* The positions after each legal move of p, by this generator (the core's positions
+ * again, for probing): how many, at most max. */
+int naive_variant_children(const pk_vpos *p, pk_vpos *out, int max)
+{
+	const pk_variant *v = p->v;
+	nboard b;
+	nboard_of(p, &b);
+	nlist l = { 0 };
+	ngen(v, &b, &l);
+	int n = 0;
+	for (int i = 0; i < l.n && n < max; i++) {
+		nboard q;
+		nmake(v, &b, &l.m[i], &q);
+		pk_vpos *x = &out[n++];
+		vpos_clear(v, x, q.white_to_move ? PK_WHITE : PK_BLACK);
+		int sq = 0;
+		for (int r = 0; r < v->rows; r++)
+			for (int c = 0; c < v->cols; c++)
+				if (nplayable(v, r, c)) {
+					char ch = q.c[r][c];
+					x->sq[++sq] = ch == 'w' ? VP_WMAN : ch == 'W' ? VP_WKING : ch == 'b' ? VP_BMAN : ch == 'B' ? VP_BKING : VP_EMPTY;
+				}
+	}
+	free(l.m);
+	return n;
+}

@@ -10,5 +10,7 @@ uint64_t naive_variant_perft(const pk_vpos *p, int depth);
  * endgame databases' builder): 1000 + d a win in d plies, -(1000 + d) a loss in d, 0
  * neither within depth. */
 int naive_variant_solve(const pk_vpos *p, int depth);
+/* The positions after each legal move of p, by this generator: how many (at most max). */
+int naive_variant_children(const pk_vpos *p, pk_vpos *out, int max);
 
 #endif

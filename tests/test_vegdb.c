@@ -5,6 +5,10 @@
  *   value is neither a win nor a loss there;
  * - English draughts' against the English databases (egdb/build.c, another builder over
  *   another generator): every position's value and distance;
+ * - every value against its moves' values over the tests' own generator, on random
+ *   positions (a win in n has a move to a loss in n - 1, ...): with distances, values
+ *   consistent everywhere are the true ones; `test_vegdb --check VARIANT DIR N` does it
+ *   for a level built apart (International's 5 pieces, say);
  * - the search counts FMJD's 5-move ending on from the game's history: a win the
  *   databases give in N plies is a draw once fewer than N plies of the count are left;
  * - a damaged file is refused with its name, a missing level is not claimed. */
@@ -160,6 +164,84 @@ static void against_english(const char *dir)
 	egdb_free(en);
 }
 
+/* The value the children's stored values give p, by the tests' generator (as the build's
+ * check does by the core's): a win in 1 + the shortest loss among them, else a draw when
+ * one is drawn, else a loss in 1 + the longest win; no move: lost in 0. -2 when a child
+ * is not held. As (value, plies): 1 win, 0 draw, -1 loss. */
+static int forward(const pk_vegdb *db, const pk_vpos *p, int *plies)
+{
+	static pk_vpos kids[VAR_MAX_MOVES];
+	int n = naive_variant_children(p, kids, VAR_MAX_MOVES);
+	*plies = 0;
+	if (n == 0)
+		return -1;
+	int minloss = -1, maxwin = -1;
+	bool draw = false;
+	for (int i = 0; i < n; i++) {
+		int value, d, pieces = 0;
+		for (int s = 1; s <= variant_squares(p->v); s++)
+			pieces += kids[i].sq[s] != VP_EMPTY;
+		bool none = true;   /* the side to move after the move has no piece: lost */
+		for (int s = 1; s <= variant_squares(p->v) && none; s++) {
+			int pc = kids[i].sq[s];
+			none = !(pc && ((pc == VP_WMAN || pc == VP_WKING) == (kids[i].stm == PK_WHITE)));
+		}
+		if (none) {
+			value = EGDB_LOSS;
+			d = 0;
+		} else if (!vegdb_probe(db, &kids[i], &value, &d))
+			return -2;
+		if (value == EGDB_LOSS && (minloss < 0 || d < minloss))
+			minloss = d;
+		else if (value == EGDB_WIN && d > maxwin)
+			maxwin = d;
+		else if (value == EGDB_DRAW)
+			draw = true;
+	}
+	if (minloss >= 0) {
+		*plies = minloss + 1;
+		return 1;
+	}
+	if (draw)
+		return 0;
+	*plies = maxwin + 1;
+	return -1;
+}
+
+/* n random positions of v's databases in dir checked by forward(): how many agree. */
+static int consistent(const char *name, const char *dir, int n, bool report)
+{
+	const pk_variant *v = variant_by_name(name);
+	char err[600] = "";
+	pk_vegdb *db = v ? vegdb_open(v, dir, err, sizeof err) : NULL;
+	CHECK_REPORT(db != NULL, "%s: open: %s", name, err);
+	if (!db)
+		return 0;
+	int pieces = vegdb_pieces(db), agree = 0, tried = 0;
+	for (int i = 0; i < n; i++) {
+		pk_vpos p;
+		random_pos(v, pieces, &p);
+		int value, plies, fp;
+		if (!vegdb_probe(db, &p, &value, &plies))
+			continue;
+		tried++;
+		int fv = forward(db, &p, &fp), sv = value == EGDB_WIN ? 1 : value == EGDB_LOSS ? -1 : 0;
+		bool ok = fv == sv && (sv == 0 || fp == plies);
+		agree += ok;
+		if (!ok && report) {
+			char fen[400];
+			vfen_format(&p, fen, sizeof fen);
+			CHECK_REPORT(0, "%s %s: stored %d in %d plies, its moves by the tests' generator give %d in %d", name, fen,
+				     sv, plies, fv, fp);
+		}
+	}
+	printf("%s: %d of %d random positions of up to %d pieces as their moves (the tests' generator) prove\n", name,
+	       agree, tried, pieces);
+	CHECK(tried > n / 2);
+	vegdb_free(db);
+	return agree;
+}
+
 /* A won International position of FMJD's 5-move ending (two pieces, a king among them,
  * against a lone king) in N plies, searched with the count of the ending already at
  * 10 - N (a win: its last move is the count's tenth ply) and at 11 - N (a draw). */
@@ -210,13 +292,20 @@ static void ending_count(const char *dir)
 	vengine_free(e);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "--check")) {
+		/* on demand: a level built apart */
+		consistent(argv[2], argv[3], atoi(argv[4]), true);
+		return check_done("test_vegdb --check");
+	}
 	char dir[] = "/tmp/pdnkit-vegdb-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	against_minimax(dir, "international", 3, 5, 150);
+	consistent("international", dir, 3000, true);
 	ending_count(dir);
 	against_minimax(dir, "russian", 3, 5, 150);
+	consistent("russian", dir, 2000, true);
 	against_minimax(dir, "italian", 3, 5, 150);
 	against_minimax(dir, "thai", 3, 5, 150);
 	against_minimax(dir, "turkish", 2, 4, 150);   /* (64 squares: 3 pieces take 17 s) */
