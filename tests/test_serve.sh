@@ -160,6 +160,21 @@ get "/api/analyse?variant=international&moves=32-28%2018-23&time=0.2"
 [ "$CODE" = 200 ] && pass || fail "an International analysis answered $CODE: $OUT"
 expect_out_has '"best":"' "its best move"
 expect_out_has '"pv":["' "its line"
+# every move's value (the explorer's engine column): each legal move once, the best first
+for Q in "variant=international&moves=32-28%2018-23" "moves=11-15%2023-19"; do
+	get "/api/position?$Q"
+	N=$(echo "$OUT" | grep -o '"move":"' | wc -l)
+	get "/api/analyse?$Q&time=0.5&each=1"
+	[ "$CODE" = 200 ] && pass || fail "each move's value ($Q) answered $CODE: $OUT"
+	BODY=$(echo "$OUT" | sed 's/.*"lines":\[\(.*\)\],"egdb".*/\1/')
+	LINES=$(echo "$BODY" | grep -o '"best":"[^"]*"' | sort)
+	[ "$N" -gt 2 ] && [ "$(echo "$LINES" | wc -l)" = "$N" ] && [ "$(echo "$LINES" | sort -u | wc -l)" = "$N" ] && pass ||
+		fail "each of the $N legal moves ($Q) valued once: $LINES"
+	SCORES=$(echo "$BODY" | grep -o '"score":-\{0,1\}[0-9]*' | cut -d: -f2 | tr '\n' ' ')
+	echo "$SCORES" | awk '{ for (i = 2; i <= NF; i++) if ($i > $(i - 1)) exit 1 }' && pass || fail "the values not best first: $SCORES"
+done
+get "/api/analyse?fen=W:W28:B23&variant=international&each=1&time=0.1"
+expect_out_has '"forced":true' "the only move (a capture) said forced"
 get "/api/position?variant=international&fen=W:W28:B23"
 expect_out_has '"moves":[{"move":"28x19","from":28,"path":[19]' "an International capture listed"
 get "/api/stats?variant=international"

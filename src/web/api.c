@@ -199,10 +199,11 @@ static void json_aline(pk_buf *b, const pk_gpos *p, const pk_gresult *a)
 	buf_str(b, "]");
 }
 
-/* GET /api/analyse?fen=|moves=&time=S&lines=N: a search of the position by one of the
- * engines, at most max_time seconds; with lines, the N best first moves, each searched
- * with the ones before it left out (the time shared among them); 503 when every engine
- * is busy. */
+/* GET /api/analyse?fen=|moves=&time=S&lines=N|each=1: a search of the position by one of
+ * the engines, at most max_time seconds; with lines, the N best first moves, each searched
+ * with the ones before it left out (the time shared among them); with each, every legal
+ * move searched alone (the others left out; the time shared), its value for the side to
+ * move (the explorer's column); 503 when every engine is busy. */
 static void api_analyse(pk_web *w, req *r)
 {
 	pk_gpos p;
@@ -221,6 +222,16 @@ static void api_analyse(pk_web *w, req *r)
 	long nlines;
 	if (!req_long(r, "lines", 1, 5, 1, &nlines))
 		return;
+	bool each = req_bool(r, "each");
+	pk_gmove *all = NULL;
+	int nall = 0;
+	if (each) {
+		if (!(all = malloc(sizeof *all * VAR_MAX_MOVES)) || (nall = gpos_gen(&p, all, VAR_MAX_MOVES)) < 0) {
+			free(all);
+			return (void)req_fail(r, 503, "out of memory for the analysis");
+		}
+		nlines = nall > 0 ? nall : 1;
+	}
 	if (secs > w->o.max_time)
 		secs = w->o.max_time;
 	if (w->o.nengines == 0)
@@ -233,8 +244,10 @@ static void api_analyse(pk_web *w, req *r)
 		nanosleep(&ts, NULL);
 		slot = take_slot(w);
 	}
-	if (slot < 0)
+	if (slot < 0) {
+		free(all);
 		return (void)req_fail(r, 503, "all %d engines are busy; try again in a moment", w->o.nengines);
+	}
 	/* the slot's English engine lent; another variant's made for this search (the slot
 	 * bounds how many run) */
 	pk_gresult *lines = calloc((size_t)nlines, sizeof *lines);
@@ -244,20 +257,35 @@ static void api_analyse(pk_web *w, req *r)
 		if (!lines || (p.v && !ve))
 			vengine_free(ve);
 		free(lines);
+		free(all);
 		give_slot(w, slot);
 		return (void)req_fail(r, 503, "out of memory for the analysis");
 	}
 	pk_limits lim = { .movetime = secs / (double)nlines };
 	pk_history h = { 0 };
 	pk_gmove ex[5];
+	pk_gmove *others = each && nall > 1 ? malloc(sizeof *others * (size_t)nall) : NULL;
 	int got = 0;
 	guard g;
 	gengine_new_game(ge);
 	guard_start(&g, w, r->rq, 0);
 	for (int k = 0; k < nlines && !g.stop; k++) {
-		if (gengine_search(ge, &p, &h, &lim, ex, k, &g.stop, NULL, NULL, &lines[k]) < 0 || !lines[k].has_move)
+		const pk_gmove *x = ex;
+		int nx = k;
+		if (each && nall > 1) {
+			if (!others)
+				break;
+			/* every move but the k-th left out */
+			nx = 0;
+			for (int i = 0; i < nall; i++)
+				if (i != k)
+					others[nx++] = all[i];
+			x = others;
+		}
+		if (gengine_search(ge, &p, &h, &lim, x, nx, &g.stop, NULL, NULL, &lines[k]) < 0 || !lines[k].has_move)
 			break;
-		ex[k] = lines[k].best;
+		if (k < 5)
+			ex[k] = lines[k].best;
 		got++;
 		if (lines[k].forced)
 			break;   /* the only move: no other line */
@@ -265,6 +293,8 @@ static void api_analyse(pk_web *w, req *r)
 	guard_end(&g);
 	gengine_free(ge);
 	give_slot(w, slot);
+	free(others);
+	free(all);
 	if (g.why == GUARD_STOPPING || g.why == GUARD_GONE) {
 		free(lines);
 		return (void)req_fail(r, 503, g.why == GUARD_STOPPING ? "the server is stopping: the analysis was cut short"

@@ -475,7 +475,10 @@
   function lineText(a) {
     return a.win_in != null ? (a.win_in > 0 ? 'wins in ' + a.win_in : 'loses in ' + (-a.win_in)) : ((a.score >= 0 ? '+' : '') + (a.score / 100).toFixed(2));
   }
-  function runAnalysis(box, pos, btn) {
+  /* opts.each: every legal move searched alone (the explorer's column), opts.onResult
+   * called with each answer */
+  function runAnalysis(box, pos, btn, opts) {
+    opts = opts || {};
     stopAnalysis();
     var run = { ctl: new AbortController(), btn: btn, label: btn ? btn.textContent : '' };
     analysing = run;
@@ -483,7 +486,8 @@
     clear(box).appendChild(h('span', { cls: 'muted', text: 'Searching...' }));
     var most = info.max_time || 10;
     function step(secs, tries) {
-      fetch('/api/analyse?' + qs(Object.assign({ time: Math.min(secs, most), lines: 3 }, pos)), { signal: run.ctl.signal }).then(function (r) {
+      var args = opts.each ? { time: Math.min(secs, most), each: 1 } : { time: Math.min(secs, most), lines: 3 };
+      fetch('/api/analyse?' + qs(Object.assign(args, pos)), { signal: run.ctl.signal }).then(function (r) {
         return r.json().then(function (j) {
           /* the engine still busy with the search just left (the server stops it within
            * a moment): asked again shortly */
@@ -499,8 +503,9 @@
         var head = 'depth ' + a.depth + ' \u00b7 ' + fmt(a.lines.reduce(function (s, l) { return s + l.nodes; }, 0)) + ' nodes \u00b7 ' +
           Math.min(secs, most) + ' s' + (secs < most && !a.forced ? ' \u00b7 searching deeper...' : '');
         box.appendChild(h('div', { cls: 'muted', text: head }));
+        if (opts.onResult) opts.onResult(a);
         var ol = h('ol', { cls: 'lines' });
-        a.lines.forEach(function (l) {
+        a.lines.slice(0, 3).forEach(function (l) {
           ol.appendChild(h('li', {}, [h('b', { text: l.best }), ' ' + lineText(l) + ' ', h('span', { cls: 'muted', text: l.pv.slice(1).join(' ') })]));
         });
         box.appendChild(ol);
@@ -512,10 +517,12 @@
     step(1);
   }
   /* a button that starts the analysis of what pos() gives, and stops it */
-  function analysisButton(box, pos) {
-    var btn = h('button', { text: 'Analyse', cls: 'analyse', title: 'the engine thinks on this position until stopped: three lines' });
+  function analysisButton(box, pos, opts) {
+    var btn = h('button', { text: 'Analyse', cls: 'analyse', title: opts && opts.each ?
+      'the engine thinks on this position until stopped: every move\'s value, the three best lines' :
+      'the engine thinks on this position until stopped: three lines' });
     btn.addEventListener('click', function () {
-      if (analysing && analysing.btn === btn) stopAnalysis(); else runAnalysis(box, pos(), btn);
+      if (analysing && analysing.btn === btn) stopAnalysis(); else runAnalysis(box, pos(), btn, opts);
     });
     return btn;
   }
@@ -568,7 +575,14 @@
       }
       if (d.egdb) left.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'databases' }), d.egdb.value + ' for the side to move' + (d.egdb.plies != null ? ' in ' + d.egdb.plies + ' plies' : '')]));
       var analyse = h('div', { cls: 'analysis' });
-      left.appendChild(analysisButton(analyse, function () { return pos; }));
+      /* the engine's value of each move, in a column of the table, for the side to move */
+      var engineCells = {};
+      left.appendChild(analysisButton(analyse, function () { return pos; }, { each: true, onResult: function (a) {
+        a.lines.forEach(function (l) {
+          var c = engineCells[l.best];
+          if (c) { c.textContent = lineText(l); c.title = 'depth ' + l.depth + ': ' + l.pv.join(' '); }
+        });
+      } }));
       left.appendChild(analyse);
       clear(right);
       right.appendChild(h('p', { cls: 'kv' }, [h('b', { text: 'games' }), h('a', { id: 'games-here', href: '#/games?' + qs(withV(pos.fen ? { fen: pos.fen } : pos.moves ? { moves: pos.moves } : { fen: d.fen })) , text: fmt(d.games) }),
@@ -589,10 +603,12 @@
           h('td', { text: t ? Math.round(100 * (m.black_wins + m.draws / 2) / t) + '%' : '' })];
         if (withDb) cells.push(h('td', { cls: 'egdb egdb-' + (m.egdb ? m.egdb.value : 'none'),
           text: m.egdb ? m.egdb.value + (m.egdb.plies != null && m.egdb.value !== 'draw' ? ' in ' + m.egdb.plies : '') : '' }));
+        cells.push(engineCells[m.move] = h('td', { cls: 'engine', text: '' }));
         tb.appendChild(h('tr', { cls: 'row', onclick: function () { play(m); } }, cells));
       });
       var heads = [h('th', { text: 'move' }), h('th', { text: 'games' }), h('th', { text: 'Black \u00b7 draw \u00b7 White' }), h('th', { text: F + ' score' })];
       if (withDb) heads.push(h('th', { text: 'databases (' + S + ')', title: 'the endgame databases\' value of each move for the side to move, in plies' }));
+      heads.push(h('th', { text: 'engine (' + S + ')', title: 'each move searched by the engine (Analyse), in men for the side to move' }));
       right.appendChild(h('table', { cls: 'list', id: 'explore' }, [h('thead', {}, [h('tr', {}, heads)]), tb]));
     }).catch(function (e) { showError(right, e); });
   }
