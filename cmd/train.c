@@ -137,7 +137,7 @@ int cmd_train(int argc, const char **argv)
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL;
-	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0;
+	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -155,6 +155,7 @@ int cmd_train(int argc, const char **argv)
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board)", "9|25" },
 		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none" },
+		{ "calm", 0, POPT_ARG_NONE, &calm, 0, "with --variant: leave out the positions where the side not to move has a capture too (their outcome, and a search's label of them, is tactics the windows cannot see)", NULL },
 		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
 		{ "skip", 0, POPT_ARG_STRING, &skip_arg, 0, "leave out each game's first N plies (default 6)", "N" },
@@ -202,6 +203,10 @@ int cmd_train(int argc, const char **argv)
 		}
 	}
 	pk_learn_opts lo = { .epochs = 300, .rate = 0.3, .l2 = 20, .min_count = 3, .threads = (int)sysconf(_SC_NPROCESSORS_ONLN) };
+	if (calm && !variant) {
+		cli_error("--calm is for a 10x10 variant's positions: give --variant too");
+		goto out;
+	}
 	if (tie_arg) {
 		if (!variant) {
 			cli_error("--tie ties a 10x10 variant's windows: give --variant too");
@@ -390,6 +395,8 @@ int cmd_train(int argc, const char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	if (calm)
+		learn_set_calm(d, true);
 	double t0 = cli_now();
 	int got;
 	pk_game *g;
@@ -426,7 +433,7 @@ int cmd_train(int argc, const char **argv)
 	uint64_t lkey = (uint64_t)ldepth | (uint64_t)levery << 8;
 	if (lend_arg)
 		lkey |= (uint64_t)lend_pieces << 40 | (uint64_t)lend_depth << 48;
-	bool have_labels = false;
+	bool have_labels = false, migrate = false;
 	if (ldepth > 0 && lfile) {
 		FILE *f = fopen(lfile, "rb");
 		if (!f && errno != ENOENT) {
@@ -434,17 +441,43 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 		if (f) {
-			int lr = learn_labels_load(d, lkey, f);
+			size_t matched = 0;
+			int lr = learn_labels_load(d, lkey, &matched, f);
 			fclose(f);
+			if (lr == -2) {
+				cli_error("out of memory reading the labels '%s'", lfile);
+				goto out;
+			}
 			if (lr < 0) {
 				cli_error("'%s' is no labels file of pdnkit train, or is damaged or cut short (its check fails); remove it to label again", lfile);
 				goto out;
 			}
-			have_labels = lr == 0;
-			if (!quiet)
-				fprintf(stderr, "train: %s\n", have_labels ? "the labels read from the labels file" :
-					"the labels file holds those of other games or settings: labelling again");
+			/* every position the stride picks already searched: nothing to search */
+			migrate = lr == 3;
+			if (migrate)
+				lr = 0;
+			have_labels = lr == 0 && learn_unsearched(d, (int)levery) == 0;
+			if (!quiet) {
+				if (lr == 0)
+					fprintf(stderr, "train: %zu of %zu positions labelled from the labels file (%zu with a score)%s\n",
+						matched, learn_positions(d), learn_labelled(d), have_labels ? "" : "; searching the others");
+				else
+					fprintf(stderr, "train: the labels file is of other settings or an older format: labelling again\n");
+			}
 		}
+	}
+	if (migrate && have_labels) {
+		/* a file of the older format, read whole: written again with the positions' keys */
+		cli_text lt;
+		FILE *f = cli_text_begin(&lt);
+		if (!f || learn_labels_save(d, lkey, f) < 0) {
+			cli_error("cannot write the labels: out of memory or disk");
+			goto out;
+		}
+		if (cli_text_commit(&lt, lfile) < 0)
+			goto out;
+		if (!quiet)
+			fprintf(stderr, "train: '%s' written again in the labels' new format (with each position's key)\n", lfile);
 	}
 	if (ldepth > 0 && !have_labels) {
 		double tl = cli_now();

@@ -97,7 +97,7 @@ n=$(echo "$OUT" | grep -o '"labelled":[0-9]*' | cut -d: -f2)
 cmp -s "$T_TMP/vp.txt" "$T_TMP/vpl.txt" && fail "the search labels change no weight" || pass
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vl.lab" --lambda 0.3 \
 	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpl2.txt" --threads 2
-expect_err_has "the labels read from the labels file" "the labels read back"
+expect_err_has "labelled from the labels file" "the labels read back"
 [ "$(grep -v '^#' "$T_TMP/vpl.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vpl2.txt" | cksum)" ] && pass ||
 	fail "the same labels read back fit other weights"
 run "$PDNKIT" train --variant international --label-egdb none --label-depth 3 "$T_TMP/spi.pdn"
@@ -289,12 +289,23 @@ run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --
 expect_err_has "positions labelled by a search" "labels searched the first time"
 l1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 -j
-expect_err_has "labels read from the labels file" "read back the second time"
+expect_err_has "labelled from the labels file" "read back the second time"
 [ "$l1" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the same network from the labels read back"
 run "$PDNKIT" train --net "$SP" --label-depth 3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
-expect_err_has "other games or settings" "another depth labels again"
+expect_err_has "other settings" "another depth labels again"
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-endgame 12:3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
-expect_err_has "other games or settings" "endings labelled deeper label again"
+expect_err_has "other settings" "endings labelled deeper label again"
+# the file labels the same positions of a larger collection: only the others searched
+awk '/^\[Event/{n++} n <= 3' "$SP" >"$T_TMP/sp-half.pdn"
+run "$PDNKIT" train --net "$T_TMP/sp-half.pdn" --label-depth 2 --label-file "$T_TMP/labh.bin" --epochs 1 --batch 64
+expect_rc 0 "labels of a few games"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/labh.bin" --epochs 1 --batch 64
+expect_err_has "with a score); searching the others" "a larger collection searches the others"
+got=$(echo "$ERR" | sed -n 's/.*train: \([0-9]*\) of \([0-9]*\) positions labelled from.*/\1 \2/p')
+[ -n "$got" ] && [ "${got% *}" -gt 0 ] && [ "${got% *}" -lt "${got#* }" ] && pass || fail "some, not all, labels from the smaller file: '$got'"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/labh.bin" --epochs 1 --batch 64
+got2=$(echo "$ERR" | sed -n 's/.*train: \([0-9]*\) of \([0-9]*\) positions labelled from the labels file ([0-9]* with a score)$/\1 \2/p')
+[ -n "$got2" ] && [ "${got2% *}" = "${got2#* }" ] && pass || fail "all labels read the third time: '$got2' ($ERR)"
 # a labels file damaged in its scores (one byte changed) is refused, not trained on
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
 SZ=$(wc -c <"$T_TMP/lab.bin")

@@ -100,6 +100,7 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 			pattern_king_indices(p, d->kidx[d->n]);
 		d->pos[d->n] = *p;
 		sample *s = &d->v[d->n++];
+		s->tried = 0;
 		s->score = NO_SCORE;
 		int ph, t;
 		pattern_indices(p, PAT_WINDOWS, true, s->idx, &ph, &t);
@@ -125,6 +126,8 @@ pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *ba
 	d->vbase.pat = NULL;   /* what the patterns add to: the hand-set terms alone */
 	return d;
 }
+
+void learn_set_calm(pk_learn_data *d, bool calm) { d->calm = calm; }
 
 int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 {
@@ -154,6 +157,12 @@ int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 			held = (vpos_key(&p) * 0x9E3779B97F4A7C15ull >> 56) % 10 == 0;   /* by opening, as English's */
 		if (i + 1 < skip || vhas_capture(&p) || vcount(&p) == 0)
 			continue;
+		if (d->calm) {
+			pk_vpos o = p;
+			o.stm = !o.stm;
+			if (vhas_capture(&o))
+				continue;
+		}
 		if (d->n == d->cap && grow(d) < 0) {
 			rc = -1;
 			break;
@@ -162,6 +171,7 @@ int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 		d->pos[d->n].key = vpos_state_key(&p);   /* what the labels file checks its positions by */
 		d->vpos[d->n] = p;
 		sample *s = &d->v[d->n++];
+		s->tried = 0;
 		s->score = NO_SCORE;
 		int ph, t;
 		memset(s->idx, 0, sizeof s->idx);
@@ -190,6 +200,7 @@ int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
 		pattern_king_indices(p, d->kidx[d->n]);
 	d->pos[d->n] = *p;
 	sample *s = &d->v[d->n++];
+	s->tried = 0;
 	s->score = NO_SCORE;
 	int ph, t;
 	pattern_indices(p, PAT_WINDOWS, true, s->idx, &ph, &t);
@@ -206,6 +217,14 @@ int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
 size_t learn_exact(const pk_learn_data *d) { return d->exact; }
 
 size_t learn_labelled(const pk_learn_data *d) { return d->labelled; }
+
+size_t learn_unsearched(const pk_learn_data *d, int every)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i += (size_t)(every < 1 ? 1 : every))
+		n += !d->v[i].tried;
+	return n;
+}
 
 typedef struct {
 	pk_learn_data *d;
@@ -241,8 +260,9 @@ static void label_vthread(int id, label_job *j)
 				all += atomic_load_explicit(&j->done[t], memory_order_relaxed);
 			j->progress(j->ctx, all, d->n);
 		}
-		if (i % (size_t)j->every)
+		if (i % (size_t)j->every || d->v[i].tried)
 			continue;
+		d->v[i].tried = 1;
 		pk_vresult r;
 		if (vengine_search(e, &d->vpos[i], NULL, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
 			continue;
@@ -279,8 +299,9 @@ static void label_thread(int id, void *arg)
 				all += atomic_load_explicit(&j->done[t], memory_order_relaxed);
 			j->progress(j->ctx, all, d->n);
 		}
-		if (i % (size_t)j->every)
+		if (i % (size_t)j->every || d->v[i].tried)
 			continue;
+		d->v[i].tried = 1;
 		pk_result r;
 		const pk_pos *p = &d->pos[i];
 		bool end = j->end_pieces && bb_count(p->side[0] | p->side[1]) <= j->end_pieces;
@@ -301,15 +322,13 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 			.progress = progress, .ctx = ctx };
 	j.nthreads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
 	pool_run(j.nthreads, label_thread, &j);
-	d->labelled = 0;
+	/* added to those read from a labels file */
 	for (int t = 0; t < j.nthreads; t++)
 		d->labelled += j.labelled[t];
 	return atomic_load(&j.failed) ? -1 : 0;
 }
 
-/* The labels file: "pdnkit-labels 1\n", then the number of positions, the settings and a
- * hash of the positions' keys (little-endian 64-bit each), then a 16-bit score each
- * (INT16_MIN: none). */
+/* A hash of the positions' keys (format 2 of the labels file). */
 static uint64_t positions_hash(const pk_learn_data *d)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -332,30 +351,46 @@ static uint64_t get64(const unsigned char *b)
 	return x;
 }
 
-/* The file: "pdnkit-labels 2\n", the number of positions, the settings' key, the
- * positions' hash, the scores (2 bytes each), then a hash of the scores: a damaged
- * file is refused, never trained on. */
-static uint64_t scores_hash(uint64_t h, const unsigned char *b, size_t n)
+/* The file (format 3): "pdnkit-labels 3\n", then the settings' key, the number of
+ * entries and 0 (64-bit little-endian each), an entry for each position searched (its
+ * key, 64 bits, and its score, 16 bits; INT16_MIN: none, a forced position), then a hash
+ * of everything after the first line: a damaged file is refused, never trained on.
+ * Positions are matched by key, so a file made for some games labels the same positions
+ * of a larger collection, and only the others are searched. Format 2 (a score for each
+ * position of exactly these games, no keys) is still read. */
+static uint64_t bytes_hash(uint64_t h, const unsigned char *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 1099511628211ull;
 	return h;
 }
 
+/* The settings' key without the stride (--label-every): a label is a label whichever
+ * positions were chosen. */
+#define SETTINGS_NO_STRIDE(s) ((s) & ~(uint64_t)0xFF00)
+
 int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[16 + 24];
-	memcpy(h, "pdnkit-labels 2\n", 16);
-	put64(h + 16, d->n);
-	put64(h + 24, settings);
-	put64(h + 32, positions_hash(d));
+	memcpy(h, "pdnkit-labels 3\n", 16);
+	uint64_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].tried != 0;
+	put64(h + 16, SETTINGS_NO_STRIDE(settings));
+	put64(h + 24, n);
+	put64(h + 32, 0);
+	uint64_t sum = bytes_hash(14695981039346656037ull, h + 16, 24);
 	if (fwrite(h, 1, sizeof h, f) != sizeof h)
 		return -1;
-	uint64_t sum = 14695981039346656037ull;
 	for (size_t i = 0; i < d->n; i++) {
-		unsigned char b[2] = { (unsigned char)((uint16_t)d->v[i].score & 0xFF), (unsigned char)((uint16_t)d->v[i].score >> 8) };
-		sum = scores_hash(sum, b, 2);
-		if (fwrite(b, 1, 2, f) != 2)
+		if (!d->v[i].tried)
+			continue;
+		unsigned char b[10];
+		put64(b, d->pos[i].key);
+		b[8] = (unsigned char)((uint16_t)d->v[i].score & 0xFF);
+		b[9] = (unsigned char)((uint16_t)d->v[i].score >> 8);
+		sum = bytes_hash(sum, b, sizeof b);
+		if (fwrite(b, 1, sizeof b, f) != sizeof b)
 			return -1;
 	}
 	unsigned char t[8];
@@ -363,27 +398,22 @@ int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 	return fwrite(t, 1, 8, f) == 8 ? 0 : -1;
 }
 
-int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f)
+/* Format 2: a score for each of exactly these positions. */
+static int load_v2(pk_learn_data *d, uint64_t settings, const unsigned char *h, FILE *f)
 {
-	unsigned char h[40];
-	if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "pdnkit-labels ", 14))
-		return -1;
-	if (memcmp(h, "pdnkit-labels 2\n", 16))
-		return 1;   /* an older format, without a check: labelled again */
 	if (get64(h + 16) != d->n || get64(h + 24) != settings || get64(h + 32) != positions_hash(d))
 		return 1;
 	int16_t *scores = malloc(d->n * sizeof *scores + 1);
 	if (!scores)
 		return -1;
 	uint64_t sum = 14695981039346656037ull;
-	size_t labelled = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		unsigned char b[2];
 		if (fread(b, 1, 2, f) != 2) {
 			free(scores);
 			return -1;
 		}
-		sum = scores_hash(sum, b, 2);
+		sum = bytes_hash(sum, b, 2);
 		scores[i] = (int16_t)(uint16_t)(b[0] | b[1] << 8);
 	}
 	unsigned char t[8];
@@ -391,13 +421,86 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f)
 		free(scores);
 		return -1;   /* damaged, cut short or longer than it says */
 	}
+	size_t labelled = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		d->v[i].score = scores[i];
+		d->v[i].tried = 1;
 		labelled += scores[i] != NO_SCORE;
 	}
 	free(scores);
 	d->labelled = labelled;
 	return 0;
+}
+
+int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE *f)
+{
+	unsigned char h[40];
+	*matched = 0;
+	if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "pdnkit-labels ", 14))
+		return -1;
+	if (!memcmp(h, "pdnkit-labels 2\n", 16)) {
+		int rc = load_v2(d, settings, h, f);
+		if (rc == 0)
+			*matched = d->n;
+		return rc == 0 ? 3 : rc;   /* read: the caller writes it again in format 3 */
+	}
+	if (memcmp(h, "pdnkit-labels 3\n", 16))
+		return 1;   /* an older format, without a check: labelled again */
+	if (get64(h + 16) != SETTINGS_NO_STRIDE(settings))
+		return 1;
+	uint64_t n = get64(h + 24);
+	uint64_t sum = bytes_hash(14695981039346656037ull, h + 16, 24);
+	/* the entries in an open-addressed table of keys, twice their number or more */
+	size_t cap = 16;
+	while (cap < 2 * n + 16)
+		cap *= 2;
+	if (n > ((uint64_t)1 << 40) || !(cap >> 1 > n))
+		return -1;
+	uint64_t *keys = calloc(cap, sizeof *keys);
+	int16_t *scores = malloc(cap * sizeof *scores);
+	unsigned char *used = calloc(cap, 1);
+	if (!keys || !scores || !used) {
+		free(keys);
+		free(scores);
+		free(used);
+		return -2;
+	}
+	int rc = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		unsigned char b[10];
+		if (fread(b, 1, sizeof b, f) != sizeof b) {
+			rc = -1;
+			break;
+		}
+		sum = bytes_hash(sum, b, sizeof b);
+		uint64_t key = get64(b);
+		size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+		while (used[at] && keys[at] != key)
+			at = (at + 1) & (cap - 1);
+		used[at] = 1;
+		keys[at] = key;
+		scores[at] = (int16_t)(uint16_t)(b[8] | b[9] << 8);
+	}
+	unsigned char t[8];
+	if (rc == 0 && (fread(t, 1, 8, f) != 8 || get64(t) != sum || fgetc(f) != EOF))
+		rc = -1;   /* damaged, cut short or longer than it says */
+	if (rc == 0)
+		for (size_t i = 0; i < d->n; i++) {
+			uint64_t key = d->pos[i].key;
+			size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+			while (used[at] && keys[at] != key)
+				at = (at + 1) & (cap - 1);
+			if (!used[at])
+				continue;
+			d->v[i].score = scores[at];
+			d->v[i].tried = 1;
+			d->labelled += scores[at] != NO_SCORE;
+			(*matched)++;
+		}
+	free(keys);
+	free(scores);
+	free(used);
+	return rc;
 }
 
 /* One pass on a thread: the gradient of its share of the training part into grad, the

@@ -38,6 +38,10 @@ pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *ba
  * or one without a result, is skipped), -1 when out of memory. Search labels
  * (learn_label) are English draughts'. */
 int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip);
+/* With calm, learn_add_vgame also leaves out the positions where the side not to move
+ * has a capture (a threat the mover must meet: its outcome is tactics that the windows
+ * cannot see, and a search's label of it is mostly that outcome). */
+void learn_set_calm(pk_learn_data *d, bool calm);
 void learn_data_free(pk_learn_data *d);
 /* The quiet positions of a replayed, complete game of English draughts with a result,
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out
@@ -57,12 +61,19 @@ size_t learn_exact(const pk_learn_data *d);
 int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, int end_pieces, int end_depth, int every, int threads,
 		const volatile sig_atomic_t *stop, void (*progress)(void *ctx, size_t done, size_t total), void *ctx);
 size_t learn_labelled(const pk_learn_data *d);
-/* The labels to a file and back, so that a later run on the same games skips the search:
- * load gives 0, 1 when the file holds the labels of other positions or of other settings
- * (the caller's key of the depths; nothing changed) or is of an older format, -1 when it
- * is no labels file, or is damaged or cut short (a hash of its scores ends it). save: 0 or -1. */
+/* The positions that learn_label with this stride would still search. */
+size_t learn_unsearched(const pk_learn_data *d, int every);
+/* The labels to a file and back, so that a later run skips the searches already made:
+ * the file holds each searched position's key and score, so the positions of these games
+ * that it holds take its labels (however many games were added since) and learn_label
+ * searches only the others. load gives 0 with *matched the positions labelled from it (3: the same, from a
+ * file of format 2, to be saved again in format 3),
+ * 1 when it is of other settings (the caller's key of the depths, bits 8-15 (the stride)
+ * aside; nothing changed) or of an older format, -1 when it is no labels file, or is
+ * damaged or cut short (a hash of its contents ends it), -2 when out of memory. save: 0 or
+ * -1. */
 int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f);
-int learn_labels_load(pk_learn_data *d, uint64_t settings, FILE *f);
+int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE *f);
 /* Positions and games so far. */
 size_t learn_positions(const pk_learn_data *d);
 long learn_games(const pk_learn_data *d);

@@ -16,6 +16,8 @@ typedef struct {
 	uint8_t phase, t;               /* between phase and phase + 1, t of PAT_SEG past it */
 	uint8_t y;                      /* 0 loss, 1 draw, 2 win for the side to move */
 	uint8_t held;
+	uint8_t tried;                  /* searched by learn_label (or read from a labels file),
+					 * a score or none (a forced position) */
 } sample;
 
 #define NO_SCORE INT16_MIN
@@ -34,6 +36,8 @@ struct pk_learn_data {
 	const pk_variant *variant;      /* a 10x10 variant's collection (vpattern.h): its windows */
 	pk_vweights vbase;              /* the evaluation its patterns add to */
 	pk_vpos *vpos;                  /* with variant: each sample's position, for learn_label */
+	bool calm;                      /* with variant: positions where the other side has a
+					 * capture left out too */
 };
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
