@@ -635,17 +635,13 @@ int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 		for (int i = 0; i < nd; i++) {
 			int t = g->nb[s][dirs[i]];
 			while (t && p->sq[t] == VP_EMPTY && ml->n < VAR_MAX_MOVES) {
-				/* the fields a quiet move has; the rest of land and cap are not read
-				 * past nland and ncap */
 				pk_vmove *m = &ml->m[ml->n++];
+				memset(m, 0, sizeof *m);
 				m->from = (uint8_t)s;
 				m->to = (uint8_t)t;
 				m->nland = 1;
 				m->land[0] = (uint8_t)t;
-				m->ncap = 0;
-				m->kings = 0;
 				m->by_king = king;
-				m->crowns = false;
 				if (!(king && v->flying))
 					break;
 				t = g->nb[t][dirs[i]];
