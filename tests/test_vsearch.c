@@ -411,6 +411,46 @@ int main(void)
 		pfiles++;
 	}
 	printf("%d built-in variant pattern files\n", pfiles);
+	/* The windows' indices summed over the pieces (vpattern_eval_masks, the search's) are
+	 * the board's read square by square (vpattern_eval, the trainer's): random weights,
+	 * positions of random games of International draughts, both sides to move. */
+	{
+		static pk_patterns rp;
+		memset(&rp, 0, sizeof rp);
+		for (int ph = 0; ph < PAT_PHASES; ph++)
+			for (int k = 0; k < VPAT_WINDOWS; k++)
+				for (int i = 0; i < PAT_INDEX; i++)
+					rp.w[ph][k][i] = (int16_t)((int)rnd(2001) - 1000);
+		const pk_variant *v = variant_by_name("international");
+		pk_vmovelist *ml = malloc(sizeof *ml);
+		int agree = 0, seen = 0;
+		for (int game = 0; game < 40 && ml; game++) {
+			pk_vpos p;
+			vpos_start(v, &p);
+			for (int ply = 0; ply < 120; ply++) {
+				for (int side = 0; side < 2; side++) {
+					pk_vpos q = p;
+					q.stm = side ? PK_BLACK : PK_WHITE;
+					pk_vbits b;
+					vbits_of(&q, &b);
+					int a = vpattern_eval(&rp, &q),
+					    m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE] | b.kings[PK_WHITE]),
+								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]));
+					agree += a == m;
+					seen++;
+				}
+				int n = vgen(&p, ml);
+				if (n == 0)
+					break;
+				pk_vpos q;
+				vmake(&p, &ml->m[rnd((unsigned)n)], &q);
+				p = q;
+			}
+		}
+		free(ml);
+		CHECK_REPORT(seen > 1000 && agree == seen, "the pattern evaluation from the pieces' squares: %d of %d the same", agree,
+			     seen);
+	}
 	vengine_free(e);
 	printf("test_vsearch: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed != 0;

@@ -8,6 +8,12 @@
 /* For each window, its eight playing squares as the mover sees them: [0] for White to
  * move, [1] for Black (the board turned half a circle). */
 static uint8_t win_sq[2][VPAT_WINDOWS][8];
+/* The same the other way: for each view and square, the windows it is in (at most four)
+ * and its place value there (3^i for the window's i-th square); n of them. */
+static struct {
+	uint8_t n, k[4];
+	uint16_t pow[4];
+} sq_win[2][51];
 static pthread_once_t win_once = PTHREAD_ONCE_INIT;
 
 static void windows_init(void)
@@ -25,11 +31,30 @@ static void windows_init(void)
 							win_sq[side][k][n++] = (uint8_t)sq;
 					}
 			}
+	for (int side = 0; side < 2; side++)
+		for (int k = 0; k < VPAT_WINDOWS; k++)
+			for (int i = 0, pw = 1; i < 8; i++, pw *= 3) {
+				int s = win_sq[side][k][i], j = sq_win[side][s].n++;
+				sq_win[side][s].k[j] = (uint8_t)k;
+				sq_win[side][s].pow[j] = (uint16_t)pw;
+			}
 }
 
 bool vpattern_board(const pk_variant *v)
 {
 	return v && v->rows == 10 && v->cols == 10 && !v->inverted && !v->orthogonal;
+}
+
+/* pattern.h's phase of a piece count, as vpattern_indices places it. */
+static void phase_of(int pieces, int *phase, int *t)
+{
+	int d = (40 - pieces) * 22 / 38;
+	d = d < 0 ? 0 : d > 22 ? 22 : d;
+	int ph = d / PAT_SEG;
+	if (ph > PAT_PHASES - 2)
+		ph = PAT_PHASES - 2;
+	*phase = ph;
+	*t = d - ph * PAT_SEG;
 }
 
 void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, int *t)
@@ -55,20 +80,12 @@ void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, in
 		idx[k] = (uint16_t)x;
 	}
 	/* 40 pieces down to 2, onto pattern.h's 22 steps */
-	int d = (40 - pieces) * 22 / 38;
-	d = d < 0 ? 0 : d > 22 ? 22 : d;
-	int ph = d / PAT_SEG;
-	if (ph > PAT_PHASES - 2)
-		ph = PAT_PHASES - 2;
-	*phase = ph;
-	*t = d - ph * PAT_SEG;
+	phase_of(pieces, phase, t);
 }
 
-int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
+/* The sum of the windows' weights, blended between the phases. */
+static int blend(const pk_patterns *pt, const uint16_t *idx, int ph, int t)
 {
-	uint16_t idx[PAT_TABLES];
-	int ph, t;
-	vpattern_indices(p, idx, &ph, &t);
 	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
 	int s0 = 0, s1 = 0;
 	for (int k = 0; k < VPAT_WINDOWS; k++)
@@ -77,6 +94,35 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 		for (int k = 0; k < VPAT_WINDOWS; k++)
 			s1 += b[k][idx[k]];
 	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
+}
+
+int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
+{
+	uint16_t idx[PAT_TABLES];
+	int ph, t;
+	vpattern_indices(p, idx, &ph, &t);
+	return blend(pt, idx, ph, t);
+}
+
+int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black)
+{
+	pthread_once(&win_once, windows_init);
+	int side = stm == PK_WHITE ? 0 : 1;
+	uint64_t own = side ? black : white, opp = side ? white : black;
+	uint16_t idx[PAT_TABLES] = { 0 };
+	for (uint64_t m = own; m; m &= m - 1) {
+		int s = __builtin_ctzll(m) + 1;
+		for (int j = 0; j < sq_win[side][s].n; j++)
+			idx[sq_win[side][s].k[j]] += sq_win[side][s].pow[j];
+	}
+	for (uint64_t m = opp; m; m &= m - 1) {
+		int s = __builtin_ctzll(m) + 1;
+		for (int j = 0; j < sq_win[side][s].n; j++)
+			idx[sq_win[side][s].k[j]] += (uint16_t)(2 * sq_win[side][s].pow[j]);
+	}
+	int ph, t;
+	phase_of(__builtin_popcountll(white | black), &ph, &t);
+	return blend(pt, idx, ph, t);
 }
 
 int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize)

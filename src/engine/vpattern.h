@@ -24,6 +24,9 @@ bool vpattern_board(const pk_variant *v);
 void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, int *t);
 /* Their weights' sum for the side to move, blended between the phases, in hundredths. */
 int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
+/* The same from the squares of each side's pieces (bit s - 1 for square s; a 10x10
+ * board's 50), stm the side to move: the windows' indices summed over the pieces alone. */
+int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black);
 /* The text form: "pdnkit-vpatterns 1", "gametype N", then "PHASE WINDOW INDEX VALUE"
  * lines for the weights that are not zero; '#' comments. *gametype is the variant's.
  * 0, or -1 with the line and reason in err. */

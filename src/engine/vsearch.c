@@ -355,8 +355,13 @@ int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int
 {
 	int s = eval_static(p, bits, w, board_of(p->v));
 	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
-	if (w->pat)
-		v += vpattern_eval(w->pat, p);
+	if (w->pat) {
+		if (bits && board_of(p->v)->bits && p->v->rows == 10)
+			v += vpattern_eval_masks(w->pat, p->stm, vbits_squares(p->v, bits->men[PK_WHITE] | bits->kings[PK_WHITE]),
+						 vbits_squares(p->v, bits->men[PK_BLACK] | bits->kings[PK_BLACK]));
+		else
+			v += vpattern_eval(w->pat, p);
+	}
 	return v;
 }
 
