@@ -39,17 +39,23 @@ static void show_epoch(void *ctx, long epoch, double train, double held)
 
 typedef struct {
 	bool quiet;
-	double t0;
+	double t0, shown;   /* the seconds of the last line written to a log */
 } label_ctx;
 
 static void show_label(void *ctx, size_t done, size_t total)
 {
 	label_ctx *c = ctx;
-	if (c->quiet || !cli_stderr_is_tty() || done == 0)
+	if (c->quiet || done == 0)
 		return;
 	double secs = cli_now() - c->t0, eta = secs * (double)(total - done) / (double)done;
-	fprintf(stderr, "\rtrain: labelling: %zu of %zu positions, ETA %d:%02d\033[K", done, total, (int)eta / 60,
-		(int)eta % 60);
+	if (cli_stderr_is_tty())
+		fprintf(stderr, "\rtrain: labelling: %zu of %zu positions, ETA %d:%02d\033[K", done, total, (int)eta / 60,
+			(int)eta % 60);
+	else if (secs >= c->shown + 60) {
+		/* a log: a line a minute */
+		c->shown = secs;
+		fprintf(stderr, "train: labelling: %zu of %zu positions, ETA %d:%02d\n", done, total, (int)eta / 60, (int)eta % 60);
+	}
 }
 
 /* The engine's weights with these patterns and network (NULL: the built-in ones);
@@ -481,7 +487,7 @@ int cmd_train(int argc, const char **argv)
 	}
 	if (ldepth > 0 && !have_labels) {
 		double tl = cli_now();
-		label_ctx lc = { quiet, tl };
+		label_ctx lc = { quiet, tl, 0 };
 		bool dbfailed = false;
 		if (!variant)   /* the databases are English draughts' */
 			db = egdb_use_option_cache(legdb, legdb == NULL || quiet, &dbfailed, (size_t)lcache << 20);

@@ -231,6 +231,9 @@ typedef struct {
 	const pk_weights *w;
 	pk_egdb *db;
 	int depth, end_pieces, end_depth, every, nthreads;
+	/* the positions to search (on the stride, not searched before), each thread a run
+	 * of them in order: the same labels every run, the work shared evenly */
+	size_t *todo, ntodo;
 	_Atomic size_t done[MAX_THREADS];   /* read by thread 0 for the progress */
 	size_t labelled[MAX_THREADS];
 	const volatile sig_atomic_t *stop;
@@ -248,20 +251,19 @@ static void label_vthread(int id, label_job *j)
 		atomic_store(&j->failed, true);
 		return;
 	}
-	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
+	size_t lo = j->ntodo * (size_t)id / (size_t)j->nthreads, hi = j->ntodo * (size_t)(id + 1) / (size_t)j->nthreads;
 	pk_limits lim = { .depth = j->depth };
-	for (size_t i = lo; i < hi; i++) {
+	for (size_t k = lo; k < hi; k++) {
 		if (j->stop && *j->stop)
 			break;
-		atomic_store_explicit(&j->done[id], i - lo + 1, memory_order_relaxed);
-		if (id == 0 && j->progress && (i - lo) % 1024 == 0) {
+		size_t i = j->todo[k];
+		atomic_store_explicit(&j->done[id], k - lo + 1, memory_order_relaxed);
+		if (id == 0 && j->progress && (k - lo) % 256 == 0) {
 			size_t all = 0;
 			for (int t = 0; t < j->nthreads; t++)
 				all += atomic_load_explicit(&j->done[t], memory_order_relaxed);
-			j->progress(j->ctx, all, d->n);
+			j->progress(j->ctx, all, j->ntodo);
 		}
-		if (i % (size_t)j->every || d->v[i].tried)
-			continue;
 		d->v[i].tried = 1;
 		pk_vresult r;
 		if (vengine_search(e, &d->vpos[i], NULL, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
@@ -287,20 +289,19 @@ static void label_thread(int id, void *arg)
 		return;
 	}
 	engine_set_egdb(e, j->db);
-	size_t lo = d->n * (size_t)id / (size_t)j->nthreads, hi = d->n * (size_t)(id + 1) / (size_t)j->nthreads;
+	size_t lo = j->ntodo * (size_t)id / (size_t)j->nthreads, hi = j->ntodo * (size_t)(id + 1) / (size_t)j->nthreads;
 	pk_limits lim = { .depth = j->depth }, end_lim = { .depth = j->end_depth };
-	for (size_t i = lo; i < hi; i++) {
+	for (size_t k = lo; k < hi; k++) {
 		if (j->stop && *j->stop)
 			break;
-		atomic_store_explicit(&j->done[id], i - lo + 1, memory_order_relaxed);
-		if (id == 0 && j->progress && (i - lo) % 4096 == 0) {
+		size_t i = j->todo[k];
+		atomic_store_explicit(&j->done[id], k - lo + 1, memory_order_relaxed);
+		if (id == 0 && j->progress && (k - lo) % 1024 == 0) {
 			size_t all = 0;
 			for (int t = 0; t < j->nthreads; t++)
 				all += atomic_load_explicit(&j->done[t], memory_order_relaxed);
-			j->progress(j->ctx, all, d->n);
+			j->progress(j->ctx, all, j->ntodo);
 		}
-		if (i % (size_t)j->every || d->v[i].tried)
-			continue;
 		d->v[i].tried = 1;
 		pk_result r;
 		const pk_pos *p = &d->pos[i];
@@ -321,7 +322,14 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 			.end_depth = end_depth, .every = every < 1 ? 1 : every, .stop = stop,
 			.progress = progress, .ctx = ctx };
 	j.nthreads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+	j.todo = malloc(sizeof *j.todo * (d->n ? d->n : 1));
+	if (!j.todo)
+		return -1;
+	for (size_t i = 0; i < d->n; i += (size_t)j.every)
+		if (!d->v[i].tried)
+			j.todo[j.ntodo++] = i;
 	pool_run(j.nthreads, label_thread, &j);
+	free(j.todo);
 	/* added to those read from a labels file */
 	for (int t = 0; t < j.nthreads; t++)
 		d->labelled += j.labelled[t];
