@@ -11,6 +11,7 @@
 #include "engine/vsearch.h"
 #include "rules/vbits.h"
 #include "engine/vpattern.h"
+#include "pdn/vreplay.h"
 #include "rules/pos.h"
 
 /* The runaways and the wings' balance of p from White's view, counted afresh over rows
@@ -423,8 +424,8 @@ int main(void)
 					rp.w[ph][k][i] = (int16_t)((int)rnd(2001) - 1000);
 		const pk_variant *v = variant_by_name("international");
 		pk_vmovelist *ml = malloc(sizeof *ml);
-		int agree = 0, seen = 0;
-		for (int game = 0; game < 40 && ml; game++) {
+		int agree = 0, seen = 0, readback = 0, written = 0, lengthened = 0;
+		for (int game = 0; game < 200 && ml; game++) {
 			pk_vpos p;
 			vpos_start(v, &p);
 			for (int ply = 0; ply < 120; ply++) {
@@ -442,12 +443,26 @@ int main(void)
 				int n = vgen(&p, ml);
 				if (n == 0)
 					break;
+				/* each move as a record writes it reads back as that move alone */
+				for (int k = 0; k < n; k++) {
+					char t[200];
+					pk_vmove cand[4];
+					vmove_pdn(&p, &ml->m[k], t, sizeof t);
+					int c = vreplay_read_move(&p, t, cand, 4);
+					readback += c == 1 && vmove_same(&cand[0], &ml->m[k]);
+					written++;
+					char shortform[200];
+					vmove_text(v, &ml->m[k], false, shortform, sizeof shortform);
+					lengthened += strcmp(shortform, t) != 0;
+				}
 				pk_vpos q;
 				vmake(&p, &ml->m[rnd((unsigned)n)], &q);
 				p = q;
 			}
 		}
 		free(ml);
+		CHECK_REPORT(written > 1000 && readback == written, "moves as records write them read back: %d of %d", readback, written);
+		printf("%d moves of random International games, %d written with every landing square\n", written, lengthened);
 		CHECK_REPORT(seen > 1000 && agree == seen, "the pattern evaluation from the pieces' squares: %d of %d the same", agree,
 			     seen);
 	}

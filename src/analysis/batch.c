@@ -75,7 +75,7 @@ static bool note_numbers(const pk_note *n, pk_tnote *t)
 static void move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size)
 {
 	if (p->v) {
-		vmove_text(p->v, &m->x, false, buf, size);
+		vmove_pdn(&p->x, &m->x, buf, size);
 		return;
 	}
 	char t[PK_MOVE_STRLEN];

@@ -257,7 +257,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			char t[160];
 			if (v) {
 				mv.x = o->vpre[i];
-				vmove_text(v, &mv.x, false, t, sizeof t);
+				vmove_pdn(&q0.x, &mv.x, t, sizeof t);
 			} else {
 				mv.e = o->pre[i];
 				char e[PK_MOVE_STRLEN];
@@ -405,7 +405,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 		}
 		char mv[160];
 		if (v) {
-			vmove_text(v, &r->best.x, false, mv, sizeof mv);
+			vmove_pdn(&p.x, &r->best.x, mv, sizeof mv);
 		} else {
 			char t[PK_MOVE_STRLEN];
 			pdn_move_string(&p.e, &r->best.e, false, t);   /* the whole path where the short form is ambiguous */

@@ -269,7 +269,7 @@ void play_move_text(const pk_play *g, int i, char *buf, size_t size)
 		pdn_move_string(&p.e, &g->moves[i].e, false, mv);
 		snprintf(buf, size, "%s", mv);
 	} else {
-		vmove_text(p.v, &g->moves[i].x, false, buf, size);
+		vmove_pdn(&p.x, &g->moves[i].x, buf, size);
 	}
 }
 

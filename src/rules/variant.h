@@ -174,5 +174,9 @@ int vmove_format(const pk_vmove *m, bool full, char *buf, size_t size);
  * captures "c3:e5". */
 int vsquare_name(const pk_variant *v, int sq, char *buf, size_t size);
 int vmove_text(const pk_variant *v, const pk_vmove *m, bool full, char *buf, size_t size);
+/* A move of p as a game record writes it: from and to, and every landing square where
+ * another legal move of p with other captures has the same ends (as English draughts'
+ * pdn_move_string), so that a replay reads back the move played. */
+int vmove_pdn(const pk_vpos *p, const pk_vmove *m, char *buf, size_t size);
 
 #endif

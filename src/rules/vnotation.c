@@ -162,3 +162,18 @@ int vfen_parse(const pk_variant *v, const char *s, pk_vpos *p, char *err, size_t
 	}
 	return 0;
 }
+
+int vmove_pdn(const pk_vpos *p, const pk_vmove *m, char *buf, size_t size)
+{
+	bool full = false;
+	if (m->ncap) {
+		pk_vmovelist *ml = malloc(sizeof *ml);
+		int n = ml ? vgen(p, ml) : 0;
+		for (int i = 0; i < n && !full; i++)
+			full = ml->m[i].from == m->from && ml->m[i].to == m->to && !vmove_same(&ml->m[i], m);
+		free(ml);
+		if (!ml)
+			full = true;   /* out of memory: the whole path is never wrong */
+	}
+	return vmove_text(p->v, m, full, buf, size);
+}
