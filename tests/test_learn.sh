@@ -88,6 +88,15 @@ run "$PDNKIT" train --variant russian "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant of a board without patterns"
 run "$PDNKIT" train --variant international --net "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant with --net"
+run "$PDNKIT" train --calm "$T_TMP/spi.pdn"
+expect_rc 2 "--calm without --variant"
+# --calm: the positions where the side not to move has a capture too left out
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --epochs 1 --skip 2 -j -q
+all=$(echo "$OUT" | grep -o '"train":[0-9]*' | cut -d: -f2)
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --epochs 1 --skip 2 --calm -j -q
+calm=$(echo "$OUT" | grep -o '"train":[0-9]*' | cut -d: -f2)
+[ -n "$all" ] && [ -n "$calm" ] && [ "$calm" -gt 0 ] && [ "$calm" -lt "$all" ] && pass ||
+	fail "--calm leaves out positions: $calm of $all training positions ($OUT)"
 # labelled by the variant's own searches, the labels kept in a file and read back
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vl.lab" --lambda 0.3 \
 	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpl.txt" -j -q --threads 2
