@@ -159,7 +159,7 @@ int cmd_train(int argc, const char **argv)
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "keep the last epoch's weights or network, not those of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
-		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board)", "9|25" },
+		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board); with --variant 16 (two squares apart; the default) or 25 (the nine between them too)", "9|16|25" },
 		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none" },
 		{ "calm", 0, POPT_ARG_NONE, &calm, 0, "with --variant: leave out the positions where the side not to move has a capture too (their outcome, and a search's label of them, is tactics the windows cannot see)", NULL },
 		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
@@ -201,9 +201,9 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
 			goto out;
 		}
-		if (net || endgame_arg || lend_arg || lpat || legdb || epos_arg || material || windows_arg || bpat || npat) {
-			cli_error("--variant learns the sixteen windows from results, and from a search with --label-depth: not "
-				  "with --net, --endgame, --material, --windows, --label-endgame, --label-patterns, --label-egdb "
+		if (net || endgame_arg || lend_arg || lpat || legdb || epos_arg || material || bpat || npat) {
+			cli_error("--variant learns its windows from results, and from a search with --label-depth: not "
+				  "with --net, --endgame, --material, --label-endgame, --label-patterns, --label-egdb "
 				  "or --egdb-positions");
 			goto out;
 		}
@@ -241,13 +241,16 @@ int cmd_train(int argc, const char **argv)
 		lo.min_count = (int)x;
 	else if (min_arg)
 		goto out;
-	lo.windows = PAT_WINDOWS_BASIC;
+	lo.windows = variant ? VPAT_WINDOWS_BASIC : PAT_WINDOWS_BASIC;
 	lo.material = material;
 	if (windows_arg) {
-		if (cli_int(windows_arg, 9, 25, "--windows", &x))
+		/* 8x8: 9 or 25 places of a 4x4 region; 10x10: the 16 two squares apart, or 25 with the
+		 * nine between them */
+		int few = variant ? VPAT_WINDOWS_BASIC : PAT_WINDOWS_BASIC, all = variant ? VPAT_WINDOWS : PAT_WINDOWS;
+		if (cli_int(windows_arg, few, all, "--windows", &x))
 			goto out;
-		if (x != PAT_WINDOWS_BASIC && x != PAT_WINDOWS) {
-			cli_error("--windows: %s: give 9 or 25", windows_arg);
+		if (x != few && x != all) {
+			cli_error("--windows: %s: give %d or %d", windows_arg, few, all);
 			goto out;
 		}
 		lo.windows = (int)x;
@@ -579,8 +582,10 @@ int cmd_train(int argc, const char **argv)
 	if (!quiet && cli_stderr_is_tty())
 		fprintf(stderr, "\r\033[K");
 	double secs = cli_now() - t1;
-	if (variant)
-		vpatterns_checksum(pt);   /* the sixteen windows' weights name them */
+	if (variant) {
+		pt->windows = lo.windows;
+		vpatterns_checksum(pt);   /* the windows' weights name them */
+	}
 	if (endgame) {
 		/* the table is what was fitted, written with the base patterns */
 		memcpy(basept->e, pt->e, sizeof basept->e);

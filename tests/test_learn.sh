@@ -79,6 +79,19 @@ awk '/^[0-9]/ && $2 == 5 { n++ } END { exit !(n > 20) }' "$T_TMP/vpr.txt" && pas
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie all --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpa.txt" -q --threads 2
 awk '/^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
      END { bad = 0; for (k in w) { split(k, a, " "); if (w[a[1] " 0 " a[3]] != w[k]) bad++ }; exit !(bad == 0) }' "$T_TMP/vpa.txt" && pass || fail "--tie all: windows differ"
+# --windows 25: the nine regions between the sixteen too, a file that says so and loads
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 25 --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vp25.txt" -q --threads 2
+expect_rc 0 "train --variant --windows 25"
+grep -qx 'windows 25' "$T_TMP/vp25.txt" && pass || fail "the file does not say its windows: $(head -4 "$T_TMP/vp25.txt")"
+awk '/^[0-9]/ && $2 >= 16 { n++ } END { exit !(n > 20) }' "$T_TMP/vp25.txt" && pass || fail "windows 16-24 have no weights"
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vp25.txt"
+expect_rc 0 "the engine loads 25 windows"
+grep -v '^windows' "$T_TMP/vp25.txt" >"$T_TMP/vp25bad.txt"
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vp25bad.txt"
+expect_rc 3 "weights of windows 16-24 in a file of sixteen"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 9
+expect_rc 2 "--windows 9 with --variant"
+expect_err_has "from 16 to 25" "the range named"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie row
 expect_rc 2 "--tie row: not a tie"
 expect_err_has "did you mean" "the nearest word offered"

@@ -418,10 +418,12 @@ int main(void)
 	{
 		static pk_patterns rp;
 		memset(&rp, 0, sizeof rp);
+		rp.windows = VPAT_WINDOWS;
 		for (int ph = 0; ph < PAT_PHASES; ph++)
 			for (int k = 0; k < VPAT_WINDOWS; k++)
 				for (int i = 0; i < PAT_INDEX; i++)
 					rp.w[ph][k][i] = (int16_t)((int)rnd(2001) - 1000);
+		vpatterns_checksum(&rp);
 		const pk_variant *v = variant_by_name("international");
 		pk_vmovelist *ml = malloc(sizeof *ml);
 		int agree = 0, seen = 0, readback = 0, written = 0, lengthened = 0;

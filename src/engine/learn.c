@@ -629,8 +629,8 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	float *w = calloc(NW, sizeof *w), *best = calloc(NW, sizeof *best), *keep = calloc(NW, sizeof *keep);
 	int *count = calloc(NW, sizeof *count);
 	int nwin = o->windows == PAT_WINDOWS && !kings ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
-	if (d->variant)
-		nwin = VPAT_WINDOWS;   /* a 10x10 variant's windows */
+	if (d->variant)   /* a 10x10 variant's windows */
+		nwin = o->windows == VPAT_WINDOWS ? VPAT_WINDOWS : VPAT_WINDOWS_BASIC;
 	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
 		    .kings = kings, .lt = lt, .ts = ts, .nw = NW };
 	for (int k = 0; k < PAT_TABLES; k++)
@@ -638,7 +638,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	for (int k = 0; k < nwin; k++) {
 		ps.tab[ps.ntab++] = k;
 		if (d->variant && o->tie == 1)
-			ps.map[k] = k / 4 * 4;   /* the four windows of a row of them */
+			ps.map[k] = k < VPAT_WINDOWS_BASIC ? k / 4 * 4 : 16 + (k - 16) / 3 * 3;   /* a row of windows */
 		else if (d->variant && o->tie == 2)
 			ps.map[k] = 0;
 	}

@@ -8,35 +8,44 @@
 /* For each window, its eight playing squares as the mover sees them: [0] for White to
  * move, [1] for Black (the board turned half a circle). */
 static uint8_t win_sq[2][VPAT_WINDOWS][8];
-/* The same the other way: for each view and square, the windows it is in (at most four)
- * and its place value there (3^i for the window's i-th square); n of them. */
+/* The same the other way: for each view and square, the windows it is in (at most four
+ * of the first sixteen, four of the nine others) and its place value there (3^i for the
+ * window's i-th square); n of them, the first n16 among the first sixteen. */
 static struct {
-	uint8_t n, k[4];
-	uint16_t pow[4];
+	uint8_t n, n16, k[8];
+	uint16_t pow[8];
 } sq_win[2][51];
 static pthread_once_t win_once = PTHREAD_ONCE_INIT;
 
 static void windows_init(void)
 {
 	const pk_variant *v = variant_by_name("international");
+	/* the sixteen regions at rows and columns 0, 2, 4, 6, then the nine at 1, 3, 5 */
+	int origin[VPAT_WINDOWS][2], nw = 0;
+	for (int wr = 0; wr <= 6; wr += 2)
+		for (int wc = 0; wc <= 6; wc += 2, nw++)
+			origin[nw][0] = wr, origin[nw][1] = wc;
+	for (int wr = 1; wr <= 5; wr += 2)
+		for (int wc = 1; wc <= 5; wc += 2, nw++)
+			origin[nw][0] = wr, origin[nw][1] = wc;
 	for (int side = 0; side < 2; side++)
-		for (int wr = 0, k = 0; wr <= 6; wr += 2)
-			for (int wc = 0; wc <= 6; wc += 2, k++) {
-				int n = 0;
-				for (int r = wr; r < wr + 4; r++)
-					for (int c = wc; c < wc + 4; c++) {
-						int rr = side ? 9 - r : r, cc = side ? 9 - c : c;
-						int sq = variant_rc_square(v, rr, cc);
-						if (sq && n < 8)
-							win_sq[side][k][n++] = (uint8_t)sq;
-					}
-			}
+		for (int k = 0; k < VPAT_WINDOWS; k++) {
+			int n = 0;
+			for (int r = origin[k][0]; r < origin[k][0] + 4; r++)
+				for (int c = origin[k][1]; c < origin[k][1] + 4; c++) {
+					int rr = side ? 9 - r : r, cc = side ? 9 - c : c;
+					int sq = variant_rc_square(v, rr, cc);
+					if (sq && n < 8)
+						win_sq[side][k][n++] = (uint8_t)sq;
+				}
+		}
 	for (int side = 0; side < 2; side++)
 		for (int k = 0; k < VPAT_WINDOWS; k++)
 			for (int i = 0, pw = 1; i < 8; i++, pw *= 3) {
 				int s = win_sq[side][k][i], j = sq_win[side][s].n++;
 				sq_win[side][s].k[j] = (uint8_t)k;
 				sq_win[side][s].pow[j] = (uint16_t)pw;
+				sq_win[side][s].n16 += k < VPAT_WINDOWS_BASIC;
 			}
 }
 
@@ -87,11 +96,11 @@ void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, in
 static int blend(const pk_patterns *pt, const uint16_t *idx, int ph, int t)
 {
 	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
-	int s0 = 0, s1 = 0;
-	for (int k = 0; k < VPAT_WINDOWS; k++)
+	int s0 = 0, s1 = 0, nw = pt->windows;
+	for (int k = 0; k < nw; k++)
 		s0 += a[k][idx[k]];
 	if (t)
-		for (int k = 0; k < VPAT_WINDOWS; k++)
+		for (int k = 0; k < nw; k++)
 			s1 += b[k][idx[k]];
 	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
 }
@@ -110,14 +119,15 @@ int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t
 	int side = stm == PK_WHITE ? 0 : 1;
 	uint64_t own = side ? black : white, opp = side ? white : black;
 	uint16_t idx[PAT_TABLES] = { 0 };
+	bool all = pt->windows > VPAT_WINDOWS_BASIC;
 	for (uint64_t m = own; m; m &= m - 1) {
-		int s = __builtin_ctzll(m) + 1;
-		for (int j = 0; j < sq_win[side][s].n; j++)
+		int s = __builtin_ctzll(m) + 1, n = all ? sq_win[side][s].n : sq_win[side][s].n16;
+		for (int j = 0; j < n; j++)
 			idx[sq_win[side][s].k[j]] += sq_win[side][s].pow[j];
 	}
 	for (uint64_t m = opp; m; m &= m - 1) {
-		int s = __builtin_ctzll(m) + 1;
-		for (int j = 0; j < sq_win[side][s].n; j++)
+		int s = __builtin_ctzll(m) + 1, n = all ? sq_win[side][s].n : sq_win[side][s].n16;
+		for (int j = 0; j < n; j++)
 			idx[sq_win[side][s].k[j]] += (uint16_t)(2 * sq_win[side][s].pow[j]);
 	}
 	int ph, t;
@@ -129,7 +139,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 {
 	memset(pt, 0, sizeof *pt);
 	*gametype = 0;
-	int line = 0;
+	int line = 0, windows = VPAT_WINDOWS_BASIC;
 	bool header = false;
 	for (const char *p = text; *p;) {
 		line++;
@@ -159,8 +169,14 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 			header = true;
 		} else if (sscanf(buf, " gametype %d %c", &a, &extra) == 1) {
 			*gametype = a;
+		} else if (sscanf(buf, " windows %d %c", &a, &extra) == 1) {
+			if (a != VPAT_WINDOWS_BASIC && a != VPAT_WINDOWS) {
+				snprintf(err, errsize, "line %d: windows %d: %d or %d", line, a, VPAT_WINDOWS_BASIC, VPAT_WINDOWS);
+				return -1;
+			}
+			windows = a;
 		} else if (sscanf(buf, " %d %d %d %d %c", &a, &b, &c, &d, &extra) == 4) {
-			if (a < 0 || a >= PAT_PHASES || b < 0 || b >= VPAT_WINDOWS || c < 0 || c >= PAT_INDEX || d < -10000 ||
+			if (a < 0 || a >= PAT_PHASES || b < 0 || b >= windows || c < 0 || c >= PAT_INDEX || d < -10000 ||
 			    d > 10000) {
 				snprintf(err, errsize, "line %d: a weight out of its range", line);
 				return -1;
@@ -175,18 +191,20 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 		snprintf(err, errsize, "%s", !header ? "empty: no \"pdnkit-vpatterns 1\" line" : "no 'gametype N' line");
 		return -1;
 	}
+	pt->windows = windows;
 	vpatterns_checksum(pt);
 	return 0;
 }
 
 void vpatterns_checksum(pk_patterns *pt)
 {
-	pt->windows = VPAT_WINDOWS;
+	if (pt->windows != VPAT_WINDOWS)
+		pt->windows = VPAT_WINDOWS_BASIC;
 	pt->material = 0;
 	uint32_t h = 2166136261u;
 	long nz = 0;
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < VPAT_WINDOWS; k++)
+		for (int k = 0; k < pt->windows; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
 				int16_t x = pt->w[ph][k][i];
 				nz += x != 0;
@@ -205,8 +223,10 @@ char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *c
 		return NULL;
 	n += (size_t)snprintf(out + n, cap - n, "pdnkit-vpatterns 1\n# %s\ngametype %d\n", comment ? comment : v->name,
 			      v->gametype);
+	if (pt->windows == VPAT_WINDOWS)
+		n += (size_t)snprintf(out + n, cap - n, "windows %d\n", VPAT_WINDOWS);
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < VPAT_WINDOWS; k++)
+		for (int k = 0; k < pt->windows; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
 				if (!pt->w[ph][k][i])
 					continue;

@@ -1,11 +1,13 @@
 /* The pattern evaluation of the 10x10 variants (International, Frisian), learned as the
  * English one is (engine/pattern.h, engine/learn.h): the contents of sixteen overlapping
  * 4x4 regions two squares apart (eight playing squares each: empty, the mover's piece or
- * the opponent's, 3^8 = 6561 states) index a weight each, in the phases of pattern.h
+ * the opponent's, 3^8 = 6561 states), or of those and the nine regions between them
+ * (rows and columns 1, 3, 5: 25 windows; pk_patterns' windows says which), index a
+ * weight each, in the phases of pattern.h
  * placed from 40 pieces down to 2, from the side to move's view (the board turned half a
  * circle for Black, so that one table serves both sides). It adds to the variant's
  * hand-set evaluation (engine/vsearch.h). Weights in hundredths of a man in a
- * pk_patterns (its first sixteen tables), learned by pdnkit train --variant, built in
+ * pk_patterns (its first 16 or 25 tables), learned by pdnkit train --variant, built in
  * from book/vpatterns-*.txt. */
 #ifndef PK_VPATTERN_H
 #define PK_VPATTERN_H
@@ -15,7 +17,8 @@
 #include "engine/pattern.h"
 #include "rules/variant.h"
 
-#define VPAT_WINDOWS 16
+#define VPAT_WINDOWS 25        /* at most: the sixteen two squares apart, then nine between */
+#define VPAT_WINDOWS_BASIC 16
 
 /* Whether v's board has patterns (10x10, diagonal moves). */
 bool vpattern_board(const pk_variant *v);
@@ -27,15 +30,16 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
 /* The same from the squares of each side's pieces (bit s - 1 for square s; a 10x10
  * board's 50), stm the side to move: the windows' indices summed over the pieces alone. */
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black);
-/* The text form: "pdnkit-vpatterns 1", "gametype N", then "PHASE WINDOW INDEX VALUE"
- * lines for the weights that are not zero; '#' comments. *gametype is the variant's.
+/* The text form: "pdnkit-vpatterns 1", "gametype N", "windows 25" when it uses 25 (else
+ * 16), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
+ * comments. *gametype is the variant's.
  * 0, or -1 with the line and reason in err. */
 int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize);
 /* The text of pt for variant v (malloc'ed; NULL when out of memory), with a header
  * comment. */
 char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *comment);
-/* Sets pt's checksum (FNV-1a of the sixteen windows' weights) and count of weights not
- * zero. */
+/* Sets pt's checksum (FNV-1a of its windows' weights) and count of weights not zero;
+ * pt->windows 16 unless it is 25. */
 void vpatterns_checksum(pk_patterns *pt);
 /* The built-in weights of v (book/vpatterns-*.txt), or NULL when it has none. */
 const pk_patterns *vpatterns_builtin(const pk_variant *v);
