@@ -505,7 +505,18 @@ int cmd_train(int argc, const char **argv)
 		if (!quiet && cli_stderr_is_tty())
 			fprintf(stderr, "\r\033[K");
 		if (cli_interrupted) {
-			cli_error("interrupted while labelling the positions; nothing was fitted");
+			/* the positions searched so far are kept: a rerun searches the others */
+			bool kept = false;
+			if (lfile) {
+				cli_text lt;
+				FILE *f = cli_text_begin(&lt);
+				kept = f && learn_labels_save(d, lkey, f) == 0 && cli_text_commit(&lt, lfile) == 0;
+			}
+			if (kept)
+				cli_error("interrupted while labelling the positions; nothing was fitted; the %zu searched are kept in "
+					  "'%s' (the same command goes on from them)", learn_searched(d), lfile);
+			else
+				cli_error("interrupted while labelling the positions; nothing was fitted");
 			rc = 128 + cli_interrupted;
 			goto out;
 		}

@@ -81,6 +81,17 @@ signalled TERM 3 "$T_TMP/tune.out" "$T_TMP/tune.err" "$PDNKIT" tune --epochs 100
 [ $SRC -eq 143 ] && pass || fail "tune on SIGTERM: exit status $SRC"
 grep -q "interrupted after [0-9]* of 100000 epochs of the fit; the weights above are those reached, and written" "$T_TMP/tune.err" &&
 	grep -q "epochs (interrupted)" "$T_TMP/w.txt" && pass || fail "tune interrupted: $(cat "$T_TMP/tune.err")"
+# train's labelling interrupted: the positions searched so far are kept in the labels
+# file, and the same command goes on from them
+signalled INT 4 "$T_TMP/tl.out" "$T_TMP/tl.err" "$PDNKIT" train --label-depth 14 --label-file "$T_TMP/tl.lab" --threads 2 -o "$T_TMP/tl.txt" "$TINSLEY"
+[ $SRC -eq 130 ] && pass || fail "train's labelling on SIGINT: exit status $SRC"
+kept=$(sed -n "s/.*nothing was fitted; the \([0-9]*\) searched are kept in.*/\1/p" "$T_TMP/tl.err")
+[ -n "$kept" ] && [ ! -e "$T_TMP/tl.txt" ] && head -c 16 "$T_TMP/tl.lab" | grep -q "pdnkit-labels 3" && pass ||
+	fail "train interrupted while labelling: $(cat "$T_TMP/tl.err")"
+signalled INT 4 "$T_TMP/tl2.out" "$T_TMP/tl2.err" "$PDNKIT" train --label-depth 14 --label-file "$T_TMP/tl.lab" --threads 2 -o "$T_TMP/tl.txt" "$TINSLEY"
+# (positions met in several games share a label: at least as many labelled as kept)
+read_back=$(sed -n "s/^train: \([0-9]*\) of [0-9]* positions labelled from the labels file.*/\1/p" "$T_TMP/tl2.err")
+[ -n "$read_back" ] && [ "$read_back" -ge "$kept" ] && pass || fail "the rerun does not read the $kept kept: $(cat "$T_TMP/tl2.err")"
 # forty copies of OCA (900,000 games): more than any machine reads in the second before the signal
 set --
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40; do

@@ -218,11 +218,27 @@ size_t learn_exact(const pk_learn_data *d) { return d->exact; }
 
 size_t learn_labelled(const pk_learn_data *d) { return d->labelled; }
 
-size_t learn_unsearched(const pk_learn_data *d, int every)
+/* The positions on the stride (every `every`th) not searched yet, into todo when not
+ * NULL: how many. */
+static size_t unsearched(const pk_learn_data *d, int every, size_t *todo)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < d->n; i += (size_t)(every < 1 ? 1 : every))
-		n += !d->v[i].tried;
+		if (!d->v[i].tried) {
+			if (todo)
+				todo[n] = i;
+			n++;
+		}
+	return n;
+}
+
+size_t learn_unsearched(const pk_learn_data *d, int every) { return unsearched(d, every, NULL); }
+
+size_t learn_searched(const pk_learn_data *d)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].tried != 0;
 	return n;
 }
 
@@ -325,9 +341,7 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 	j.todo = malloc(sizeof *j.todo * (d->n ? d->n : 1));
 	if (!j.todo)
 		return -1;
-	for (size_t i = 0; i < d->n; i += (size_t)j.every)
-		if (!d->v[i].tried)
-			j.todo[j.ntodo++] = i;
+	j.ntodo = unsearched(d, j.every, j.todo);
 	pool_run(j.nthreads, label_thread, &j);
 	free(j.todo);
 	/* added to those read from a labels file */
@@ -381,9 +395,7 @@ int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[16 + 24];
 	memcpy(h, "pdnkit-labels 3\n", 16);
-	uint64_t n = 0;
-	for (size_t i = 0; i < d->n; i++)
-		n += d->v[i].tried != 0;
+	uint64_t n = learn_searched(d);
 	put64(h + 16, SETTINGS_NO_STRIDE(settings));
 	put64(h + 24, n);
 	put64(h + 32, 0);

@@ -63,6 +63,9 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 size_t learn_labelled(const pk_learn_data *d);
 /* The positions that learn_label with this stride would still search. */
 size_t learn_unsearched(const pk_learn_data *d, int every);
+/* The positions searched (or read from a labels file), whatever their stride: those a
+ * labels file written now keeps. */
+size_t learn_searched(const pk_learn_data *d);
 /* The labels to a file and back, so that a later run skips the searches already made:
  * the file holds each searched position's key and score, so the positions of these games
  * that it holds take its labels (however many games were added since) and learn_label
