@@ -452,6 +452,16 @@ static int load_v2(pk_learn_data *d, uint64_t settings, const unsigned char *h, 
 	return 0;
 }
 
+/* Where key is in the open-addressed table of cap (a power of two) slots, or the empty
+ * slot where it would go. */
+static size_t find_slot(const uint64_t *keys, const unsigned char *used, size_t cap, uint64_t key)
+{
+	size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+	while (used[at] && keys[at] != key)
+		at = (at + 1) & (cap - 1);
+	return at;
+}
+
 int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE *f)
 {
 	unsigned char h[40];
@@ -494,9 +504,7 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE
 		}
 		sum = bytes_hash(sum, b, sizeof b);
 		uint64_t key = get64(b);
-		size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
-		while (used[at] && keys[at] != key)
-			at = (at + 1) & (cap - 1);
+		size_t at = find_slot(keys, used, cap, key);
 		used[at] = 1;
 		keys[at] = key;
 		scores[at] = (int16_t)(uint16_t)(b[8] | b[9] << 8);
@@ -506,10 +514,7 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE
 		rc = -1;   /* damaged, cut short or longer than it says */
 	if (rc == 0)
 		for (size_t i = 0; i < d->n; i++) {
-			uint64_t key = d->pos[i].key;
-			size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
-			while (used[at] && keys[at] != key)
-				at = (at + 1) & (cap - 1);
+			size_t at = find_slot(keys, used, cap, d->pos[i].key);
 			if (!used[at])
 				continue;
 			d->v[i].score = scores[at];
