@@ -32,6 +32,13 @@ expect_err_has "8 games written, 3 moves fixed, 0 with errors" "--fix count"
 expect_err_has "diagnostics.pdn:5:19: fixed: game 1 (squares reversed): '13-9' -> '9-13' (squares reversed)" "each fix said: where, what it was, what it became"
 [ "$(echo "$ERR" | grep -c ': fixed: ')" = 3 ] && pass || fail "three fixes said: $ERR"
 
+# The same for another variant's game (one replay for every variant).
+printf '[GameType "20"]\n[Result "2-0"]\n1. 32-28 19-23 2. 28x91 14x23 2-0\n' > "$T_TMP/vfix.pdn"
+run "$PDNKIT" convert --fix "$T_TMP/vfix.pdn"
+expect_out_has "2. 28x19
+{pdnkit: '28x91' corrected to '28x19' (two digits swapped)} 2... 14x23" "--fix an International move"
+expect_err_has "vfix.pdn:3:19: fixed: game 1: '28x91' -> '28x19' (two digits swapped)" "--fix said for the variant"
+
 # JSON form.
 run "$PDNKIT" convert --format json corpora/tinsley-long-1981-game37.pdn
 expect_out_has '"replayed":true,"complete":true,"result":"1-0","moves":["9-14","23-18","14x23"' "JSON moves"

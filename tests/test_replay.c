@@ -122,6 +122,11 @@ static void test_warnings(void)
 	CHECK_STR(replay("1. 9-14! 23-18?! 2. 14x23 $2 27x18 *"), "");
 	CHECK_STR(rp.plies[0].marks, "!");
 	CHECK_STR(rp.plies[1].marks, "?!");
+	/* a move written apart ("23- 18") is one move */
+	CHECK_STR(replay("1. 9-14 23- 18 *"), "");
+	CHECK_INT(rp.nply, 2);
+	CHECK_INT(rp.plies[1].el, 2);
+	CHECK_INT(rp.plies[1].el_last, 3);
 	CHECK_STR(replay("[FEN \"W:W18,K15,1:BK30,K26,2.\"]\n1... 15-11 *"),
 		  "warning fen-repaired ply 0: FEN \"W:W18,K15,1:BK30,K26,2.\": White man on square 1, its own crowning row, read as a king");
 	CHECK_STR(replay("[FEN \"B:W33:B1\"]\n1. 1-5 *"),
@@ -150,6 +155,8 @@ static void test_variants(void)
 		{ "[GameType \"20\"]\n1. 32-82 *", "not a move under the rules of International draughts (White to move; "
 						     "square 82 does not exist: International draughts has 50" },
 		{ "[GameType \"20\"]\n1. 32-82 *", "did you mean 32-28 (two digits swapped)?" },
+		{ "[GameType \"20\"]\n1. 32-28 19-23 2. 28x91 *", "square 91 does not exist: International draughts has 50; "
+									"legal: 28x19); did you mean 28x19 (two digits swapped)?" },
 		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28-33 *", "square 33 is occupied by a White man" },
 		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 28-33 *", "did you mean 28x17 (the only legal move of that piece)?" },
 		{ "[GameType \"20\"]\n1. 32-28 17-22 2. 33-29 *", "a capture is compulsory" },
@@ -170,6 +177,42 @@ static void test_variants(void)
 		const char *got = replay(why[i].game);
 		CHECK_REPORT(strstr(got, why[i].has) != NULL, "%s: wanted '%s' in: %s", why[i].game, why[i].has, got);
 	}
+	/* One driver for every variant: numbers, separators, glued text, results and the
+	 * final position are checked as in English draughts. */
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 3. 28x19 14x23 *"),
+		  "warning move-number ply 3: move number 3 where 2 was expected");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 28x19 *"),
+		  "warning move-number ply 3: move number 2 missing before 28x19");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32x28 19-23 2. 28-19 *"),
+		  "warning x-on-plain-move ply 1: plain move 32x28 written with 'x'\n"
+		  "warning dash-on-jump ply 3: capture 28-19 written with '-'");
+	CHECK_STR(g.findings.v[1].move, "28-19");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 3228 1923 *"),
+		  "warning no-separator ply 1: move '3228' written without a separator");
+	CHECK(rp.variant_plies == 2 && rp.complete);
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 2. 28x19!? 14x23 2-0"),
+		  "");
+	CHECK_INT(rp.result, RES_BLACK_WINS);
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23+ *"),
+		  "warning glued-text ply 4: text '+' glued to the move");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23"),
+		  "warning no-result ply 0: the move text does not end with a result");
+	CHECK_STR(replay("[GameType \"20\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0"), "");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 0-2"), "");
+	/* "..." holds a place; a move written apart ("28- 19") is one move */
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 ... 19-23 2. 28x 19 *"), "");
+	CHECK_INT(rp.variant_plies, 3);
+	/* a lone king against a lone man that cannot move: the winner is the first mover */
+	CHECK_STR(replay("[GameType \"20\"]\n[FEN \"W:W47,42:B37\"]\n1. 42x31 2-0"), "");
+	CHECK_STR(replay("[GameType \"20\"]\n[FEN \"W:W47,42:B37\"]\n1. 42x31 1/2-1/2"),
+		  "warning result-contradicts ply 1: Black has no legal move at the end, so White won (1-0), yet the "
+		  "result is 1/2-1/2");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 *"), "");
+	CHECK_STR(replay("[GameType \"20\"]\n[Corner \"a1\"]\n1. 32-28 *"),
+		  "warning unknown-tag ply 0: unknown tag 'Corner'");
+	CHECK_STR(replay("[GameType \"20\"]\n1. 32-28 /FEN \"W:W28:B19\"/ 19-23 *"),
+		  "error bad-fen ply 2: a set-up position inside the moves (\"W:W28:B19\") is read in English draughts "
+		  "only; the replay of this International draughts game stops here");
 	CHECK_STR(replay("[GameType \"40\"]\n1. 32-28 19-23 2. 28x19 14x23 *"), "");
 	CHECK(!rp.supported && rp.variant_replayed && rp.variant_plies == 4 && rp.complete);
 	CHECK_STR(replay("[GameType \"41\"]\n1. 32-28 *"),

@@ -10,6 +10,7 @@
 #include "pdn/movenum.h"
 #include "pdn/replay_int.h"
 #include "pdn/vreplay.h"
+#include "rules/pos.h"
 
 void replay_init(pk_replay *rp)
 {
@@ -169,7 +170,9 @@ static const char *const known_tags[] = {
 	"WhiteTeam", "EventDate", "EventType", "Opening", "Variation", "Source", "Ballot", "Section",
 	"Stage", "Board", "Remark", "Annotation", "Publication", "Category", "Round2", "Level",
 	"Country", "Number", "Notation", "Description", "Comment", "Author", "Problem", "Theme",
-	"Solution", "Stipulation", "Composer", "BlackSeconds", "WhiteSeconds", "TerminationDetail", NULL
+	"Solution", "Stipulation", "Composer", "BlackSeconds", "WhiteSeconds", "TerminationDetail",
+	/* clocks as International draughts programs record them */
+	"WhiteClock", "BlackClock", "WhiteTime", "BlackTime", NULL
 };
 
 static void check_tags(pk_game *g)
@@ -186,17 +189,7 @@ static void check_tags(pk_game *g)
 	}
 }
 
-typedef struct {
-	pk_game *g;
-	pk_replay *rp;
-	pk_pos pos;
-	pk_movelist ml;
-	int ply;              /* ply being replayed, 1-based */
-	const pk_el *el;
-	const char *text;
-} ctx;
-
-static pk_finding *error_at(ctx *c, const char *kind, const char *fmt, const char *detail)
+pk_finding *rp_error_at(rp_ctx *c, const char *kind, const char *fmt, const char *detail)
 {
 	pk_finding *f = findings_add(&c->g->findings, SEV_ERROR, kind, c->el->line, c->el->col, c->ply,
 				     fmt, c->text, detail ? detail : "");
@@ -242,7 +235,7 @@ static int silent_run(const pk_game *g, int from, const pk_pos *pos)
 
 /* Replays one move token (and, for a jump written as hops, the tokens after it).
  * Returns the number of elements consumed beyond this one, or -1 on an error. */
-static int replay_move(ctx *c, int ei, const pk_written *w)
+static int replay_move(rp_ctx *c, int ei, const pk_written *w)
 {
 	pk_game *g = c->g;
 	int idx[PK_MAX_MOVES], n;
@@ -260,7 +253,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 						  c->ply, "plain move %s written with 'x'", c->text);
 			pk_pos next;
 			pos_make(&c->pos, &m, &next);
-			if (!push_ply(c->rp, &m, ord, nlegal, ei, &next))
+			if (!push_ply(c->rp, &m, ord, nlegal, c->first_el, &next))
 				return -2;
 			c->pos = next;
 			return 0;
@@ -268,7 +261,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 	}
 	gen_moves(&c->pos, &c->ml);
 	if (c->ml.n == 0) {
-		error_at(c, "illegal-move", "%s is not legal here: the side to move has no legal move, the game is over%s", "");
+		rp_error_at(c, "illegal-move", "%s is not legal here: the side to move has no legal move, the game is over%s", "");
 		return -1;
 	}
 	pk_written merged = *w;
@@ -290,7 +283,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 			}
 		}
 		if (count != 1) {
-			error_at(c, "unparsable-move", count ? "'%s' without a separator fits several moves%s" :
+			rp_error_at(c, "unparsable-move", count ? "'%s' without a separator fits several moves%s" :
 					   "'%s' is not a move%s", "");
 			return -1;
 		}
@@ -338,7 +331,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 		int ext[PK_MAX_MOVES];
 		int ne = rp_find_extensions(&c->ml, w->sq, w->n, ext, PK_MAX_MOVES, false);
 		if (ne > 0) {
-			pk_finding *f = error_at(c, "incomplete-jump", "%s stops short: the jump must go on%s", "");
+			pk_finding *f = rp_error_at(c, "incomplete-jump", "%s stops short: the jump must go on%s", "");
 			for (int i = 0; i < ne; i++) {
 				rp_fmt_move(&c->ml.m[ext[i]], true, buf);
 				finding_suggest(f, buf, ne == 1 ? "the unique completion" : "a completion");
@@ -356,7 +349,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 			int id[1];
 			if (rp_find_matches(&plain, w->sq, 2, id, 1) &&
 			    !(pos->side[!pos->stm] & bb_sq(w->sq[1] - 1))) {
-				pk_finding *f = error_at(c, "capture-required", "%s is not legal here: a capture is compulsory%s", "");
+				pk_finding *f = rp_error_at(c, "capture-required", "%s is not legal here: a capture is compulsory%s", "");
 				for (int i = 0; i < c->ml.n; i++) {
 					rp_fmt_move(&c->ml.m[i], false, buf);
 					finding_suggest(f, buf, "a compulsory capture");
@@ -368,7 +361,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 		rp_explain(pos, w, why, sizeof why);
 		char detail[200];
 		snprintf(detail, sizeof detail, "%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
-		pk_finding *f = error_at(c, "illegal-move", "%s is not legal here%s", detail);
+		pk_finding *f = rp_error_at(c, "illegal-move", "%s is not legal here%s", detail);
 		/* A move of the other side: a move may be missing before this one. */
 		pk_pos other = *pos;
 		other.stm = !other.stm;
@@ -408,7 +401,7 @@ static int replay_move(ctx *c, int ei, const pk_written *w)
 				idx[0] = idx[best];
 				break;
 			}
-			pk_finding *f = error_at(c, "ambiguous-move", "%s is ambiguous: several jumps fit it, capturing different pieces%s", "");
+			pk_finding *f = rp_error_at(c, "ambiguous-move", "%s is ambiguous: several jumps fit it, capturing different pieces%s", "");
 			for (int k = 0; k < n; k++) {
 				rp_fmt_move(&c->ml.m[idx[k]], true, buf);
 				finding_suggest(f, buf, "one of the jumps that fit");
@@ -427,7 +420,7 @@ matched:;
 				  c->text);
 	pk_pos next;
 	pos_make(&c->pos, m, &next);
-	if (!push_ply(c->rp, m, idx[0], c->ml.n, ei, &next))
+	if (!push_ply(c->rp, m, idx[0], c->ml.n, c->first_el, &next))
 		return -2;
 	c->pos = next;
 	return extra;
@@ -443,30 +436,18 @@ static void recount(pk_findings *f)
 	}
 }
 
-/* A game of another variant: replayed under its rules for the findings. */
+static int replay_main(pk_game *g, pk_replay *rp, const pk_variant *v, const char *gt);
+
+/* A game of another variant: replayed under its rules by the same driver. */
 static int replay_other(pk_game *g, pk_replay *rp, const pk_variant *v, const char *why)
 {
 	if (why)
 		findings_add(&g->findings, SEV_NOTE, "variant-detected", g->line, 1, 0,
 			     "no GameType tag: replayed as %s (%s, and its rules fit the moves best)", v->name, why);
-	vreplay_free(&rp->vr);
-	if (vreplay_game(g, v, false, true, &rp->vr) < 0)
-		return -1;
-	const pk_vreplay vr = rp->vr;
+	rp->variant = v->gametype;
 	rp->variant_replayed = true;
-	rp->variant_plies = vr.plies;
-	rp->start.stm = vr.first;        /* sides count from the first mover */
 	rp->variant_first = v->first;
-	const char *res = game_tag(g, "Result");
-	rp->result = res ? result_parse(res) : RES_NONE;
-	for (int ei = 0; ei < g->nel; ei++)
-		if (g->els[ei].depth == 0 && g->els[ei].kind == EL_RESULT) {
-			rp->result = result_parse(game_str(g, g->els[ei].off));
-			rp->result_el = ei;
-		}
-	rp->complete = vr.complete;
-	recount(&g->findings);
-	return 0;
+	return replay_main(g, rp, v, game_tag(g, "GameType"));
 }
 
 int replay_game(pk_game *g, pk_replay *rp)
@@ -486,6 +467,8 @@ int replay_game(pk_game *g, pk_replay *rp)
 	rp->result_el = -1;
 	rp->fix_el = -1;
 	pos_start(&rp->start);
+	vreplay_free(&rp->vr);
+	memset(&rp->vr, 0, sizeof rp->vr);
 
 	const char *gt = game_tag(g, "GameType");
 	rp->variant = 21;
@@ -510,7 +493,6 @@ int replay_game(pk_game *g, pk_replay *rp)
 				     variant_name(rp->variant));
 		return 0;
 	}
-	int reader_findings = g->findings.n;
 	if (!gt) {
 		char whybuf[WHY_SIZE];
 		const char *why = rp_other_variant(g, false, whybuf);
@@ -524,56 +506,95 @@ int replay_game(pk_game *g, pk_replay *rp)
 			bool best_fits = false, alnum = strstr(why, "alphanumeric") != NULL;
 			for (int i = 0; variant_at(i); i++) {
 				const pk_variant *v = variant_at(i);
-				pk_vreplay vr;
 				if (v->gametype == 21 || !v->replayable)
 					continue;
-				if (vreplay_game(g, v, true, false, &vr) < 0)
-					return -1;
+				int plies = vreplay_trial(g, v);
+				if (plies < 0)
+					continue;    /* its FEN does not fit the board */
 				/* the notation the variant is written in breaks ties (Russian and
 				 * pool checkers replay alike until a man crowns in a capture) */
 				bool fits = v->alphanumeric == alnum;
-				if (vr.plies == 0 && vr.errors)
-					continue;    /* its FEN does not fit the board */
-				if (vr.plies > best_plies || (vr.plies == best_plies && fits && !best_fits)) {
+				if (plies > best_plies || (plies == best_plies && fits && !best_fits)) {
 					best_fits = fits;
 					best = v;
-					best_plies = vr.plies;
+					best_plies = plies;
 				}
 			}
-			if (best) {
-				rp->variant = best->gametype;
+			if (best)
 				return replay_other(g, rp, best, why);
-			}
 			findings_add(&g->findings, SEV_NOTE, "variant-unsupported", g->line, 1, 0,
 				     "not English draughts: %s (and no GameType tag says which variant); not replayed", why);
 			return 0;
 		}
 	}
+	return replay_main(g, rp, NULL, gt);
+}
 
-	check_tags(g);
+/* The start of g's replay: its FEN tag's position or the initial one, into c (English
+ * draughts) or rp->vr (another variant). False when the FEN does not read: an error
+ * says so and nothing is replayed. */
+static bool replay_start(pk_game *g, pk_replay *rp, rp_ctx *c, int *oom)
+{
 	const char *fen = game_tag(g, "FEN");
-	if (fen) {
-		pk_fen_error fe;
-		pk_pos p;
-		uint32_t line = 0, col = 0;
-		for (int i = 0; i < g->ntags; i++)
-			if (!strcasecmp(game_str(g, g->tags[i].name), "FEN")) {
-				line = g->tags[i].line;
-				col = g->tags[i].col;
-				break;
-			}
-		char repairs[200];
-		if (fen_parse_lenient(fen, strlen(fen), &p, &fe, repairs, sizeof repairs) < 0) {
-			findings_add(&g->findings, SEV_ERROR, "bad-fen", line, col, 0,
-				     "FEN \"%s\": %s (at character %zu)", fen, fe.msg, fe.offset + 1);
-			return 0;
+	uint32_t line = g->line, col = 1;
+	for (int i = 0; fen && i < g->ntags; i++)
+		if (!strcasecmp(game_str(g, g->tags[i].name), "FEN")) {
+			line = g->tags[i].line;
+			col = g->tags[i].col;
+			break;
 		}
-		if (repairs[0])
-			findings_add(&g->findings, SEV_WARNING, "fen-repaired", line, col, 0,
-				     "FEN \"%s\": %s", fen, repairs);
-		rp->start = p;
-		rp->custom_start = true;
+	const pk_variant *v = c->v;
+	if (v) {
+		pk_vpos p, initial;
+		char err[200];
+		vpos_start(v, &initial);
+		bool bad = fen && vfen_parse(v, fen, &p, err, sizeof err) < 0;
+		if (bad) {
+			findings_add(&g->findings, SEV_ERROR, "bad-fen", line, col, 0, "FEN \"%s\" for %s: %s", fen, v->name,
+				     err);
+			vpos_clear(v, &p, v->first);
+		} else if (!fen) {
+			p = initial;
+		}
+		if (vreplay_begin(&rp->vr, &p) < 0) {
+			*oom = 1;
+			return false;
+		}
+		rp->vr.bad_start = bad;
+		/* a FEN of the initial position (as every game of some collections has) is no
+		 * set-up: such games share openings with those without one */
+		rp->vr.custom_start = fen && !bad && (initial.stm != p.stm || memcmp(initial.sq, p.sq, sizeof p.sq) != 0);
+		rp->start.stm = p.stm;   /* sides and move numbers count from the first mover */
+		c->vpos = p;
+		if (bad)
+			rp->vr.complete = false;
+		return !bad;
 	}
+	if (!fen)
+		return true;
+	pk_fen_error fe;
+	pk_pos p;
+	char repairs[200];
+	if (fen_parse_lenient(fen, strlen(fen), &p, &fe, repairs, sizeof repairs) < 0) {
+		findings_add(&g->findings, SEV_ERROR, "bad-fen", line, col, 0, "FEN \"%s\": %s (at character %zu)", fen,
+			     fe.msg, fe.offset + 1);
+		return false;
+	}
+	if (repairs[0])
+		findings_add(&g->findings, SEV_WARNING, "fen-repaired", line, col, 0, "FEN \"%s\": %s", fen, repairs);
+	rp->start = p;
+	rp->custom_start = true;
+	c->pos = p;
+	return true;
+}
+
+/* One replay for every variant: g's main line under v's rules (NULL: English
+ * draughts), its move numbers, marks, glued text and result checked alike. */
+static int replay_main(pk_game *g, pk_replay *rp, const pk_variant *v, const char *gt)
+{
+	int reader_findings = g->findings.n;
+	const char *fen = game_tag(g, "FEN");
+	check_tags(g);
 
 	/* The main line's result token, wherever the replay stops. */
 	for (int ei = 0; ei < g->nel; ei++)
@@ -582,9 +603,19 @@ int replay_game(pk_game *g, pk_replay *rp)
 			rp->result_el = ei;
 		}
 
-	ctx c = { .g = g, .rp = rp, .pos = rp->start };
+	rp_ctx c = { .g = g, .rp = rp, .v = v, .pos = rp->start };
+	int oom = 0;
+	if (!replay_start(g, rp, &c, &oom)) {
+		if (v && rp->result == RES_NONE)
+			rp->result = result_parse(game_tag(g, "Result"));
+		return oom ? -1 : 0;
+	}
+	if (v && !(c.vml = malloc(sizeof *c.vml)))
+		return -1;
 	bool numbered = false, failed = false, from_white = false;
 	int last_number = -1, last_number_el = -1;
+	int first_player = v ? rp->variant_first : PK_BLACK;
+	char joined[64];
 	for (int ei = 0; ei < g->nel && !failed; ei++) {
 		const pk_el *e = &g->els[ei];
 		if (e->depth != 0)
@@ -596,6 +627,13 @@ int replay_game(pk_game *g, pk_replay *rp)
 		}
 		if (e->kind == EL_RESULT)
 			continue;
+		if (e->kind == EL_SETUP && v) {
+			findings_add(&g->findings, SEV_ERROR, "bad-fen", e->line, e->col, rp->vr.plies + 1,
+				     "a set-up position inside the moves (\"%s\") is read in English draughts only; the "
+				     "replay of this %s game stops here", game_str(g, e->off), v->name);
+			failed = true;
+			break;
+		}
 		if (e->kind == EL_SETUP) {
 			pk_fen_error fe;
 			pk_pos p;
@@ -611,24 +649,34 @@ int replay_game(pk_game *g, pk_replay *rp)
 				findings_add(&g->findings, SEV_WARNING, "fen-repaired", e->line, e->col, c.ply + 1,
 					     "set-up FEN \"%s\": %s", f, repairs);
 			c.pos = p;
-			if (!push_ply(rp, NULL, -1, 0, ei, &p))
+			if (!push_ply(rp, NULL, -1, 0, ei, &p)) {
+				free(c.vml);
 				return -1;
+			}
 			continue;
 		}
-		if (e->kind != EL_MOVE)
+		if (e->kind != EL_MOVE || rp_place_holder(g, ei))
 			continue;
 
-		c.ply = rp->nply + 1;
+		c.ply = (v ? rp->vr.plies : rp->nply) + 1;
 		c.el = e;
+		c.first_el = ei;
+		/* read first (a move written apart, "23- 18", reads once joined); its
+		 * errors are reported after the numbers' */
+		int last_el = ei;
 		c.text = game_str(g, e->off);
-		int mover = c.pos.stm;
+		pk_written w;
+		char why[160];
+		int parsed = written_parse_on(v, c.text, &w, why, sizeof why);
+		if (parsed < 0 && (c.text = rp_move_text(g, ei, joined, sizeof joined, &last_el)) == joined)
+			parsed = written_parse_on(v, c.text, &w, why, sizeof why);
+		int mover = v ? c.vpos.stm : c.pos.stm;
 		int number = replay_move_number(rp, c.ply);
-		int first_player = rp->variant_replayed ? rp->variant_first : PK_BLACK;
 		/* Some writers number English games from White's side, as chess does: "1...
 		 * 11-15 2. 23-19 8-11". Black's first move with "1..." from the initial side
 		 * says so; the numbers are then read that way, with a note. */
 		if (c.ply == 1 && last_number_el >= 0 && (g->els[last_number_el].flags & ELF_DOTS3) &&
-		    mover == first_player && last_number == 1 && !rp->variant_replayed) {
+		    mover == first_player && last_number == 1 && !v) {
 			from_white = true;
 			findings_add(&g->findings, SEV_NOTE, "numbered-from-white", g->els[last_number_el].line,
 				     g->els[last_number_el].col, c.ply,
@@ -647,28 +695,33 @@ int replay_game(pk_game *g, pk_replay *rp)
 			if (mover != first_player)
 				findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
 						  "move number %d missing before %s", number, c.text);
-		} else if (mover == PK_BLACK && c.ply > 1 && numbered) {
+		} else if (mover == first_player && c.ply > 1 && numbered) {
 			findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
 					  "move number %d missing before %s", number, c.text);
-		} else if (c.ply == 1 && mover == PK_BLACK) {
+		} else if (c.ply == 1 && mover == first_player) {
 			findings_add_once(&g->findings, SEV_WARNING, "move-number", e->line, e->col, c.ply,
 					  "move number %d missing before %s", number, c.text);
 		}
 		last_number_el = -1;
 
-		pk_written w;
-		char why[160];
-		if (written_parse(c.text, &w, why, sizeof why) < 0) {
-			pk_finding *f = findings_add(&g->findings, SEV_ERROR, "unparsable-move", e->line, e->col, c.ply,
-						     "cannot read the move: %s", why);
-			if (f)
-				snprintf(f->move, sizeof f->move, "%s", c.text);
-			failed = true;
-			break;
+		int r;
+		if (parsed < 0) {
+			if (v) {
+				r = rp_vmove(&c, last_el, NULL);
+			} else {
+				pk_finding *f = findings_add(&g->findings, SEV_ERROR, "unparsable-move", e->line, e->col,
+							     c.ply, "cannot read the move: %s", why);
+				if (f)
+					snprintf(f->move, sizeof f->move, "%s", c.text);
+				r = -1;
+			}
+		} else {
+			r = v ? rp_vmove(&c, last_el, &w) : replay_move(&c, last_el, &w);
 		}
-		int r = replay_move(&c, ei, &w);
-		if (r == -2)
+		if (r == -2) {
+			free(c.vml);
 			return -1;
+		}
 		if (r < 0) {
 			pk_finding *f = &g->findings.v[g->findings.n - 1];
 			if (f->nsuggest == 1) {
@@ -679,11 +732,14 @@ int replay_game(pk_game *g, pk_replay *rp)
 			failed = true;
 			break;
 		}
-		pk_ply *last = &rp->plies[rp->nply - 1];
-		last->el_last = ei + r;
-		memcpy(last->marks, w.marks, sizeof last->marks);
+		if (!v) {
+			pk_ply *last = &rp->plies[rp->nply - 1];
+			last->el_last = last_el + r;
+			memcpy(last->marks, w.marks, sizeof last->marks);
+			if (w.glued)
+				last->glued_el = ei;
+		}
 		if (w.glued) {
-			last->glued_el = ei;
 			int res = result_parse(w.glued);
 			if (res != RES_NONE && rp->result_el < 0) {
 				rp->result = res;
@@ -694,15 +750,19 @@ int replay_game(pk_game *g, pk_replay *rp)
 						  "text '%s' glued to the move", w.glued);
 			}
 		}
-		ei += r;
+		ei = last_el + r;
 	}
 	rp->complete = !failed;
+	if (v) {
+		rp->vr.complete = !failed;
+		rp->variant_plies = rp->vr.plies;
+	}
 
 	/* A game without a GameType that fails as English may show its variant further on
 	 * (a square above 32). Or it may have no moves to tell, in a file whose other games
 	 * are another variant: then it is taken for that variant. */
 	char latebuf[WHY_SIZE];
-	const char *late = !gt && failed ? rp_other_variant(g, true, latebuf) : NULL;
+	const char *late = !v && !gt && failed ? rp_other_variant(g, true, latebuf) : NULL;
 	if (late) {
 		if (!rp->file_hint[0])
 			snprintf(rp->file_hint, sizeof rp->file_hint, "%s", late);
@@ -714,7 +774,7 @@ int replay_game(pk_game *g, pk_replay *rp)
 			     "not English draughts: %s (and no GameType tag says which variant); not replayed", late);
 		return 0;
 	}
-	if (!gt && rp->file_hint[0] && (failed || rp->nply == 0)) {
+	if (!v && !gt && rp->file_hint[0] && (failed || rp->nply == 0)) {
 		g->findings.n = reader_findings;
 		recount(&g->findings);
 		rp->supported = false;
@@ -730,8 +790,15 @@ int replay_game(pk_game *g, pk_replay *rp)
 	/* Findings tied to a replayed move name it as written. */
 	for (int i = reader_findings; i < g->findings.n; i++) {
 		pk_finding *f = &g->findings.v[i];
-		if (!f->move[0] && f->ply >= 1 && f->ply <= rp->nply && rp->plies[f->ply - 1].ordinal >= 0)
-			snprintf(f->move, sizeof f->move, "%s", game_str(g, g->els[rp->plies[f->ply - 1].el].off));
+		if (f->move[0] || f->ply < 1)
+			continue;
+		int el = -1;
+		if (v && f->ply <= rp->vr.plies)
+			el = rp->vr.el[2 * (f->ply - 1)];
+		else if (!v && f->ply <= rp->nply && rp->plies[f->ply - 1].ordinal >= 0)
+			el = rp->plies[f->ply - 1].el;
+		if (el >= 0)
+			snprintf(f->move, sizeof f->move, "%s", game_str(g, g->els[el].off));
 	}
 
 	/* Results: token against tag, and against the final position. */
@@ -752,20 +819,21 @@ int replay_game(pk_game *g, pk_replay *rp)
 		findings_add(&g->findings, SEV_WARNING, "result-mismatch", 0, 0, 0,
 			     "Result tag \"%s\" is not a result", tag_text);
 	}
-	if (rp->complete && rp->nply > 0) {
-		pk_movelist ml;
-		if (gen_moves(&c.pos, &ml) == 0) {
-			int winner = c.pos.stm == PK_BLACK ? RES_WHITE_WINS : RES_BLACK_WINS;
-			if (rp->result != winner && rp->result != RES_UNKNOWN) {
-				uint32_t line = rp->result_el >= 0 ? g->els[rp->result_el].line : 0;
-				uint32_t col = rp->result_el >= 0 ? g->els[rp->result_el].col : 0;
-				findings_add(&g->findings, SEV_WARNING, "result-contradicts", line, col, rp->nply,
-					     "%s has no legal move at the end, so %s won (%s), yet the result is %s",
-					     side_name(c.pos.stm), side_name(!c.pos.stm), result_string(winner),
-					     result_string(rp->result));
-			}
+	int plies = v ? rp->vr.plies : rp->nply;
+	if (rp->complete && plies > 0) {
+		int stm = v ? c.vpos.stm : c.pos.stm;
+		bool stuck = v ? vgen(&c.vpos, c.vml) == 0 : gen_moves(&c.pos, &c.ml) == 0;
+		/* "1-0" is the first mover's win, in every variant */
+		int winner = stm == first_player ? RES_WHITE_WINS : RES_BLACK_WINS;
+		if (stuck && rp->result != winner && rp->result != RES_UNKNOWN) {
+			uint32_t line = rp->result_el >= 0 ? g->els[rp->result_el].line : 0;
+			uint32_t col = rp->result_el >= 0 ? g->els[rp->result_el].col : 0;
+			findings_add(&g->findings, SEV_WARNING, "result-contradicts", line, col, plies,
+				     "%s has no legal move at the end, so %s won (%s), yet the result is %s",
+				     side_name(stm), side_name(!stm), result_string(winner), result_string(rp->result));
 		}
 	}
+	free(c.vml);
 	return 0;
 }
 

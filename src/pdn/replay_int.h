@@ -7,6 +7,42 @@
 #include "pdn/replay.h"
 #include "pdn/written.h"
 
+/* A game being replayed: one driver (replay.c) reads the elements, numbers, marks and
+ * results of every variant; the move of a token is matched on the game's board, English
+ * draughts' bitboards (replay.c) or another variant's squares (vreplay.c). */
+typedef struct {
+	pk_game *g;
+	pk_replay *rp;
+	const pk_variant *v;  /* NULL: English draughts */
+	pk_pos pos;
+	pk_movelist ml;
+	pk_vpos vpos;
+	pk_vmovelist *vml;
+	int ply;              /* ply being replayed, 1-based */
+	int first_el;         /* the move's first element (its text may go on to the next) */
+	const pk_el *el;
+	const char *text;     /* as written (joined when written apart: "1- 7") */
+} rp_ctx;
+
+/* The error finding of the move being replayed: fmt has a %s for the move and one for
+ * detail. */
+pk_finding *rp_error_at(rp_ctx *c, const char *kind, const char *fmt, const char *detail);
+/* Another variant's move w (the token at element ei, the move's last element): matched
+ * to one legal move of c->vpos, played, kept in c->rp->vr. Returns the elements used
+ * beyond ei, -1 when it is not legal (an error finding says why), -2 out of memory. */
+int rp_vmove(rp_ctx *c, int ei, const pk_written *w);
+/* Element i's move text: the element's own, or joined in buf with the next element's
+ * when the move is written apart ("1- 7"); *last is the move's last element. */
+const char *rp_move_text(const pk_game *g, int i, char *buf, size_t size, int *last);
+/* Whether element i only holds a move's place ("...", as in "77. ..."). */
+bool rp_place_holder(const pk_game *g, int i);
+/* The main-line move at element *i or after it: its text (joined with the next element
+ * when written apart, "1- 7") into text, read into w on v's board (NULL: English
+ * draughts). 1 with *i on the move's last element, 0 at the end of the main line, -1
+ * when the token does not read (why says so). Place holders ("...") are skipped. */
+int rp_next_move(const pk_game *g, const pk_variant *v, int *i, char *text, size_t size, pk_written *w,
+		 char *why, int whylen);
+
 /* A move as PDN writes it (short, or full with every square). */
 void rp_fmt_move(const pk_move *m, bool full, char *buf);
 /* Candidates of ml matching the written squares exactly: up to max indices into idx;

@@ -54,8 +54,8 @@ void rp_vexplain(const pk_vpos *p, const pk_vmovelist *ml, const char *text, con
 		/* a number past the board's squares; a file and rank off the board or on a
 		 * square that is not played on */
 		for (const char *t = text; *t; t++) {
-			if (t != text && isalnum((unsigned char)t[-1]))
-				continue;
+			if (t != text && isalnum((unsigned char)t[-1]) && t[-1] != 'x' && t[-1] != 'X')
+				continue;   /* inside a square ('x' separates them) */
 			if (!v->alphanumeric && isdigit((unsigned char)*t)) {
 				long x = strtol(t, NULL, 10);
 				if (x < 1 || x > variant_squares(v)) {

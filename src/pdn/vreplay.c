@@ -8,48 +8,6 @@
 #include "pdn/vreplay.h"
 #include "rules/pos.h"
 
-#define MAX_WRITTEN 32
-
-/* The squares of a move token: numbers, or file letter and rank; separated by '-', 'x'
- * or ':'. Marks after the move (!, ?) are ignored. Returns how many, or -1. */
-static int token_squares(const pk_variant *v, const char *t, int *sq, bool *capture)
-{
-	int n = 0;
-	*capture = false;
-	const char *p = t;
-	while (*p && n < MAX_WRITTEN) {
-		int s;
-		if (isalpha((unsigned char)*p) && isdigit((unsigned char)p[1])) {
-			int col = tolower((unsigned char)*p) - 'a';
-			char *end;
-			long rank = strtol(p + 1, &end, 10);
-			s = variant_rc_square(v, v->rows - (int)rank, col);
-			if (!s)
-				return -1;
-			p = end;
-		} else if (isdigit((unsigned char)*p)) {
-			char *end;
-			long x = strtol(p, &end, 10);
-			if (x < 1 || x > variant_squares(v))
-				return -1;
-			s = (int)x;
-			p = end;
-		} else {
-			return -1;
-		}
-		sq[n++] = s;
-		if (*p == 'x' || *p == 'X' || *p == ':')
-			*capture = true;
-		if (*p == '-' || *p == 'x' || *p == 'X' || *p == ':')
-			p++;
-		else
-			break;
-	}
-	while (*p == '!' || *p == '?' || *p == '*')
-		p++;
-	return *p || n < 2 ? -1 : n;
-}
-
 /* Whether m is what the squares say: from, to, and any squares between among its
  * landings in order. */
 static bool matches(const pk_vmove *m, const int *sq, int n)
@@ -65,40 +23,6 @@ static bool matches(const pk_vmove *m, const int *sq, int n)
 		k++;
 	}
 	return true;
-}
-
-/* The next main-line move from element *i on: its text (joined when written apart) in
- * text, its squares in sq. Returns the number of squares, -1 for a token that is not a
- * move, or 0 at the end; *i is left on the move's last element. */
-static int next_move(const pk_game *g, const pk_variant *v, int *i, char *text, size_t size, int *sq)
-{
-	for (; *i < g->nel; (*i)++) {
-		const pk_el *e = &g->els[*i];
-		if (e->depth != 0 || e->kind != EL_MOVE)
-			continue;
-		const char *t = game_str(g, e->off);
-		if (strspn(t, ".") == strlen(t))
-			continue;                    /* "..." holds a place, as in "77. ..." */
-		snprintf(text, size, "%s", t);
-		size_t len = strlen(text);
-		/* "1- 7": a move written apart; the next element is its end */
-		if (len && len < 32 && strchr("-x:", text[len - 1]))
-			for (int j = *i + 1; j < g->nel; j++) {
-				const pk_el *f = &g->els[j];
-				if (f->depth != 0)
-					continue;
-				const char *u = game_str(g, f->off);
-				if ((f->kind == EL_MOVE || f->kind == EL_NUMBER) && strlen(u) < 16 && u[0] &&
-				    strspn(u, "0123456789") == strlen(u)) {
-					snprintf(text + len, size - len, "%s", u);
-					*i = j;
-				}
-				break;
-			}
-		bool capture;
-		return token_squares(v, text, sq, &capture);
-	}
-	return 0;
 }
 
 /* The legal moves that the squares name: with the squares between, else (a king that
@@ -118,19 +42,93 @@ static int candidates(const pk_vmovelist *ml, const int *sq, int n, int *idx)
 	return c;
 }
 
+/* The moves that w names on ml's board: as candidates(), and for digits written without
+ * a separator ("3228") the moves of the one way to split them that names any (*splits
+ * the ways that do: more than one is ambiguous, none no move). */
+static int written_candidates(const pk_variant *v, const pk_vmovelist *ml, const pk_written *w, int *idx, int *splits)
+{
+	*splits = 0;
+	if (!w->nosep)
+		return candidates(ml, w->sq, w->n, idx);
+	int found = 0;
+	size_t dl = strlen(w->digits);
+	for (size_t cut = 1; cut < dl; cut++) {
+		if (w->digits[cut] == '0')
+			continue;
+		int sq[2] = { 0, atoi(w->digits + cut) };
+		for (size_t i = 0; i < cut; i++)
+			sq[0] = sq[0] * 10 + (w->digits[i] - '0');
+		if (sq[0] < 1 || sq[0] > variant_squares(v) || sq[1] < 1 || sq[1] > variant_squares(v))
+			continue;
+		int c = candidates(ml, sq, 2, idx + found);
+		if (c) {
+			found += c;
+			++*splits;
+		}
+	}
+	return found;
+}
+
+const char *rp_move_text(const pk_game *g, int i, char *buf, size_t size, int *last)
+{
+	const char *t = game_str(g, g->els[i].off);
+	size_t len = strlen(t);
+	*last = i;
+	/* "1- 7": a move written apart; the next element is its end */
+	char end = len ? t[len - 1] : 0;
+	if (len >= 32 || (end != '-' && end != 'x' && end != ':'))
+		return t;
+	for (int j = i + 1; j < g->nel; j++) {
+		const pk_el *f = &g->els[j];
+		if (f->depth != 0)
+			continue;
+		const char *u = game_str(g, f->off);
+		if ((f->kind == EL_MOVE || f->kind == EL_NUMBER) && strlen(u) < 16 && u[0] &&
+		    strspn(u, "0123456789") == strlen(u)) {
+			snprintf(buf, size, "%s%s", t, u);
+			*last = j;
+			return buf;
+		}
+		break;
+	}
+	return t;
+}
+
+bool rp_place_holder(const pk_game *g, int i)
+{
+	const char *t = game_str(g, g->els[i].off);
+	return t[0] == '.' && strspn(t, ".") == strlen(t);
+}
+
+int rp_next_move(const pk_game *g, const pk_variant *v, int *i, char *text, size_t size, pk_written *w, char *why,
+		 int whylen)
+{
+	for (; *i < g->nel; (*i)++) {
+		const pk_el *e = &g->els[*i];
+		if (e->depth != 0 || e->kind != EL_MOVE || rp_place_holder(g, *i))
+			continue;
+		const char *t = rp_move_text(g, *i, text, size, i);
+		if (t != text)
+			snprintf(text, size, "%s", t);
+		return written_parse_on(v, text, w, why, whylen) < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
 int vreplay_read_move(const pk_vpos *p, const char *text, pk_vmove *cand, int max)
 {
-	int sq[MAX_WRITTEN];
-	bool capture;
-	int n = token_squares(p->v, text, sq, &capture);
-	if (n <= 0)
+	pk_written w;
+	char why[120];
+	if (written_parse_on(p->v, text, &w, why, sizeof why) < 0 || w.glued || (w.n < 2 && !w.nosep))
 		return -1;
 	pk_vmovelist *ml = malloc(sizeof *ml);
-	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES);
-	int c = 0;
+	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES * 4);
+	int c = 0, splits;
 	if (ml && idx) {
 		vgen(p, ml);
-		c = candidates(ml, sq, n, idx);
+		c = written_candidates(p->v, ml, &w, idx, &splits);
+		if (w.nosep && splits != 1)
+			c = 0;
 		for (int k = 0; k < c && k < max; k++)
 			cand[k] = ml->m[idx[k]];
 		c = c < max ? c : max;
@@ -144,17 +142,14 @@ int vreplay_read_move(const pk_vpos *p, const char *text, pk_vmove *cand, int ma
 static int look_ahead(const pk_game *g, const pk_variant *v, pk_vpos p, int i, int limit)
 {
 	pk_vmovelist *ml = malloc(sizeof *ml);
-	if (!ml)
-		return 0;
+	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES * 4);
 	int plies = 0;
-	char text[64];
-	int sq[MAX_WRITTEN], idx[VAR_MAX_MOVES];
-	while (plies < limit) {
-		int n = next_move(g, v, &i, text, sizeof text, sq);
-		if (n <= 0)
-			break;
+	char text[64], why[120];
+	pk_written w;
+	while (ml && idx && plies < limit && rp_next_move(g, v, &i, text, sizeof text, &w, why, sizeof why) > 0) {
 		vgen(&p, ml);
-		if (candidates(ml, sq, n, idx) == 0)
+		int splits;
+		if (written_candidates(v, ml, &w, idx, &splits) == 0)
 			break;
 		pk_vpos c;
 		vmake(&p, &ml->m[idx[0]], &c);
@@ -163,6 +158,28 @@ static int look_ahead(const pk_game *g, const pk_variant *v, pk_vpos p, int i, i
 		i++;
 	}
 	free(ml);
+	free(idx);
+	return plies;
+}
+
+int vreplay_trial(const pk_game *g, const pk_variant *v)
+{
+	pk_vpos p;
+	const char *fen = game_tag(g, "FEN");
+	char err[200];
+	if (fen && vfen_parse(v, fen, &p, err, sizeof err) < 0)
+		return -1;
+	if (!fen)
+		vpos_start(v, &p);
+	int plies = look_ahead(g, v, p, 0, 1 << 30);
+	if (plies == 0) {
+		/* not even the first move: no fit (a game without moves fits any board) */
+		int i = 0;
+		char text[64], why[120];
+		pk_written w;
+		if (rp_next_move(g, v, &i, text, sizeof text, &w, why, sizeof why) != 0)
+			return -1;
+	}
 	return plies;
 }
 
@@ -202,144 +219,126 @@ static int keep_room(pk_vreplay *r, int n)
 	return 0;
 }
 
-int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vreplay *out)
+int vreplay_begin(pk_vreplay *r, const pk_vpos *start)
 {
-	memset(out, 0, sizeof *out);
-	pk_vpos p;
-	const char *fen = game_tag(g, "FEN");
-	if (fen) {
-		char err[200];
-		if (vfen_parse(v, fen, &p, err, sizeof err) < 0) {
-			if (!quiet)
-				findings_add(&g->findings, SEV_ERROR, "bad-fen", g->line, 1, 0, "FEN \"%s\" for %s: %s", fen,
-					     v->name, err);
-			out->errors++;
-			out->bad_start = true;
-			vpos_clear(v, &out->start, v->first);
-			out->first = v->first;
-			return 0;
-		}
-		pk_vpos initial;
-		vpos_start(v, &initial);
-		/* a FEN of the initial position (as every game of some collections has) is no
-		 * set-up: such games share openings with those without one */
-		out->custom_start = initial.stm != p.stm || memcmp(initial.sq, p.sq, sizeof p.sq) != 0;
-	} else {
-		vpos_start(v, &p);
-	}
-	out->first = p.stm;
-	out->start = p;
-	if (keep && keep_room(out, 0) < 0)
+	vreplay_free(r);
+	memset(r, 0, sizeof *r);
+	r->start = *start;
+	r->first = start->stm;
+	r->complete = true;
+	if (keep_room(r, 0) < 0)
 		return -1;
-	if (keep) {
-		out->key[0] = vpos_key(&p);
-		out->rev[0] = 0;
-	}
-	pk_vmovelist *ml = malloc(sizeof *ml);
-	int *idx = malloc(sizeof *idx * VAR_MAX_MOVES);
-	if (!ml || !idx) {
-		free(ml);
-		free(idx);
-		return -1;
-	}
-	out->complete = true;
-	char text[64];
-	int sq[MAX_WRITTEN];
-	for (int i = 0;; i++) {
-		int first = i;
-		int n = next_move(g, v, &i, text, sizeof text, sq);
-		if (n == 0)
-			break;
-		while (first < g->nel && (g->els[first].depth != 0 || g->els[first].kind != EL_MOVE ||
-					  strspn(game_str(g, g->els[first].off), ".") == strlen(game_str(g, g->els[first].off))))
-			first++;
-		const pk_el *e = &g->els[first < g->nel ? first : i];
-		int nm = vgen(&p, ml);
-		int count = n > 0 ? candidates(ml, sq, n, idx) : 0;
-		if (count == 0) {
-			if (!quiet) {
-				char legal[400];
-				size_t used = 0;
-				legal[0] = 0;
-				for (int k = 0; k < nm && used + 16 < sizeof legal; k++) {
-					char mv[160];
-					vmove_text(v, &ml->m[k], false, mv, sizeof mv);
-					used += (size_t)snprintf(legal + used, sizeof legal - used, "%s%s", k ? ", " : "", mv);
-				}
-				char why[200];
-				rp_vexplain(&p, ml, text, sq, n, why, sizeof why);
-				/* a move of the other side: a move may be missing before this one */
-				char other[80] = "";
-				pk_vpos q = p;
-				q.stm = !q.stm;
-				pk_vmove cand[2];
-				if (n >= 2 && vreplay_read_move(&q, text, cand, 2) > 0)
-					snprintf(other, sizeof other, "t is a legal move for %s: is a move missing before it?",
-						 q.stm == PK_WHITE ? "White" : "Black");
-				pk_finding *f = findings_add(&g->findings, SEV_ERROR, n < 0 ? "bad-move" : "illegal-move",
-							     e->line, e->col, out->plies + 1,
-							     "%s: %s under the rules of %s (%s to move%s%s; legal: %s)", text,
-							     n < 0 ? "not a move" : "not legal here", v->name,
-							     p.stm == PK_WHITE ? "White" : "Black", why[0] ? "; " : "", why,
-							     nm ? legal : "none");
-				rp_vsuggest(&p, ml, text, sq, n, f);
-				rp_append_suggestions(f);
-				if (f && other[0]) {
-					size_t len = strlen(f->message);
-					snprintf(f->message + len, sizeof f->message - len, "%s%s",
-						 f->nsuggest ? " I" : "; i", other);
-				}
-			}
-			out->errors++;
-			out->complete = false;
-			break;
-		}
-		int pick = idx[0];
-		if (count > 1) {
-			/* captures of different pieces written alike: the one after which the game
-			 * goes on furthest */
-			int best = -1, tied = 0;
-			for (int k = 0; k < count; k++) {
-				pk_vpos c;
-				vmake(&p, &ml->m[idx[k]], &c);
-				int a = look_ahead(g, v, c, i + 1, 400);
-				if (a > best) {
-					best = a;
-					pick = idx[k];
-					tied = 1;
-				} else if (a == best) {
-					tied++;
-				}
-			}
-			if (tied > 1 && !quiet)
-				findings_add(&g->findings, SEV_WARNING, "ambiguous-move", e->line, e->col, out->plies + 1,
-					     "%s: %d legal captures fit and the game does not tell them apart; write every "
-					     "square to say which (the first is taken)", text, count);
-		}
-		pk_vpos next;
-		vmake(&p, &ml->m[pick], &next);
-		bool king = p.sq[ml->m[pick].from] == VP_WKING || p.sq[ml->m[pick].from] == VP_BKING;
-		bool reversible = king && ml->m[pick].ncap == 0;
-		p = next;
-		if (keep) {
-			if (keep_room(out, out->plies + 1) < 0) {
-				free(ml);
-				free(idx);
-				return -1;
-			}
-			out->ord[out->plies] = pick;
-			out->el[2 * out->plies] = first < g->nel ? first : i;
-			out->el[2 * out->plies + 1] = i;
-			out->key[out->plies + 1] = vpos_key(&p);
-			out->rev[out->plies + 1] = reversible ? out->rev[out->plies] + 1 : 0;
-		}
-		out->plies++;
-	}
-	free(ml);
-	free(idx);
+	r->key[0] = vpos_key(start);
+	r->rev[0] = 0;
 	return 0;
 }
 
+/* The illegal or unreadable move (w NULL) of c: why, the legal moves, and what was
+ * probably meant. */
+static void illegal(rp_ctx *c, const pk_written *w)
+{
+	const pk_vpos *p = &c->vpos;
+	const pk_vmovelist *ml = c->vml;
+	const pk_variant *v = c->v;
+	int n = w ? w->n : -1;
+	const int *sq = w ? w->sq : NULL;
+	char legal[400];
+	size_t used = 0;
+	legal[0] = 0;
+	for (int k = 0; k < ml->n && used + 16 < sizeof legal; k++) {
+		char mv[160];
+		vmove_text(v, &ml->m[k], false, mv, sizeof mv);
+		used += (size_t)snprintf(legal + used, sizeof legal - used, "%s%s", k ? ", " : "", mv);
+	}
+	char why[200];
+	rp_vexplain(p, ml, c->text, sq, n, why, sizeof why);
+	/* a move of the other side: a move may be missing before this one */
+	char other[80] = "";
+	pk_vpos q = *p;
+	q.stm = !q.stm;
+	pk_vmove cand[2];
+	if (n >= 2 && vreplay_read_move(&q, c->text, cand, 2) > 0)
+		snprintf(other, sizeof other, "t is a legal move for %s: is a move missing before it?",
+			 q.stm == PK_WHITE ? "White" : "Black");
+	pk_finding *f = findings_add(&c->g->findings, SEV_ERROR, n < 0 ? "bad-move" : "illegal-move", c->el->line,
+				     c->el->col, c->ply, "%s: %s under the rules of %s (%s to move%s%s; legal: %s)", c->text,
+				     n < 0 ? "not a move" : "not legal here", v->name, p->stm == PK_WHITE ? "White" : "Black",
+				     why[0] ? "; " : "", why, ml->n ? legal : "none");
+	if (!f)
+		return;
+	snprintf(f->move, sizeof f->move, "%s", c->text);
+	rp_vsuggest(p, ml, c->text, sq, n, f);
+	rp_append_suggestions(f);
+	if (other[0]) {
+		size_t len = strlen(f->message);
+		snprintf(f->message + len, sizeof f->message - len, "%s%s", f->nsuggest ? " I" : "; i", other);
+	}
+}
+
+int rp_vmove(rp_ctx *c, int ei, const pk_written *w)
+{
+	pk_game *g = c->g;
+	pk_vreplay *r = &c->rp->vr;
+	const pk_variant *v = c->v;
+	vgen(&c->vpos, c->vml);
+	const pk_vmovelist *ml = c->vml;
+	int idx[VAR_MAX_MOVES * 4], splits = 0;
+	int count = w && (w->n >= 2 || w->nosep) ? written_candidates(v, ml, w, idx, &splits) : 0;
+	if (w && w->nosep) {
+		if (splits > 1) {
+			rp_error_at(c, "unparsable-move", "'%s' without a separator fits several moves%s", "");
+			return -1;
+		}
+		if (count)
+			findings_add_once(&g->findings, SEV_WARNING, "no-separator", c->el->line, c->el->col, c->ply,
+					  "move '%s' written without a separator", c->text);
+	}
+	if (count == 0) {
+		illegal(c, w && !w->nosep ? w : NULL);
+		return -1;
+	}
+	int pick = idx[0];
+	if (count > 1) {
+		/* captures of different pieces written alike: the one after which the game goes
+		 * on furthest */
+		int best = -1, tied = 0;
+		for (int k = 0; k < count; k++) {
+			pk_vpos after;
+			vmake(&c->vpos, &ml->m[idx[k]], &after);
+			int a = look_ahead(g, v, after, ei + 1, 400);
+			if (a > best) {
+				best = a;
+				pick = idx[k];
+				tied = 1;
+			} else if (a == best) {
+				tied++;
+			}
+		}
+		if (tied > 1)
+			findings_add(&g->findings, SEV_WARNING, "ambiguous-move", c->el->line, c->el->col, c->ply,
+				     "%s: %d legal captures fit and the game does not tell them apart; write every "
+				     "square to say which (the first is taken)", c->text, count);
+	}
+	const pk_vmove *m = &ml->m[pick];
+	if (w->sep && !w->mixed && (w->sep == 'x') != (m->ncap > 0))
+		findings_add_once(&g->findings, SEV_WARNING, m->ncap ? "dash-on-jump" : "x-on-plain-move", c->el->line,
+				  c->el->col, c->ply, m->ncap ? "capture %s written with '-'" : "plain move %s written with 'x'",
+				  c->text);
+	int piece = c->vpos.sq[m->from];
+	bool reversible = (piece == VP_WKING || piece == VP_BKING) && m->ncap == 0;
+	pk_vpos next;
+	vmake(&c->vpos, m, &next);
+	c->vpos = next;
+	if (keep_room(r, r->plies + 1) < 0)
+		return -2;
+	r->ord[r->plies] = pick;
+	r->el[2 * r->plies] = c->first_el;
+	r->el[2 * r->plies + 1] = ei;
+	r->key[r->plies + 1] = vpos_key(&next);
+	r->rev[r->plies + 1] = reversible ? r->rev[r->plies] + 1 : 0;
+	r->plies++;
+	return 0;
+}
 int vreplay_pos_before(const pk_vreplay *r, int ply, pk_vpos *p, pk_vmove *m)
 {
 	if (ply < 1 || ply > r->plies + 1 || (ply > 1 && !r->ord))

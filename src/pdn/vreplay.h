@@ -1,9 +1,8 @@
-/* Replaying a game of another variant (rules/variant.c): each main-line move, written
- * with numeric squares ("32-28", "28x17x8") or alphanumeric ones ("c3-d4", "d4:b6"),
- * matched to exactly one legal move under that variant's rules. Findings go to the
- * game, as for English draughts (pdn/replay.c). Kept on request: each move as its index
- * in vgen()'s list (the store's move ordinals) and each position's key (its position
- * index). */
+/* A game of another variant (rules/variant.c) as pdn/replay.c replays it: each
+ * main-line move, written with numeric squares ("32-28", "28x17x8") or alphanumeric ones
+ * ("c3-d4", "d4:b6"), matched to exactly one legal move under that variant's rules;
+ * kept as its index in vgen()'s list (the store's move ordinals) with each position's
+ * key (its position index). */
 #ifndef PK_VREPLAY_H
 #define PK_VREPLAY_H
 
@@ -13,7 +12,6 @@
 typedef struct {
 	int plies;                   /* moves replayed */
 	bool complete;               /* every main-line move replayed */
-	int errors;                  /* error findings added */
 	int first;                   /* who moved first: PK_WHITE or PK_BLACK */
 	pk_vpos start;               /* the start (the FEN tag's, or the variant's) */
 	bool custom_start;
@@ -31,9 +29,14 @@ typedef struct {
 	int cap;
 } pk_vreplay;
 
-/* Replay g under v. quiet: no findings (for trying candidate variants); keep: record
- * the ordinals and keys (free them with vreplay_free). 0, or -1 when out of memory. */
-int vreplay_game(pk_game *g, const pk_variant *v, bool quiet, bool keep, pk_vreplay *out);
+/* How many of g's main-line moves replay under v from its start (the FEN tag's), taking
+ * the first legal move each names; -1 when the FEN does not fit v's board or the first
+ * move is not legal there. For telling
+ * which variant a game without a GameType is. */
+int vreplay_trial(const pk_game *g, const pk_variant *v);
+/* Start keeping a replay from start (frees what r held). 0, or -1 when out of memory.
+ * The moves are then added by the replay (pdn/replay.c). */
+int vreplay_begin(pk_vreplay *r, const pk_vpos *start);
 void vreplay_free(pk_vreplay *r);
 /* The position before ply (1-based; plies + 1: the last) of a kept replay, and the move
  * played there into m (may be NULL). 0, or -1 when ply is out of range. */

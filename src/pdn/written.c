@@ -6,7 +6,29 @@
 
 #define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
 
-int written_parse(const char *s, pk_written *w, char *why, int whylen)
+
+/* A square written as file letter and rank on v's board ("c3"): its number, p past it;
+ * 0 when it is off the board or not a playing square. */
+static int letter_square(const pk_variant *v, const char **p)
+{
+	int col = tolower((unsigned char)**p) - 'a';
+	long rank = 0;
+	const char *q = *p + 1;
+	while (IS_DIGIT((unsigned char)*q)) {
+		if (rank < 1000)
+			rank = rank * 10 + (*q - '0');
+		q++;
+	}
+	*p = q;
+	if (col < 0 || col >= v->cols || rank < 1 || rank > v->rows)
+		return 0;
+	return variant_rc_square(v, v->rows - (int)rank, col);
+}
+
+/* Inlined in both readers below, so that English draughts' (v NULL) pays nothing for
+ * the other boards. */
+static inline __attribute__((always_inline)) int parse(const pk_variant *v, const char *s, pk_written *w, char *why,
+						       int whylen)
 {
 	w->n = 0;
 	w->sep = 0;
@@ -14,23 +36,38 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 	w->marks[0] = 0;
 	w->glued = NULL;
 	const char *p = s;
-	if (isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
+	if (!IS_DIGIT((unsigned char)*p) && !v && isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
 		snprintf(why, (size_t)whylen, "alphanumeric square '%c%c' is not English draughts notation", p[0], p[1]);
 		return -1;
 	}
-	if (!IS_DIGIT((unsigned char)*p)) {
+	if (!IS_DIGIT((unsigned char)*p) && !(v && isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1]))) {
 		snprintf(why, (size_t)whylen, "'%s' is not a move", s);
 		return -1;
 	}
 	for (;;) {
 		const char *start = p;
-		long v = 0;
+		long x = 0;
+		if (v && !IS_DIGIT((unsigned char)*p) && isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
+			x = letter_square(v, &p);
+			if (!x) {
+				snprintf(why, (size_t)whylen, "%.*s is not a playing square of %s", (int)(p - start), start,
+					 v->name);
+				return -1;
+			}
+			start = p;     /* a letter square is never digits without a separator */
+		}
 		while (IS_DIGIT((unsigned char)*p)) {
-			if (v < 1000)
-				v = v * 10 + (*p - '0');
+			if (x < 1000)
+				x = x * 10 + (*p - '0');
 			p++;
 		}
-		if (p == start) {
+		bool together = w->n == 0 && p - start >= 3 && p - start <= 4 && *p != '-' && *p != 'x' && *p != 'X' &&
+				*p != ':';
+		if (v && p > start && !together && (x < 1 || x > variant_squares(v))) {
+			snprintf(why, (size_t)whylen, "square %ld does not exist: %s has %d", x, v->name, variant_squares(v));
+			return -1;
+		}
+		if (p == start && !(v && x)) {
 			snprintf(why, (size_t)whylen, "square number missing after '%c'", w->sep ? w->sep : '-');
 			return -1;
 		}
@@ -38,12 +75,12 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 			snprintf(why, (size_t)whylen, "more than %d squares in one move", WM_MAX_SQUARES);
 			return -1;
 		}
-		if (w->n == 0 && p - start >= 3 && p - start <= 4 && *p != '-' && *p != 'x' && *p != 'X' && *p != ':') {
+		if (together) {
 			w->nosep = true;
 			memcpy(w->digits, start, (size_t)(p - start));
 			w->digits[p - start] = 0;
 		}
-		w->sq[w->n++] = (int)v;
+		w->sq[w->n++] = (int)x;
 		char c = *p;
 		if (c == '-' || c == 'x' || c == 'X' || c == ':') {
 			char sep = c == '-' ? '-' : 'x';
@@ -52,7 +89,7 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 			if (!w->sep)
 				w->sep = sep;
 			p++;
-			if (isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
+			if (!v && !IS_DIGIT((unsigned char)*p) && isalpha((unsigned char)p[0]) && IS_DIGIT((unsigned char)p[1])) {
 				snprintf(why, (size_t)whylen, "alphanumeric square '%c%c' is not English draughts notation", p[0], p[1]);
 				return -1;
 			}
@@ -73,4 +110,11 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen)
 	if (*p)
 		w->glued = p;
 	return 0;
+}
+
+int written_parse(const char *s, pk_written *w, char *why, int whylen) { return parse(NULL, s, w, why, whylen); }
+
+int written_parse_on(const pk_variant *v, const char *s, pk_written *w, char *why, int whylen)
+{
+	return v ? parse(v, s, w, why, whylen) : parse(NULL, s, w, why, whylen);
 }

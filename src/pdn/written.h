@@ -4,6 +4,7 @@
 #define PK_WRITTEN_H
 
 #include <stdbool.h>
+#include "rules/variant.h"
 
 #define WM_MAX_SQUARES 16
 
@@ -20,5 +21,9 @@ typedef struct {
 
 /* Returns 0, or -1 with a reason in why ("alphanumeric square", "no square number"...). */
 int written_parse(const char *s, pk_written *w, char *why, int whylen);
+/* The same on another variant's board (rules/variant.h): squares as numbers or, on any
+ * board, as file letter and rank ("c3"), each read as the square's number; NULL is
+ * English draughts (written_parse). */
+int written_parse_on(const pk_variant *v, const char *s, pk_written *w, char *why, int whylen);
 
 #endif
