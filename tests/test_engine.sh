@@ -180,6 +180,10 @@ v1=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$v1" = "$VBENCH_SIGNATURE" ] && pass || fail "the variants' bench signature $v1, recorded $VBENCH_SIGNATURE"
 v2=$("$PDNKIT" bench --variant international --json --features iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$v2" ] && [ "$v2" != "$v1" ] && pass || fail "the variants' bench with iir=0: $v2 nodes, the same as with it"
+# sac (off by default): moves that give the other side a capture are neither left out
+# nor reduced, so the search is another, larger one.
+v3=$("$PDNKIT" bench --variant international --json --features sac=2 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$v3" ] && [ "$v3" -gt "$v1" ] && pass || fail "the variants' bench with sac=2: $v3 nodes, not more than $v1"
 run "$PDNKIT" bench --variant russian
 expect_rc 2 "the variants' bench of a variant without its positions"
 # The threat extension (off by default) searches more: its own signature (0 Elo in

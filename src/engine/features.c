@@ -43,6 +43,7 @@ static const struct {
 	{ "prune-pieces", 0, 24, offsetof(pk_features, prune_pieces), false },
 	{ "etc", 0, 64, offsetof(pk_features, etc), false },
 	{ "progress", 0, 1000, offsetof(pk_features, progress), false },
+	{ "sac", 0, 64, offsetof(pk_features, sac), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -464,11 +464,16 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 		 * were measured with it). */
 		bool crowning = N_CROWNING(p, m);
 		/* Late plain moves near the horizon of a null-window node are not tried. */
-		if (e->f.lmp && !pv_node && !capture && depth <= 3 && depth > 0 && !few_pieces && !crowning && best > -INF &&
-		    k >= lmp_limit[e->f.lmp][depth])
+		bool lmp_cut = e->f.lmp && !pv_node && !capture && depth <= 3 && depth > 0 && !few_pieces && !crowning &&
+			       best > -INF && k >= lmp_limit[e->f.lmp][depth];
+		if (lmp_cut && !e->f.sac)
 			continue;
 		N_POS c;
 		N_MAKE(p, m, &c);
+		/* sac: a move that gives the other side a capture opens a shot */
+		bool gives = e->f.sac && !capture && (lmp_cut || k > 0) && N_HAS_CAPTURE(&c);
+		if (lmp_cut && !gives)
+			continue;
 		tt_prefetch(&e->tt, N_KEY(&c));
 		if (e->f.countermove)
 			w->path[ply] = *m;   /* the refutation table's key at the next ply */
@@ -497,6 +502,8 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 					r--;
 				else if (e->f.lmr_adjust >= 2 && score[k] == 0 && depth >= 3)
 					r++;
+				if (gives && r > 0)
+					r = e->f.sac >= r ? 0 : r - e->f.sac;
 				if (r > child_depth - 1)
 					r = child_depth - 1 > 0 ? child_depth - 1 : 0;
 			}

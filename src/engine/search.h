@@ -147,6 +147,10 @@ typedef struct {
 			    * moves without a capture that lead to it (the game's and the
 			    * line's), to 0 at this many: a side ahead that cannot make
 			    * progress is drawing; 0 off */
+	int sac;           /* a plain move after which the other side must capture (a
+			    * sacrifice or an exchange offered: the start of a shot) is never
+			    * left out by lmp, and reduced by lmr 3 and 4 this many plies less
+			    * (2 or more: not at all); 0 off */
 } pk_features;
 
 extern const pk_features features_all;
