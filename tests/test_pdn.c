@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "pdn/pdn.h"
+#include "pdn/written.h"
 
 /* All games of text; returns how many and leaves the last one in g. */
 static int read_all(const char *text, size_t len, pk_game *g)
@@ -253,8 +254,34 @@ static void test_hostile(void)
 	game_free(&g);
 }
 
+/* Digits without a separator: each way to read them as two squares of the board. */
+static void test_splits(void)
+{
+	pk_written w;
+	char why[120];
+	int pair[8][2];
+	CHECK_INT(written_parse("1115", &w, why, sizeof why), 0);
+	CHECK(w.nosep);
+	CHECK_INT(written_splits(&w, 32, pair, 8), 1);   /* 1-115 and 111-5 are off the board */
+	CHECK_INT(pair[0][0], 11);
+	CHECK_INT(pair[0][1], 15);
+	CHECK_INT(written_parse("123", &w, why, sizeof why), 0);
+	CHECK_INT(written_splits(&w, 32, pair, 8), 2);   /* 1-23 and 12-3: the board decides */
+	CHECK_INT(pair[1][0], 12);
+	CHECK_INT(pair[1][1], 3);
+	CHECK_INT(written_splits(&w, 32, pair, 1), 1);   /* no more than asked for */
+	CHECK_INT(written_parse("1105", &w, why, sizeof why), 0);
+	CHECK_INT(written_splits(&w, 50, pair, 8), 0);   /* 11-05: no square has a leading zero */
+	CHECK_INT(written_parse("3228", &w, why, sizeof why), 0);
+	CHECK_INT(written_splits(&w, 50, pair, 8), 1);
+	CHECK_INT(pair[0][0] * 100 + pair[0][1], 3228);
+	CHECK_INT(written_parse("32-28", &w, why, sizeof why), 0);
+	CHECK_INT(written_splits(&w, 50, pair, 8), 0);   /* a separator: nothing to split */
+}
+
 int main(void)
 {
+	test_splits();
 	test_tags();
 	test_move_text();
 	test_games_and_resync();

@@ -267,17 +267,12 @@ static int replay_move(rp_ctx *c, int ei, const pk_written *w)
 	pk_written merged = *w;
 
 	if (w->nosep) {
-		/* "1115": try every split into two squares. */
-		int found = -1, count = 0;
-		size_t dl = strlen(w->digits);
-		for (size_t cut = 1; cut < dl; cut++) {
-			int a = 0, b = 0;
-			for (size_t i = 0; i < cut; i++)
-				a = a * 10 + (w->digits[i] - '0');
-			for (size_t i = cut; i < dl; i++)
-				b = b * 10 + (w->digits[i] - '0');
-			int sq[2] = { a, b }, id[1];
-			if (w->digits[cut] != '0' && rp_find_matches(&c->ml, sq, 2, id, 1)) {
+		/* "1115": every way to split it into two squares. */
+		int found = -1, count = 0, pair[8][2];
+		int np = written_splits(w, 32, pair, 8);
+		for (int k = 0; k < np; k++) {
+			int id[1];
+			if (rp_find_matches(&c->ml, pair[k], 2, id, 1)) {
 				found = id[0];
 				count++;
 			}

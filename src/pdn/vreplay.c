@@ -50,69 +50,16 @@ static int written_candidates(const pk_variant *v, const pk_vmovelist *ml, const
 	*splits = 0;
 	if (!w->nosep)
 		return candidates(ml, w->sq, w->n, idx);
-	int found = 0;
-	size_t dl = strlen(w->digits);
-	for (size_t cut = 1; cut < dl; cut++) {
-		if (w->digits[cut] == '0')
-			continue;
-		int sq[2] = { 0, atoi(w->digits + cut) };
-		for (size_t i = 0; i < cut; i++)
-			sq[0] = sq[0] * 10 + (w->digits[i] - '0');
-		if (sq[0] < 1 || sq[0] > variant_squares(v) || sq[1] < 1 || sq[1] > variant_squares(v))
-			continue;
-		int c = candidates(ml, sq, 2, idx + found);
+	int found = 0, pair[8][2];
+	int np = written_splits(w, variant_squares(v), pair, 8);
+	for (int k = 0; k < np; k++) {
+		int c = candidates(ml, pair[k], 2, idx + found);
 		if (c) {
 			found += c;
 			++*splits;
 		}
 	}
 	return found;
-}
-
-const char *rp_move_text(const pk_game *g, int i, char *buf, size_t size, int *last)
-{
-	const char *t = game_str(g, g->els[i].off);
-	size_t len = strlen(t);
-	*last = i;
-	/* "1- 7": a move written apart; the next element is its end */
-	char end = len ? t[len - 1] : 0;
-	if (len >= 32 || (end != '-' && end != 'x' && end != ':'))
-		return t;
-	for (int j = i + 1; j < g->nel; j++) {
-		const pk_el *f = &g->els[j];
-		if (f->depth != 0)
-			continue;
-		const char *u = game_str(g, f->off);
-		if ((f->kind == EL_MOVE || f->kind == EL_NUMBER) && strlen(u) < 16 && u[0] &&
-		    strspn(u, "0123456789") == strlen(u)) {
-			snprintf(buf, size, "%s%s", t, u);
-			*last = j;
-			return buf;
-		}
-		break;
-	}
-	return t;
-}
-
-bool rp_place_holder(const pk_game *g, int i)
-{
-	const char *t = game_str(g, g->els[i].off);
-	return t[0] == '.' && strspn(t, ".") == strlen(t);
-}
-
-int rp_next_move(const pk_game *g, const pk_variant *v, int *i, char *text, size_t size, pk_written *w, char *why,
-		 int whylen)
-{
-	for (; *i < g->nel; (*i)++) {
-		const pk_el *e = &g->els[*i];
-		if (e->depth != 0 || e->kind != EL_MOVE || rp_place_holder(g, *i))
-			continue;
-		const char *t = rp_move_text(g, *i, text, size, i);
-		if (t != text)
-			snprintf(text, size, "%s", t);
-		return written_parse_on(v, text, w, why, whylen) < 0 ? -1 : 1;
-	}
-	return 0;
 }
 
 int vreplay_read_move(const pk_vpos *p, const char *text, pk_vmove *cand, int max)
@@ -189,6 +136,8 @@ void vreplay_free(pk_vreplay *r)
 	free(r->key);
 	free(r->el);
 	free(r->rev);
+	free(r->pos);
+	r->pos = NULL;
 	r->rev = NULL;
 	r->ord = NULL;
 	r->key = NULL;
@@ -212,9 +161,12 @@ static int keep_room(pk_vreplay *r, int n)
 	if (el)
 		r->el = el;
 	int *rv = el ? realloc(r->rev, sizeof *rv * (size_t)(cap + 1)) : NULL;
-	if (!rv)
+	if (rv)
+		r->rev = rv;
+	pk_vpos *ps = rv ? realloc(r->pos, sizeof *ps * (size_t)(cap + 1)) : NULL;
+	if (!ps)
 		return -1;
-	r->rev = rv;
+	r->pos = ps;
 	r->cap = cap;
 	return 0;
 }
@@ -230,6 +182,7 @@ int vreplay_begin(pk_vreplay *r, const pk_vpos *start)
 		return -1;
 	r->key[0] = vpos_key(start);
 	r->rev[0] = 0;
+	r->pos[0] = *start;
 	return 0;
 }
 
@@ -336,35 +289,25 @@ int rp_vmove(rp_ctx *c, int ei, const pk_written *w)
 	r->el[2 * r->plies + 1] = ei;
 	r->key[r->plies + 1] = vpos_key(&next);
 	r->rev[r->plies + 1] = reversible ? r->rev[r->plies] + 1 : 0;
+	r->pos[r->plies + 1] = next;
 	r->plies++;
 	return 0;
 }
 int vreplay_pos_before(const pk_vreplay *r, int ply, pk_vpos *p, pk_vmove *m)
 {
-	if (ply < 1 || ply > r->plies + 1 || (ply > 1 && !r->ord))
+	if (ply < 1 || ply > r->plies + 1 || (ply > 1 && !r->pos))
 		return -1;
+	*p = r->pos ? r->pos[ply - 1] : r->start;
+	if (ply > r->plies || !m)
+		return 0;
 	pk_vmovelist *ml = malloc(sizeof *ml);
 	if (!ml)
 		return -1;
-	*p = r->start;
-	int rc = 0;
-	for (int i = 0; i < ply; i++) {
-		if (i == r->plies)
-			break;
-		int n = vgen(p, ml);
-		if (r->ord[i] < 0 || r->ord[i] >= n) {
-			rc = -1;
-			break;
-		}
-		if (i == ply - 1) {
-			if (m)
-				*m = ml->m[r->ord[i]];
-			break;
-		}
-		pk_vpos q;
-		vmake(p, &ml->m[r->ord[i]], &q);
-		*p = q;
-	}
+	int n = vgen(p, ml), rc = 0;
+	if (r->ord[ply - 1] < 0 || r->ord[ply - 1] >= n)
+		rc = -1;
+	else
+		*m = ml->m[r->ord[ply - 1]];
 	free(ml);
 	return rc;
 }

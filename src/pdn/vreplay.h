@@ -23,6 +23,8 @@ typedef struct {
 	int *ord;
 	uint64_t *key;
 	int *el;
+	pk_vpos *pos;                /* with keep: pos[i] the position after ply i (pos[0] the
+				      * start), plies + 1 of them */
 	int *rev;                    /* with keep: rev[i] the kings' plain moves in a row (no
 				      * capture, no man moved) ending at the position after ply i
 				      * (rev[0] 0): the draw rules' and repetitions' count */

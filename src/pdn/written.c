@@ -118,3 +118,26 @@ int written_parse_on(const pk_variant *v, const char *s, pk_written *w, char *wh
 {
 	return v ? parse(v, s, w, why, whylen) : parse(NULL, s, w, why, whylen);
 }
+
+int written_splits(const pk_written *w, int nsquares, int out[][2], int max)
+{
+	int n = 0;
+	if (!w->nosep)
+		return 0;
+	size_t dl = strlen(w->digits);
+	for (size_t cut = 1; cut < dl && n < max; cut++) {
+		if (w->digits[cut] == '0')   /* "1105" is 1-105 or 11-05 or 110-5: a square has no leading zero */
+			continue;
+		int a = 0, b = 0;
+		for (size_t i = 0; i < cut; i++)
+			a = a * 10 + (w->digits[i] - '0');
+		for (size_t i = cut; i < dl; i++)
+			b = b * 10 + (w->digits[i] - '0');
+		if (a < 1 || a > nsquares || b < 1 || b > nsquares)
+			continue;
+		out[n][0] = a;
+		out[n][1] = b;
+		n++;
+	}
+	return n;
+}

@@ -25,5 +25,9 @@ int written_parse(const char *s, pk_written *w, char *why, int whylen);
  * board, as file letter and rank ("c3"), each read as the square's number; NULL is
  * English draughts (written_parse). */
 int written_parse_on(const pk_variant *v, const char *s, pk_written *w, char *why, int whylen);
+/* Digits written without a separator (w->nosep, "1115", "3228"): each way to read them
+ * as two squares of 1..nsquares (no square with a leading zero), at most max of them into
+ * out; returns how many. Each board then matches the pairs against its own moves. */
+int written_splits(const pk_written *w, int nsquares, int out[][2], int max);
 
 #endif
