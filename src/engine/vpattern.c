@@ -15,7 +15,14 @@ static struct {
 	uint8_t n, n16, k[8];
 	uint16_t pow[8];
 } sq_win[2][51];
+/* And as vectors, one lane a window: what a piece of the mover ([0]) or of the other
+ * side ([1]) on the square adds to each window's index. Summing a vector a piece keeps the
+ * 25 indices in registers, where adding to them one by one in memory waited on each
+ * store. */
+typedef uint16_t win_vec __attribute__((vector_size(64)));
+static win_vec sq_vec[2][51][2];
 static pthread_once_t win_once = PTHREAD_ONCE_INIT;
+static _Atomic int win_ready;
 
 static void windows_init(void)
 {
@@ -46,7 +53,10 @@ static void windows_init(void)
 				sq_win[side][s].k[j] = (uint8_t)k;
 				sq_win[side][s].pow[j] = (uint16_t)pw;
 				sq_win[side][s].n16 += k < VPAT_WINDOWS_BASIC;
+				sq_vec[side][s][0][k] = (uint16_t)pw;
+				sq_vec[side][s][1][k] = (uint16_t)(2 * pw);
 			}
+	win_ready = 1;
 }
 
 bool vpattern_board(const pk_variant *v)
@@ -115,21 +125,18 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black)
 {
-	pthread_once(&win_once, windows_init);
+	if (!win_ready)
+		pthread_once(&win_once, windows_init);
 	int side = stm == PK_WHITE ? 0 : 1;
 	uint64_t own = side ? black : white, opp = side ? white : black;
-	uint16_t idx[PAT_TABLES] = { 0 };
-	bool all = pt->windows > VPAT_WINDOWS_BASIC;
-	for (uint64_t m = own; m; m &= m - 1) {
-		int s = __builtin_ctzll(m) + 1, n = all ? sq_win[side][s].n : sq_win[side][s].n16;
-		for (int j = 0; j < n; j++)
-			idx[sq_win[side][s].k[j]] += sq_win[side][s].pow[j];
-	}
-	for (uint64_t m = opp; m; m &= m - 1) {
-		int s = __builtin_ctzll(m) + 1, n = all ? sq_win[side][s].n : sq_win[side][s].n16;
-		for (int j = 0; j < n; j++)
-			idx[sq_win[side][s].k[j]] += (uint16_t)(2 * sq_win[side][s].pow[j]);
-	}
+	win_vec acc = { 0 }, acc2 = { 0 };   /* two sums, side by side */
+	for (uint64_t m = own; m; m &= m - 1)
+		acc += sq_vec[side][__builtin_ctzll(m) + 1][0];
+	for (uint64_t m = opp; m; m &= m - 1)
+		acc2 += sq_vec[side][__builtin_ctzll(m) + 1][1];
+	acc += acc2;
+	uint16_t idx[sizeof acc / sizeof acc[0]];
+	memcpy(idx, &acc, sizeof idx);
 	int ph, t;
 	phase_of(__builtin_popcountll(white | black), &ph, &t);
 	return blend(pt, idx, ph, t);

@@ -120,6 +120,8 @@ typedef struct {
 } vboard;
 static vboard boards[NBOARDS];
 static pthread_once_t boards_once = PTHREAD_ONCE_INIT;
+/* set once boards_init has run: the hot paths test it before pthread_once's call */
+static _Atomic int boards_ready;
 
 static void boards_init(void)
 {
@@ -173,9 +175,16 @@ static void boards_init(void)
 	}
 }
 
+static void boards_init_once(void)
+{
+	boards_init();
+	boards_ready = 1;
+}
+
 static const vboard *board_of(const pk_variant *v)
 {
-	pthread_once(&boards_once, boards_init);
+	if (!boards_ready)
+		pthread_once(&boards_once, boards_init_once);
 	return &boards[v - variant_at(0)];
 }
 

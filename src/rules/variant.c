@@ -46,6 +46,8 @@ typedef struct {
 
 static geometry geo[NVARIANTS];
 static pthread_once_t geo_once = PTHREAD_ONCE_INIT;
+/* set once geo_init has run: the hot paths test it before pthread_once's call */
+static _Atomic int geo_ready;
 
 /* Zobrist keys: [square][piece], the side to move, and one per variant; the king-move
  * counts by [side][square][count] (vpos_state_key, made after the others so that
@@ -106,9 +108,16 @@ static void geo_init(void)
 	}
 }
 
+static void geo_init_once(void)
+{
+	geo_init();
+	geo_ready = 1;
+}
+
 static const geometry *geo_of(const pk_variant *v)
 {
-	pthread_once(&geo_once, geo_init);
+	if (!geo_ready)
+		pthread_once(&geo_once, geo_init_once);
 	return &geo[v - variants];
 }
 

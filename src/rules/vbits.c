@@ -12,6 +12,8 @@ static struct {
 	int h;                 /* playing squares a row: a step down-left adds h, down-right h + 1 */
 } tab[NTAB];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* set once init has run: the hot paths test it before pthread_once's call */
+static _Atomic int ready;
 
 bool vbits_supported(const pk_variant *v)
 {
@@ -36,9 +38,16 @@ static void init(void)
 	}
 }
 
+static void init_once(void)
+{
+	init();
+	ready = 1;
+}
+
 static inline int index_of(const pk_variant *v)
 {
-	pthread_once(&once, init);
+	if (!ready)
+		pthread_once(&once, init_once);
 	return (int)(v - variant_at(0));
 }
 
