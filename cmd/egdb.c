@@ -148,7 +148,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 {
 	char *dir = NULL, *pieces = NULL, *threads = NULL, *slice = NULL, *dist = NULL, *dist_men = NULL, *level = NULL;
 	char *memory = NULL, *plan = NULL, *variant = NULL;
-	int quiet = 0, json = 0;
+	int quiet = 0, json = 0, bytes_layout = 0;
 	struct poptOption opts[] = {
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4; another variant: 2..6)", "N" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
@@ -160,7 +160,8 @@ static int egdb_build_cmd(int argc, const char **argv)
 		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "build only this slice and its mirror (e.g. MMK-KK); the slices it needs must be in DIR", "NAME" },
 		{ "distances", 0, POPT_ARG_STRING, &dist, 0, "keep distances in slices of up to N pieces (default 5; beyond: win, loss, draw only)", "N" },
 		{ "distances-men", 0, POPT_ARG_STRING, &dist_men, 0, "and in the larger slices of at most M men (0: kings only; built again where they lack them)", "M" },
-		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 12)", "L" },
+		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 15)", "L" },
+		{ "bytes-layout", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &bytes_layout, 0, "slices without distances a byte a position, the older layout (for tests of repack)", NULL },
 		{ "memory", 0, POPT_ARG_STRING, &memory, 0, "MiB the build may take (default: 80% of the machine's); two slice pairs are built side by side only when both fit", "MB" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line for each slice pair built", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
@@ -172,7 +173,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
-	long n = 4, nt = 2, nd = 5, ndm = -1, lv = 12, mem = 0;
+	long n = 4, nt = 2, nd = 5, ndm = -1, lv = 15, mem = 0;
 	int nargs;
 	cli_args(ctx, &nargs);
 	if (nargs) {
@@ -223,7 +224,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	}
 	build_ui ui = { quiet, json };
 	pk_build_opts o = {
-		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .dist_men = (int)ndm, .level = (int)lv, .dir = d, .only = slice,
+		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .dist_men = (int)ndm, .level = (int)lv, .bytes_layout = bytes_layout, .dir = d, .only = slice,
 		.memory = (uint64_t)mem << 20,
 		.stop = &stop_flag, .progress = build_progress, .ctx = &ui,
 	};
@@ -728,6 +729,60 @@ out:
 	return rc;
 }
 
+static void repack_progress(void *ctx, const char *name, uint64_t before, uint64_t after)
+{
+	const int *json = ctx;
+	if (*json)
+		printf("{\"slice\":\"%s\",\"bytes_before\":%" PRIu64 ",\"bytes_after\":%" PRIu64 "}\n", name, before, after);
+	else
+		printf("%-12s %12" PRIu64 " -> %12" PRIu64 " bytes (%.1f%%)\n", name, before, after,
+		       before ? 100.0 * (double)after / (double)before : 0.0);
+	fflush(stdout);
+}
+
+static int egdb_repack_cmd(int argc, const char **argv)
+{
+	char *dir = NULL, *threads = NULL, *level = NULL;
+	int json = 0;
+	struct poptOption opts[] = {
+		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
+		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
+		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
+		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 15)", "L" },
+		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line a slice rewritten", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext(argv[0], argc, argv, opts, 0);
+	int rc = cli_parse_options(ctx, opts);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	long nt = 2, lv = 15;
+	if ((threads && cli_int(threads, 1, POOL_MAX_THREADS, "--threads", &nt)) ||
+	    (level && cli_int(level, 1, 19, "--level", &lv)))
+		goto out;
+	char d[4096], err[1024];
+	egdb_dir(dir, d, sizeof d);
+	uint64_t count = 0;
+	double t0 = cli_now();
+	rc = EXIT_RUNTIME;
+	if (egdb_repack(d, (int)nt, (int)lv, repack_progress, &json, &count, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		if (count)
+			fprintf(stderr, "pdnkit egdb repack: %" PRIu64 " slice files were rewritten before it; the others are as they were\n", count);
+		goto out;
+	}
+	if (!json)
+		fprintf(stderr, "%" PRIu64 " slice file%s of %s rewritten two bits a position (%.1f s)%s\n", count,
+			count == 1 ? "" : "s", d, cli_now() - t0,
+			count ? "" : ": every slice without distances already was, or has distances");
+	rc = EXIT_OK;
+out:
+	poptFreeContext(ctx);
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int, const char **);
@@ -737,6 +792,7 @@ static const struct {
 	{ "probe", egdb_probe_cmd, "the value of positions: win, loss or draw and in how many plies" },
 	{ "stats", egdb_stats_cmd, "positions, wins, losses, draws, longest win, bytes, build time" },
 	{ "verify", egdb_verify_cmd, "re-check stored values against the values of their successors" },
+	{ "repack", egdb_repack_cmd, "rewrite older files without distances two bits a position" },
 	{ "agree", egdb_agree_cmd, "how often the engine's evaluation agrees with the databases" },
 };
 
@@ -744,7 +800,7 @@ int cmd_egdb(int argc, const char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		FILE *f = argc < 2 ? stderr : stdout;
-		fprintf(f, "usage: pdnkit egdb <build|probe|stats|verify|agree> [options]\n\n");
+		fprintf(f, "usage: pdnkit egdb <build|probe|stats|verify|repack|agree> [options]\n\n");
 		for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
 			fprintf(f, "  %-8s %s\n", subs[i].name, subs[i].summary);
 		fprintf(f, "\nThe directory: --dir, else $PDNKIT_EGDB, else %s.\n"
@@ -762,7 +818,7 @@ int cmd_egdb(int argc, const char **argv)
 			argv[1] = full;        /* popt's usage lines read "pdnkit egdb <sub>" */
 			return subs[i].fn(argc - 1, argv + 1);
 		}
-	cli_error("'%s' is not an egdb subcommand (build, probe, stats, verify)", argv[1]);
+	cli_error("'%s' is not an egdb subcommand (build, probe, stats, verify, repack, agree)", argv[1]);
 	{
 		const char *names[8];
 		int n = 0;

@@ -166,13 +166,15 @@ int egdb_stats_cmd(int argc, const char **argv)
 			if (json) {
 				printf("{\"slice\":\"%s\",\"pieces\":%d,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64
 				       ",\"losses\":%" PRIu64 ",\"draws\":%" PRIu64 ",\"captures\":%" PRIu64
-				       ",\"longest_win\":%u,\"distances\":%s,\"bytes\":%" PRIu64 ",\"build_seconds\":%.3f}\n",
+				       ",\"longest_win\":%u,\"distances\":%s,\"packed\":%s,\"bytes\":%" PRIu64
+				       ",\"build_seconds\":%.3f}\n",
 				       s->name, pieces, s->positions, s->wins, s->losses, s->draws, s->captures,
-				       s->longest_win, s->distances ? "true" : "false", s->bytes, s->build_ms / 1000.0);
+				       s->longest_win, s->distances ? "true" : "false", s->packed ? "true" : "false", s->bytes,
+				       s->build_ms / 1000.0);
 			} else
 				printf("%-14s %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8u %12" PRIu64 " %9.1f%s\n",
 				       s->name, s->positions, s->wins, s->losses, s->draws, s->longest_win, s->bytes,
-				       s->build_ms / 1000.0, s->distances ? "" : "  (no distances)");
+				       s->build_ms / 1000.0, s->distances ? "" : s->packed ? "  (no distances)" : "  (no distances, a byte a position: egdb repack)");
 		}
 		if (!count)
 			continue;

@@ -453,6 +453,63 @@ static void concurrent_cache(pk_egdb *ref, const char *dir)
 	free(plies);
 }
 
+/* Slices without distances are packed, two bits a position (pdnkit-egdb(5)): a level
+ * built so, read through a cache of a few blocks, gives every position the value of the
+ * level with distances, and its stored values are proved by their successors. */
+static void packed_agrees(pk_egdb *ref)
+{
+	char dir[] = "/tmp/pdnkit-egdbp-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	pk_build_opts o = { .pieces = 4, .threads = 2, .dist_pieces = 2, .dist_men = -1, .level = 3, .dir = dir };
+	char err[600] = "";
+	CHECK_REPORT(egdb_build(&o, err, sizeof err) == 0, "build: %s", err);
+	pk_egdb *db = egdb_new(1);   /* the fewest blocks: every slice read again and again */
+	CHECK_INT(egdb_add_dir(db, dir, err, sizeof err), 41);
+	int n;
+	pk_egdb_slice_info *v = egdb_slices(db, &n);
+	long packed = 0, compared = 0, differ = 0, checked = 0;
+	for (int i = 0; i < n; i++) {
+		packed += v[i].packed;
+		CHECK(v[i].packed == (material_pieces(&v[i].mat) > 2));
+		CHECK(v[i].packed == !v[i].distances);
+		if (v[i].packed)
+			CHECK_INT(v[i].block_positions, EGDB_PACKED_BLOCK_POSITIONS);
+		pk_slice sl;
+		slice_init(&sl, &v[i].mat);
+		/* every third index, either side's view */
+		for (uint64_t x = (uint64_t)i % 3; x < sl.size; x += 3) {
+			pk_pos p;
+			if (!slice_position(&sl, x, &p))
+				continue;
+			p.key = pos_compute_key(&p);
+			pk_egdb_result a, b;
+			if (egdb_probe(db, &p, &a) != EGDB_FOUND || egdb_probe(ref, &p, &b) != EGDB_FOUND || a.value != b.value) {
+				if (differ++ < 3) {
+					char f[PK_FEN_STRLEN];
+					fen_format(&p, f, sizeof f);
+					printf("# packed %s: %d, with distances %d\n", f, a.value, b.value);
+				}
+			}
+			compared++;
+		}
+		long k = egdb_verify_slice(db, &v[i].mat, 20000, 7, NULL, NULL, NULL);
+		CHECK(k > 0);
+		checked += k;
+	}
+	CHECK_INT(packed, 41 - 4);   /* all but the four 2-piece slices */
+	CHECK(compared > 2000000);
+	CHECK_INT(differ, 0);
+	CHECK(checked > 100000);
+	uint64_t probes, reads;
+	egdb_counters(db, &probes, &reads);
+	CHECK(reads > 100);   /* the small cache was read through */
+	free(v);
+	egdb_free(db);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	index_bijection();
@@ -528,6 +585,7 @@ int main(void)
 	CHECK(checked > 5000000);
 	free(v);
 
+	packed_agrees(db);
 	concurrent_cache(db, dir);
 	damaged(dir);
 	egdb_free(db);

@@ -7,7 +7,7 @@ D="$T_TMP/egdb"
 
 run "$PDNKIT" egdb
 expect_rc 2 "egdb without a subcommand"
-expect_err_has "usage: pdnkit egdb <build|probe|stats|verify|agree>" "egdb lists its subcommands"
+expect_err_has "usage: pdnkit egdb <build|probe|stats|verify|repack|agree>" "egdb lists its subcommands"
 run "$PDNKIT" egdb frob
 expect_rc 2 "unknown subcommand"
 run "$PDNKIT" egdb build --pieces 9 --dir "$D"
@@ -429,4 +429,26 @@ expect_out_has "database: Black wins in" "--egdb default reads the default place
 PDNKIT_EGDB="$T_TMP/no/such/dir" run "$PDNKIT" analyze --egdb default --fen "B:WK1:BK10,K15" --depth 3
 expect_rc 3 "--egdb default with nothing there"
 expect_err_has "no endgame databases at $T_TMP/no/such/dir (the directory does not exist)" "asked for by name, missing databases are an error"
+# Repack: files without distances in the older byte-a-position layout rewritten two bits
+# a position, every value the same, and nothing left to do the second time.
+R="$T_TMP/repack"
+"$PDNKIT" egdb build --pieces 4 --distances 2 --bytes-layout --dir "$R" --quiet
+"$PDNKIT" egdb probe --dir "$R" "W:W20,K15:B12,K28" "B:WK1:BK10,K15" "B:W8,11:B4" "W:W27,K11:B3,K9" >"$T_TMP/before.txt"
+before=$(du -sb "$R" | cut -f1)
+run "$PDNKIT" egdb repack --egdb "$R" --json
+expect_rc 0 "repack"
+[ "$(printf '%s\n' "$OUT" | grep -c '"bytes_after"')" -eq 37 ] && pass || fail "37 slices without distances repacked: $OUT"
+after=$(du -sb "$R" | cut -f1)
+[ "$after" -lt "$before" ] && pass || fail "repacked files take fewer bytes: $before -> $after"
+"$PDNKIT" egdb probe --dir "$R" "W:W20,K15:B12,K28" "B:WK1:BK10,K15" "B:W8,11:B4" "W:W27,K11:B3,K9" >"$T_TMP/after.txt"
+cmp -s "$T_TMP/before.txt" "$T_TMP/after.txt" && pass || fail "the same values after repacking: $(diff "$T_TMP/before.txt" "$T_TMP/after.txt")"
+run "$PDNKIT" egdb verify --dir "$R"
+expect_rc 0 "every repacked value proved by its successors"
+expect_out_has ", 0 wrong" "verify finds nothing wrong"
+[ ! -e "$R/.repack" ] && pass || fail "the work directory is gone"
+run "$PDNKIT" egdb repack --egdb "$R"
+expect_rc 0 "a second repack"
+expect_err_has "0 slice files of $R rewritten" "a second repack rewrites nothing"
+run "$PDNKIT" egdb stats --dir "$R" --slices --json
+expect_out_has '"packed":true' "stats says a slice is packed"
 done_testing

@@ -56,8 +56,8 @@ static void compress_worker(int i, void *ctx)
 		uint32_t b = atomic_fetch_add(&j->next, 1);
 		if (b >= j->nblocks || atomic_load(&j->failed))
 			return;
-		uint64_t start = (uint64_t)b * EGDB_BLOCK_POSITIONS;
-		size_t n = j->size - start < EGDB_BLOCK_POSITIONS ? (size_t)(j->size - start) : EGDB_BLOCK_POSITIONS;
+		uint64_t start = (uint64_t)b * EGDB_BLOCK_BYTES;
+		size_t n = j->size - start < EGDB_BLOCK_BYTES ? (size_t)(j->size - start) : EGDB_BLOCK_BYTES;
 		size_t cap = zio_block_bound(n);
 		j->out[b] = malloc(cap);
 		if (!j->out[b] || !(j->osize[b] = zio_block_compress(j->out[b], cap, j->codes + start, n, j->level))) {
@@ -67,31 +67,43 @@ static void compress_worker(int i, void *ctx)
 	}
 }
 
-/* Writes one table as a slice file (through a temporary name, renamed when complete). */
-static int write_slice(const char *dir, const retro_table *t, const uint8_t *codes, const egdb_header *h0, int threads,
-		       int level, uint64_t *bytes, char *err, size_t errsize)
+/* Writes the codes of slice sl as a slice file (through a temporary name, renamed when
+ * complete); with a table t, the positions it says are not stored (holes, captures) take
+ * the code before them, without one the codes are written as they are. */
+static int write_slice(const char *dir, const pk_slice *sl, const retro_table *t, const uint8_t *codes,
+		       const egdb_header *h0, bool bytes_layout, int threads, int level, uint64_t *bytes, char *err,
+		       size_t errsize)
 {
 	egdb_header h = *h0;
-	/* Positions not stored take the code before them: runs compress to nothing. */
-	uint8_t *stored = malloc(t->sl.size ? t->sl.size : 1);
+	/* Positions not stored take the code before them: runs compress to nothing. Without
+	 * distances, a code is two bits (0 draw, 1 loss, 2 win), four packed in a byte. */
+	bool packed = !(h.flags & EGDB_FLAG_DISTANCES) && !bytes_layout;
+	if (packed)
+		h.flags |= EGDB_FLAG_PACKED;
+	uint64_t nbytes = packed ? (sl->size + 3) / 4 : sl->size;
+	uint8_t *stored = calloc(nbytes ? nbytes : 1, 1);
 	if (!stored) {
 		snprintf(err, errsize, "out of memory");
 		return -1;
 	}
 	uint8_t last = 0;
-	for (uint64_t i = 0; i < t->sl.size; i++) {
-		if (t->val[i] == V_HOLE || t->cnt[i] == C_CAPTURE)
-			stored[i] = last;
-		else {
-			uint8_t c = codes[i];
+	for (uint64_t i = 0; i < sl->size; i++) {
+		uint8_t c = last;
+		if (!t || (t->val[i] != V_HOLE && t->cnt[i] != C_CAPTURE)) {
+			c = codes[i];
 			if (!(h.flags & EGDB_FLAG_DISTANCES) && c)
 				c = (c & 1) ? 1 : 2;
-			stored[i] = last = c;
+			last = c;
 		}
+		if (packed)
+			stored[i >> 2] |= (uint8_t)(c << (2 * (i & 3)));
+		else
+			stored[i] = c;
 	}
-	compress_job j = { .codes = stored, .size = t->sl.size, .level = level };
-	j.nblocks = h.nblocks = (uint32_t)((t->sl.size + EGDB_BLOCK_POSITIONS - 1) / EGDB_BLOCK_POSITIONS);
-	h.block_positions = EGDB_BLOCK_POSITIONS;
+	compress_job j = { .codes = stored, .size = nbytes, .level = level };
+	uint32_t bpos = packed ? EGDB_PACKED_BLOCK_POSITIONS : EGDB_BLOCK_POSITIONS;
+	j.nblocks = h.nblocks = (uint32_t)((sl->size + bpos - 1) / bpos);
+	h.block_positions = bpos;
 	j.out = calloc(j.nblocks ? j.nblocks : 1, sizeof *j.out);
 	j.osize = calloc(j.nblocks ? j.nblocks : 1, sizeof *j.osize);
 	egdb_block *bl = calloc(j.nblocks ? j.nblocks : 1, sizeof *bl);
@@ -100,7 +112,7 @@ static int write_slice(const char *dir, const retro_table *t, const uint8_t *cod
 	int rc = -1;
 	FILE *f = NULL;
 	char path[4096], tmp[4200];
-	egdb_slice_path(dir, &t->sl.mat, path, sizeof path);
+	egdb_slice_path(dir, &sl->mat, path, sizeof path);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	if (!j.out || !j.osize || !bl || !head) {
 		snprintf(err, errsize, "out of memory");
@@ -325,7 +337,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t
 		}
 		uint64_t bytes = 0;
 		if (rc == 0)
-			rc = write_slice(o->dir, t, codes, &h, threads, o->level, &bytes, err, errsize);
+			rc = write_slice(o->dir, &t->sl, t, codes, &h, o->bytes_layout, threads, o->level, &bytes, err, errsize);
 		if (rc == 0 && egdb_add_memory(db, &t->sl.mat, codes, true) < 0) {
 			snprintf(err, errsize, "out of memory");
 			rc = -1;
@@ -709,5 +721,95 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 	free(have);
 	free(v);
 	egdb_free(db);
+	return rc;
+}
+
+/* ---- repacking ----------------------------------------------------------------------- */
+
+int egdb_repack(const char *dir, int threads, int level, void (*progress)(void *ctx, const char *name, uint64_t before,
+									uint64_t after),
+		void *ctx, uint64_t *count, char *err, size_t errsize)
+{
+	*count = 0;
+	pk_egdb *db = egdb_new(1);
+	if (!db) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	int rc = egdb_add_dir(db, dir, err, errsize) < 0 ? -1 : 0;
+	char tmpdir[4200];
+	snprintf(tmpdir, sizeof tmpdir, "%s/.repack", dir);
+	if (rc == 0 && mkdir(tmpdir, 0777) < 0 && errno != EEXIST) {
+		snprintf(err, errsize, "%.400s: %s", tmpdir, strerror(errno));
+		rc = -1;
+	}
+	int n = 0;
+	pk_egdb_slice_info *v = rc == 0 ? egdb_slices(db, &n) : NULL;
+	if (rc == 0 && !v && n) {
+		snprintf(err, errsize, "out of memory");
+		rc = -1;
+	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		if (v[i].distances || v[i].packed)
+			continue;
+		const uint8_t *codes = egdb_stored_codes(db, &v[i].mat, err, errsize);
+		if (!codes) {
+			rc = -1;
+			break;
+		}
+		egdb_header h;
+		memset(&h, 0, sizeof h);
+		h.mat = v[i].mat;
+		h.size = v[i].size;
+		h.positions = v[i].positions;
+		h.wins = v[i].wins;
+		h.losses = v[i].losses;
+		h.draws = v[i].draws;
+		h.captures = v[i].captures;
+		h.longest_win = v[i].longest_win;
+		h.longest_loss = v[i].longest_loss;
+		h.build_ms = v[i].build_ms;
+		pk_slice sl;
+		slice_init(&sl, &v[i].mat);
+		uint64_t bytes = 0;
+		for (uint64_t k = 0; k < sl.size && rc == 0; k++)
+			if (codes[k] > 2) {
+				snprintf(err, errsize, "%s: code %u at index %" PRIu64 " in a slice without distances: damaged, rebuild it",
+					 v[i].path, codes[k], k);
+				rc = -1;
+			}
+		if (rc == 0)
+			rc = write_slice(tmpdir, &sl, NULL, codes, &h, false, threads, level, &bytes, err, errsize);
+		/* read back, every code against the old file's, before it takes the old one's place */
+		char path[4300];
+		egdb_slice_path(tmpdir, &v[i].mat, path, sizeof path);
+		if (rc == 0) {
+			pk_egdb *check = egdb_new(1);
+			const uint8_t *again = NULL;
+			if (!check || egdb_add_file(check, path, err, errsize) < 0 ||
+			    !(again = egdb_stored_codes(check, &v[i].mat, err, errsize)))
+				rc = -1;
+			else if (memcmp(again, codes, sl.size) != 0) {
+				snprintf(err, errsize, "%s: the packed file does not read back the same (kept as it was)", v[i].path);
+				rc = -1;
+			}
+			egdb_free(check);
+		}
+		if (rc == 0 && rename(path, v[i].path) != 0) {
+			snprintf(err, errsize, "%.400s: %s", v[i].path, strerror(errno));
+			rc = -1;
+		}
+		if (rc != 0)
+			unlink(path);
+		egdb_unload_memory(db, &v[i].mat);
+		if (rc == 0) {
+			++*count;
+			if (progress)
+				progress(ctx, v[i].name, v[i].bytes, bytes);
+		}
+	}
+	free(v);
+	egdb_free(db);
+	rmdir(tmpdir);
 	return rc;
 }

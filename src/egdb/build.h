@@ -7,6 +7,7 @@
 #define PK_EGDB_BUILD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "egdb/egdb.h"
 
@@ -34,6 +35,8 @@ typedef struct {
 	int dist_men;                /* and slices of at most this many men, whatever their pieces (-1: none);
 				      * a closed set, as a move never adds a man */
 	int level;                   /* zstd level of the blocks */
+	bool bytes_layout;           /* slices without distances a byte a position, as pdnkit
+				      * wrote them before the packed layout (tests of egdb_repack) */
 	const char *dir;
 	const char *only;            /* NULL, or the name of one slice: build its pair only */
 	size_t cache_bytes;
@@ -67,6 +70,16 @@ int egdb_plan(int pieces, int (*fn)(void *ctx, const pk_plan_job *job), void *ct
 /* The positions a second the builder settles on one thread, on which the plan's times
  * are estimated. */
 #define EGDB_PLAN_RATE 1.0e6   /* every slice of up to 7 pieces, 39.7e9 positions, in 5.5 hours on 2 threads */
+
+/* Rewrites the slice files of dir without distances in the first layout (a byte a
+ * position) in the packed one (two bits a position, pdnkit-egdb(5)): each read whole,
+ * written under dir/.repack, read back and compared code by code, then renamed over the
+ * old file. progress (may be NULL) after each, with its bytes before and after; *count
+ * the files rewritten. 0, or -1 with the reason (the files done so far stay done, the
+ * others as they were). */
+int egdb_repack(const char *dir, int threads, int level,
+		void (*progress)(void *ctx, const char *name, uint64_t before, uint64_t after), void *ctx,
+		uint64_t *count, char *err, size_t errsize);
 
 /* The file name of a slice in dir. */
 void egdb_slice_path(const char *dir, const pk_material *mat, char *buf, size_t size);

@@ -27,6 +27,9 @@ typedef struct {
 	uint8_t *mem;            /* in memory: one code an index */
 	int fd;                  /* on disk */
 	egdb_block *blocks;
+	uint32_t bpos;           /* positions a block: EGDB_BLOCK_POSITIONS, or
+				  * EGDB_PACKED_BLOCK_POSITIONS when packed */
+	bool packed;             /* two-bit codes, four a byte */
 } eslice;
 
 typedef struct {
@@ -116,7 +119,7 @@ void egdb_free(pk_egdb *db)
 
 int egdb_set_cache(pk_egdb *db, size_t cache_bytes)
 {
-	size_t nsets = cache_bytes / EGDB_BLOCK_POSITIONS / WAYS;
+	size_t nsets = cache_bytes / EGDB_BLOCK_BYTES / WAYS;
 	if (nsets < 2)
 		nsets = 2;
 	slot *slots = calloc(nsets * WAYS, sizeof *slots);
@@ -136,7 +139,7 @@ int egdb_set_cache(pk_egdb *db, size_t cache_bytes)
 
 size_t egdb_cache_bytes(const pk_egdb *db)
 {
-	return db->nsets * WAYS * (size_t)EGDB_BLOCK_POSITIONS;
+	return db->nsets * WAYS * (size_t)EGDB_BLOCK_BYTES;
 }
 
 uint64_t egdb_disk_bytes(const pk_egdb *db)
@@ -145,7 +148,7 @@ uint64_t egdb_disk_bytes(const pk_egdb *db)
 	pthread_mutex_lock(&((pk_egdb *)db)->lock);
 	for (int i = 0; i < db->n; i++)
 		if (!db->list[i]->mem)
-			bytes += (uint64_t)db->list[i]->info.nblocks * EGDB_BLOCK_POSITIONS;
+			bytes += (uint64_t)db->list[i]->info.nblocks * EGDB_BLOCK_BYTES;
 	pthread_mutex_unlock(&((pk_egdb *)db)->lock);
 	return bytes;
 }
@@ -251,6 +254,8 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 	in->bytes = (uint64_t)st.st_size;
 	in->nblocks = h.nblocks;
 	in->block_positions = h.block_positions;
+	in->packed = s->packed = h.flags & EGDB_FLAG_PACKED;
+	s->bpos = h.block_positions;
 	if (h.size != s->sl.size) {
 		snprintf(err, errsize, "%s: header says %llu positions, the index of %s has %llu", path,
 			 (unsigned long long)h.size, in->name, (unsigned long long)s->sl.size);
@@ -441,7 +446,16 @@ static void set_error(pk_egdb *db, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Block b of a slice read from its file and decompressed into out (EGDB_BLOCK_POSITIONS
+/* The bytes of block b of a slice once decompressed. */
+static size_t block_bytes(const eslice *s, uint32_t b)
+{
+	uint64_t n = s->sl.size - (uint64_t)b * s->bpos;
+	if (n > s->bpos)
+		n = s->bpos;
+	return s->packed ? (size_t)(n + 3) / 4 : (size_t)n;
+}
+
+/* Block b of a slice read from its file and decompressed into out (EGDB_BLOCK_BYTES
  * bytes); no lock is held. -1 on a failure (db->err says why). */
 static int read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out)
 {
@@ -453,16 +467,14 @@ static int read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out)
 	}
 	int rc = -1;
 	ssize_t got = pread(s->fd, cbuf, bl->csize, (off_t)bl->offset);
-	uint64_t want = s->sl.size - (uint64_t)b * EGDB_BLOCK_POSITIONS;
-	if (want > EGDB_BLOCK_POSITIONS)
-		want = EGDB_BLOCK_POSITIONS;
+	uint64_t want = block_bytes(s, b);
 	if (got != (ssize_t)bl->csize)
 		set_error(db, "%s: block %u: %s", s->info.path, b,
 			  got < 0 ? strerror(errno) : "the file is shorter than its block table says");
 	else if (fnv32(FNV32_INIT, cbuf, bl->csize) != bl->checksum)
 		set_error(db, "%s: block %u is damaged (checksum mismatch); rebuild the slice", s->info.path, b);
-	else if (zio_block_decompress(out, EGDB_BLOCK_POSITIONS, cbuf, bl->csize) != (long)want)
-		set_error(db, "%s: block %u does not decompress to its %llu positions", s->info.path, b,
+	else if (zio_block_decompress(out, EGDB_BLOCK_BYTES, cbuf, bl->csize) != (long)want)
+		set_error(db, "%s: block %u does not decompress to its %llu bytes", s->info.path, b,
 			  (unsigned long long)want);
 	else
 		rc = 0;
@@ -484,8 +496,13 @@ static slot *set_find(slot *set, int id, uint32_t b)
 /* The code of index idx of a slice on disk, through the cache; -2 on a read failure. */
 static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 {
-	uint32_t b = (uint32_t)(idx / EGDB_BLOCK_POSITIONS);
-	size_t off = (size_t)(idx % EGDB_BLOCK_POSITIONS);
+	uint32_t b = (uint32_t)(idx / s->bpos);
+	size_t off = (size_t)(idx % s->bpos);
+	unsigned shift = 0;
+	if (s->packed) {     /* two bits a position, the first in the low bits */
+		shift = 2 * (unsigned)(off & 3);
+		off >>= 2;
+	}
 	size_t h = ((size_t)s->id * 2654435761u + b * 40503u) % db->nsets;
 	stripe *st = &db->stripes[h % STRIPES];
 	slot *set = &db->slots[WAYS * h];
@@ -493,14 +510,14 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 	slot *c = set_find(set, s->id, b);
 	if (c) {
 		c->used = ++st->clock;
-		int code = c->data[off];
+		int code = c->data[off] >> shift & (s->packed ? 3 : 0xFF);
 		pthread_mutex_unlock(&st->m);
 		return code;
 	}
 	pthread_mutex_unlock(&st->m);
 	/* Miss: read it with no lock held, then put it in place of the set's least recently
 	 * used slot (unless another thread has put it there meanwhile). */
-	uint8_t *fresh = malloc(EGDB_BLOCK_POSITIONS);
+	uint8_t *fresh = malloc(EGDB_BLOCK_BYTES);
 	if (!fresh) {
 		set_error(db, "%s: out of memory", s->info.path);
 		return -2;
@@ -509,7 +526,7 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 		free(fresh);
 		return -2;
 	}
-	int code = fresh[off];
+	int code = fresh[off] >> shift & (s->packed ? 3 : 0xFF);
 	pthread_mutex_lock(&st->m);
 	if ((c = set_find(set, s->id, b))) {
 		c->used = ++st->clock;
@@ -716,14 +733,14 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
 		snprintf(err, errsize, "%s: out of memory (%llu bytes)", s->info.path, (unsigned long long)s->sl.size);
 		return -1;
 	}
-	uint8_t *buf = malloc(EGDB_BLOCK_POSITIONS);
+	uint8_t *buf = malloc(EGDB_BLOCK_BYTES);
 	if (!buf) {
 		snprintf(err, errsize, "%s: out of memory", s->info.path);
 		free(mem);
 		return -1;
 	}
-	for (uint64_t i = 0; i < s->sl.size; i += EGDB_BLOCK_POSITIONS) {
-		if (read_block(db, s, (uint32_t)(i / EGDB_BLOCK_POSITIONS), buf) < 0) {
+	for (uint64_t i = 0; i < s->sl.size; i += s->bpos) {
+		if (read_block(db, s, (uint32_t)(i / s->bpos), buf) < 0) {
 			pthread_mutex_lock(&db->err_lock);
 			snprintf(err, errsize, "%s", db->err);
 			pthread_mutex_unlock(&db->err_lock);
@@ -731,12 +748,23 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
 			free(mem);
 			return -1;
 		}
-		uint64_t n = s->sl.size - i < EGDB_BLOCK_POSITIONS ? s->sl.size - i : EGDB_BLOCK_POSITIONS;
-		memcpy(mem + i, buf, n);
+		uint64_t n = s->sl.size - i < s->bpos ? s->sl.size - i : s->bpos;
+		if (s->packed)   /* one byte a position in memory, as the builder's own slices */
+			for (uint64_t j = 0; j < n; j++)
+				mem[i + j] = buf[j >> 2] >> (2 * (j & 3)) & 3;
+		else
+			memcpy(mem + i, buf, n);
 	}
 	free(buf);
 	pthread_mutex_lock(&db->lock);
 	s->mem = mem;
 	pthread_mutex_unlock(&db->lock);
 	return 0;
+}
+
+const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
+{
+	if (egdb_load_memory(db, mat, err, errsize) < 0)
+		return NULL;
+	return db->by_key[mat_key(mat)]->mem;
 }

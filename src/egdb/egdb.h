@@ -39,6 +39,7 @@ typedef struct {
 	char name[32];
 	char path[4096];
 	bool distances;
+	bool packed;             /* win, loss or draw in two bits (pdnkit-egdb(5)) */
 	bool in_memory;
 	uint64_t size, positions, wins, losses, draws, captures;
 	uint32_t longest_win, longest_loss;
@@ -73,6 +74,10 @@ int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool di
 /* Reads every block of a slice on disk into memory: probes of it then take no lock and
  * touch no file (the builder's dependencies). -1 with the reason. */
 int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
+/* The stored codes of a slice (a byte an index, as egdb_add_memory takes them; the
+ * positions not stored hold what the file holds), read into memory as egdb_load_memory
+ * does; owned by db until egdb_unload_memory. NULL with the reason. */
+const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
 /* Frees the blocks of a slice read into memory by egdb_load_memory: its probes read the
  * file again. 0; 1 when the slice was not in memory; -1 when it is held only in memory
  * (egdb_add_memory), which is kept. Not while another thread probes. */

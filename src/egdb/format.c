@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 #include "base/hash.h"
@@ -109,8 +110,13 @@ int egdb_read_header(int fd, uint64_t file_size, egdb_header *h, egdb_block **bl
 			 h->mat.k[1]);
 		return -1;
 	}
-	if (h->block_positions != EGDB_BLOCK_POSITIONS ||
-	    h->nblocks != (h->size + EGDB_BLOCK_POSITIONS - 1) / EGDB_BLOCK_POSITIONS) {
+	bool packed = h->flags & EGDB_FLAG_PACKED;
+	if ((h->flags & ~(EGDB_FLAG_DISTANCES | EGDB_FLAG_PACKED)) || (packed && (h->flags & EGDB_FLAG_DISTANCES))) {
+		snprintf(why, whysize, "damaged header, or of a newer pdnkit: flags %#x", h->flags);
+		return -1;
+	}
+	uint32_t bpos = packed ? EGDB_PACKED_BLOCK_POSITIONS : EGDB_BLOCK_POSITIONS;
+	if (h->block_positions != bpos || h->nblocks != (h->size + bpos - 1) / bpos) {
 		snprintf(why, whysize, "damaged header: %u blocks of %u positions for %llu positions", h->nblocks,
 			 h->block_positions, (unsigned long long)h->size);
 		return -1;

@@ -1,6 +1,9 @@
 /* The slice file, byte for byte (pdnkit-egdb(5)): a 128-byte header, a table of blocks,
- * then the blocks, each a zstd frame of EGDB_BLOCK_POSITIONS one-byte codes (the last
- * block shorter). All integers little-endian. */
+ * then the blocks, each a zstd frame of EGDB_BLOCK_BYTES bytes (the last block shorter):
+ * one-byte codes, EGDB_BLOCK_POSITIONS of them, in a file with distances or in a file
+ * without them of the first layout; in a packed file (EGDB_FLAG_PACKED, win, loss or
+ * draw alone) two-bit codes, four a byte, the first in the low bits,
+ * EGDB_PACKED_BLOCK_POSITIONS of them. All integers little-endian. */
 #ifndef PK_EGDB_FORMAT_H
 #define PK_EGDB_FORMAT_H
 
@@ -11,8 +14,11 @@
 #define EGDB_MAGIC "PKEGDB\r\n"
 #define EGDB_HEADER_BYTES 128
 #define EGDB_BLOCK_ENTRY_BYTES 16
+#define EGDB_BLOCK_BYTES 65536
 #define EGDB_BLOCK_POSITIONS 65536
+#define EGDB_PACKED_BLOCK_POSITIONS (4 * EGDB_BLOCK_BYTES)
 #define EGDB_FLAG_DISTANCES 1u
+#define EGDB_FLAG_PACKED 2u
 
 typedef struct {
 	pk_material mat;
