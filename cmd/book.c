@@ -119,7 +119,7 @@ static int probe_variant(const pk_book *bk, const char *fen, const char *moves, 
 		uint8_t buf[1024];
 		int k;
 		filter_pos at;
-		if (parse_moves_arg("--moves", moves, v, buf, (int)sizeof buf, &k, &at) < 0)
+		if (parse_moves_arg("moves", moves, v, buf, (int)sizeof buf, &k, &at) < 0)
 			return -1;
 		p = at.vpos;
 	}

@@ -51,7 +51,8 @@ pk_store *db_open(const filter_args *fa, int mode);   /* mode: STORE_READ, STORE
 
 /* Moves from the initial position ("9-14 23-18 ..."), replayed under English draughts
  * (v NULL) or v: ordinals into buf and the final position. Prints a usage error naming
- * the option and returns -1 when they do not replay. */
+ * the option (its long name without the dashes: "moves") and returns -1 when they do
+ * not replay. */
 int parse_moves_arg(const char *option, const char *text, const pk_variant *v, uint8_t *buf, int cap, int *n,
 		    filter_pos *final);
 

@@ -96,7 +96,7 @@ run "$PDNKIT" analyze --level 11
 expect_rc 2 "bad level"
 run "$PDNKIT" analyze --moves "9-14 9-14"
 expect_rc 2 "illegal moves"
-expect_err_has "--moves: 9-14 is not legal here" "illegal moves explained"
+expect_err_has "pdnkit analyze: --moves: 9-14 is not legal here" "illegal moves explained, the option named once"
 run "$PDNKIT" analyze --fen "B:W21-32:B1-12" --moves "9-14"
 expect_rc 2 "--fen with --moves"
 
