@@ -154,8 +154,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
 
 		{ "plan", 0, POPT_ARG_STRING, &plan, 0, "build nothing: write the slice pairs as jobs, each after the pairs it reads, with its memory and time (text or json), or a script that builds them under Slurm (slurm: sbatch jobs with dependencies) or GNU parallel (parallel: a wave at a time); each job is egdb build --slice, which skips a pair already built", "FORMAT" },
-		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
-		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
+		EGDB_DIR_OPTIONS(dir),
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
 		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "build only this slice and its mirror (e.g. MMK-KK); the slices it needs must be in DIR", "NAME" },
 		{ "distances", 0, POPT_ARG_STRING, &dist, 0, "keep distances in slices of up to N pieces (default 5; beyond: win, loss, draw only)", "N" },
@@ -628,8 +627,7 @@ static int egdb_verify_cmd(int argc, const char **argv)
 	int json = 0;
 	struct poptOption opts[] = {
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP " (every class read into memory)", "NAME" },
-		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
-		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
+		EGDB_DIR_OPTIONS(dir),
 		{ "sample", 0, POPT_ARG_STRING, &sample, 0, "check about K positions of each slice, chosen at random (default: all)", "K" },
 		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "only this slice", "NAME" },
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
@@ -745,8 +743,7 @@ static int egdb_repack_cmd(int argc, const char **argv)
 	char *dir = NULL, *threads = NULL, *level = NULL;
 	int json = 0;
 	struct poptOption opts[] = {
-		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
-		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
+		EGDB_DIR_OPTIONS(dir),
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
 		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 15)", "L" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line a slice rewritten", NULL },

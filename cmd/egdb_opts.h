@@ -14,6 +14,12 @@
 #define EGDB_CACHE_AUTO ((size_t)-1)
 #define EGDB_CACHE_DEFAULT_TEXT "auto: the databases' decompressed size, at most a quarter of the memory"
 #define EGDB_DEFAULT_DIR_TEXT "$XDG_DATA_HOME/pdnkit/egdb (~/.local/share/pdnkit/egdb)"
+/* The popt entries of the egdb subcommands' database directory, into the char *var:
+ * --egdb DIR, and --dir, its older spelling (hidden). */
+#define EGDB_DIR_OPTIONS(var)                                                                                  \
+	{ "egdb", 0, POPT_ARG_STRING, &(var), 0,                                                               \
+	  "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },           \
+	{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &(var), 0, "the same as --egdb (an older spelling)", "DIR" }
 
 /* The directory: arg (--dir or --egdb), else $PDNKIT_EGDB, else the default. */
 void egdb_dir(const char *arg, char *buf, size_t size);

@@ -103,8 +103,7 @@ int egdb_stats_cmd(int argc, const char **argv)
 	struct poptOption opts[] = {
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
 
-		{ "egdb", 0, POPT_ARG_STRING, &dir, 0, "the database directory (default $PDNKIT_EGDB, else " EGDB_DEFAULT_DIR_TEXT ")", "DIR" },
-		{ "dir", 0, POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &dir, 0, "the same as --egdb (an older spelling)", "DIR" },
+		EGDB_DIR_OPTIONS(dir),
 		{ "slices", 's', POPT_ARG_NONE, &slices, 0, "a line for every slice too", NULL },
 		{ "measure", 0, POPT_ARG_STRING, &measure_arg, 0, "time N random probes of each piece count, uncached and cached", "N" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "JSON lines", NULL },
