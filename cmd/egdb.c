@@ -148,7 +148,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 {
 	char *dir = NULL, *pieces = NULL, *threads = NULL, *slice = NULL, *dist = NULL, *dist_men = NULL, *level = NULL;
 	char *memory = NULL, *plan = NULL, *variant = NULL;
-	int quiet = 0, json = 0, bytes_layout = 0;
+	int quiet = 0, json = 0, bytes_layout = 0, store_threats = 0;
 	struct poptOption opts[] = {
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4; another variant: 2..6)", "N" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
@@ -161,6 +161,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 		{ "distances-men", 0, POPT_ARG_STRING, &dist_men, 0, "and in the larger slices of at most M men (0: kings only; built again where they lack them)", "M" },
 		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 15)", "L" },
 		{ "bytes-layout", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &bytes_layout, 0, "slices without distances a byte a position, the older layout (for tests of repack)", NULL },
+		{ "store-threats", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &store_threats, 0, "packed slices store their threat positions too (for comparisons)", NULL },
 		{ "memory", 0, POPT_ARG_STRING, &memory, 0, "MiB the build may take (default: 80% of the machine's); two slice pairs are built side by side only when both fit", "MB" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line for each slice pair built", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
@@ -223,7 +224,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	}
 	build_ui ui = { quiet, json };
 	pk_build_opts o = {
-		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .dist_men = (int)ndm, .level = (int)lv, .bytes_layout = bytes_layout, .dir = d, .only = slice,
+		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .dist_men = (int)ndm, .level = (int)lv, .bytes_layout = bytes_layout, .store_threats = store_threats, .dir = d, .only = slice,
 		.memory = (uint64_t)mem << 20,
 		.stop = &stop_flag, .progress = build_progress, .ctx = &ui,
 	};

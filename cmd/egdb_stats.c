@@ -165,10 +165,10 @@ int egdb_stats_cmd(int argc, const char **argv)
 			if (json) {
 				printf("{\"slice\":\"%s\",\"pieces\":%d,\"positions\":%" PRIu64 ",\"wins\":%" PRIu64
 				       ",\"losses\":%" PRIu64 ",\"draws\":%" PRIu64 ",\"captures\":%" PRIu64
-				       ",\"longest_win\":%u,\"distances\":%s,\"packed\":%s,\"bytes\":%" PRIu64
+				       ",\"longest_win\":%u,\"distances\":%s,\"packed\":%s,\"threats_not_stored\":%" PRIu64 ",\"bytes\":%" PRIu64
 				       ",\"build_seconds\":%.3f}\n",
 				       s->name, pieces, s->positions, s->wins, s->losses, s->draws, s->captures,
-				       s->longest_win, s->distances ? "true" : "false", s->packed ? "true" : "false", s->bytes,
+				       s->longest_win, s->distances ? "true" : "false", s->packed ? "true" : "false", s->threats ? s->threat_positions : 0, s->bytes,
 				       s->build_ms / 1000.0);
 			} else
 				printf("%-14s %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8u %12" PRIu64 " %9.1f%s\n",

@@ -453,9 +453,10 @@ static void concurrent_cache(pk_egdb *ref, const char *dir)
 	free(plies);
 }
 
-/* Slices without distances are packed, two bits a position (pdnkit-egdb(5)): a level
- * built so, read through a cache of a few blocks, gives every position the value of the
- * level with distances, and its stored values are proved by their successors. */
+/* Slices without distances are packed, two bits a position, their threat positions left
+ * out (pdnkit-egdb(5)): a level built so, read through a cache of a few blocks, gives
+ * every position the value of the level with distances, and its stored values are proved
+ * by their successors. */
 static void packed_agrees(pk_egdb *ref)
 {
 	char dir[] = "/tmp/pdnkit-egdbp-XXXXXX";
@@ -467,9 +468,11 @@ static void packed_agrees(pk_egdb *ref)
 	CHECK_INT(egdb_add_dir(db, dir, err, sizeof err), 41);
 	int n;
 	pk_egdb_slice_info *v = egdb_slices(db, &n);
-	long packed = 0, compared = 0, differ = 0, checked = 0;
+	long packed = 0, compared = 0, differ = 0, checked = 0, threats = 0;
 	for (int i = 0; i < n; i++) {
 		packed += v[i].packed;
+		threats += v[i].threats ? (long)v[i].threat_positions : 0;
+		CHECK(v[i].threats == v[i].packed);
 		CHECK(v[i].packed == (material_pieces(&v[i].mat) > 2));
 		CHECK(v[i].packed == !v[i].distances);
 		if (v[i].packed)
@@ -497,6 +500,7 @@ static void packed_agrees(pk_egdb *ref)
 		checked += k;
 	}
 	CHECK_INT(packed, 41 - 4);   /* all but the four 2-piece slices */
+	CHECK(threats > 100000);     /* threat positions left out, their values found by the probe */
 	CHECK(compared > 2000000);
 	CHECK_INT(differ, 0);
 	CHECK(checked > 100000);

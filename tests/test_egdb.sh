@@ -451,4 +451,16 @@ expect_rc 0 "a second repack"
 expect_err_has "0 slice files of $R rewritten" "a second repack rewrites nothing"
 run "$PDNKIT" egdb stats --dir "$R" --slices --json
 expect_out_has '"packed":true' "stats says a slice is packed"
+# Packed slices leave out the threats (the other side to move would capture, and no move
+# leads to another such position): stats counts them, verify and the probes agree.
+P="$T_TMP/packed"
+"$PDNKIT" egdb build --pieces 4 --distances 3 --dir "$P" --quiet
+run "$PDNKIT" egdb stats --dir "$P" --slices --json
+printf '%s\n' "$OUT" | grep '"pieces":4,' | grep -q '"threats_not_stored":[1-9]' && pass || fail "4-piece packed slices leave out threats: $OUT"
+run "$PDNKIT" egdb verify --dir "$P"
+expect_out_has ", 0 wrong" "verify of a level without its threats"
+"$PDNKIT" egdb probe --dir "$P" "W:W20,K15:B12,K28" "B:WK1:BK10,K15" "B:W8,11:B4" "W:W27,K11:B3,K9" | sed 's/ in [0-9]* plies//' >"$T_TMP/p1.txt"
+"$PDNKIT" egdb probe --dir "$D" "W:W20,K15:B12,K28" "B:WK1:BK10,K15" "B:W8,11:B4" "W:W27,K11:B3,K9" | sed 's/ in [0-9]* plies//' >"$T_TMP/p2.txt"
+[ "$(grep -c 'wins\|draw' "$T_TMP/p1.txt")" -eq 4 ] && pass || fail "four values from the packed level: $(cat "$T_TMP/p1.txt")"
+cmp -s "$T_TMP/p1.txt" "$T_TMP/p2.txt" && pass || fail "packed and with distances give the same values: $(diff "$T_TMP/p1.txt" "$T_TMP/p2.txt")"
 done_testing

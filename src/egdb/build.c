@@ -67,12 +67,48 @@ static void compress_worker(int i, void *ctx)
 	}
 }
 
+/* The threat positions of a table that its packed file leaves out (egdb_threat_omitted),
+ * as bits, found a block of 65,536 indices at a time by each thread (each its own words). */
+#define THREAT_CHUNK 65536u
+typedef struct {
+	const pk_slice *sl;
+	const retro_table *t;
+	uint64_t *bits;
+	uint64_t chunks;
+	atomic_uint_fast64_t next, count;
+} threat_job;
+
+static void threat_worker(int i, void *ctx)
+{
+	(void)i;
+	threat_job *j = ctx;
+	pk_slice_walk w;
+	slice_walk_init(&w, j->sl);
+	uint64_t found = 0;
+	for (;;) {
+		uint64_t c = atomic_fetch_add(&j->next, 1);
+		if (c >= j->chunks)
+			break;
+		uint64_t lo = c * THREAT_CHUNK, hi = lo + THREAT_CHUNK < j->sl->size ? lo + THREAT_CHUNK : j->sl->size;
+		for (uint64_t x = lo; x < hi; x++) {
+			pk_pos p;
+			if (j->t->val[x] == V_HOLE || j->t->cnt[x] == C_CAPTURE || !slice_walk_position(&w, x, &p))
+				continue;
+			if (egdb_threat_omitted(&p)) {
+				j->bits[x >> 6] |= 1ull << (x & 63);
+				found++;
+			}
+		}
+	}
+	atomic_fetch_add(&j->count, found);
+}
+
 /* Writes the codes of slice sl as a slice file (through a temporary name, renamed when
  * complete); with a table t, the positions it says are not stored (holes, captures) take
  * the code before them, without one the codes are written as they are. */
 static int write_slice(const char *dir, const pk_slice *sl, const retro_table *t, const uint8_t *codes,
-		       const egdb_header *h0, bool bytes_layout, int threads, int level, uint64_t *bytes, char *err,
-		       size_t errsize)
+		       const egdb_header *h0, bool bytes_layout, bool store_threats, int threads, int level, uint64_t *bytes,
+		       char *err, size_t errsize)
 {
 	egdb_header h = *h0;
 	/* Positions not stored take the code before them: runs compress to nothing. Without
@@ -80,16 +116,33 @@ static int write_slice(const char *dir, const pk_slice *sl, const retro_table *t
 	bool packed = !(h.flags & EGDB_FLAG_DISTANCES) && !bytes_layout;
 	if (packed)
 		h.flags |= EGDB_FLAG_PACKED;
+	/* and, packed, the threats whose value a probe finds from their moves */
+	uint64_t *threat = NULL;
+	if (packed && t && !store_threats) {
+		threat_job tj = { .sl = sl, .t = t, .chunks = (sl->size + THREAT_CHUNK - 1) / THREAT_CHUNK };
+		threat = calloc((sl->size + 63) / 64 + 1, sizeof *threat);
+		if (!threat) {
+			snprintf(err, errsize, "out of memory");
+			return -1;
+		}
+		tj.bits = threat;
+		atomic_store(&tj.next, 0);
+		atomic_store(&tj.count, 0);
+		pool_run(threads, threat_worker, &tj);
+		h.flags |= EGDB_FLAG_THREATS;
+		h.threats = atomic_load(&tj.count);
+	}
 	uint64_t nbytes = packed ? (sl->size + 3) / 4 : sl->size;
 	uint8_t *stored = calloc(nbytes ? nbytes : 1, 1);
 	if (!stored) {
 		snprintf(err, errsize, "out of memory");
+		free(threat);
 		return -1;
 	}
 	uint8_t last = 0;
 	for (uint64_t i = 0; i < sl->size; i++) {
 		uint8_t c = last;
-		if (!t || (t->val[i] != V_HOLE && t->cnt[i] != C_CAPTURE)) {
+		if (!t || (t->val[i] != V_HOLE && t->cnt[i] != C_CAPTURE && !(threat && threat[i >> 6] >> (i & 63) & 1))) {
 			c = codes[i];
 			if (!(h.flags & EGDB_FLAG_DISTANCES) && c)
 				c = (c & 1) ? 1 : 2;
@@ -100,6 +153,7 @@ static int write_slice(const char *dir, const pk_slice *sl, const retro_table *t
 		else
 			stored[i] = c;
 	}
+	free(threat);
 	compress_job j = { .codes = stored, .size = nbytes, .level = level };
 	uint32_t bpos = packed ? EGDB_PACKED_BLOCK_POSITIONS : EGDB_BLOCK_POSITIONS;
 	j.nblocks = h.nblocks = (uint32_t)((sl->size + bpos - 1) / bpos);
@@ -337,7 +391,8 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t
 		}
 		uint64_t bytes = 0;
 		if (rc == 0)
-			rc = write_slice(o->dir, &t->sl, t, codes, &h, o->bytes_layout, threads, o->level, &bytes, err, errsize);
+			rc = write_slice(o->dir, &t->sl, t, codes, &h, o->bytes_layout, o->store_threats, threads, o->level, &bytes,
+					 err, errsize);
 		if (rc == 0 && egdb_add_memory(db, &t->sl.mat, codes, true) < 0) {
 			snprintf(err, errsize, "out of memory");
 			rc = -1;
@@ -779,7 +834,7 @@ int egdb_repack(const char *dir, int threads, int level, void (*progress)(void *
 				rc = -1;
 			}
 		if (rc == 0)
-			rc = write_slice(tmpdir, &sl, NULL, codes, &h, false, threads, level, &bytes, err, errsize);
+			rc = write_slice(tmpdir, &sl, NULL, codes, &h, false, true, threads, level, &bytes, err, errsize);
 		/* read back, every code against the old file's, before it takes the old one's place */
 		char path[4300];
 		egdb_slice_path(tmpdir, &v[i].mat, path, sizeof path);

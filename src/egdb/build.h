@@ -37,6 +37,8 @@ typedef struct {
 	int level;                   /* zstd level of the blocks */
 	bool bytes_layout;           /* slices without distances a byte a position, as pdnkit
 				      * wrote them before the packed layout (tests of egdb_repack) */
+	bool store_threats;          /* packed slices store their threat positions too (for
+				      * comparisons; pdnkit-egdb(5)) */
 	const char *dir;
 	const char *only;            /* NULL, or the name of one slice: build its pair only */
 	size_t cache_bytes;

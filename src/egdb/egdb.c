@@ -30,6 +30,7 @@ typedef struct {
 	uint32_t bpos;           /* positions a block: EGDB_BLOCK_POSITIONS, or
 				  * EGDB_PACKED_BLOCK_POSITIONS when packed */
 	bool packed;             /* two-bit codes, four a byte */
+	bool threats;            /* threat positions not stored (egdb_threat_omitted) */
 } eslice;
 
 typedef struct {
@@ -255,6 +256,8 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 	in->nblocks = h.nblocks;
 	in->block_positions = h.block_positions;
 	in->packed = s->packed = h.flags & EGDB_FLAG_PACKED;
+	in->threats = s->threats = h.flags & EGDB_FLAG_THREATS;
+	in->threat_positions = h.threats;
 	s->bpos = h.block_positions;
 	if (h.size != s->sl.size) {
 		snprintf(err, errsize, "%s: header says %llu positions, the index of %s has %llu", path,
@@ -586,6 +589,29 @@ static int combine_code(const combine *cb)
 	return n + 1 > 255 ? 255 : n + 1;
 }
 
+/* Whether the side not to move of p has a capture. */
+static bool other_captures(const pk_pos *p)
+{
+	pk_pos q = *p;
+	q.stm = !p->stm;
+	return gen_has_capture(&q);
+}
+
+bool egdb_threat_omitted(const pk_pos *canon)
+{
+	if (gen_has_capture(canon) || !other_captures(canon))
+		return false;
+	pk_movelist ml;
+	gen_moves(canon, &ml);
+	for (int i = 0; i < ml.n; i++) {
+		pk_pos q;
+		pos_make(canon, &ml.m[i], &q);
+		if (!gen_has_capture(&q) && other_captures(&q))
+			return false;   /* a child that is a threat: this one is stored */
+	}
+	return true;
+}
+
 static int code_of(pk_egdb *db, const pk_pos *p, int depth)
 {
 	pk_pos c;
@@ -600,7 +626,8 @@ static int code_of(pk_egdb *db, const pk_pos *p, int depth)
 	eslice *s = k < 0 ? NULL : db->by_key[k];
 	if (!s)
 		return -1;
-	if (gen_has_capture(&c)) {
+	/* a capture, or a threat the slice does not store: the best of its moves */
+	if (gen_has_capture(&c) || (s->threats && egdb_threat_omitted(&c))) {
 		pk_movelist ml;
 		gen_moves(&c, &ml);
 		combine cb = { -1, -1, false };
@@ -685,7 +712,7 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 			break;
 		uint64_t idx = sample ? splitmix64(&seed) % s->sl.size : j;
 		pk_pos p;
-		if (!slice_position(&s->sl, idx, &p) || gen_has_capture(&p))
+		if (!slice_position(&s->sl, idx, &p) || gen_has_capture(&p) || (s->threats && egdb_threat_omitted(&p)))
 			continue;
 		int stored = stored_code(db, s, idx);
 		if (stored < 0)

@@ -40,8 +40,10 @@ typedef struct {
 	char path[4096];
 	bool distances;
 	bool packed;             /* win, loss or draw in two bits (pdnkit-egdb(5)) */
+	bool threats;            /* threat positions not stored (egdb_threat_omitted) */
 	bool in_memory;
 	uint64_t size, positions, wins, losses, draws, captures;
+	uint64_t threat_positions; /* positions not stored as threats */
 	uint32_t longest_win, longest_loss;
 	uint64_t build_ms;
 	uint64_t bytes;          /* on disk */
@@ -74,6 +76,11 @@ int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool di
 /* Reads every block of a slice on disk into memory: probes of it then take no lock and
  * touch no file (the builder's dependencies). -1 with the reason. */
 int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
+/* Whether a position of a slice that leaves out threats (pk_egdb_slice_info.threats) is
+ * one of those left out: the side to move (canon: Black) has no capture, the other side
+ * has one, and no move leads to a position where the same holds (so that its value is a
+ * search of one ply whose children are stored or are captures). */
+bool egdb_threat_omitted(const pk_pos *canon);
 /* The stored codes of a slice (a byte an index, as egdb_add_memory takes them; the
  * positions not stored hold what the file holds), read into memory as egdb_load_memory
  * does; owned by db until egdb_unload_memory. NULL with the reason. */

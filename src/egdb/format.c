@@ -54,6 +54,7 @@ void egdb_encode_header(const egdb_header *h, const egdb_block *blocks, uint8_t 
 	put32(out + 76, h->longest_loss);
 	put64(out + 80, h->build_ms);
 	put64(out + 88, h->captures);
+	put64(out + 96, h->threats);
 	uint8_t *t = out + EGDB_HEADER_BYTES;
 	for (uint32_t i = 0; i < h->nblocks; i++, t += EGDB_BLOCK_ENTRY_BYTES) {
 		put64(t, blocks[i].offset);
@@ -105,13 +106,15 @@ int egdb_read_header(int fd, uint64_t file_size, egdb_header *h, egdb_block **bl
 	h->longest_loss = get32(b + 76);
 	h->build_ms = get64(b + 80);
 	h->captures = get64(b + 88);
+	h->threats = get64(b + 96);
 	if (!material_valid(&h->mat) || material_pieces(&h->mat) > EGDB_MAX_PIECES) {
 		snprintf(why, whysize, "damaged header: material %d/%d against %d/%d", h->mat.m[0], h->mat.k[0], h->mat.m[1],
 			 h->mat.k[1]);
 		return -1;
 	}
 	bool packed = h->flags & EGDB_FLAG_PACKED;
-	if ((h->flags & ~(EGDB_FLAG_DISTANCES | EGDB_FLAG_PACKED)) || (packed && (h->flags & EGDB_FLAG_DISTANCES))) {
+	if ((h->flags & ~(EGDB_FLAG_DISTANCES | EGDB_FLAG_PACKED | EGDB_FLAG_THREATS)) ||
+	    (packed && (h->flags & EGDB_FLAG_DISTANCES)) || ((h->flags & EGDB_FLAG_THREATS) && !packed)) {
 		snprintf(why, whysize, "damaged header, or of a newer pdnkit: flags %#x", h->flags);
 		return -1;
 	}

@@ -19,6 +19,10 @@
 #define EGDB_PACKED_BLOCK_POSITIONS (4 * EGDB_BLOCK_BYTES)
 #define EGDB_FLAG_DISTANCES 1u
 #define EGDB_FLAG_PACKED 2u
+/* Packed files only: the positions where the side to move has no capture, the other side
+ * has one, and no move leads to such a position again (egdb_threat_omitted) are not
+ * stored either; a probe searches their moves, as it does a capture's. */
+#define EGDB_FLAG_THREATS 4u
 
 typedef struct {
 	pk_material mat;
@@ -26,6 +30,7 @@ typedef struct {
 	uint64_t size;           /* index range */
 	uint32_t block_positions, nblocks;
 	uint64_t positions, wins, losses, draws, captures;
+	uint64_t threats;        /* positions left out by EGDB_FLAG_THREATS */
 	uint32_t longest_win, longest_loss;
 	uint64_t build_ms;
 } egdb_header;
