@@ -1,7 +1,7 @@
 # pdnkit: build, test, benchmark, install.
 #   make            build ./pdnkit
 #   make run        install what is missing, build, run the main job on corpora/
-#   make egdb       build the endgame databases up to 6 pieces (about 15 min, 90 MB)
+#   make egdb       build the endgame databases up to 6 pieces (about 15 min, 67 MB)
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make bench      performance figures
 #   make sanitize   run the tests under AddressSanitizer and UBSan
