@@ -143,7 +143,7 @@ int cmd_train(int argc, const char **argv)
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL;
-	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0;
+	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -175,6 +175,7 @@ int cmd_train(int argc, const char **argv)
 		{ "egdb-positions", 0, POPT_ARG_STRING, &epos_arg, 0, "add N random quiet positions of the endgame databases (those of --label-egdb), labelled with their exact value, to the training part", "N" },
 		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
+		{ "labelled-only", 0, POPT_ARG_NONE, &labelled_only, 0, "fit only the positions a search labelled (with --label-every above 1, the others are otherwise fitted to their game's result)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
 		POPT_AUTOHELP
@@ -283,6 +284,7 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 	}
 	lo.lambda = 0.5;
+	lo.labelled_only = labelled_only;
 	if (lambda_arg) {
 		char *e;
 		lo.lambda = strtod(lambda_arg, &e);
@@ -297,8 +299,8 @@ int cmd_train(int argc, const char **argv)
 	long epos = 0;
 	if (epos_arg && cli_int(epos_arg, 1, 100000000, "--egdb-positions", &epos))
 		goto out;
-	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg) && !ldepth) {
-		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file and --lambda go with --label-depth");
+	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg || labelled_only) && !ldepth) {
+		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file, --lambda and --labelled-only go with --label-depth");
 		goto out;
 	}
 	if (net && (l2_arg || min_arg || windows_arg || material)) {

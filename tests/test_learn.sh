@@ -124,6 +124,18 @@ expect_err_has "labelled from the labels file" "the labels read back"
 	fail "the same labels read back fit other weights"
 run "$PDNKIT" train --variant international --label-egdb none --label-depth 3 "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant with the English databases' label option"
+# --labelled-only: with every other position labelled, the others left out of the fit
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-every 2 --label-file "$T_TMP/vl2.lab" --lambda 0 \
+	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vlo1.txt" -q --threads 2
+expect_rc 0 "train --label-every 2"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-every 2 --label-file "$T_TMP/vl2.lab" --lambda 0 \
+	--labelled-only --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vlo2.txt" -q --threads 2
+expect_rc 0 "train --labelled-only"
+[ "$(grep -v '^#' "$T_TMP/vlo1.txt" | cksum)" != "$(grep -v '^#' "$T_TMP/vlo2.txt" | cksum)" ] && pass ||
+	fail "--labelled-only fits the same weights as the fit with the results of the unlabelled positions"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --labelled-only
+expect_rc 2 "--labelled-only without --label-depth"
+expect_err_has "go with --label-depth" "said so"
 # shards: the union of two shards is the whole set, game for game
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 1/2 -o "$T_TMP/s1.pdn" --adjudicate none
 run "$PDNKIT" selfplay -n 12 -d 3 --shard 2/2 -o "$T_TMP/s2.pdn" --adjudicate none

@@ -535,6 +535,7 @@ typedef struct {
 	const float *w;
 	double K;
 	double lambda;                  /* the result's share of the target where there is a score */
+	bool labelled_only;             /* positions without a score not fitted */
 	int nthreads;
 	int tab[PAT_TABLES], ntab;      /* the tables fitted */
 	int map[PAT_TABLES];            /* each table's weights: those of table map[k] (tied) */
@@ -586,7 +587,7 @@ static void pass_thread(int id, void *arg)
 		/* the losses are against the game's result: what the held-out loss measures */
 		l[s->held] += logloss(p, s->y / 2.0);
 		c[s->held]++;
-		if (s->held || !ps->want_grad)
+		if (s->held || !ps->want_grad || (ps->labelled_only && s->score == NO_SCORE))
 			continue;
 		double target = s->y / 2.0;
 		if (s->score != NO_SCORE)
@@ -649,7 +650,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	if (d->variant)   /* a 10x10 variant's windows */
 		nwin = o->windows == VPAT_WINDOWS ? VPAT_WINDOWS : VPAT_WINDOWS_BASIC;
 	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
-		    .kings = kings, .lt = lt, .ts = ts, .nw = NW };
+		    .labelled_only = o->labelled_only, .kings = kings, .lt = lt, .ts = ts, .nw = NW };
 	for (int k = 0; k < PAT_TABLES; k++)
 		ps.map[k] = k;
 	for (int k = 0; k < nwin; k++) {

@@ -96,6 +96,8 @@ typedef struct {
 	double lambda;                  /* where a position has a search score (learn_label), the
 					 * target is lambda * result + (1 - lambda) * sigmoid(score);
 					 * 1: the result alone. Losses printed are against results. */
+	bool labelled_only;             /* the training part's positions without a search score
+					 * left out of the fit (the held-out loss still over all) */
 	bool keep_last;                 /* keep the last epoch's weights, not those of the lowest
 					 * held-out loss */
 	const volatile sig_atomic_t *stop;   /* when set: ends after the epoch under way */
