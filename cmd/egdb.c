@@ -778,6 +778,9 @@ static int egdb_repack_cmd(int argc, const char **argv)
 	rc = EXIT_OK;
 out:
 	poptFreeContext(ctx);
+	free(dir);
+	free(threads);
+	free(level);
 	return rc;
 }
 
