@@ -597,9 +597,9 @@ static bool other_captures(const pk_pos *p)
 	return gen_has_capture(&q);
 }
 
-bool egdb_threat_omitted(const pk_pos *canon)
+bool egdb_quiet_threat_omitted(const pk_pos *canon)
 {
-	if (gen_has_capture(canon) || !other_captures(canon))
+	if (!other_captures(canon))
 		return false;
 	pk_movelist ml;
 	gen_moves(canon, &ml);
@@ -610,6 +610,11 @@ bool egdb_threat_omitted(const pk_pos *canon)
 			return false;   /* a child that is a threat: this one is stored */
 	}
 	return true;
+}
+
+bool egdb_threat_omitted(const pk_pos *canon)
+{
+	return !gen_has_capture(canon) && egdb_quiet_threat_omitted(canon);
 }
 
 static int code_of(pk_egdb *db, const pk_pos *p, int depth)
@@ -627,7 +632,7 @@ static int code_of(pk_egdb *db, const pk_pos *p, int depth)
 	if (!s)
 		return -1;
 	/* a capture, or a threat the slice does not store: the best of its moves */
-	if (gen_has_capture(&c) || (s->threats && egdb_threat_omitted(&c))) {
+	if (gen_has_capture(&c) || (s->threats && egdb_quiet_threat_omitted(&c))) {
 		pk_movelist ml;
 		gen_moves(&c, &ml);
 		combine cb = { -1, -1, false };
@@ -712,7 +717,7 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 			break;
 		uint64_t idx = sample ? splitmix64(&seed) % s->sl.size : j;
 		pk_pos p;
-		if (!slice_position(&s->sl, idx, &p) || gen_has_capture(&p) || (s->threats && egdb_threat_omitted(&p)))
+		if (!slice_position(&s->sl, idx, &p) || gen_has_capture(&p) || (s->threats && egdb_quiet_threat_omitted(&p)))
 			continue;
 		int stored = stored_code(db, s, idx);
 		if (stored < 0)

@@ -81,6 +81,8 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
  * has one, and no move leads to a position where the same holds (so that its value is a
  * search of one ply whose children are stored or are captures). */
 bool egdb_threat_omitted(const pk_pos *canon);
+/* The same for a position whose side to move is known to have no capture (not tested again). */
+bool egdb_quiet_threat_omitted(const pk_pos *canon);
 /* The stored codes of a slice (a byte an index, as egdb_add_memory takes them; the
  * positions not stored hold what the file holds), read into memory as egdb_load_memory
  * does; owned by db until egdb_unload_memory. NULL with the reason. */
