@@ -44,6 +44,7 @@ static const struct {
 	{ "etc", 0, 64, offsetof(pk_features, etc), false },
 	{ "progress", 0, 1000, offsetof(pk_features, progress), false },
 	{ "sac", 0, 64, offsetof(pk_features, sac), false },
+	{ "shots", 0, 1, offsetof(pk_features, shots), true },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

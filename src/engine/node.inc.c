@@ -466,12 +466,12 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 		/* Late plain moves near the horizon of a null-window node are not tried. */
 		bool lmp_cut = e->f.lmp && !pv_node && !capture && depth <= 3 && depth > 0 && !few_pieces && !crowning &&
 			       best > -INF && k >= lmp_limit[e->f.lmp][depth];
-		if (lmp_cut && !e->f.sac)
+		if (lmp_cut && !e->f.sac && !e->f.shots)
 			continue;
 		N_POS c;
 		N_MAKE(p, m, &c);
-		/* sac: a move that gives the other side a capture opens a shot */
-		bool gives = e->f.sac && !capture && (lmp_cut || k > 0) && N_HAS_CAPTURE(&c);
+		/* sac, shots: a move that gives the other side a capture opens a shot */
+		bool gives = (e->f.sac || e->f.shots) && !capture && (lmp_cut || (e->f.sac && k > 0)) && N_HAS_CAPTURE(&c);
 		if (lmp_cut && !gives)
 			continue;
 		tt_prefetch(&e->tt, N_KEY(&c));

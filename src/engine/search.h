@@ -151,6 +151,8 @@ typedef struct {
 			    * sacrifice or an exchange offered: the start of a shot) is never
 			    * left out by lmp, and reduced by lmr 3 and 4 this many plies less
 			    * (2 or more: not at all); 0 off */
+	bool shots;        /* such a move is never left out by lmp, and reduced by lmr as any
+			    * other (sac's exemption from pruning alone); off by default */
 } pk_features;
 
 extern const pk_features features_all;
@@ -158,7 +160,7 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc, progress; booleans 0 or 1). 0, or -1 with
+ * time-panic, prune-pieces, etc, progress, sac, shots; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
