@@ -143,7 +143,7 @@ int cmd_train(int argc, const char **argv)
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL;
-	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0;
+	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -161,6 +161,7 @@ int cmd_train(int argc, const char **argv)
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board); with --variant 16 (two squares apart; the default) or 25 (the nine between them too)", "9|16|25" },
 		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none" },
+		{ "men-only", 0, POPT_ARG_NONE, &men_only, 0, "with --variant: the windows see men only (a king's square read as empty; kings left to the hand-set terms); the patterns written say so", NULL },
 		{ "calm", 0, POPT_ARG_NONE, &calm, 0, "with --variant: leave out the positions where the side not to move has a capture too (their outcome, and a search's label of them, is tactics the windows cannot see)", NULL },
 		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
@@ -210,6 +211,10 @@ int cmd_train(int argc, const char **argv)
 		}
 	}
 	pk_learn_opts lo = { .epochs = 300, .rate = 0.3, .l2 = 20, .min_count = 3, .threads = (int)sysconf(_SC_NPROCESSORS_ONLN) };
+	if (men_only && !variant) {
+		cli_error("--men-only is for a 10x10 variant's windows: give --variant too");
+		goto out;
+	}
 	if (calm && !variant) {
 		cli_error("--calm is for a 10x10 variant's positions: give --variant too");
 		goto out;
@@ -408,6 +413,8 @@ int cmd_train(int argc, const char **argv)
 	}
 	if (calm)
 		learn_set_calm(d, true);
+	if (men_only)
+		learn_set_men_only(d, true);
 	double t0 = cli_now();
 	int got;
 	pk_game *g;

@@ -89,6 +89,17 @@ expect_rc 0 "the engine loads 25 windows"
 grep -v '^windows' "$T_TMP/vp25.txt" >"$T_TMP/vp25bad.txt"
 run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vp25bad.txt"
 expect_rc 3 "weights of windows 16-24 in a file of sixteen"
+# --men-only: the windows see men alone; the file says so, the engine loads it, and its
+# weights are another fit than the windows that see kings as men
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --men-only --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpm.txt" -q --threads 2
+expect_rc 0 "train --variant --men-only"
+grep -qx 'pieces men' "$T_TMP/vpm.txt" && pass || fail "the file does not say its windows see men only: $(head -4 "$T_TMP/vpm.txt")"
+grep -qx 'pieces men' "$T_TMP/vp.txt" && fail "a file of all the pieces says men only" || pass
+[ "$(grep '^[0-9]' "$T_TMP/vpm.txt" | md5sum)" != "$(grep '^[0-9]' "$T_TMP/vp.txt" | md5sum)" ] && pass || fail "--men-only fitted the same weights"
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpm.txt"
+expect_rc 0 "the engine loads windows of men"
+run "$PDNKIT" train "$T_TMP/spi.pdn" --men-only
+expect_rc 2 "--men-only without --variant"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 9
 expect_rc 2 "--windows 9 with --variant"
 expect_err_has "from 16 to 25" "the range named"

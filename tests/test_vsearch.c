@@ -427,6 +427,7 @@ int main(void)
 		const pk_variant *v = variant_by_name("international");
 		pk_vmovelist *ml = malloc(sizeof *ml);
 		int agree = 0, seen = 0, readback = 0, written = 0, lengthened = 0;
+		int men_agree = 0, kings_same = 0, with_kings = 0;
 		for (int game = 0; game < 200 && ml; game++) {
 			pk_vpos p;
 			vpos_start(v, &p);
@@ -436,11 +437,29 @@ int main(void)
 					q.stm = side ? PK_BLACK : PK_WHITE;
 					pk_vbits b;
 					vbits_of(&q, &b);
+					int all = __builtin_popcountll(b.men[0] | b.men[1] | b.kings[0] | b.kings[1]);
+					rp.men_only = false;
 					int a = vpattern_eval(&rp, &q),
 					    m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE] | b.kings[PK_WHITE]),
-								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]));
+								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all);
 					agree += a == m;
 					seen++;
+					/* the windows of men alone: the kings' squares read as empty */
+					rp.men_only = true;
+					a = vpattern_eval(&rp, &q);
+					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE]), vbits_squares(v, b.men[PK_BLACK]), all);
+					men_agree += a == m;
+					if (b.kings[0] | b.kings[1]) {
+						/* the same position with each king a man of its side's:
+						 * another evaluation only where the windows see kings */
+						pk_vpos mq = q;
+						for (int sq = 1; sq <= 50; sq++)
+							if (mq.sq[sq] == VP_WKING || mq.sq[sq] == VP_BKING)
+								mq.sq[sq] = mq.sq[sq] == VP_WKING ? VP_WMAN : VP_BMAN;
+						rp.men_only = false;
+						kings_same += vpattern_eval(&rp, &mq) == vpattern_eval(&rp, &q);
+						with_kings++;
+					}
 				}
 				int n = vgen(&p, ml);
 				if (n == 0)
@@ -467,6 +486,27 @@ int main(void)
 		printf("%d moves of random International games, %d written with every landing square\n", written, lengthened);
 		CHECK_REPORT(seen > 1000 && agree == seen, "the pattern evaluation from the pieces' squares: %d of %d the same", agree,
 			     seen);
+		CHECK_REPORT(men_agree == seen, "the windows of men alone from the men's squares: %d of %d the same", men_agree, seen);
+		CHECK_REPORT(with_kings > 100 && kings_same == with_kings,
+			     "the windows read a king as a man of its side: %d of %d positions with kings the same", kings_same,
+			     with_kings);
+		/* "pieces men" is read and written, and names the weights apart */
+		rp.men_only = true;
+		vpatterns_checksum(&rp);
+		uint32_t men_sum = rp.checksum;
+		char *text = vpatterns_format(&rp, v, "test");
+		static pk_patterns back;
+		int gt;
+		char err[160];
+		CHECK_REPORT(text && strstr(text, "\npieces men\n") && vpatterns_parse(text, &back, &gt, err, sizeof err) == 0 &&
+				     back.men_only && back.checksum == men_sum,
+			     "a men-only pattern file reads back as one");
+		free(text);
+		rp.men_only = false;
+		vpatterns_checksum(&rp);
+		CHECK(rp.checksum != men_sum);
+		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\npieces kings\n", &back, &gt, err, sizeof err) < 0 &&
+		      strstr(err, "line 3"));
 	}
 	vengine_free(e);
 	printf("test_vsearch: %d passed, %d failed\n", check_passed, check_failed);

@@ -42,6 +42,9 @@ int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip);
  * has a capture (a threat the mover must meet: its outcome is tactics that the windows
  * cannot see, and a search's label of it is mostly that outcome). */
 void learn_set_calm(pk_learn_data *d, bool calm);
+/* With men_only, the positions learn_add_vgame adds index windows of men alone (a king's
+ * square empty), and the patterns fitted from them say so (pk_patterns.men_only). */
+void learn_set_men_only(pk_learn_data *d, bool men_only);
 void learn_data_free(pk_learn_data *d);
 /* The quiet positions of a replayed, complete game of English draughts with a result,
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out

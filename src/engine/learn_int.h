@@ -36,6 +36,7 @@ struct pk_learn_data {
 	const pk_variant *variant;      /* a 10x10 variant's collection (vpattern.h): its windows */
 	pk_vweights vbase;              /* the evaluation its patterns add to */
 	pk_vpos *vpos;                  /* with variant: each sample's position, for learn_label */
+	bool men_only;                  /* with variant: the windows see men only (vpattern.h) */
 	bool calm;                      /* with variant: positions where the other side has a
 					 * capture left out too */
 };

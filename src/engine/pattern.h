@@ -47,6 +47,8 @@ typedef struct pk_patterns {
 	long nonzero;
 	int windows;                    /* the windows used: PAT_WINDOWS_BASIC or PAT_WINDOWS */
 	int material;                   /* 1: the material table w[.][PAT_MATERIAL] is used */
+	bool men_only;                  /* 10x10 windows: men only, a king's square read as
+					 * empty (engine/vpattern.h) */
 } pk_patterns;
 
 /* The index of the contents of each of the first `windows` windows, from the side to

@@ -76,7 +76,7 @@ static void phase_of(int pieces, int *phase, int *t)
 	*t = d - ph * PAT_SEG;
 }
 
-void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, int *t)
+void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES], int *phase, int *t)
 {
 	pthread_once(&win_once, windows_init);
 	int side = p->stm == PK_WHITE ? 0 : 1;
@@ -89,6 +89,10 @@ void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, in
 			continue;
 		}
 		pieces++;
+		if (men_only && c != VP_WMAN && c != VP_BMAN) {
+			state[s] = 0;
+			continue;
+		}
 		bool white = c == VP_WMAN || c == VP_WKING;
 		state[s] = (white == (p->stm == PK_WHITE)) ? 1 : 2;
 	}
@@ -119,11 +123,11 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 {
 	uint16_t idx[PAT_TABLES];
 	int ph, t;
-	vpattern_indices(p, idx, &ph, &t);
+	vpattern_indices(p, pt->men_only, idx, &ph, &t);
 	return blend(pt, idx, ph, t);
 }
 
-int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black)
+int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces)
 {
 	if (!win_ready)
 		pthread_once(&win_once, windows_init);
@@ -138,7 +142,7 @@ int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t
 	uint16_t idx[sizeof acc / sizeof acc[0]];
 	memcpy(idx, &acc, sizeof idx);
 	int ph, t;
-	phase_of(__builtin_popcountll(white | black), &ph, &t);
+	phase_of(pieces, &ph, &t);
 	return blend(pt, idx, ph, t);
 }
 
@@ -147,7 +151,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 	memset(pt, 0, sizeof *pt);
 	*gametype = 0;
 	int line = 0, windows = VPAT_WINDOWS_BASIC;
-	bool header = false;
+	bool header = false, men_only = false;
 	for (const char *p = text; *p;) {
 		line++;
 		const char *end = strchr(p, '\n');
@@ -182,6 +186,12 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 				return -1;
 			}
 			windows = a;
+		} else if (sscanf(buf, " pieces %31s %c", word, &extra) == 1) {
+			if (strcmp(word, "men") && strcmp(word, "all")) {
+				snprintf(err, errsize, "line %d: pieces %s: men or all", line, word);
+				return -1;
+			}
+			men_only = !strcmp(word, "men");
 		} else if (sscanf(buf, " %d %d %d %d %c", &a, &b, &c, &d, &extra) == 4) {
 			if (a < 0 || a >= PAT_PHASES || b < 0 || b >= windows || c < 0 || c >= PAT_INDEX || d < -10000 ||
 			    d > 10000) {
@@ -199,6 +209,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 		return -1;
 	}
 	pt->windows = windows;
+	pt->men_only = men_only;
 	vpatterns_checksum(pt);
 	return 0;
 }
@@ -218,6 +229,8 @@ void vpatterns_checksum(pk_patterns *pt)
 				for (int byte = 0; byte < 2; byte++)
 					h = (h ^ (uint8_t)((uint16_t)x >> (8 * byte))) * 16777619u;
 			}
+	if (pt->men_only)
+		h = (h ^ 'm') * 16777619u;   /* the same weights read otherwise */
 	pt->checksum = h;
 	pt->nonzero = nz;
 }
@@ -232,6 +245,8 @@ char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *c
 			      v->gametype);
 	if (pt->windows == VPAT_WINDOWS)
 		n += (size_t)snprintf(out + n, cap - n, "windows %d\n", VPAT_WINDOWS);
+	if (pt->men_only)
+		n += (size_t)snprintf(out + n, cap - n, "pieces men\n");
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (int k = 0; k < pt->windows; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {

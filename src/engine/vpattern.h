@@ -23,15 +23,17 @@
 /* Whether v's board has patterns (10x10, diagonal moves). */
 bool vpattern_board(const pk_variant *v);
 /* The index of each window's contents from the side to move's view, and where the piece
- * count falls among the phases (as pattern_indices). */
-void vpattern_indices(const pk_vpos *p, uint16_t idx[PAT_TABLES], int *phase, int *t);
+ * count falls among the phases (as pattern_indices); with men_only a king's square is
+ * read as empty (the phase still counts it). */
+void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES], int *phase, int *t);
 /* Their weights' sum for the side to move, blended between the phases, in hundredths. */
 int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
 /* The same from the squares of each side's pieces (bit s - 1 for square s; a 10x10
- * board's 50), stm the side to move: the windows' indices summed over the pieces alone. */
-int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black);
+ * board's 50: its men alone when pt->men_only), stm the side to move, pieces all the
+ * pieces on the board (the phase): the windows' indices summed over the pieces alone. */
+int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces);
 /* The text form: "pdnkit-vpatterns 1", "gametype N", "windows 25" when it uses 25 (else
- * 16), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
+ * 16), "pieces men" when the windows see men only, then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
  * comments. *gametype is the variant's.
  * 0, or -1 with the line and reason in err. */
 int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize);

@@ -365,10 +365,14 @@ int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int
 	int s = eval_static(p, bits, w, board_of(p->v));
 	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
 	if (w->pat) {
-		if (bits && board_of(p->v)->bits && p->v->rows == 10)
-			v += vpattern_eval_masks(w->pat, p->stm, vbits_squares(p->v, bits->men[PK_WHITE] | bits->kings[PK_WHITE]),
-						 vbits_squares(p->v, bits->men[PK_BLACK] | bits->kings[PK_BLACK]));
-		else
+		if (bits && board_of(p->v)->bits && p->v->rows == 10) {
+			uint64_t wk = bits->kings[PK_WHITE], bk = bits->kings[PK_BLACK];
+			int pieces = __builtin_popcountll(bits->men[PK_WHITE] | bits->men[PK_BLACK] | wk | bk);
+			if (w->pat->men_only)
+				wk = bk = 0;
+			v += vpattern_eval_masks(w->pat, p->stm, vbits_squares(p->v, bits->men[PK_WHITE] | wk),
+						 vbits_squares(p->v, bits->men[PK_BLACK] | bk), pieces);
+		} else
 			v += vpattern_eval(w->pat, p);
 	}
 	return v;
