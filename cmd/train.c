@@ -203,9 +203,9 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
 			goto out;
 		}
-		if (net || endgame_arg || lend_arg || lpat || legdb || epos_arg || material || bpat || npat) {
+		if (net || endgame_arg || lend_arg || lpat || legdb || epos_arg || bpat || npat) {
 			cli_error("--variant learns its windows from results, and from a search with --label-depth: not "
-				  "with --net, --endgame, --material, --label-endgame, --label-patterns, --label-egdb "
+				  "with --net, --endgame, --label-endgame, --label-patterns, --label-egdb "
 				  "or --egdb-positions");
 			goto out;
 		}

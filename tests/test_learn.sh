@@ -100,6 +100,18 @@ run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpm.t
 expect_rc 0 "the engine loads windows of men"
 run "$PDNKIT" train "$T_TMP/spi.pdn" --men-only
 expect_rc 2 "--men-only without --variant"
+# --material with --variant: a table of each side's men and kings, window 25 of the file,
+# which the engine loads and searches with (another tree than the windows fitted alone)
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --men-only --material --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpmm.txt" -q --threads 2
+expect_rc 0 "train --variant --material"
+grep -qx 'material' "$T_TMP/vpmm.txt" && pass || fail "the file does not say it has the material table: $(head -5 "$T_TMP/vpmm.txt")"
+grep -q '^[01] 25 ' "$T_TMP/vpmm.txt" && pass || fail "no weight of the material table (window 25) in the file"
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpmm.txt" -j
+expect_rc 0 "the engine loads the material table"
+mat_nodes=$(printf '%s\n' "$OUT" | tail -1 | sed -n 's/.*"nodes":\([0-9]*\).*/\1/p')
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpm.txt" -j
+men_nodes=$(printf '%s\n' "$OUT" | tail -1 | sed -n 's/.*"nodes":\([0-9]*\).*/\1/p')
+[ -n "$mat_nodes" ] && [ "$mat_nodes" != "$men_nodes" ] && pass || fail "the material table changed no search: $mat_nodes against $men_nodes nodes"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 9
 expect_rc 2 "--windows 9 with --variant"
 expect_err_has "from 16 to 25" "the range named"

@@ -419,8 +419,9 @@ int main(void)
 		static pk_patterns rp;
 		memset(&rp, 0, sizeof rp);
 		rp.windows = VPAT_WINDOWS;
+		rp.material = true;   /* and the material's table */
 		for (int ph = 0; ph < PAT_PHASES; ph++)
-			for (int k = 0; k < VPAT_WINDOWS; k++)
+			for (int k = 0; k < PAT_TABLES; k++)
 				for (int i = 0; i < PAT_INDEX; i++)
 					rp.w[ph][k][i] = (int16_t)((int)rnd(2001) - 1000);
 		vpatterns_checksum(&rp);
@@ -439,15 +440,18 @@ int main(void)
 					vbits_of(&q, &b);
 					int all = __builtin_popcountll(b.men[0] | b.men[1] | b.kings[0] | b.kings[1]);
 					rp.men_only = false;
+					int me = q.stm, other = !q.stm;
+					int mat = vpattern_material_index(__builtin_popcountll(b.men[me]), __builtin_popcountll(b.kings[me]),
+									  __builtin_popcountll(b.men[other]), __builtin_popcountll(b.kings[other]));
 					int a = vpattern_eval(&rp, &q),
 					    m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE] | b.kings[PK_WHITE]),
-								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all);
+								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all, mat);
 					agree += a == m;
 					seen++;
 					/* the windows of men alone: the kings' squares read as empty */
 					rp.men_only = true;
 					a = vpattern_eval(&rp, &q);
-					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE]), vbits_squares(v, b.men[PK_BLACK]), all);
+					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE]), vbits_squares(v, b.men[PK_BLACK]), all, mat);
 					men_agree += a == m;
 					if (b.kings[0] | b.kings[1]) {
 						/* the same position with each king a man of its side's:
@@ -457,7 +461,9 @@ int main(void)
 							if (mq.sq[sq] == VP_WKING || mq.sq[sq] == VP_BKING)
 								mq.sq[sq] = mq.sq[sq] == VP_WKING ? VP_WMAN : VP_BMAN;
 						rp.men_only = false;
+						rp.material = false;   /* which counts kings apart */
 						kings_same += vpattern_eval(&rp, &mq) == vpattern_eval(&rp, &q);
+						rp.material = true;
 						with_kings++;
 					}
 				}
@@ -507,6 +513,43 @@ int main(void)
 		CHECK(rp.checksum != men_sum);
 		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\npieces kings\n", &back, &gt, err, sizeof err) < 0 &&
 		      strstr(err, "line 3"));
+		/* "material" is read and written, its table in the checksum; without the line its
+		 * weights are refused */
+		text = vpatterns_format(&rp, v, "test");
+		CHECK_REPORT(text && strstr(text, "\nmaterial\n") && vpatterns_parse(text, &back, &gt, err, sizeof err) == 0 &&
+				     back.material && back.checksum == rp.checksum,
+			     "a pattern file with the material table reads back as one");
+		free(text);
+		uint32_t with_mat = rp.checksum;
+		rp.w[1][PAT_MATERIAL][1558]++;
+		vpatterns_checksum(&rp);
+		CHECK(rp.checksum != with_mat);
+		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\n0 25 1558 40\n", &back, &gt, err, sizeof err) < 0 &&
+		      strstr(err, "line 3"));
+		/* the index: each side's men (to 19) and kings (to 3), the mover's first */
+		CHECK(vpattern_material_index(20, 0, 20, 0) == 19 * 81 + 19);
+		CHECK(vpattern_material_index(3, 1, 0, 2) == 23 * 81 + 40);
+		CHECK(vpattern_material_index(0, 5, 12, 0) == 60 * 81 + 12);
+		/* read from the board, from the mover's side: White 3 men and a king, Black two kings */
+		static pk_patterns only;
+		memset(&only, 0, sizeof only);
+		only.windows = VPAT_WINDOWS;
+		only.material = true;
+		for (int ph = 0; ph < PAT_PHASES; ph++) {
+			only.w[ph][PAT_MATERIAL][23 * 81 + 40] = 37;
+			only.w[ph][PAT_MATERIAL][40 * 81 + 23] = -12;
+		}
+		vpatterns_checksum(&only);
+		pk_vpos mp;
+		memset(&mp, 0, sizeof mp);
+		mp.v = v;
+		mp.sq[31] = mp.sq[32] = mp.sq[33] = VP_WMAN;
+		mp.sq[46] = VP_WKING;
+		mp.sq[3] = mp.sq[5] = VP_BKING;
+		mp.stm = PK_WHITE;
+		CHECK_REPORT(vpattern_eval(&only, &mp) == 37, "the material table read for White to move: %d", vpattern_eval(&only, &mp));
+		mp.stm = PK_BLACK;
+		CHECK_REPORT(vpattern_eval(&only, &mp) == -12, "the material table read for Black to move: %d", vpattern_eval(&only, &mp));
 	}
 	vengine_free(e);
 	printf("test_vsearch: %d passed, %d failed\n", check_passed, check_failed);

@@ -661,8 +661,8 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		else if (d->variant && o->tie == 2)
 			ps.map[k] = 0;
 	}
-	if (o->material && !kings && !d->variant)
-		ps.tab[ps.ntab++] = PAT_MATERIAL;
+	if (o->material && !kings)
+		ps.tab[ps.ntab++] = PAT_MATERIAL;   /* a 10x10 variant's: vpattern_material_index() */
 	int rc = 0;
 	for (int t = 0; t < nt; t++)
 		if (!(ps.grad[t] = malloc(sizeof(float) * NW)) || !(ps.hess[t] = malloc(sizeof(float) * NW)))

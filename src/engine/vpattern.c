@@ -81,7 +81,7 @@ void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES],
 	pthread_once(&win_once, windows_init);
 	int side = p->stm == PK_WHITE ? 0 : 1;
 	uint8_t state[VAR_MAX_SQ + 1];
-	int pieces = 0;
+	int pieces = 0, count[2][2] = { { 0, 0 }, { 0, 0 } };   /* [mover, other][men, kings] */
 	for (int s = 1; s <= 50; s++) {
 		int c = p->sq[s];
 		if (c == VP_EMPTY) {
@@ -89,13 +89,16 @@ void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES],
 			continue;
 		}
 		pieces++;
-		if (men_only && c != VP_WMAN && c != VP_BMAN) {
+		bool white = c == VP_WMAN || c == VP_WKING, king = c == VP_WKING || c == VP_BKING;
+		bool mine = white == (p->stm == PK_WHITE);
+		count[!mine][king]++;
+		if (men_only && king) {
 			state[s] = 0;
 			continue;
 		}
-		bool white = c == VP_WMAN || c == VP_WKING;
-		state[s] = (white == (p->stm == PK_WHITE)) ? 1 : 2;
+		state[s] = mine ? 1 : 2;
 	}
+	idx[PAT_MATERIAL] = (uint16_t)vpattern_material_index(count[0][0], count[0][1], count[1][0], count[1][1]);
 	for (int k = 0; k < VPAT_WINDOWS; k++) {
 		int x = 0;
 		for (int i = 7; i >= 0; i--)
@@ -106,11 +109,22 @@ void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES],
 	phase_of(pieces, phase, t);
 }
 
-/* The sum of the windows' weights, blended between the phases. */
+int vpattern_material_index(int own_men, int own_kings, int opp_men, int opp_kings)
+{
+	int own = (own_kings > 3 ? 3 : own_kings) * 20 + (own_men > 19 ? 19 : own_men);
+	int opp = (opp_kings > 3 ? 3 : opp_kings) * 20 + (opp_men > 19 ? 19 : opp_men);
+	return own * 81 + opp;
+}
+
+/* The sum of the windows' weights (and the material's), blended between the phases. */
 static int blend(const pk_patterns *pt, const uint16_t *idx, int ph, int t)
 {
 	const int16_t (*a)[PAT_INDEX] = pt->w[ph], (*b)[PAT_INDEX] = pt->w[ph + 1];
 	int s0 = 0, s1 = 0, nw = pt->windows;
+	if (pt->material) {
+		s0 = a[PAT_MATERIAL][idx[PAT_MATERIAL]];
+		s1 = b[PAT_MATERIAL][idx[PAT_MATERIAL]];
+	}
 	for (int k = 0; k < nw; k++)
 		s0 += a[k][idx[k]];
 	if (t)
@@ -127,7 +141,7 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 	return blend(pt, idx, ph, t);
 }
 
-int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces)
+int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material)
 {
 	if (!win_ready)
 		pthread_once(&win_once, windows_init);
@@ -140,7 +154,9 @@ int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t
 		acc2 += sq_vec[side][__builtin_ctzll(m) + 1][1];
 	acc += acc2;
 	uint16_t idx[sizeof acc / sizeof acc[0]];
+	_Static_assert(sizeof idx / sizeof idx[0] > PAT_MATERIAL, "a lane for the material's index");
 	memcpy(idx, &acc, sizeof idx);
+	idx[PAT_MATERIAL] = (uint16_t)material;
 	int ph, t;
 	phase_of(pieces, &ph, &t);
 	return blend(pt, idx, ph, t);
@@ -151,7 +167,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 	memset(pt, 0, sizeof *pt);
 	*gametype = 0;
 	int line = 0, windows = VPAT_WINDOWS_BASIC;
-	bool header = false, men_only = false;
+	bool header = false, men_only = false, material = false;
 	for (const char *p = text; *p;) {
 		line++;
 		const char *end = strchr(p, '\n');
@@ -192,9 +208,11 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 				return -1;
 			}
 			men_only = !strcmp(word, "men");
+		} else if (sscanf(buf, " %31s %c", word, &extra) == 1 && !strcmp(word, "material")) {
+			material = true;
 		} else if (sscanf(buf, " %d %d %d %d %c", &a, &b, &c, &d, &extra) == 4) {
-			if (a < 0 || a >= PAT_PHASES || b < 0 || b >= windows || c < 0 || c >= PAT_INDEX || d < -10000 ||
-			    d > 10000) {
+			if (a < 0 || a >= PAT_PHASES || b < 0 || (b >= windows && !(material && b == PAT_MATERIAL)) || c < 0 ||
+			    c >= PAT_INDEX || d < -10000 || d > 10000) {
 				snprintf(err, errsize, "line %d: a weight out of its range", line);
 				return -1;
 			}
@@ -210,6 +228,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 	}
 	pt->windows = windows;
 	pt->men_only = men_only;
+	pt->material = material;
 	vpatterns_checksum(pt);
 	return 0;
 }
@@ -218,7 +237,7 @@ void vpatterns_checksum(pk_patterns *pt)
 {
 	if (pt->windows != VPAT_WINDOWS)
 		pt->windows = VPAT_WINDOWS_BASIC;
-	pt->material = 0;
+	pt->material = pt->material != 0;
 	uint32_t h = 2166136261u;
 	long nz = 0;
 	for (int ph = 0; ph < PAT_PHASES; ph++)
@@ -231,6 +250,13 @@ void vpatterns_checksum(pk_patterns *pt)
 			}
 	if (pt->men_only)
 		h = (h ^ 'm') * 16777619u;   /* the same weights read otherwise */
+	for (int ph = 0; ph < PAT_PHASES && pt->material; ph++)
+		for (int i = 0; i < PAT_INDEX; i++) {
+			int16_t x = pt->w[ph][PAT_MATERIAL][i];
+			nz += x != 0;
+			for (int byte = 0; byte < 2; byte++)
+				h = (h ^ (uint8_t)((uint16_t)x >> (8 * byte))) * 16777619u;
+		}
 	pt->checksum = h;
 	pt->nonzero = nz;
 }
@@ -247,10 +273,12 @@ char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *c
 		n += (size_t)snprintf(out + n, cap - n, "windows %d\n", VPAT_WINDOWS);
 	if (pt->men_only)
 		n += (size_t)snprintf(out + n, cap - n, "pieces men\n");
+	if (pt->material)
+		n += (size_t)snprintf(out + n, cap - n, "material\n");
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < pt->windows; k++)
+		for (int k = 0; k < PAT_TABLES; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
-				if (!pt->w[ph][k][i])
+				if (!pt->w[ph][k][i] || (k >= pt->windows && !(k == PAT_MATERIAL && pt->material)))
 					continue;
 				if (cap - n < 64) {
 					char *o2 = realloc(out, cap *= 2);

@@ -30,10 +30,16 @@ void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES],
 int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
 /* The same from the squares of each side's pieces (bit s - 1 for square s; a 10x10
  * board's 50: its men alone when pt->men_only), stm the side to move, pieces all the
- * pieces on the board (the phase): the windows' indices summed over the pieces alone. */
-int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces);
+ * pieces on the board (the phase), material vpattern_material_index's (read only when
+ * pt->material): the windows' indices summed over the pieces alone. */
+int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material);
+/* The material table's index (pt->material; PAT_MATERIAL's table): a case for each side,
+ * its men (0 .. 19, more read as 19) and kings (0 .. 3, more read as 3), the mover's case
+ * times 81 plus the other side's. vpattern_indices sets idx[PAT_MATERIAL] to it. */
+int vpattern_material_index(int own_men, int own_kings, int opp_men, int opp_kings);
 /* The text form: "pdnkit-vpatterns 1", "gametype N", "windows 25" when it uses 25 (else
- * 16), "pieces men" when the windows see men only, then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
+ * 16), "pieces men" when the windows see men only, "material" when it has the material
+ * table (window 25 of the lines after), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
  * comments. *gametype is the variant's.
  * 0, or -1 with the line and reason in err. */
 int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize);

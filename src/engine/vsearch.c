@@ -366,12 +366,19 @@ int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int
 	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
 	if (w->pat) {
 		if (bits && board_of(p->v)->bits && p->v->rows == 10) {
+			uint64_t wm = bits->men[PK_WHITE], bm = bits->men[PK_BLACK];
 			uint64_t wk = bits->kings[PK_WHITE], bk = bits->kings[PK_BLACK];
-			int pieces = __builtin_popcountll(bits->men[PK_WHITE] | bits->men[PK_BLACK] | wk | bk);
+			int pieces = __builtin_popcountll(wm | bm | wk | bk), mat = 0;
+			if (w->pat->material) {
+				int c[2][2] = { { __builtin_popcountll(wm), __builtin_popcountll(wk) },
+						{ __builtin_popcountll(bm), __builtin_popcountll(bk) } };
+				int me = p->stm == PK_WHITE ? 0 : 1;
+				mat = vpattern_material_index(c[me][0], c[me][1], c[!me][0], c[!me][1]);
+			}
 			if (w->pat->men_only)
 				wk = bk = 0;
-			v += vpattern_eval_masks(w->pat, p->stm, vbits_squares(p->v, bits->men[PK_WHITE] | wk),
-						 vbits_squares(p->v, bits->men[PK_BLACK] | bk), pieces);
+			v += vpattern_eval_masks(w->pat, p->stm, vbits_squares(p->v, wm | wk), vbits_squares(p->v, bm | bk),
+						 pieces, mat);
 		} else
 			v += vpattern_eval(w->pat, p);
 	}
