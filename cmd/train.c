@@ -142,7 +142,8 @@ int cmd_train(int argc, const char **argv)
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
-	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL;
+	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL,
+	     *phase_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
@@ -162,6 +163,7 @@ int cmd_train(int argc, const char **argv)
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board); with --variant 16 (two squares apart; the default) or 25 (the nine between them too)", "9|16|25" },
 		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none" },
 		{ "men-only", 0, POPT_ARG_NONE, &men_only, 0, "with --variant: the windows see men only (a king's square read as empty; kings left to the hand-set terms); the patterns written say so", NULL },
+		{ "phase", 0, POPT_ARG_STRING, &phase_arg, 0, "with --variant: place the phases by the pieces on the board (40 down to 2; the default) or by the tempo, the men's rows to go (300 down to 0)", "pieces|tempo" },
 		{ "calm", 0, POPT_ARG_NONE, &calm, 0, "with --variant: leave out the positions where the side not to move has a capture too (their outcome, and a search's label of them, is tactics the windows cannot see)", NULL },
 		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
@@ -218,6 +220,18 @@ int cmd_train(int argc, const char **argv)
 	if (calm && !variant) {
 		cli_error("--calm is for a 10x10 variant's positions: give --variant too");
 		goto out;
+	}
+	bool tempo = false;
+	if (phase_arg) {
+		if (!variant) {
+			cli_error("--phase is for a 10x10 variant's patterns: give --variant too");
+			goto out;
+		}
+		if (strcmp(phase_arg, "tempo") && strcmp(phase_arg, "pieces")) {
+			cli_error("--phase: '%s': pieces or tempo", phase_arg);
+			goto out;
+		}
+		tempo = !strcmp(phase_arg, "tempo");
 	}
 	if (tie_arg) {
 		if (!variant) {
@@ -415,6 +429,8 @@ int cmd_train(int argc, const char **argv)
 		learn_set_calm(d, true);
 	if (men_only)
 		learn_set_men_only(d, true);
+	if (tempo)
+		learn_set_tempo(d, true);
 	double t0 = cli_now();
 	int got;
 	pk_game *g;
@@ -684,6 +700,7 @@ out:
 	free(epos_arg);
 	free(windows_arg);
 	free(tie_arg);
+	free(phase_arg);
 	egdb_free(db);
 	return rc;
 }

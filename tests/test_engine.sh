@@ -185,7 +185,7 @@ v2=$("$PDNKIT" bench --variant international --json --features iir=0 | sed -E 's
 v3=$("$PDNKIT" bench --variant international --json --features sac=2 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$v3" ] && [ "$v3" -gt "$v1" ] && pass || fail "the variants' bench with sac=2: $v3 nodes, not more than $v1"
 # shots (off by default): a move that gives a capture is exempt from lmp alone, a
-# search between the default one and sac's (306,957 nodes with the fifth patterns).
+# search between the default one and sac's (306,961 nodes with the fifth patterns).
 v4=$("$PDNKIT" bench --variant international --json --features shots=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$v4" ] && [ "$v4" -gt "$v1" ] && [ "$v4" != "$v3" ] && pass || fail "the variants' bench with shots=1: $v4 nodes (default $v1, sac=2 $v3)"
 e4=$("$PDNKIT" bench --json --features shots=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')

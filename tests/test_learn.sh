@@ -112,6 +112,19 @@ mat_nodes=$(printf '%s\n' "$OUT" | tail -1 | sed -n 's/.*"nodes":\([0-9]*\).*/\1
 run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpm.txt" -j
 men_nodes=$(printf '%s\n' "$OUT" | tail -1 | sed -n 's/.*"nodes":\([0-9]*\).*/\1/p')
 [ -n "$mat_nodes" ] && [ "$mat_nodes" != "$men_nodes" ] && pass || fail "the material table changed no search: $mat_nodes against $men_nodes nodes"
+# --phase tempo: the phases placed by the men's rows to go; the file says so, the engine
+# loads it; only with --variant, and only tempo or pieces
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --men-only --phase tempo --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpt.txt" -q --threads 2
+expect_rc 0 "train --variant --phase tempo"
+grep -qx 'phase tempo' "$T_TMP/vpt.txt" && pass || fail "the file does not say its phases are by tempo: $(head -5 "$T_TMP/vpt.txt")"
+[ "$(grep '^[0-9]' "$T_TMP/vpt.txt" | md5sum)" != "$(grep '^[0-9]' "$T_TMP/vpm.txt" | md5sum)" ] && pass || fail "--phase tempo fitted the same weights"
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpt.txt"
+expect_rc 0 "the engine loads phases by tempo"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --phase moves
+expect_rc 2 "--phase moves"
+expect_err_has "pieces or tempo" "the choices named"
+run "$PDNKIT" train "$T_TMP/spi.pdn" --phase tempo
+expect_rc 2 "--phase without --variant"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 9
 expect_rc 2 "--windows 9 with --variant"
 expect_err_has "from 16 to 25" "the range named"

@@ -306,7 +306,7 @@ int main(void)
 		for (int k = 0; k < 400; k++) {
 			if (k == 200)
 				for (int t = 0; t < VW_NUM; t++)
-					w.w[t] = 3 + 7 * t;
+					w.w[t] = t == VW_DRAWISH ? 0 : 3 + 7 * t;   /* a switch: below */
 			pk_vpos p;
 			vpos_start(v, &p);
 			pk_vmovelist *ml = malloc(sizeof *ml);
@@ -370,6 +370,41 @@ int main(void)
 	CHECK_REPORT(bits_same == bits_tried && bits_tried > 1000, "veval from the bitboards = veval in %d of %d positions",
 		     bits_same, bits_tried);
 	CHECK_REPORT(counted == tried, "runaways and balance as counted afresh in %d of %d", counted, tried);
+	/* drawish: the side ahead's score cut against a king, to an eighth with three pieces or
+	 * fewer, to a half with as many kings and men at most one apart; else, or against men
+	 * alone, as it was; the same from the bitboards */
+	{
+		const pk_variant *v = variant_by_name("international");
+		pk_vweights off, on;
+		vweights_for(v, &off);
+		on = off;
+		on.w[VW_DRAWISH] = 1;
+		struct {
+			const char *fen;
+			int divisor;   /* 0: not cut */
+		} cases[] = {
+			{ "W:W31,32,33:BK5", 8 },
+			{ "B:W31,32,33:BK5", 0 },   /* the king ahead: no king against it */
+			{ "W:W31,32,33:B5", 0 },
+			{ "W:WK46,K47,31,32,33,34,35:BK3,K4,11,12,13,14", 2 },
+			{ "W:WK46,K47,31,32,33,34,35,36:BK3,K4,11,12,13,14", 0 },
+			{ "W:WK46,31,32,33,34,35:BK3,K4,11,12,13,14", 0 },
+		};
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			pk_vpos p;
+			char err[120];
+			if (vfen_parse(v, cases[i].fen, &p, err, sizeof err) < 0) {
+				CHECK_REPORT(0, "%s: %s", cases[i].fen, err);
+				continue;
+			}
+			pk_vbits bb;
+			vbits_of(&p, &bb);
+			int a = veval(&p, &off), b = veval(&p, &on);
+			int want = cases[i].divisor ? a / cases[i].divisor : a;
+			CHECK_REPORT(a != 0 && b == want, "%s: %d with drawish, want %d (%d without)", cases[i].fen, b, want, a);
+			CHECK(veval_bits(&p, &bb, &on, 5) == veval_mobility(&p, &on, 5));
+		}
+	}
 	CHECK_REPORT(runaways > tried / 20, "positions with runaways: %d of %d", runaways, tried);
 	/* The built-in fitted weights (book/weights-*.txt): each file parses, names a
 	 * variant, and (over the hand-set weights) is what that variant's engine uses. */
@@ -428,7 +463,10 @@ int main(void)
 		const pk_variant *v = variant_by_name("international");
 		pk_vmovelist *ml = malloc(sizeof *ml);
 		int agree = 0, seen = 0, readback = 0, written = 0, lengthened = 0;
-		int men_agree = 0, kings_same = 0, with_kings = 0;
+		int men_agree = 0, kings_same = 0, with_kings = 0, tempo_agree = 0;
+		pk_vweights tw;
+		vweights_for(v, &tw);
+		tw.pat = &rp;
 		for (int game = 0; game < 200 && ml; game++) {
 			pk_vpos p;
 			vpos_start(v, &p);
@@ -453,6 +491,11 @@ int main(void)
 					a = vpattern_eval(&rp, &q);
 					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE]), vbits_squares(v, b.men[PK_BLACK]), all, mat);
 					men_agree += a == m;
+					/* phases by the men's rows to go: the search's evaluation from the
+					 * bitboards is the board's */
+					rp.tempo = true;
+					tempo_agree += veval_bits(&q, &b, &tw, 3) == veval_bits(&q, NULL, &tw, 3);
+					rp.tempo = false;
 					if (b.kings[0] | b.kings[1]) {
 						/* the same position with each king a man of its side's:
 						 * another evaluation only where the windows see kings */
@@ -493,6 +536,7 @@ int main(void)
 		CHECK_REPORT(seen > 1000 && agree == seen, "the pattern evaluation from the pieces' squares: %d of %d the same", agree,
 			     seen);
 		CHECK_REPORT(men_agree == seen, "the windows of men alone from the men's squares: %d of %d the same", men_agree, seen);
+		CHECK_REPORT(tempo_agree == seen, "phases by tempo from the bitboards: %d of %d the same", tempo_agree, seen);
 		CHECK_REPORT(with_kings > 100 && kings_same == with_kings,
 			     "the windows read a king as a man of its side: %d of %d positions with kings the same", kings_same,
 			     with_kings);
@@ -526,6 +570,22 @@ int main(void)
 		CHECK(rp.checksum != with_mat);
 		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\n0 25 1558 40\n", &back, &gt, err, sizeof err) < 0 &&
 		      strstr(err, "line 3"));
+		/* "phase tempo" is read and written, and names the weights apart */
+		rp.tempo = true;
+		vpatterns_checksum(&rp);
+		text = vpatterns_format(&rp, v, "test");
+		CHECK_REPORT(text && strstr(text, "\nphase tempo\n") && vpatterns_parse(text, &back, &gt, err, sizeof err) == 0 &&
+				     back.tempo && back.checksum == rp.checksum && rp.checksum != with_mat,
+			     "a pattern file with phases by tempo reads back as one");
+		free(text);
+		rp.tempo = false;
+		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\nphase moves\n", &back, &gt, err, sizeof err) < 0 &&
+		      strstr(err, "line 3"));
+		/* the rows to go: 300 at the start, a man's rows from its crowning row */
+		pk_vpos sp;
+		vpos_start(v, &sp);
+		CHECK_REPORT(vpattern_rows_to_go(&sp) == 300, "rows to go at the start: %d", vpattern_rows_to_go(&sp));
+		CHECK(vpattern_step(&(pk_patterns){ .tempo = true }, 40, 300) == 0 && vpattern_step(&(pk_patterns){ .tempo = true }, 2, 0) == 22);
 		/* the index: each side's men (to 19) and kings (to 3), the mover's first */
 		CHECK(vpattern_material_index(20, 0, 20, 0) == 19 * 81 + 19);
 		CHECK(vpattern_material_index(3, 1, 0, 2) == 23 * 81 + 40);

@@ -235,7 +235,7 @@ pk_tune_data *tune_data_new(const pk_variant *v)
 		d->names = vweight_names;
 		for (int k = 0; k < VW_NUM; k++) {
 			d->start[k] = w.w[k];
-			d->fitted[k] = true;
+			d->fitted[k] = k != VW_DRAWISH;   /* a switch, not a weight */
 		}
 	} else {
 		d->nw = W_NUM;

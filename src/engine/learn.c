@@ -129,6 +129,7 @@ pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *ba
 
 void learn_set_calm(pk_learn_data *d, bool calm) { d->calm = calm; }
 void learn_set_men_only(pk_learn_data *d, bool men_only) { d->men_only = men_only; }
+void learn_set_tempo(pk_learn_data *d, bool tempo) { d->tempo = tempo; }
 
 int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 {
@@ -176,7 +177,7 @@ int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 		s->score = NO_SCORE;
 		int ph, t;
 		memset(s->idx, 0, sizeof s->idx);
-		vpattern_indices(&p, d->men_only, s->idx, &ph, &t);
+		vpattern_indices(&p, d->men_only, d->tempo, s->idx, &ph, &t);
 		s->phase = (uint8_t)ph;
 		s->t = (uint8_t)t;
 		int b = veval(&p, &d->vbase);
@@ -743,6 +744,7 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	out->windows = nwin;
 	out->material = o->material != 0 && !kings;
 	out->men_only = d->variant && d->men_only;
+	out->tempo = d->variant && d->tempo;
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (size_t k = 0; k < lt; k++)
 			for (size_t i = 0; i < ts; i++) {

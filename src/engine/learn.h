@@ -45,6 +45,8 @@ void learn_set_calm(pk_learn_data *d, bool calm);
 /* With men_only, the positions learn_add_vgame adds index windows of men alone (a king's
  * square empty), and the patterns fitted from them say so (pk_patterns.men_only). */
 void learn_set_men_only(pk_learn_data *d, bool men_only);
+/* With tempo, their phases are placed by the men's rows to go (pk_patterns.tempo). */
+void learn_set_tempo(pk_learn_data *d, bool tempo);
 void learn_data_free(pk_learn_data *d);
 /* The quiet positions of a replayed, complete game of English draughts with a result,
  * from ply skip on. 0 (a game without a result or not complete is skipped), -1 when out

@@ -37,6 +37,7 @@ struct pk_learn_data {
 	pk_vweights vbase;              /* the evaluation its patterns add to */
 	pk_vpos *vpos;                  /* with variant: each sample's position, for learn_label */
 	bool men_only;                  /* with variant: the windows see men only (vpattern.h) */
+	bool tempo;                     /* with variant: phases by the men's rows to go */
 	bool calm;                      /* with variant: positions where the other side has a
 					 * capture left out too */
 };

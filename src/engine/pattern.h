@@ -49,6 +49,8 @@ typedef struct pk_patterns {
 	int material;                   /* 1: the material table w[.][PAT_MATERIAL] is used */
 	bool men_only;                  /* 10x10 windows: men only, a king's square read as
 					 * empty (engine/vpattern.h) */
+	bool tempo;                     /* 10x10: the phases placed by the men's rows to go,
+					 * not by the pieces (engine/vpattern.h) */
 } pk_patterns;
 
 /* The index of the contents of each of the first `windows` windows, from the side to

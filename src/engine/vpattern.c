@@ -64,11 +64,16 @@ bool vpattern_board(const pk_variant *v)
 	return v && v->rows == 10 && v->cols == 10 && !v->inverted && !v->orthogonal;
 }
 
-/* pattern.h's phase of a piece count, as vpattern_indices places it. */
-static void phase_of(int pieces, int *phase, int *t)
+/* pattern.h's 22 steps: 40 pieces down to 2, or 300 rows to go down to 0. */
+int vpattern_step(const pk_patterns *pt, int pieces, int rows_to_go)
 {
-	int d = (40 - pieces) * 22 / 38;
-	d = d < 0 ? 0 : d > 22 ? 22 : d;
+	int d = pt && pt->tempo ? (300 - rows_to_go) * 22 / 300 : (40 - pieces) * 22 / 38;
+	return d < 0 ? 0 : d > 22 ? 22 : d;
+}
+
+/* The phase and place between phases of a step. */
+static void phase_of(int d, int *phase, int *t)
+{
 	int ph = d / PAT_SEG;
 	if (ph > PAT_PHASES - 2)
 		ph = PAT_PHASES - 2;
@@ -76,7 +81,17 @@ static void phase_of(int pieces, int *phase, int *t)
 	*t = d - ph * PAT_SEG;
 }
 
-void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES], int *phase, int *t)
+int vpattern_rows_to_go(const pk_vpos *p)
+{
+	int n = 0;
+	for (int s = 1; s <= 50; s++) {
+		int row = (s - 1) / 5;   /* 0: Black's back row, where White's men crown */
+		n += p->sq[s] == VP_WMAN ? row : p->sq[s] == VP_BMAN ? 9 - row : 0;
+	}
+	return n;
+}
+
+void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[PAT_TABLES], int *phase, int *t)
 {
 	pthread_once(&win_once, windows_init);
 	int side = p->stm == PK_WHITE ? 0 : 1;
@@ -105,8 +120,9 @@ void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES],
 			x = x * 3 + state[win_sq[side][k][i]];
 		idx[k] = (uint16_t)x;
 	}
-	/* 40 pieces down to 2, onto pattern.h's 22 steps */
-	phase_of(pieces, phase, t);
+	/* 40 pieces down to 2 (or 300 rows to go down to 0), onto pattern.h's 22 steps */
+	pk_patterns how = { .tempo = tempo };
+	phase_of(vpattern_step(&how, pieces, tempo ? vpattern_rows_to_go(p) : 0), phase, t);
 }
 
 int vpattern_material_index(int own_men, int own_kings, int opp_men, int opp_kings)
@@ -137,11 +153,16 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 {
 	uint16_t idx[PAT_TABLES];
 	int ph, t;
-	vpattern_indices(p, pt->men_only, idx, &ph, &t);
+	vpattern_indices(p, pt->men_only, pt->tempo, idx, &ph, &t);
 	return blend(pt, idx, ph, t);
 }
 
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material)
+{
+	return vpattern_eval_masks_step(pt, stm, white, black, vpattern_step(NULL, pieces, 0), material);
+}
+
+int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int step, int material)
 {
 	if (!win_ready)
 		pthread_once(&win_once, windows_init);
@@ -158,7 +179,7 @@ int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t
 	memcpy(idx, &acc, sizeof idx);
 	idx[PAT_MATERIAL] = (uint16_t)material;
 	int ph, t;
-	phase_of(pieces, &ph, &t);
+	phase_of(step, &ph, &t);
 	return blend(pt, idx, ph, t);
 }
 
@@ -167,7 +188,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 	memset(pt, 0, sizeof *pt);
 	*gametype = 0;
 	int line = 0, windows = VPAT_WINDOWS_BASIC;
-	bool header = false, men_only = false, material = false;
+	bool header = false, men_only = false, material = false, tempo = false;
 	for (const char *p = text; *p;) {
 		line++;
 		const char *end = strchr(p, '\n');
@@ -208,6 +229,12 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 				return -1;
 			}
 			men_only = !strcmp(word, "men");
+		} else if (sscanf(buf, " phase %31s %c", word, &extra) == 1) {
+			if (strcmp(word, "tempo") && strcmp(word, "pieces")) {
+				snprintf(err, errsize, "line %d: phase %s: tempo or pieces", line, word);
+				return -1;
+			}
+			tempo = !strcmp(word, "tempo");
 		} else if (sscanf(buf, " %31s %c", word, &extra) == 1 && !strcmp(word, "material")) {
 			material = true;
 		} else if (sscanf(buf, " %d %d %d %d %c", &a, &b, &c, &d, &extra) == 4) {
@@ -229,6 +256,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 	pt->windows = windows;
 	pt->men_only = men_only;
 	pt->material = material;
+	pt->tempo = tempo;
 	vpatterns_checksum(pt);
 	return 0;
 }
@@ -250,6 +278,8 @@ void vpatterns_checksum(pk_patterns *pt)
 			}
 	if (pt->men_only)
 		h = (h ^ 'm') * 16777619u;   /* the same weights read otherwise */
+	if (pt->tempo)
+		h = (h ^ 't') * 16777619u;
 	for (int ph = 0; ph < PAT_PHASES && pt->material; ph++)
 		for (int i = 0; i < PAT_INDEX; i++) {
 			int16_t x = pt->w[ph][PAT_MATERIAL][i];
@@ -275,6 +305,8 @@ char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *c
 		n += (size_t)snprintf(out + n, cap - n, "pieces men\n");
 	if (pt->material)
 		n += (size_t)snprintf(out + n, cap - n, "material\n");
+	if (pt->tempo)
+		n += (size_t)snprintf(out + n, cap - n, "phase tempo\n");
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (int k = 0; k < PAT_TABLES; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {

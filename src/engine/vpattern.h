@@ -25,7 +25,11 @@ bool vpattern_board(const pk_variant *v);
 /* The index of each window's contents from the side to move's view, and where the piece
  * count falls among the phases (as pattern_indices); with men_only a king's square is
  * read as empty (the phase still counts it). */
-void vpattern_indices(const pk_vpos *p, bool men_only, uint16_t idx[PAT_TABLES], int *phase, int *t);
+void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[PAT_TABLES], int *phase, int *t);
+/* The men's rows to go (each man's rows from its crowning row, summed over both sides: 300
+ * at the start of International draughts, 0 when no man is left), which places the phases
+ * of patterns with tempo (pk_patterns.tempo) from 300 down to 0. */
+int vpattern_rows_to_go(const pk_vpos *p);
 /* Their weights' sum for the side to move, blended between the phases, in hundredths. */
 int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
 /* The same from the squares of each side's pieces (bit s - 1 for square s; a 10x10
@@ -33,13 +37,18 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
  * pieces on the board (the phase), material vpattern_material_index's (read only when
  * pt->material): the windows' indices summed over the pieces alone. */
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material);
+/* The same with the phase given: its step (0 .. 22, pattern.h's; vpattern_step()). */
+int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int step, int material);
+/* The phase's step (0 .. 22) of pt's positions of that many pieces and men's rows to go. */
+int vpattern_step(const pk_patterns *pt, int pieces, int rows_to_go);
 /* The material table's index (pt->material; PAT_MATERIAL's table): a case for each side,
  * its men (0 .. 19, more read as 19) and kings (0 .. 3, more read as 3), the mover's case
  * times 81 plus the other side's. vpattern_indices sets idx[PAT_MATERIAL] to it. */
 int vpattern_material_index(int own_men, int own_kings, int opp_men, int opp_kings);
 /* The text form: "pdnkit-vpatterns 1", "gametype N", "windows 25" when it uses 25 (else
  * 16), "pieces men" when the windows see men only, "material" when it has the material
- * table (window 25 of the lines after), then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
+ * table (window 25 of the lines after), "phase tempo" when its phases are placed by the
+ * men's rows to go, then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
  * comments. *gametype is the variant's.
  * 0, or -1 with the line and reason in err. */
 int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize);

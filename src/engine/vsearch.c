@@ -26,7 +26,7 @@ struct pk_vengine {
 const char *const vweight_names[VW_NUM] = { "king",    "advance",  "centre",     "mobility",
 					    "back_rank", "advance_late", "balance", "runaway",
 					    "edge",     "outpost",  "king_diag", "trade",
-					    "backed",   "safe" };
+					    "backed",   "safe", "drawish" };
 
 /* By kind: flying kings are worth more, and short-king games reward the back row; the
  * terms from advance_late on are 0 until a variant's file (book/weights-*.txt) sets them. */
@@ -360,6 +360,32 @@ int veval(const pk_vpos *p, const pk_vweights *w) { return veval_mobility(p, w, 
 
 int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mob) { return veval_bits(p, NULL, w, mob); }
 
+/* v (the side to move's score) cut where the side ahead has drawish material against a
+ * king of the other side (VW_DRAWISH). */
+static int drawish(const pk_vpos *p, const pk_vbits *bits, int v)
+{
+	int c[2][2] = { { 0, 0 }, { 0, 0 } };   /* [PK_BLACK, PK_WHITE][men, kings] */
+	if (bits)
+		for (int s = 0; s < 2; s++) {
+			c[s][0] = __builtin_popcountll(bits->men[s]);
+			c[s][1] = __builtin_popcountll(bits->kings[s]);
+		}
+	else
+		for (int q = 1; q <= variant_squares(p->v); q++) {
+			int pc = p->sq[q];
+			if (pc != VP_EMPTY)
+				c[pc == VP_WMAN || pc == VP_WKING ? PK_WHITE : PK_BLACK][pc == VP_WKING || pc == VP_BKING]++;
+		}
+	int ahead = v > 0 ? p->stm : !p->stm, other = !ahead;
+	if (v == 0 || c[other][1] == 0)
+		return v;
+	if (c[ahead][0] + c[ahead][1] <= 3)
+		return v / 8;
+	if (c[ahead][1] == c[other][1] && abs(c[ahead][0] - c[other][0]) <= 1)
+		return v / 2;
+	return v;
+}
+
 int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mob)
 {
 	int s = eval_static(p, bits, w, board_of(p->v));
@@ -375,13 +401,21 @@ int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int
 				int me = p->stm == PK_WHITE ? 0 : 1;
 				mat = vpattern_material_index(c[me][0], c[me][1], c[!me][0], c[!me][1]);
 			}
+			int togo = 0;
+			if (w->pat->tempo) {
+				const vboard *b = board_of(p->v);
+				for (int r = 0; r < 10; r++)
+					togo += pc64(wm & b->rowb[r]) * r + pc64(bm & b->rowb[r]) * (9 - r);
+			}
 			if (w->pat->men_only)
 				wk = bk = 0;
-			v += vpattern_eval_masks(w->pat, p->stm, vbits_squares(p->v, wm | wk), vbits_squares(p->v, bm | bk),
-						 pieces, mat);
+			v += vpattern_eval_masks_step(w->pat, p->stm, vbits_squares(p->v, wm | wk), vbits_squares(p->v, bm | bk),
+						      vpattern_step(w->pat, pieces, togo), mat);
 		} else
 			v += vpattern_eval(w->pat, p);
 	}
+	if (w->w[VW_DRAWISH])
+		v = drawish(p, board_of(p->v)->bits ? bits : NULL, v);
 	return v;
 }
 
@@ -407,6 +441,7 @@ void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 	f[VW_BACKED] = sign * t.backed;
 	f[VW_TRADE] = sign * (t.men + t.kings) * share;
 	f[VW_SAFE] = 0;
+	f[VW_DRAWISH] = 0;
 	if (b->bits) {
 		pk_vbits x;
 		vbits_of(p, &x);
