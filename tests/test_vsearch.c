@@ -377,15 +377,18 @@ int main(void)
 		const pk_variant *v = variant_by_name("international");
 		pk_vweights off, on;
 		vweights_for(v, &off);
+		off.w[VW_DRAWISH] = 0;
 		on = off;
 		on.w[VW_DRAWISH] = 1;
 		struct {
 			const char *fen;
 			int divisor;   /* 0: not cut */
 		} cases[] = {
-			{ "W:W31,32,33:BK5", 8 },
-			{ "B:W31,32,33:BK5", 0 },   /* the king ahead: no king against it */
-			{ "W:W31,32,33:B5", 0 },
+			{ "W:W31,32,33:BK5,15", 0 },   /* the king's side ahead, against men alone */
+			{ "W:WK31,32,33:BK5,15", 8 },
+			{ "B:W31,32,33:BK5,15", 0 },   /* the king's side ahead: no king against it */
+			{ "W:W31,32,33:B5,15", 0 },
+			{ "W:WK31,K32,K33:BK5", 0 },   /* a lone king: the search's FMJD endings */
 			{ "W:WK46,K47,31,32,33,34,35:BK3,K4,11,12,13,14", 2 },
 			{ "W:WK46,K47,31,32,33,34,35,36:BK3,K4,11,12,13,14", 0 },
 			{ "W:WK46,31,32,33,34,35:BK3,K4,11,12,13,14", 0 },
@@ -585,7 +588,8 @@ int main(void)
 		pk_vpos sp;
 		vpos_start(v, &sp);
 		CHECK_REPORT(vpattern_rows_to_go(&sp) == 300, "rows to go at the start: %d", vpattern_rows_to_go(&sp));
-		CHECK(vpattern_step(&(pk_patterns){ .tempo = true }, 40, 300) == 0 && vpattern_step(&(pk_patterns){ .tempo = true }, 2, 0) == 22);
+		CHECK(vpattern_step(true, 40, 300) == 0 && vpattern_step(true, 2, 0) == 22 && vpattern_step(false, 40, 0) == 0 &&
+		      vpattern_step(false, 2, 300) == 22);
 		/* the index: each side's men (to 19) and kings (to 3), the mover's first */
 		CHECK(vpattern_material_index(20, 0, 20, 0) == 19 * 81 + 19);
 		CHECK(vpattern_material_index(3, 1, 0, 2) == 23 * 81 + 40);

@@ -65,9 +65,9 @@ bool vpattern_board(const pk_variant *v)
 }
 
 /* pattern.h's 22 steps: 40 pieces down to 2, or 300 rows to go down to 0. */
-int vpattern_step(const pk_patterns *pt, int pieces, int rows_to_go)
+int vpattern_step(bool tempo, int pieces, int rows_to_go)
 {
-	int d = pt && pt->tempo ? (300 - rows_to_go) * 22 / 300 : (40 - pieces) * 22 / 38;
+	int d = tempo ? (300 - rows_to_go) * 22 / 300 : (40 - pieces) * 22 / 38;
 	return d < 0 ? 0 : d > 22 ? 22 : d;
 }
 
@@ -121,8 +121,7 @@ void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[
 		idx[k] = (uint16_t)x;
 	}
 	/* 40 pieces down to 2 (or 300 rows to go down to 0), onto pattern.h's 22 steps */
-	pk_patterns how = { .tempo = tempo };
-	phase_of(vpattern_step(&how, pieces, tempo ? vpattern_rows_to_go(p) : 0), phase, t);
+	phase_of(vpattern_step(tempo, pieces, tempo ? vpattern_rows_to_go(p) : 0), phase, t);
 }
 
 int vpattern_material_index(int own_men, int own_kings, int opp_men, int opp_kings)
@@ -159,7 +158,7 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material)
 {
-	return vpattern_eval_masks_step(pt, stm, white, black, vpattern_step(NULL, pieces, 0), material);
+	return vpattern_eval_masks_step(pt, stm, white, black, vpattern_step(false, pieces, 0), material);
 }
 
 int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int step, int material)

@@ -39,8 +39,9 @@ int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material);
 /* The same with the phase given: its step (0 .. 22, pattern.h's; vpattern_step()). */
 int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int step, int material);
-/* The phase's step (0 .. 22) of pt's positions of that many pieces and men's rows to go. */
-int vpattern_step(const pk_patterns *pt, int pieces, int rows_to_go);
+/* The phase's step (0 .. 22) of a position of that many pieces and men's rows to go, for
+ * patterns with tempo (pk_patterns.tempo) or without. */
+int vpattern_step(bool tempo, int pieces, int rows_to_go);
 /* The material table's index (pt->material; PAT_MATERIAL's table): a case for each side,
  * its men (0 .. 19, more read as 19) and kings (0 .. 3, more read as 3), the mover's case
  * times 81 plus the other side's. vpattern_indices sets idx[PAT_MATERIAL] to it. */

@@ -377,7 +377,8 @@ static int drawish(const pk_vpos *p, const pk_vbits *bits, int v)
 				c[pc == VP_WMAN || pc == VP_WKING ? PK_WHITE : PK_BLACK][pc == VP_WKING || pc == VP_BKING]++;
 		}
 	int ahead = v > 0 ? p->stm : !p->stm, other = !ahead;
-	if (v == 0 || c[other][1] == 0)
+	/* against men alone no cut; against a lone king the search's FMJD endings do it */
+	if (v == 0 || c[other][1] == 0 || c[other][0] + c[other][1] == 1)
 		return v;
 	if (c[ahead][0] + c[ahead][1] <= 3)
 		return v / 8;
@@ -410,7 +411,7 @@ int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int
 			if (w->pat->men_only)
 				wk = bk = 0;
 			v += vpattern_eval_masks_step(w->pat, p->stm, vbits_squares(p->v, wm | wk), vbits_squares(p->v, bm | bk),
-						      vpattern_step(w->pat, pieces, togo), mat);
+						      vpattern_step(w->pat->tempo, pieces, togo), mat);
 		} else
 			v += vpattern_eval(w->pat, p);
 	}

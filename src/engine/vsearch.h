@@ -39,7 +39,8 @@ enum {
 	VW_SAFE,                /* each plain move of a man after which the other side has no
 				 * capture, more than the opponent has (boards with bitboards) */
 	VW_DRAWISH,             /* a switch (1: on), not a weight: the side ahead's score cut
-				 * where its material seldom wins against a king, to an eighth
+				 * where its material seldom wins against a king and more (a
+				 * lone king is the FMJD endings' of the search), to an eighth
 				 * with three pieces or fewer, to a half with as many kings as
 				 * the other side and men at most one apart */
 	VW_NUM
