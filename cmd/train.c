@@ -161,7 +161,7 @@ int cmd_train(int argc, const char **argv)
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
 		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board); with --variant 16 (two squares apart; the default) or 25 (the nine between them too)", "9|16|25" },
-		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none" },
+		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), each window and its partner half a circle round as one with the sides swapped (colours), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none|colours" },
 		{ "men-only", 0, POPT_ARG_NONE, &men_only, 0, "with --variant: the windows see men only (a king's square read as empty; kings left to the hand-set terms); the patterns written say so", NULL },
 		{ "phase", 0, POPT_ARG_STRING, &phase_arg, 0, "with --variant: place the phases by the pieces on the board (40 down to 2; the default) or by the tempo, the men's rows to go (300 down to 0)", "pieces|tempo" },
 		{ "calm", 0, POPT_ARG_NONE, &calm, 0, "with --variant: leave out the positions where the side not to move has a capture too (their outcome, and a search's label of them, is tactics the windows cannot see)", NULL },
@@ -238,13 +238,13 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--tie ties a 10x10 variant's windows: give --variant too");
 			goto out;
 		}
-		const char *const ties[] = { "none", "rows", "all" };
+		const char *const ties[] = { "none", "rows", "all", "colours" };
 		int k = 0;
-		while (k < 3 && strcmp(tie_arg, ties[k]) != 0)
+		while (k < 4 && strcmp(tie_arg, ties[k]) != 0)
 			k++;
-		if (k == 3) {
-			cli_error("--tie: '%s': give rows, all or none", tie_arg);
-			cli_did_you_mean(tie_arg, ties, 3);
+		if (k == 4) {
+			cli_error("--tie: '%s': give rows, all, colours or none", tie_arg);
+			cli_did_you_mean(tie_arg, ties, 4);
 			goto out;
 		}
 		lo.tie = k;
@@ -464,7 +464,9 @@ int cmd_train(int argc, const char **argv)
 		goto out;
 	}
 	/* the labels' file is for these settings: the depths and how many positions */
-	uint64_t lkey = (uint64_t)ldepth | (uint64_t)levery << 8;
+	/* (the stride kept to its field: a file's labels serve every stride, and a stride past
+	 * 255 spilled into the depths' fields, and the file was replaced) */
+	uint64_t lkey = (uint64_t)ldepth | (uint64_t)(levery & 0xFF) << 8;
 	if (lend_arg)
 		lkey |= (uint64_t)lend_pieces << 40 | (uint64_t)lend_depth << 48;
 	bool have_labels = false, migrate = false;
@@ -486,6 +488,12 @@ int cmd_train(int argc, const char **argv)
 				cli_error("'%s' is no labels file of pdnkit train, or is damaged or cut short (its check fails); remove it to label again", lfile);
 				goto out;
 			}
+			if (lr == 1) {
+				/* never replaced: its searches may have taken hours */
+				cli_error("'%s' holds labels of other settings (another --label-depth or --label-endgame) or of an older format; it is left as it is: give another --label-file, or remove it to label again", lfile);
+				rc = EXIT_USAGE;
+				goto out;
+			}
 			/* every position the stride picks already searched: nothing to search */
 			migrate = lr == 3;
 			if (migrate)
@@ -495,8 +503,6 @@ int cmd_train(int argc, const char **argv)
 				if (lr == 0)
 					fprintf(stderr, "train: %zu of %zu positions labelled from the labels file (%zu with a score)%s\n",
 						matched, learn_positions(d), learn_labelled(d), have_labels ? "" : "; searching the others");
-				else
-					fprintf(stderr, "train: the labels file is of other settings or an older format: labelling again\n");
 			}
 		}
 	}

@@ -23,6 +23,7 @@ expect_rc() { [ "$RC" -eq "$1" ] && pass || fail "$2: exit status $RC, want $1 (
 expect_out() { [ "$OUT" = "$1" ] && pass || fail "$2: stdout was [$OUT], want [$1]"; }
 expect_out_has() { case $OUT in *"$1"*) pass ;; *) fail "$2: stdout lacks [$1]: [$OUT]" ;; esac; }
 expect_err_has() { case $ERR in *"$1"*) pass ;; *) fail "$2: stderr lacks [$1]: [$ERR]" ;; esac; }
+expect_err_lacks() { case $ERR in *"$1"*) fail "$2: stderr has [$1]: [$ERR]" ;; *) pass ;; esac; }
 expect_err_empty() { [ -z "$ERR" ] && pass || fail "$1: stderr not empty: [$ERR]"; }
 
 # have_corpora: true when the shared corpora are there; otherwise says which checks are

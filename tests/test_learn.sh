@@ -79,6 +79,20 @@ awk '/^[0-9]/ && $2 == 5 { n++ } END { exit !(n > 20) }' "$T_TMP/vpr.txt" && pas
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie all --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpa.txt" -q --threads 2
 awk '/^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
      END { bad = 0; for (k in w) { split(k, a, " "); if (w[a[1] " 0 " a[3]] != w[k]) bad++ }; exit !(bad == 0) }' "$T_TMP/vpa.txt" && pass || fail "--tie all: windows differ"
+# --tie colours: a window's weight of an index is minus its partner's (the window turned
+# half a circle) of the index turned (the squares in the other order, the sides swapped)
+for nw in 16 25; do
+	run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie colours --windows $nw --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpc$nw.txt" -q --threads 2
+	expect_rc 0 "train --variant --tie colours --windows $nw"
+	awk -v nw=$nw 'function turned(x,   y, d, c) { y = 0; for (d = 0; d < 8; d++) { c = x % 3; x = int(x / 3); y = y * 3 + (c == 1 ? 2 : c == 2 ? 1 : 0) }; return y }
+	     /^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
+	     END { bad = 0; n = 0
+	           for (k in w) { split(k, a, " "); p = a[2] < 16 ? 15 - a[2] : 40 - a[2]; n++
+	                          if (w[a[1] " " p " " turned(a[3])] != -w[k]) bad++ }
+	           exit !(n > 100 && bad == 0) }' "$T_TMP/vpc$nw.txt" && pass || fail "--tie colours --windows $nw: a weight not minus its partner's"
+done
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpc16.txt"
+expect_rc 0 "the colours-tied weights load and search"
 # --windows 25: the nine regions between the sixteen too, a file that says so and loads
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 25 --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vp25.txt" -q --threads 2
 expect_rc 0 "train --variant --windows 25"
@@ -361,10 +375,23 @@ l1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 -j
 expect_err_has "labelled from the labels file" "read back the second time"
 [ "$l1" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the same network from the labels read back"
+# a file of other settings is refused and left as it is, never replaced by a new labelling
+cp "$T_TMP/lab.bin" "$T_TMP/lab-before.bin"
 run "$PDNKIT" train --net "$SP" --label-depth 3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
-expect_err_has "other settings" "another depth labels again"
+expect_rc 2 "labels of another depth refused"
+expect_err_has "other settings" "another depth: the file's settings named"
+expect_err_has "give another --label-file, or remove it" "another depth: what to do"
+cmp -s "$T_TMP/lab.bin" "$T_TMP/lab-before.bin" && pass || fail "labels of another depth: the file left as it was"
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-endgame 12:3 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
-expect_err_has "other settings" "endings labelled deeper label again"
+expect_rc 2 "endings labelled deeper refused"
+expect_err_has "other settings" "endings labelled deeper: the file's settings named"
+cmp -s "$T_TMP/lab.bin" "$T_TMP/lab-before.bin" && pass || fail "endings labelled deeper: the file left as it was"
+# a stride past 255 reads the same labels (it once spilled into the depth's field, and the
+# file was replaced by the few positions that stride picks)
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-every 1000 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
+expect_rc 0 "--label-every 1000 with the labels file"
+expect_err_has "labelled from the labels file" "--label-every 1000 reads the labels"
+cmp -s "$T_TMP/lab.bin" "$T_TMP/lab-before.bin" && pass || fail "--label-every 1000: the file's labels all kept"
 # the file labels the same positions of a larger collection: only the others searched
 awk '/^\[Event/{n++} n <= 3' "$SP" >"$T_TMP/sp-half.pdn"
 run "$PDNKIT" train --net "$T_TMP/sp-half.pdn" --label-depth 2 --label-file "$T_TMP/labh.bin" --epochs 1 --batch 64
@@ -376,6 +403,14 @@ got=$(echo "$ERR" | sed -n 's/.*train: \([0-9]*\) of \([0-9]*\) positions labell
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/labh.bin" --epochs 1 --batch 64
 got2=$(echo "$ERR" | sed -n 's/.*train: \([0-9]*\) of \([0-9]*\) positions labelled from the labels file ([0-9]* with a score)$/\1 \2/p')
 [ -n "$got2" ] && [ "${got2% *}" = "${got2#* }" ] && pass || fail "all labels read the third time: '$got2' ($ERR)"
+# a run on fewer games that searches and writes the file keeps the labels of the others
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-every 2 --label-file "$T_TMP/labq.bin" --epochs 1 --batch 64
+expect_rc 0 "every second position of all the games labelled"
+run "$PDNKIT" train --net "$T_TMP/sp-half.pdn" --label-depth 2 --label-file "$T_TMP/labq.bin" --epochs 1 --batch 64
+expect_err_has "searching the others" "fewer games, every position: the others searched"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-every 2 --label-file "$T_TMP/labq.bin" --epochs 1 --batch 64
+expect_err_has "labelled from the labels file" "all the games again: read from the file"
+expect_err_lacks "searching the others" "all the games again: the other games' labels were kept, nothing searched"
 # a labels file damaged in its scores (one byte changed) is refused, not trained on
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 1 --batch 64 -j
 SZ=$(wc -c <"$T_TMP/lab.bin")

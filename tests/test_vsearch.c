@@ -466,7 +466,7 @@ int main(void)
 		const pk_variant *v = variant_by_name("international");
 		pk_vmovelist *ml = malloc(sizeof *ml);
 		int agree = 0, seen = 0, readback = 0, written = 0, lengthened = 0;
-		int men_agree = 0, kings_same = 0, with_kings = 0, tempo_agree = 0;
+		int men_agree = 0, kings_same = 0, with_kings = 0, tempo_agree = 0, turned_agree = 0, turned_seen = 0;
 		pk_vweights tw;
 		vweights_for(v, &tw);
 		tw.pat = &rp;
@@ -499,6 +499,23 @@ int main(void)
 					rp.tempo = true;
 					tempo_agree += veval_bits(&q, &b, &tw, 3) == veval_bits(&q, NULL, &tw, 3);
 					rp.tempo = false;
+					/* the other side to move sees window k's squares as window
+					 * vpattern_partner(k), its index vpattern_turned's (what train
+					 * --tie colours ties) */
+					if (side == 0) {
+						pk_vpos o = q;
+						o.stm = PK_BLACK;
+						uint16_t ia[PAT_TABLES], ib[PAT_TABLES];
+						int pa, ta, pb, tb;
+						vpattern_indices(&q, false, false, ia, &pa, &ta);
+						vpattern_indices(&o, false, false, ib, &pb, &tb);
+						for (int k = 0; k < VPAT_WINDOWS; k++) {
+							int pk = vpattern_partner(k);
+							turned_agree += pk >= 0 && pk < VPAT_WINDOWS && ib[pk] == vpattern_turned(ia[k]) &&
+									vpattern_partner(pk) == k && vpattern_turned(vpattern_turned(ia[k])) == ia[k];
+							turned_seen++;
+						}
+					}
 					if (b.kings[0] | b.kings[1]) {
 						/* the same position with each king a man of its side's:
 						 * another evaluation only where the windows see kings */
@@ -540,6 +557,9 @@ int main(void)
 			     seen);
 		CHECK_REPORT(men_agree == seen, "the windows of men alone from the men's squares: %d of %d the same", men_agree, seen);
 		CHECK_REPORT(tempo_agree == seen, "phases by tempo from the bitboards: %d of %d the same", tempo_agree, seen);
+		CHECK_REPORT(turned_seen > 10000 && turned_agree == turned_seen,
+			     "the other side to move: each window's partner reads the turned index: %d of %d", turned_agree,
+			     turned_seen);
 		CHECK_REPORT(with_kings > 100 && kings_same == with_kings,
 			     "the windows read a king as a man of its side: %d of %d positions with kings the same", kings_same,
 			     with_kings);

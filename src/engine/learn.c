@@ -40,6 +40,8 @@ void learn_data_free(pk_learn_data *d)
 	free(d->pos);
 	free(d->vpos);
 	free(d->kidx);
+	free(d->kept_keys);
+	free(d->kept_scores);
 	free(d);
 }
 
@@ -236,12 +238,63 @@ static size_t unsearched(const pk_learn_data *d, int every, size_t *todo)
 
 size_t learn_unsearched(const pk_learn_data *d, int every) { return unsearched(d, every, NULL); }
 
-size_t learn_searched(const pk_learn_data *d)
+/* Where key is in the open-addressed table of cap (a power of two) slots, or the empty
+ * slot where it would go. */
+static size_t find_slot(const uint64_t *keys, const unsigned char *used, size_t cap, uint64_t key)
+{
+	size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+	while (used[at] && keys[at] != key)
+		at = (at + 1) & (cap - 1);
+	return at;
+}
+
+/* The searched positions' keys, each once (a position met in many games is searched and
+ * kept once), into a table of *cap slots: how many, or (size_t)-1 when out of memory. */
+static size_t searched_keys(const pk_learn_data *d, uint64_t **keys, unsigned char **used, size_t *cap)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < d->n; i++)
 		n += d->v[i].tried != 0;
-	return n;
+	size_t c = 16;
+	while (c < 2 * n + 16)
+		c *= 2;
+	*keys = calloc(c, sizeof **keys);
+	*used = calloc(c, 1);
+	*cap = c;
+	if (!*keys || !*used) {
+		free(*keys);
+		free(*used);
+		*keys = NULL;
+		*used = NULL;
+		return (size_t)-1;
+	}
+	size_t distinct = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (!d->v[i].tried)
+			continue;
+		size_t at = find_slot(*keys, *used, c, d->pos[i].key);
+		if (!(*used)[at]) {
+			(*used)[at] = 1;
+			(*keys)[at] = d->pos[i].key;
+			distinct++;
+		}
+	}
+	return distinct;
+}
+
+size_t learn_searched(const pk_learn_data *d)
+{
+	uint64_t *keys;
+	unsigned char *used;
+	size_t cap, n = searched_keys(d, &keys, &used, &cap);
+	free(keys);
+	free(used);
+	if (n == (size_t)-1) {   /* out of memory: the positions, a position met twice twice */
+		n = 0;
+		for (size_t i = 0; i < d->n; i++)
+			n += d->v[i].tried != 0;
+	}
+	return n + d->nkept;
 }
 
 typedef struct {
@@ -397,27 +450,47 @@ int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 {
 	unsigned char h[16 + 24];
 	memcpy(h, "pdnkit-labels 3\n", 16);
-	uint64_t n = learn_searched(d);
+	uint64_t *keys;
+	unsigned char *used;
+	size_t cap, distinct = searched_keys(d, &keys, &used, &cap);
+	if (distinct == (size_t)-1)
+		return -1;
+	uint64_t n = distinct + d->nkept;
 	put64(h + 16, SETTINGS_NO_STRIDE(settings));
 	put64(h + 24, n);
 	put64(h + 32, 0);
 	uint64_t sum = bytes_hash(14695981039346656037ull, h + 16, 24);
-	if (fwrite(h, 1, sizeof h, f) != sizeof h)
-		return -1;
-	for (size_t i = 0; i < d->n; i++) {
-		if (!d->v[i].tried)
-			continue;
+	int rc = fwrite(h, 1, sizeof h, f) == sizeof h ? 0 : -1;
+	/* each key once (its slot emptied once written), then the file's others */
+	for (size_t i = 0; i < d->n + d->nkept && rc == 0; i++) {
+		uint64_t key;
+		int16_t score;
+		if (i < d->n) {
+			if (!d->v[i].tried)
+				continue;
+			size_t at = find_slot(keys, used, cap, d->pos[i].key);
+			if (used[at] != 1)
+				continue;
+			used[at] = 2;
+			key = d->pos[i].key;
+			score = d->v[i].score;
+		} else {
+			key = d->kept_keys[i - d->n];
+			score = d->kept_scores[i - d->n];
+		}
 		unsigned char b[10];
-		put64(b, d->pos[i].key);
-		b[8] = (unsigned char)((uint16_t)d->v[i].score & 0xFF);
-		b[9] = (unsigned char)((uint16_t)d->v[i].score >> 8);
+		put64(b, key);
+		b[8] = (unsigned char)((uint16_t)score & 0xFF);
+		b[9] = (unsigned char)((uint16_t)score >> 8);
 		sum = bytes_hash(sum, b, sizeof b);
 		if (fwrite(b, 1, sizeof b, f) != sizeof b)
-			return -1;
+			rc = -1;
 	}
+	free(keys);
+	free(used);
 	unsigned char t[8];
 	put64(t, sum);
-	return fwrite(t, 1, 8, f) == 8 ? 0 : -1;
+	return rc == 0 && fwrite(t, 1, 8, f) == 8 ? 0 : -1;
 }
 
 /* Format 2: a score for each of exactly these positions. */
@@ -452,16 +525,6 @@ static int load_v2(pk_learn_data *d, uint64_t settings, const unsigned char *h, 
 	free(scores);
 	d->labelled = labelled;
 	return 0;
-}
-
-/* Where key is in the open-addressed table of cap (a power of two) slots, or the empty
- * slot where it would go. */
-static size_t find_slot(const uint64_t *keys, const unsigned char *used, size_t cap, uint64_t key)
-{
-	size_t at = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
-	while (used[at] && keys[at] != key)
-		at = (at + 1) & (cap - 1);
-	return at;
 }
 
 int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE *f)
@@ -519,11 +582,32 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE
 			size_t at = find_slot(keys, used, cap, d->pos[i].key);
 			if (!used[at])
 				continue;
+			used[at] = 2;   /* matched: written back from the position */
 			d->v[i].score = scores[at];
 			d->v[i].tried = 1;
 			d->labelled += scores[at] != NO_SCORE;
 			(*matched)++;
 		}
+	/* the entries that label none of these positions, kept to be written back */
+	size_t nk = 0;
+	for (size_t at = 0; rc == 0 && at < cap; at++)
+		nk += used[at] == 1;
+	free(d->kept_keys);
+	free(d->kept_scores);
+	d->kept_keys = NULL;
+	d->kept_scores = NULL;
+	d->nkept = 0;
+	if (rc == 0 && nk) {
+		d->kept_keys = malloc(nk * sizeof *d->kept_keys);
+		d->kept_scores = malloc(nk * sizeof *d->kept_scores);
+		if (!d->kept_keys || !d->kept_scores)
+			rc = -2;
+		for (size_t at = 0; rc == 0 && at < cap; at++)
+			if (used[at] == 1) {
+				d->kept_keys[d->nkept] = keys[at];
+				d->kept_scores[d->nkept++] = scores[at];
+			}
+	}
 	free(keys);
 	free(scores);
 	free(used);
@@ -541,6 +625,10 @@ typedef struct {
 	int nthreads;
 	int tab[PAT_TABLES], ntab;      /* the tables fitted */
 	int map[PAT_TABLES];            /* each table's weights: those of table map[k] (tied) */
+	int mirror[PAT_TABLES];         /* tie 3: a window's partner half a circle round, whose
+					 * weights of the index turned and its sides swapped are
+					 * taken away (-1: none) */
+	uint16_t *turned;               /* with a mirror: vpattern_turned of each index */
 	bool kings;                     /* the endgame table: the windows with kings (d->kidx) */
 	size_t lt, ts, nw;              /* tables a phase, weights a table, weights in all */
 	float *grad[MAX_THREADS];
@@ -558,6 +646,14 @@ static inline size_t weight_at(const pass *ps, size_t i, int k)
 	return ((size_t)s->phase * ps->lt + (size_t)ps->map[k]) * ps->ts + (ps->kings ? ps->d->kidx[i][k] : s->idx[k]);
 }
 
+/* The offset of the weight that sample i's window k takes away under tie 3 (its
+ * partner's, of the turned index), in phase 0. */
+static inline size_t mirror_at(const pass *ps, size_t i, int k)
+{
+	const sample *s = &ps->d->v[i];
+	return ((size_t)s->phase * ps->lt + (size_t)ps->mirror[k]) * ps->ts + ps->turned[s->idx[k]];
+}
+
 static inline double value(const pass *ps, size_t i, const float *w)
 {
 	const sample *s = &ps->d->v[i];
@@ -567,6 +663,11 @@ static inline double value(const pass *ps, size_t i, const float *w)
 		size_t o = weight_at(ps, i, ps->tab[j]);
 		a += w[o];
 		b += w[o + next];
+		if (ps->mirror[ps->tab[j]] >= 0) {
+			o = mirror_at(ps, i, ps->tab[j]);
+			a -= w[o];
+			b -= w[o + next];
+		}
 	}
 	return s->base + (a * (PAT_SEG - s->t) + b * s->t) / PAT_SEG;
 }
@@ -603,6 +704,14 @@ static void pass_thread(int id, void *arg)
 			g[i1] += e1;
 			hs[i0] += h0;
 			hs[i1] += h1;
+			if (ps->mirror[ps->tab[j]] >= 0) {
+				i0 = mirror_at(ps, i, ps->tab[j]);
+				i1 = i0 + ps->lt * ps->ts;
+				g[i0] -= e0;
+				g[i1] -= e1;
+				hs[i0] += h0;
+				hs[i1] += h1;
+			}
 		}
 	}
 	ps->loss[id][0] = l[0];
@@ -653,11 +762,15 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		nwin = o->windows == VPAT_WINDOWS ? VPAT_WINDOWS : VPAT_WINDOWS_BASIC;
 	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
 		    .labelled_only = o->labelled_only, .kings = kings, .lt = lt, .ts = ts, .nw = NW };
-	for (int k = 0; k < PAT_TABLES; k++)
+	for (int k = 0; k < PAT_TABLES; k++) {
 		ps.map[k] = k;
+		ps.mirror[k] = -1;
+	}
 	for (int k = 0; k < nwin; k++) {
 		ps.tab[ps.ntab++] = k;
-		if (d->variant && o->tie == 1)
+		if (d->variant && o->tie == 3 && !kings)   /* the window at the turned origin */
+			ps.mirror[k] = vpattern_partner(k);
+		else if (d->variant && o->tie == 1)
 			ps.map[k] = k < VPAT_WINDOWS_BASIC ? k / 4 * 4 : 16 + (k - 16) / 3 * 3;   /* a row of windows */
 		else if (d->variant && o->tie == 2)
 			ps.map[k] = 0;
@@ -665,6 +778,10 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	if (o->material && !kings)
 		ps.tab[ps.ntab++] = PAT_MATERIAL;   /* a 10x10 variant's: vpattern_material_index() */
 	int rc = 0;
+	if (!(ps.turned = malloc(PAT_INDEX * sizeof *ps.turned)))
+		rc = -1;
+	for (int i = 0; rc == 0 && i < PAT_INDEX; i++)
+		ps.turned[i] = (uint16_t)vpattern_turned(i);
 	for (int t = 0; t < nt; t++)
 		if (!(ps.grad[t] = malloc(sizeof(float) * NW)) || !(ps.hess[t] = malloc(sizeof(float) * NW)))
 			rc = -1;
@@ -682,6 +799,11 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 			size_t i0 = weight_at(&ps, i, ps.tab[j]);
 			count[i0] += s->t < PAT_SEG;
 			count[i0 + lt * ts] += s->t > 0;
+			if (ps.mirror[ps.tab[j]] >= 0) {
+				i0 = mirror_at(&ps, i, ps.tab[j]);
+				count[i0] += s->t < PAT_SEG;
+				count[i0 + lt * ts] += s->t > 0;
+			}
 		}
 	}
 	for (size_t i = 0; i < NW; i++)
@@ -749,6 +871,8 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 		for (size_t k = 0; k < lt; k++)
 			for (size_t i = 0; i < ts; i++) {
 				double x = best[(ph * lt + (size_t)ps.map[k]) * ts + i];
+				if (ps.mirror[k] >= 0)   /* what the partner's turned index takes away */
+					x -= best[(ph * lt + (size_t)ps.mirror[k]) * ts + ps.turned[i]];
 				x = x > 3000 ? 3000 : x < -3000 ? -3000 : x;
 				if (kings)
 					out->e[ph][k][i] = (int16_t)lround(x);
@@ -763,6 +887,7 @@ out:
 		free(ps.grad[t]);
 		free(ps.hess[t]);
 	}
+	free(ps.turned);
 	free(w);
 	free(best);
 	free(keep);

@@ -97,7 +97,11 @@ typedef struct {
 	int tie;                        /* a 10x10 variant's windows fitted as one table each
 					 * (the same weights in every window of a group): 0 none,
 					 * 1 each row of four windows, 2 all sixteen; fewer
-					 * weights for fewer games */
+					 * weights for fewer games; 3 colours: a window's
+					 * weight of an index less its partner's (the window
+					 * half a circle round) of the index turned, sides
+					 * swapped: the mover's score the other side's with
+					 * the move given to it, negated */
 	double lambda;                  /* where a position has a search score (learn_label), the
 					 * target is lambda * result + (1 - lambda) * sigmoid(score);
 					 * 1: the result alone. Losses printed are against results. */

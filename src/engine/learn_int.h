@@ -40,6 +40,11 @@ struct pk_learn_data {
 	bool tempo;                     /* with variant: phases by the men's rows to go */
 	bool calm;                      /* with variant: positions where the other side has a
 					 * capture left out too */
+	/* a labels file's entries that label none of these positions: written back by
+	 * learn_labels_save, so that a run on fewer games never drops another's labels */
+	uint64_t *kept_keys;
+	int16_t *kept_scores;
+	size_t nkept;
 };
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }

@@ -59,6 +59,21 @@ static void windows_init(void)
 	win_ready = 1;
 }
 
+int vpattern_partner(int k)
+{
+	return k < VPAT_WINDOWS_BASIC ? VPAT_WINDOWS_BASIC - 1 - k : VPAT_WINDOWS_BASIC + VPAT_WINDOWS - 1 - k;
+}
+
+int vpattern_turned(int idx)
+{
+	int y = 0;
+	for (int d = 0; d < 8; d++, idx /= 3) {   /* the first square's digit becomes the last's */
+		int c = idx % 3;
+		y = y * 3 + (c == 1 ? 2 : c == 2 ? 1 : 0);
+	}
+	return y;
+}
+
 bool vpattern_board(const pk_variant *v)
 {
 	return v && v->rows == 10 && v->cols == 10 && !v->inverted && !v->orthogonal;

@@ -26,6 +26,13 @@ bool vpattern_board(const pk_variant *v);
  * count falls among the phases (as pattern_indices); with men_only a king's square is
  * read as empty (the phase still counts it). */
 void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[PAT_TABLES], int *phase, int *t);
+/* Window k's partner: the window at the origin turned half a circle (15 - k of the
+ * sixteen, 40 - k of the nine between), which the other side sees where the mover sees k. */
+int vpattern_partner(int k);
+/* A window's index as the other side sees the same squares: the squares in the other
+ * order, the pieces' sides swapped. So with the other side to move, window
+ * vpattern_partner(k)'s index is vpattern_turned of window k's. */
+int vpattern_turned(int idx);
 /* The men's rows to go (each man's rows from its crowning row, summed over both sides: 300
  * at the start of International draughts, 0 when no man is left), which places the phases
  * of patterns with tempo (pk_patterns.tempo) from 300 down to 0. */
