@@ -26,7 +26,7 @@ struct pk_vengine {
 const char *const vweight_names[VW_NUM] = { "king",    "advance",  "centre",     "mobility",
 					    "back_rank", "advance_late", "balance", "runaway",
 					    "edge",     "outpost",  "king_diag", "trade",
-					    "backed",   "safe", "drawish" };
+					    "backed",   "safe", "drawish", "king_first" };
 
 /* By kind: flying kings are worth more, and short-king games reward the back row; the
  * terms from advance_late on are 0 until a variant's file (book/weights-*.txt) sets them. */
@@ -191,6 +191,7 @@ static const vboard *board_of(const pk_variant *v)
 /* Sums over the board from White's view (White less Black), the terms of vsearch.h. */
 typedef struct {
 	int men, kings, advance, back, centre, balance, runaway, edge, outpost, kdiag, backed;
+	int kfirst;             /* White has a king less Black has one */
 	int pieces;
 } vterms;
 
@@ -269,6 +270,7 @@ static void terms(const pk_vpos *p, const vboard *b, bool runaways, bool backing
 		}
 	}
 	t->balance = abs(wing[1][0] - wing[1][1]) - abs(wing[0][0] - wing[0][1]);
+	t->kfirst = (kings[0] > 0) - (kings[1] > 0);
 	/* the runaways, where the other side has no king to stop them */
 	for (int q = 1; q <= n && runaways; q++) {
 		int pc = p->sq[q];
@@ -295,6 +297,7 @@ static void terms_bits(const pk_vpos *p, const pk_vbits *x, const vboard *b, boo
 	t->pieces = pc64(W | B | WK | BK);
 	t->men = pc64(W) - pc64(B);
 	t->kings = pc64(WK) - pc64(BK);
+	t->kfirst = (WK != 0) - (BK != 0);
 	for (int r = 0; r <= last; r++)
 		t->advance += pc64(W & b->rowb[r]) * (last - r) - pc64(B & b->rowb[r]) * r;
 	t->back = pc64(W & b->rowb[last]) - pc64(B & b->rowb[0]);
@@ -333,7 +336,7 @@ static int eval_static(const pk_vpos *p, const pk_vbits *x, const pk_vweights *w
 	int s = 100 * t.men + k[VW_KING] * t.kings + k[VW_ADVANCE] * t.advance * 7 / last +
 		k[VW_BACK_RANK] * t.back + k[VW_CENTRE] * t.centre + k[VW_BALANCE] * t.balance +
 		k[VW_RUNAWAY] * t.runaway + k[VW_EDGE] * t.edge + k[VW_OUTPOST] * t.outpost +
-		k[VW_KING_DIAG] * t.kdiag + k[VW_BACKED] * t.backed;
+		k[VW_KING_DIAG] * t.kdiag + k[VW_BACKED] * t.backed + k[VW_KING_FIRST] * t.kfirst;
 	if (k[VW_ADVANCE_LATE])
 		s += gone(b, &t, k[VW_ADVANCE_LATE] * t.advance * 7) / last;
 	if (k[VW_TRADE])
@@ -443,6 +446,7 @@ void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM])
 	f[VW_TRADE] = sign * (t.men + t.kings) * share;
 	f[VW_SAFE] = 0;
 	f[VW_DRAWISH] = 0;
+	f[VW_KING_FIRST] = sign * t.kfirst;
 	if (b->bits) {
 		pk_vbits x;
 		vbits_of(p, &x);

@@ -43,6 +43,7 @@ enum {
 				 * lone king is the FMJD endings' of the search), to an eighth
 				 * with three pieces or fewer, to a half with as many kings as
 				 * the other side and men at most one apart */
+	VW_KING_FIRST,          /* a side's first king, over the king's value */
 	VW_NUM
 };
 extern const char *const vweight_names[VW_NUM];
