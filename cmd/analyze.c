@@ -248,6 +248,23 @@ static int root_option(const char *variant, const char *fen, const char *moves, 
 		if (parse_moves_arg("moves", moves, v, buf, (int)sizeof buf, &k, &at) < 0)
 			return -1;
 		p = at.vpos;
+		/* the game so far: its positions (repetitions), its kings' moves and the
+		 * count of a limited ending (the variant's draw rules) */
+		pk_game g;
+		pk_replay rp;
+		game_init(&g);
+		replay_init(&rp);
+		const char *error;
+		if (replay_moves_text_as(moves, v->gametype, &g, &rp, &error) == 0 && rp.variant_replayed &&
+		    (*keys = malloc(sizeof **keys * (size_t)(rp.vr.plies + 1)))) {
+			int n = rp.vr.plies + 1;
+			h->reversible = replay_ghistory(&rp, n, *keys);
+			h->ending = replay_gending(&rp, n);
+			h->keys = *keys;
+			h->nkeys = n;
+		}
+		game_free(&g);
+		replay_free(&rp);
 	}
 	gpos_variant(root, &p);
 	return 0;
@@ -297,6 +314,15 @@ int cmd_analyze(int argc, const char **argv)
 	pk_history h;
 	if (root_option(v ? variant : NULL, fen, moves, &c.root, &keys, &h) < 0)
 		goto out;
+	if (v && moves && !json) {
+		/* the draw rules' counts the search takes from the game */
+		int ending = vdraw_ending_plies(&c.root.x), kings = vdraw_kings_only_plies(v);
+		if (ending > 0)
+			printf("the game so far: %d of the %d plies of this ending played (the variant's draw rule)\n",
+			       h.ending, ending);
+		if (kings > 0 && h.reversible > 0)
+			printf("the game so far: %d of %d plies of kings only\n", h.reversible, kings);
+	}
 	if (engine_spec && strcmp(engine_spec, "pdnkit") != 0) {
 		if (v) {
 			cli_error("--engine: another engine analyses English draughts here (match --variant drives a DXP engine)");

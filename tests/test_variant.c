@@ -411,7 +411,15 @@ static void keys(void)
 /* Plays quiet king moves (each turn the first that leaves the opponent no capture; the
  * counters do not look at repetitions) from fen under variant's rules; the ply at which vdraw_after declares a draw (0: none in max plies),
  * and its reason in *why. */
+static int draw_ply_from(const char *variant, const char *fen, bool capture_first, int max, const char **why);
 static int draw_ply(const char *variant, const char *fen, int max, const char **why)
+{
+	return draw_ply_from(variant, fen, false, max, why);
+}
+
+/* As draw_ply, the first ply a capture (after which the opponent has none), not counted
+ * in the plies returned: the count of an ending that a capture reaches. */
+static int draw_ply_from(const char *variant, const char *fen, bool capture_first, int max, const char **why)
 {
 	const pk_variant *v = variant_by_name(variant);
 	pk_vpos p;
@@ -422,11 +430,12 @@ static int draw_ply(const char *variant, const char *fen, int max, const char **
 	pk_vdraw d;
 	vdraw_init(&d);
 	static pk_vmovelist ml;
-	for (int ply = 1; ply <= max; ply++) {
+	for (int ply = capture_first ? 0 : 1; ply <= max; ply++) {
 		int n = vgen(&p, &ml), pick = -1;
-		/* a quiet move after which the opponent has no capture */
+		/* a quiet move (the first ply with capture_first: a capture) after which the
+		 * opponent has no capture */
 		for (int i = 0; i < n && pick < 0; i++) {
-			if (ml.m[i].ncap != 0)
+			if ((ml.m[i].ncap != 0) != (ply == 0))
 				continue;
 			pk_vpos c;
 			vmake(&p, &ml.m[i], &c);
@@ -458,6 +467,11 @@ static void draw_rules(void)
 	/* two kings against a lone king: 5 moves each */
 	CHECK(draw_ply("international", "W:WK46,K47:BK3", 100, &why) == 10);
 	CHECK(why && strstr(why, "5 moves each"));
+	/* reached by a capture, each side has its moves after it: the capture is not one */
+	CHECK(draw_ply_from("international", "B:WK33,K46,K5:BK28", true, 100, &why) == 10);
+	CHECK(why && strstr(why, "5 moves each"));
+	CHECK(draw_ply_from("international", "B:WK33,K46,K5,K1:BK28", true, 100, &why) == 32);
+	CHECK(why && strstr(why, "16 moves each"));
 	/* 25 moves each of kings only, without a man moved or a capture */
 	CHECK(draw_ply("international", "W:WK46,K47,K48,K49:BK3,K4,K1", 200, &why) == 50);
 	CHECK(why && strstr(why, "25 moves each of kings only"));

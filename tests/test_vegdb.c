@@ -292,6 +292,121 @@ static void ending_count(const char *dir)
 	vengine_free(e);
 }
 
+/* The value of p, a position of FMJD's 16-move ending (three pieces, a king among them,
+ * against a lone king) with `used` plies of the count played, worked out apart from the
+ * search: over the tests' generator, each move that stays in the ending counts a ply (the
+ * 32nd a draw); a move that leaves it (a capture) is valued by the databases, with the
+ * 5-move ending's count begun anew (a win in d plies is one when d <= 10). 1 win, 0
+ * draw, -1 loss for the side to move. */
+static int counted_value(const pk_vegdb *db, const pk_vpos *p, int used)
+{
+	pk_vpos kids[64];
+	int n = naive_variant_children(p, kids, 64);
+	if (n == 0)
+		return -1;
+	int best = -1;
+	for (int i = 0; i < n && best < 1; i++) {
+		const pk_vpos *q = &kids[i];
+		int v;
+		bool none = true;   /* the side to move after the move has no piece: lost */
+		for (int s = 1; s <= variant_squares(q->v) && none; s++) {
+			int pc = q->sq[s];
+			none = !(pc && ((pc == VP_WMAN || pc == VP_WKING) == (q->stm == PK_WHITE)));
+		}
+		if (none)
+			v = 1;
+		else if (vdraw_ending_class(q) == 1)
+			v = used + 1 >= 32 ? 0 : -counted_value(db, q, used + 1);
+		else {
+			int value = EGDB_DRAW, plies = 0;
+			if (!vegdb_probe(db, q, &value, &plies))
+				return -2;
+			int limit = vdraw_ending_plies(q);
+			if (value != EGDB_DRAW && limit && plies > limit)
+				value = EGDB_DRAW;
+			v = value == EGDB_WIN ? -1 : value == EGDB_LOSS ? 1 : 0;
+		}
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* The search in the last plies of a 16-move ending (Brazilian draughts: International's
+ * rules on 8x8, its databases of 4 pieces built in seconds): a win the databases give in
+ * more plies than the count has left can still be one, when a capture on the way begins
+ * the 5-move ending's count (a piece given up to force the lone king to take it); it was
+ * scored a draw. Random positions with 1 to 3 plies of the count left, the search's value
+ * against counted_value's. */
+static void ending_conversion(const char *dir)
+{
+	const pk_variant *v = variant_by_name("brazilian");
+	char err[600] = "";
+	CHECK_REPORT(vegdb_build(v, 4, 2, dir, NULL, NULL, NULL, err, sizeof err) == 0, "brazilian: build: %s", err);
+	pk_vegdb *db = vegdb_open(v, dir, err, sizeof err);
+	CHECK_REPORT(db != NULL, "brazilian: open: %s", err);
+	pk_vengine *e = vengine_new(8);
+	CHECK(e != NULL);
+	if (!db || !e) {
+		vegdb_free(db);
+		vengine_free(e);
+		return;
+	}
+	CHECK(vengine_set_tables_dir(e, dir) == 0);
+	int n = 0, agree = 0, beyond = 0, converted = 0;
+	for (int tries = 0; n < 300 && tries < 200000; tries++) {
+		pk_vpos p;
+		vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
+		int strong = (int)rnd(2), kings = 1 + (int)rnd(3);
+		for (int i = 0; i < 4;) {
+			int s = 1 + (int)rnd(32), r, c;
+			if (p.sq[s])
+				continue;
+			variant_square_rc(v, s, &r, &c);
+			bool white = i < 3 ? strong == PK_WHITE : strong != PK_WHITE, king = i == 3 || i < kings;
+			if (!king && ((white && r == 0) || (!white && r == v->rows - 1)))
+				continue;
+			p.sq[s] = white ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN);
+			i++;
+		}
+		int value, plies;
+		if (vdraw_ending_class(&p) != 1 || !vegdb_probe(db, &p, &value, &plies) || value == EGDB_DRAW)
+			continue;
+		int left = 1 + (int)rnd(3);
+		if (plies <= left)
+			continue;   /* won in time by the databases alone */
+		pk_vpos kids[64];
+		if (naive_variant_children(&p, kids, 64) < 2)
+			continue;   /* one move: played at once, with no score of the search's */
+		int truth = counted_value(db, &p, 32 - left);
+		if (truth == -2)
+			continue;
+		n++;
+		beyond++;
+		converted += truth != 0;
+		pk_history h = { NULL, 0, 0, 32 - left };
+		pk_limits lim = { .depth = 16 };
+		pk_vresult r;
+		vengine_new_game(e);
+		CHECK(vengine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r) == 0);
+		int got = r.last.score >= SCORE_WIN - 500 ? 1 : r.last.score <= -SCORE_WIN + 500 ? -1 : r.last.score == 0 ? 0 : 9;
+		agree += got == truth;
+		if (got != truth && n - agree <= 5) {
+			char fen[200];
+			vfen_format(&p, fen, sizeof fen);
+			CHECK_REPORT(0, "brazilian %s: the databases %s in %d plies, %d plies of the count left: searched %d, "
+				     "worked out %d", fen, value == EGDB_WIN ? "win" : "loss", plies, left, r.last.score, truth);
+		}
+	}
+	CHECK(n >= 300);
+	CHECK_INT(agree, n);
+	CHECK(converted >= 10);   /* the case itself: wins and losses past the count's end */
+	printf("brazilian: %d positions of the 16-move ending won or lost past the count's end, %d of them decided by a "
+	       "capture that begins the 5-move ending's count; the search agrees on %d\n", beyond, converted, agree);
+	vengine_free(e);
+	vegdb_free(db);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "--check")) {
@@ -304,6 +419,7 @@ int main(int argc, char **argv)
 	against_minimax(dir, "international", 3, 5, 150);
 	consistent("international", dir, 3000, true);
 	ending_count(dir);
+	ending_conversion(dir);
 	against_minimax(dir, "russian", 3, 5, 150);
 	consistent("russian", dir, 2000, true);
 	against_minimax(dir, "italian", 3, 5, 150);

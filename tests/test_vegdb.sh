@@ -87,6 +87,28 @@ case $OUT in *"score win"*) fail "a win without the databases at depth 3" ;; *) 
 run env PDNKIT_EGDB="$D" "$PDNKIT" analyze --variant international --fen "W:W28:B3" --depth 3
 expect_out_has "score White wins in 5" "the databases of \$PDNKIT_EGDB"
 
+# --moves: the game's counts go with it. Game 1 of corpora/matches/scan-1min-tied.pdn.zst
+# to its 206th ply (a king and a man against a king: FMJD's 5-move ending, reached by
+# the capture 7x45), then seven plies of it: Black to move with three plies of the
+# count left, lost in four by the databases: a draw by the rule, as a position alone a loss
+M206="32-28 17-22 28x17 12x21 33-28 7-12 39-33 1-7 44-39 21-26 50-44 16-21 37-32 26x37 42x31 11-16 47-42
+19-23 28x19 14x23 34-29 23x34 39x30 20-25 44-39 25x34 40x29 10-14 31-26 5-10 26x17 12x21 45-40 21-26
+35-30 16-21 32-28 18-22 28x17 21x12 36-31 26x37 41x32 14-19 29-24 6-11 40-35 10-14 42-37 12-18 33-28
+7-12 46-41 14-20 39-33 20x29 33x24 9-14 38-33 14-20 43-38 20x29 33x24 3-9 38-33 12-17 49-43 9-14
+43-38 18-22 37-31 13-18 24x13 18x9 32-27 8-13 27x18 13x22 41-36 15-20 31-27 22x31 36x27 11-16 33-29
+20-25 30-24 14-19 24x13 9x18 48-42 4-9 42-37 2-7 37-32 7-11 29-24 17-21 38-33 21-26 28-22 18-23
+33-28 11-17 22x11 16x7 28x19 7-12 32-28 25-30 24-20 30-34 27-22 34-39 19-14 9-13 14-10 39-44 28-23
+44-49 23-18 12x23 22-17 49-21 17-11 21-38 20-15 26-31 11-6 13-19 10-4 31-37 4-9 37-42 35-30 42-47
+9-25 38-29 25-3 29-45 30-25 47-41 3-8 19-24 8x35 23-29 35-30 29-34 30x39 45-1 39-11 41-19 11-2 19-32
+2-35 32-28 35-13 28-37 13-30 37-23 30-48 23-5 25-20 5-28 48-43 28-19 43-30 19x35 15-10 35-40 20-15
+40-23 10-5 23-46 15-10 46-19 10-4 19-23 5x28 1-7 28-19 7-1 19-35 1-23 4-22 23-5 22-50 5-10 50-11
+10-5 11-17 5-32 35-30 32-27 17-50 27-21 30-48 21-16 48-39 16-7 50-44 7-2 44-35 2-7 35-40 7x45"
+run "$PDNKIT" analyze --variant international --moves "$M206 6-1 45-50 39-6 50-45 6-17 45-50 17-6" --depth 6 --egdb "$D"
+expect_out_has "the game so far: 7 of the 10 plies of this ending played" "analyze --moves says the ending's count"
+expect_out_has "score +0" "a win the count ends first is a draw"
+run "$PDNKIT" analyze --variant international --fen "B:WK1,K6:BK50" --depth 6 --egdb "$D"
+expect_out_has "score White wins in 4" "the same position alone: lost"
+
 # validate and import --egdb: a recorded result against the final position
 cat >"$T_TMP/end.pdn" <<'EOF2'
 [Event "a man race"]

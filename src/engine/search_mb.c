@@ -169,17 +169,24 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
  * of the root's limited ending is drawn once the plies played in it (those before the
  * root, from the game's history, and those from the root here) reach the limit. A
  * position the databases hold scores its exact value, a win or a loss by its distance,
- * unless the limited ending would end first: then a draw (the count of an ending that
- * begins inside the search starts at the probed position). */
+ * when the limited ending leaves time for it. When it does not, the distance is no
+ * answer: it counts the plies to the end of the game, but a capture on the way (a king
+ * given up to force the lone king's capture, say) begins another ending with a count of
+ * its own, so that a win too long for the count may still be one. In the root's ending,
+ * whose count the search keeps, the position is then searched on; in an ending that
+ * begins inside the search (its count from the probed position, not kept further) it is
+ * taken as a draw. */
 static bool mb_table_probe(const mb_engine *e, const mb_pos *x, int ply, int *score)
 {
 	int used = 0;
+	bool counted = false;
 	if (e->ending_class && vdraw_ending_class(&x->p) == e->ending_class) {
 		used = e->ending + ply;
 		if (used >= vdraw_ending_plies(&x->p)) {
 			*score = 0;
 			return true;
 		}
+		counted = true;
 	}
 	if (!e->tables || mb_pieces(&x->p) > e->table_pieces)
 		return false;
@@ -188,8 +195,11 @@ static bool mb_table_probe(const mb_engine *e, const mb_pos *x, int ply, int *sc
 		return false;
 	if (value != EGDB_DRAW) {
 		int limit = vdraw_ending_plies(&x->p);
-		if (limit && plies > limit - used)
+		if (limit && plies > limit - used) {
+			if (counted)
+				return false;
 			value = EGDB_DRAW;
+		}
 	}
 	*score = value == EGDB_DRAW ? 0 : value == EGDB_WIN ? SCORE_WIN - ply - plies : -SCORE_WIN + ply + plies;
 	return true;

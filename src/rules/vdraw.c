@@ -165,12 +165,16 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 	if (v->gametype == 20 || v->gametype == 26 || v->gametype == 27) {
 		int c = fmjd_ending(after);
 		/* a capture within an ending of 16 moves keeps its count; reaching the ending of
-		 * 5 moves starts that one's */
+		 * 5 moves starts that one's. The count is of the moves played in the ending: the
+		 * move that reaches it (a capture, a crowning) is not one of them, so each side
+		 * has its 5 or 16 moves after it ("after each player has made 5 moves"). A game
+		 * that begins in an ending counts from its first move. */
+		bool reached = c && fmjd_ending(before) != c;
 		if (c != d->ending_class) {
 			d->ending = (c == 1 && d->ending_class == 0) || c == 2 ? 0 : d->ending;
 			d->ending_class = c;
 		}
-		if (c) {
+		if (c && !reached) {
 			d->ending++;
 			bool fmjd = v->gametype == 20;   /* Brazilian, Canadian: International's rules */
 			if (c == 1 && d->ending >= 32)
