@@ -507,6 +507,67 @@ static void draw_rules(void)
 	CHECK(draw_ply("frisian", "W:WK46:BK1", 100, &why) == 4);
 }
 
+/* The count of a limited ending a ply at a time (vdraw_ending_next, which the search
+ * keeps along its lines) is the count vdraw_after keeps, at every ply of random games
+ * of the variants with such endings, from random positions of 3 to 6 pieces (kings
+ * among them, so that endings come). */
+static void ending_steps(void)
+{
+	static const char *names[] = { "international", "brazilian", "canadian", "pool", "frisian" };
+	uint64_t r = 0x9E3779B97F4A7C15ULL;
+	static pk_vmovelist ml;
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		const pk_variant *v = variant_by_name(names[k]);
+		int plies = 0, counted = 0, agree = 0;
+		for (int game = 0; game < 3000; game++) {
+			pk_vpos p;
+			vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
+			int want_pieces = 3 + (int)rnd(4);
+			for (int i = 0; i < want_pieces;) {
+				int sq = 1 + (int)rnd((unsigned)variant_squares(v)), row, col;
+				if (p.sq[sq])
+					continue;
+				variant_square_rc(v, sq, &row, &col);
+				bool white = i == 0 ? true : i == 1 ? false : rnd(2), king = rnd(2);
+				if (!king && ((white && row == 0) || (!white && row == v->rows - 1)))
+					continue;
+				p.sq[sq] = white ? (king ? VP_WKING : VP_WMAN) : (king ? VP_BKING : VP_BMAN);
+				i++;
+			}
+			pk_vdraw d;
+			vdraw_init(&d);
+			for (int ply = 0; ply < 300; ply++) {
+				int n = vgen(&p, &ml);
+				if (n == 0)
+					break;
+				r ^= r << 13;
+				r ^= r >> 7;
+				r ^= r << 17;
+				const pk_vmove *m = &ml.m[r % (uint64_t)n];
+				pk_vpos q;
+				vmake(&p, m, &q);
+				int before = vdraw_ending_count(&d, &p), cb = vdraw_ending_class(&p);
+				const char *why = vdraw_after(&d, &p, m, &q);
+				int want = vdraw_ending_count(&d, &q);
+				int got = vdraw_ending_next(v, cb, before, vdraw_ending_class(&q), m->ncap > 0);
+				plies++;
+				counted += want > 0;
+				agree += got == want;
+				if (got != want && plies - agree <= 3)
+					CHECK_REPORT(0, "%s game %d ply %d: vdraw_after counts %d, vdraw_ending_next %d", names[k], game,
+						     ply, want, got);
+				p = q;
+				if (why)
+					break;
+			}
+		}
+		CHECK_INT(agree, plies);
+		CHECK(counted > 100);
+		printf("%s: %d plies of random games, %d in a limited ending: its count a ply at a time as the game's in %d\n",
+		       names[k], plies, counted, agree);
+	}
+}
+
 /* vgen_from with the pieces vbits_capturers names gives vgen's list, move for move in
  * the same order, in every position of random games of the variants with bitboards
  * where the side to move must capture (kings among them); vgen_quiet_from with the
@@ -568,6 +629,7 @@ int main(void)
 {
 	keys();
 	draw_rules();
+	ending_steps();
 	capturers_agree();
 	static const uint64_t international[] = { 9, 81, 658, 4265, 27117, 167140, 1049442 };
 	static const uint64_t brazilian[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };

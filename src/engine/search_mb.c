@@ -165,46 +165,60 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 /* the root moves left out are set by vengine_exclude, not by the limits (pk_move) */
 #define N_SET_EXCLUDE(e, lim) ((void)(lim))
 
-/* The variant's limited endings (vdraw_ending_plies) and endgame databases. A position
- * of the root's limited ending is drawn once the plies played in it (those before the
- * root, from the game's history, and those from the root here) reach the limit. A
- * position the databases hold scores its exact value, a win or a loss by its distance,
- * when the limited ending leaves time for it. When it does not, the distance is no
- * answer: it counts the plies to the end of the game, but a capture on the way (a king
- * given up to force the lone king's capture, say) begins another ending with a count of
- * its own, so that a win too long for the count may still be one. In the root's ending,
- * whose count the search keeps, the position is then searched on; in an ending that
- * begins inside the search (its count from the probed position, not kept further) it is
- * taken as a draw. */
-static bool mb_table_probe(const mb_engine *e, const mb_pos *x, int ply, int *score)
+/* The pieces of x and the class of its limited ending (vdraw_ending_class), from the
+ * bitboards where there are: no ending has more than four pieces. */
+static inline int mb_count_pieces(const mb_pos *x)
 {
-	int used = 0;
-	bool counted = false;
-	if (e->ending_class && vdraw_ending_class(&x->p) == e->ending_class) {
-		used = e->ending + ply;
-		if (used >= vdraw_ending_plies(&x->p)) {
+	if (!x->has_bits)
+		return mb_pieces(&x->p);
+	return __builtin_popcountll(x->b.men[0] | x->b.kings[0]) + __builtin_popcountll(x->b.men[1] | x->b.kings[1]);
+}
+
+/* The variant's limited endings (vdraw_ending_plies) and endgame databases. The count of
+ * an ending is kept along the line searched, a ply at a time as the game keeps it
+ * (vdraw_ending_next): the root's from the game's history, one reached inside the search
+ * from where it is reached. A position whose count has run out is a draw. A position the
+ * databases hold scores its exact value, a win or a loss by its distance, when its
+ * ending's count leaves time for it; when it does not, the distance is no answer (it
+ * counts the plies to the end of the game, but a capture on the way, a king given up to
+ * force the lone king to take it, begins another ending with a count of its own, so that
+ * a win too long for the count may still be one): the position is searched on, until
+ * the count runs out or the databases' value fits what is left. */
+static bool mb_table_probe(const mb_worker *w, const mb_pos *x, int ply, int *score)
+{
+	mb_engine *e = w->e;
+	if (!e->endings && !e->tables)
+		return false;
+	int pieces = mb_count_pieces(x), cls = 0, count = 0;
+	if (e->endings) {
+		mb_ending_at *at = e->at[w->id];
+		int pc = ply > 1 ? at[ply - 1].cls : e->ending_class;
+		int pn = ply > 1 ? at[ply - 1].count : e->ending;
+		int pp = ply > 1 ? at[ply - 1].pieces : e->root_pieces;
+		if (pieces <= 4)
+			cls = vdraw_ending_class(&x->p);
+		count = vdraw_ending_next(e->v, pc, pn, cls, pieces < pp);
+		if (ply <= MAX_PLY)
+			at[ply] = (mb_ending_at){ (short)cls, (short)count, (short)pieces };
+		if (cls && count >= vdraw_ending_plies(&x->p)) {
 			*score = 0;
 			return true;
 		}
-		counted = true;
 	}
-	if (!e->tables || mb_pieces(&x->p) > e->table_pieces)
+	if (!e->tables || pieces > e->table_pieces)
 		return false;
 	int value, plies;
 	if (!vegdb_probe(e->tables, &x->p, &value, &plies))
 		return false;
-	if (value != EGDB_DRAW) {
+	if (value != EGDB_DRAW && cls) {
 		int limit = vdraw_ending_plies(&x->p);
-		if (limit && plies > limit - used) {
-			if (counted)
-				return false;
-			value = EGDB_DRAW;
-		}
+		if (limit && plies > limit - count)
+			return false;
 	}
 	*score = value == EGDB_DRAW ? 0 : value == EGDB_WIN ? SCORE_WIN - ply - plies : -SCORE_WIN + ply + plies;
 	return true;
 }
-#define N_TABLE_PROBE(w_, x_, ply_, s_) mb_table_probe((w_)->e, x_, ply_, s_)
+#define N_TABLE_PROBE(w_, x_, ply_, s_) mb_table_probe(w_, x_, ply_, s_)
 #include "engine/node.inc.c"
 #include "engine/deepen.inc.c"
 

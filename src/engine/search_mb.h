@@ -35,9 +35,12 @@ typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);
 #define N_EGDB 0
 /* the variant of the search, its count of kings-only plies that draws, its endgame
  * databases (egdb/vegdb.h; NULL: none) with the most pieces they hold, and the root's
- * limited ending (vdraw_ending_class; 0: none) with the plies played in it before */
+ * limited ending (vdraw_ending_class; 0: none) with the plies played in it before;
+ * whether the variant has limited endings, and for each thread and ply of the line
+ * searched the ending's class, its count and the pieces (mb_table_probe keeps them) */
+typedef struct { short cls, count, pieces; } mb_ending_at;
 #define N_ENGINE_EXTRA const pk_variant *v; int draw_plies; const struct pk_vegdb *tables; int table_pieces; \
-	int ending_class, ending;
+	int ending_class, ending; bool endings; int root_pieces; mb_ending_at at[MAX_THREADS][MAX_PLY + 1];
 #include "engine/worker.inc.h"
 
 mb_engine *mb_engine_new(size_t hash_mb);

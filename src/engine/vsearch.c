@@ -523,6 +523,11 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 		h = *hist;
 	e->e->ending_class = vdraw_ending_class(root);
 	e->e->ending = e->e->ending_class ? h.ending : 0;
+	e->e->endings = root->v->gametype == 20 || root->v->gametype == 26 || root->v->gametype == 27 ||
+			root->v->gametype == 23 || root->v->gametype == 40;   /* vdraw_ending_next's */
+	e->e->root_pieces = 0;
+	for (int s = 1; s <= variant_squares(root->v); s++)
+		e->e->root_pieces += root->sq[s] != VP_EMPTY;
 	pk_limits l = *lim;
 	l.exclude = NULL;
 	l.nexclude = 0;

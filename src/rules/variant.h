@@ -153,6 +153,11 @@ int vdraw_ending_class(const pk_vpos *p);
 /* The plies counted so far in p's limited ending by d, the count kept over the moves
  * that reached p (0 when p's material has no limit). */
 int vdraw_ending_count(const pk_vdraw *d, const pk_vpos *p);
+/* The count of a limited ending after a move, from what the move changed: the class
+ * (vdraw_ending_class) of the position before it and its count there, the class after
+ * it, and whether it captured: the count vdraw_after keeps (the search keeps its own
+ * with it, a ply at a time). */
+int vdraw_ending_next(const pk_variant *v, int class_before, int count_before, int class_after, bool capture);
 /* The plies of kings-only moves after which a game of v is drawn (0: its rules have no
  * such count). */
 int vdraw_kings_only_plies(const pk_variant *v);

@@ -135,6 +135,21 @@ int vdraw_ending_class(const pk_vpos *p)
 	}
 }
 
+int vdraw_ending_next(const pk_variant *v, int class_before, int count_before, int class_after, bool capture)
+{
+	switch (v->gametype) {
+	case 20: case 26: case 27:
+		/* reaching an ending (or another) is not one of its moves */
+		return class_after && class_after == class_before ? count_before + 1 : 0;
+	case 23:
+		return class_after ? (class_before ? count_before + 1 : 1) : 0;
+	case 40:
+		return class_after && !capture ? count_before + 1 : 0;
+	default:
+		return 0;
+	}
+}
+
 int vdraw_ending_count(const pk_vdraw *d, const pk_vpos *p)
 {
 	return vdraw_ending_class(p) ? d->ending : 0;
