@@ -81,11 +81,11 @@ static double move_time(const session *ss)
 		return ss->s->movetime;   /* the server's own setting, not the peer's */
 	if (ss->minutes <= 0)
 		return 1;
+	/* the game's moves still to play (and a reserve of five), when the GAMEREQ gave
+	 * their number; else the same share as match's and the Hub's */
 	double left = ss->minutes * 60.0 - ss->used;
-	int to_go = ss->moves > 0 ? ss->moves - ss->made : 40;
-	if (to_go < 10)
-		to_go = 10;
-	double t = left / (to_go + 5);
+	int to_go = ss->moves > 0 ? ss->moves - ss->made : 0;
+	double t = clock_share(left, 0, to_go > 0 ? (to_go < 10 ? 10 : to_go) + 5 : 0);
 	double most = ss->s->max_movetime > 0 ? ss->s->max_movetime : 60;
 	return t < 0.02 ? 0.02 : t > most ? most : t;
 }

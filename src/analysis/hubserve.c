@@ -228,11 +228,7 @@ static void watch_gui(void *ctx, const atomic_bool *done)
 /* The time for this move under "level time=...". */
 static double time_budget(const hub *h)
 {
-	double left = h->time_left;
-	int moves = h->moves_left > 0 ? h->moves_left : 25;
-	double t = left / moves + h->inc * 0.8;
-	if (t > left * 0.4)
-		t = left * 0.4;
+	double t = clock_share(h->time_left, h->inc, h->moves_left);
 	return t < 0.02 ? 0.02 : t;
 }
 

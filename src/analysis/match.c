@@ -124,14 +124,6 @@ static bool seat_ready(pk_match *m, int i, seat *s)
 	return s->c != NULL;
 }
 
-double match_clock_share(double left, double inc)
-{
-	/* a share of the clock and most of the increment, as pdnkit engine does */
-	double t = left / 25 + inc * 0.8;
-	if (t > left * 0.4)
-		t = left * 0.4;
-	return t < 0.005 ? 0.005 : t;
-}
 
 const char *match_fault_reason(pk_client_status st)
 {
@@ -348,7 +340,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			pk_history h = { gs->keys, nkeys, rev, v ? vdraw_ending_count(&dr, &p.x) : 0 };
 			pk_limits lim = pl->lim;
 			if (timed) {
-				lim.movetime = match_clock_share(clock[who], m->clock_inc);
+				lim.movetime = clock_share(clock[who], m->clock_inc, 0);
 				lim.hardtime = clock[who] * 0.5;   /* time-panic's bound: half the clock */
 			} else if (lim.movetime > 0)
 				lim.movetime += saved[who];

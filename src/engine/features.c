@@ -94,3 +94,11 @@ void features_format(const pk_features *f, char *buf, size_t size)
 	}
 }
 
+
+double clock_share(double left, double inc, int moves)
+{
+	double t = left / (moves > 0 ? moves : 25) + inc * 0.8;
+	if (t > left * 0.4)
+		t = left * 0.4;
+	return t < 0.005 ? 0.005 : t;
+}
