@@ -21,6 +21,7 @@
 #include "engine_opts.h"
 #include "analysis/dxpserve.h"
 #include "analysis/hubserve.h"
+#include "egdb/vegdb.h"
 #include "book/book.h"
 #include "proto/cbhost.h"
 
@@ -128,8 +129,18 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 		close(lfd);
 		return EXIT_USAGE;
 	}
+	/* the International databases, in DIR/international, as match's pdnkit takes them */
+	char tables[4096] = "";
+	if (ea->egdb && strcmp(ea->egdb, "none") != 0)
+		egdb_dir(strcmp(ea->egdb, "default") ? ea->egdb : NULL, tables, sizeof tables);
 	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .threads = (int)threads, .movetime = mt, .max_movetime = max_move,
-			      .idle = idle, .log = dxp_log, .stop = &dxp_stop };
+			      .idle = idle, .log = dxp_log, .stop = &dxp_stop, .tables_chosen = ea->egdb != NULL,
+			      .tables_dir = *tables ? tables : NULL };
+	if (ea->egdb) {
+		const pk_vegdb *db = *tables ? vegdb_shared_in(tables, variant_by_name("international")) : NULL;
+		fprintf(stderr, "pdnkit engine: endgame databases: %s\n", !*tables ? "none (--egdb none)" :
+			db ? tables : "none found there (the search alone)");
+	}
 	struct sigaction ch;
 	memset(&ch, 0, sizeof ch);
 	ch.sa_handler = on_child;   /* no SA_RESTART: accept returns, the process is reaped */
@@ -205,9 +216,9 @@ int cmd_engine(int argc, const char **argv)
 	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
 	if (dxp) {
-		if (cb || ea.weights || ea.egdb || no_book || pdn) {
-			cli_error("--dxp plays International draughts: only --hash, --threads, --movetime, --max-connections, "
-				  "--max-movetime and --idle go with it");
+		if (cb || ea.weights || no_book || pdn) {
+			cli_error("--dxp plays International draughts: only --hash, --threads, --egdb, --movetime, "
+				  "--max-connections, --max-movetime and --idle go with it");
 			goto out;
 		}
 		rc = serve_dxp(dxp, &ea, movetime, conns, max_move, idle);

@@ -86,4 +86,25 @@ R=$("$POKE" dxp "$PORT" 2 "$(req W 1 A)")
 echo "$R" | grep -q '^M' && pass || fail "no move on two threads: [$R]"
 quit
 
+# the International endgame databases, as match's pdnkit takes them: --egdb DIR (its
+# international/ directory), none, or a directory without them (the search alone)
+D="$T_TMP/vegdb"
+"$PDNKIT" egdb build --variant international --pieces 3 --egdb "$D" -q 2>/dev/null
+listen --egdb "$D" --movetime 0.05
+grep -q "endgame databases: $D\$" "$T_TMP/dxp.log" && pass || fail "--egdb DIR not said: $(cat "$T_TMP/dxp.log")"
+# White (the follower) to move, a man on 28 against one on 3: won by 28-23 alone
+RACE="BW$(printf 'e%.0s' $(seq 1 2))z$(printf 'e%.0s' $(seq 1 24))w$(printf 'e%.0s' $(seq 1 22))"
+R=$("$POKE" dxp "$PORT" 2 "$(req W 1 "$RACE")")
+echo "$R" | grep -q '^M....2823' && pass || fail "not the databases' winning move 28-23: [$R]"
+quit
+listen --egdb none
+grep -q "endgame databases: none (--egdb none)" "$T_TMP/dxp.log" && pass || fail "--egdb none not said: $(cat "$T_TMP/dxp.log")"
+quit
+listen --egdb "$T_TMP"
+grep -q "endgame databases: none found there" "$T_TMP/dxp.log" && pass || fail "an empty --egdb not said: $(cat "$T_TMP/dxp.log")"
+quit
+run "$PDNKIT" engine --dxp 0 --weights untuned
+expect_rc 2 "--weights with --dxp"
+expect_err_has "only --hash, --threads, --egdb" "what goes with --dxp is said"
+
 done_testing

@@ -175,6 +175,11 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 	const pk_variant *v = variant_by_name("international");
 	if (s->w)
 		vengine_set_weights(ss->e, s->w);
+	if (s->tables_chosen && vengine_set_tables_dir(ss->e, s->tables_dir) < 0) {
+		vengine_free(ss->e);
+		free(ss);
+		return -1;
+	}
 	if (s->threads > 1 && vengine_set_threads(ss->e, s->threads) < 0) {
 		vengine_free(ss->e);
 		free(ss);

@@ -13,6 +13,8 @@ typedef struct {
 	size_t hash_mb;
 	int threads;                /* search threads (0: 1) */
 	const pk_vweights *w;       /* NULL: the variant's own */
+	bool tables_chosen;         /* tables_dir given (else the default directory's) */
+	const char *tables_dir;     /* the International databases' directory, NULL: none */
 	double movetime;            /* seconds a move; 0: shared out of the game's minutes */
 	double max_movetime;        /* seconds a move at most, whatever a game asks (default 60) */
 	double idle;                /* seconds the initiator may stay silent outside a game,
