@@ -24,7 +24,6 @@ bool match_append_note(char **text, size_t *len, size_t *cap, const pk_move_note
  * (rev such plies), or the third occurrence of key among keys (the positions before,
  * the last one the mover's); NULL when it goes on. */
 const char *match_drawn(const uint64_t *keys, int nkeys, uint64_t key, int rev);
-/* pdnkit's seconds for a move with left seconds on its clock and inc added after it. */
 /* The game is lost by player who (of colour side) for what its engine did. */
 void match_forfeit(pk_match *m, pk_match_game *g, int who, int side, pk_client_status st, const char *detail);
 

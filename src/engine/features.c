@@ -94,7 +94,6 @@ void features_format(const pk_features *f, char *buf, size_t size)
 	}
 }
 
-
 double clock_share(double left, double inc, int moves)
 {
 	double t = left / (moves > 0 ? moves : 25) + inc * 0.8;

@@ -162,14 +162,14 @@ extern const pk_features features_all;
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
  * time-panic, prune-pieces, etc, progress, sac, shots; booleans 0 or 1). 0, or -1 with
  * the reason in err. */
+int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
+/* The features as that text, every one named. */
+void features_format(const pk_features *f, char *buf, size_t size);
 /* A move's seconds from a clock of `left` seconds with `inc` more after each move and
  * `moves` still to play before the clock is reset (0: unknown, taken as 25): the share
  * of those moves and most of the increment, never more than 0.4 of the clock. One rule
  * for match's clocks, the Hub's level and the DXP follower's game. */
 double clock_share(double left, double inc, int moves);
-int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
-/* The features as that text, every one named. */
-void features_format(const pk_features *f, char *buf, size_t size);
 
 typedef struct pk_engine pk_engine;
 

@@ -165,8 +165,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 /* the root moves left out are set by vengine_exclude, not by the limits (pk_move) */
 #define N_SET_EXCLUDE(e, lim) ((void)(lim))
 
-/* The pieces of x and the class of its limited ending (vdraw_ending_class), from the
- * bitboards where there are: no ending has more than four pieces. */
+/* The pieces of x, from the bitboards where there are. */
 static inline int mb_count_pieces(const mb_pos *x)
 {
 	if (!x->has_bits)
