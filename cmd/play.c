@@ -204,6 +204,7 @@ pk_limits pc_move_limits(const pctx *c)
 		lim.nodes = 0;
 		lim.movetime = clock_budget(&c->clk, pc_stm(c));
 		lim.hardtime = c->clk.left[pc_stm(c)] * 0.5;   /* time-panic's bound */
+		lim.clock = true;
 	}
 	return lim;
 }

@@ -205,9 +205,9 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
 			goto out;
 		}
-		if (net || endgame_arg || lend_arg || lpat || legdb || epos_arg || bpat || npat) {
+		if (net || endgame_arg || lpat || legdb || epos_arg || bpat || npat) {
 			cli_error("--variant learns its windows from results, and from a search with --label-depth: not "
-				  "with --net, --endgame, --label-endgame, --label-patterns, --label-egdb "
+				  "with --net, --endgame, --label-patterns, --label-egdb "
 				  "or --egdb-positions");
 			goto out;
 		}
@@ -296,7 +296,7 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 		*colon = 0;
-		int bad = cli_int(lend_arg, 2, 24, "--label-endgame (pieces)", &lend_pieces) ||
+		int bad = cli_int(lend_arg, 2, variant ? 40 : 24, "--label-endgame (pieces)", &lend_pieces) ||
 			  cli_int(colon + 1, 1, 30, "--label-endgame (depth)", &lend_depth);
 		*colon = ':';
 		if (bad)

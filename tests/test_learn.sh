@@ -172,6 +172,19 @@ run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --l
 expect_err_has "labelled from the labels file" "the labels read back"
 [ "$(grep -v '^#' "$T_TMP/vpl.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vpl2.txt" | cksum)" ] && pass ||
 	fail "the same labels read back fit other weights"
+# --label-endgame: the positions of at most N pieces searched to its depth (here every one:
+# the labels, and so the weights, of --label-depth 3 alone; none of depth 1's)
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 1 --label-endgame 40:3 --lambda 0.3 \
+	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpe.txt" -q --threads 2
+expect_rc 0 "train --variant --label-endgame"
+[ "$(grep -v '^#' "$T_TMP/vpl.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vpe.txt" | cksum)" ] && pass ||
+	fail "--label-endgame 40:3 fits other weights than --label-depth 3"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 1 --lambda 0.3 \
+	--keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vp1.txt" -q --threads 2
+[ "$(grep -v '^#' "$T_TMP/vp1.txt" | cksum)" != "$(grep -v '^#' "$T_TMP/vpe.txt" | cksum)" ] && pass ||
+	fail "depth-1 labels fit the same weights as depth 3's"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 1 --label-endgame 41:3
+expect_rc 2 "--label-endgame past a 10x10 board's 40 pieces"
 run "$PDNKIT" train --variant international --label-egdb none --label-depth 3 "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant with the English databases' label option"
 # --labelled-only: with every other position labelled, the others left out of the fit

@@ -610,6 +610,20 @@ static void test_features_text(void)
 	CHECK(features_parse("book-score=101", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 100"));
 	CHECK(features_parse("singular=1001", &g, err, sizeof err) < 0);
 	CHECK(features_parse("time-unstable=101", &g, err, sizeof err) < 0);
+	/* a clock's share by the game's phase: unchanged by default; time-opening while 90%
+	 * of the start's pieces are on the board (36 of International's 40, 22 of English's
+	 * 24), time-middle down to half of them */
+	CHECK(features_all.time_opening == 100 && features_all.time_middle == 100 &&
+	      strstr(fb, "time-opening=100,time-middle=100") != NULL);
+	CHECK(features_parse("time-opening=50,time-middle=130", &g, err, sizeof err) == 0 &&
+	      g.time_opening == 50 && g.time_middle == 130);
+	CHECK(features_parse("time-opening=0", &g, err, sizeof err) < 0 && strstr(err, "from 10 to 300"));
+	CHECK(clock_phase_share(&features_all, 40, 40) == 100 && clock_phase_share(&features_all, 20, 40) == 100);
+	CHECK(clock_phase_share(&g, 40, 40) == 50 && clock_phase_share(&g, 36, 40) == 50);
+	CHECK(clock_phase_share(&g, 35, 40) == 130 && clock_phase_share(&g, 20, 40) == 130);
+	CHECK(clock_phase_share(&g, 19, 40) == 100 && clock_phase_share(&g, 2, 40) == 100);
+	CHECK(clock_phase_share(&g, 22, 24) == 50 && clock_phase_share(&g, 21, 24) == 130);
+	CHECK(clock_phase_share(&g, 12, 24) == 130 && clock_phase_share(&g, 11, 24) == 100);
 	/* the time a failing best move may take past the limit: three times it by default */
 	CHECK(features_all.time_panic == 300 && strstr(fb, "time-panic=300") != NULL);
 	CHECK(features_parse("time-panic=300", &g, err, sizeof err) == 0 && g.time_panic == 300);

@@ -116,6 +116,7 @@ static int think(session *ss)
 	pk_limits lim;
 	memset(&lim, 0, sizeof lim);
 	lim.movetime = move_time(ss);
+	lim.clock = ss->s->movetime <= 0 && ss->minutes > 0;
 	pk_vresult r;
 	double t0 = child_now();
 	watch w = { .ss = ss, .done = false };

@@ -258,6 +258,7 @@ static void go(hub *h, const char *mode)
 	if (h->timed && !ponder)
 		lim.movetime = time_budget(h);
 	lim.hardtime = hard_time(h, &lim);
+	lim.clock = h->timed && !ponder;
 	if (h->infinite || ponder)
 		memset(&lim, 0, sizeof lim);
 	pk_history hist = play_history(&h->g);
@@ -280,6 +281,7 @@ static void go(hub *h, const char *mode)
 		if (h->timed)
 			lim.movetime = time_budget(h);
 		lim.hardtime = hard_time(h, &lim);
+		lim.clock = h->timed;
 		h->stop = 0;
 		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
 	}
@@ -318,6 +320,7 @@ static void go_variant(hub *h, const char *mode)
 	if (h->timed && !ponder)
 		lim.movetime = time_budget(h);
 	lim.hardtime = hard_time(h, &lim);
+	lim.clock = h->timed && !ponder;
 	if (h->infinite || ponder)
 		memset(&lim, 0, sizeof lim);
 	pk_history hist = play_history(&h->g);
@@ -329,6 +332,7 @@ static void go_variant(hub *h, const char *mode)
 		if (h->timed)
 			lim.movetime = time_budget(h);
 		lim.hardtime = hard_time(h, &lim);
+		lim.clock = h->timed;
 		h->stop = 0;
 		play_vthink(h->ve, &root, &hist, &lim, &h->stop, on_viteration, h, watch_gui, h, res);
 	}

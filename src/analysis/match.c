@@ -342,6 +342,7 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 			if (timed) {
 				lim.movetime = clock_share(clock[who], m->clock_inc, 0);
 				lim.hardtime = clock[who] * 0.5;   /* time-panic's bound: half the clock */
+				lim.clock = true;
 			} else if (lim.movetime > 0)
 				lim.movetime += saved[who];
 			bool from_book = false;

@@ -232,6 +232,15 @@ int N_NAME(engine_search)(N_ENGINE *e, const N_POS *root, const pk_history *h, c
 {
 	memset(out, 0, sizeof *out);
 	e->t0 = se_now();
+	/* A clock's share shaped by the game's phase (time-opening, time-middle). */
+	pk_limits shaped;
+	if (lim->clock && lim->movetime > 0 && (e->f.time_opening != 100 || e->f.time_middle != 100)) {
+		shaped = *lim;
+		shaped.movetime = lim->movetime * clock_phase_share(&e->f, N_PIECES(root), N_START_PIECES(root)) / 100.0;
+		if (shaped.hardtime > 0 && shaped.movetime > shaped.hardtime)
+			shaped.movetime = shaped.hardtime;
+		lim = &shaped;
+	}
 	e->node_limit = lim->nodes;
 	e->deadline = lim->movetime > 0 ? e->t0 + lim->movetime : 0;
 	e->stop = stop;

@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 const pk_features features_all = {
-	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30, .time_panic = 300, .etc = 4, .iir = 3,
+	.lmr = 3, .killers = true, .history = true, .aspiration = 2, .tt_ways = 1, .lmp = 3, .probcut = 60, .time_use = 60, .history_malus = true, .history_decay = 2, .rfp = 20, .razor = 40, .lmr_adjust = 2, .egdb_wins = 1, .prune_pieces = 6, .book_score = 30, .time_panic = 300, .etc = 4, .iir = 3, .time_opening = 100, .time_middle = 100,
 };
 
 static const struct {
@@ -45,6 +45,8 @@ static const struct {
 	{ "progress", 0, 1000, offsetof(pk_features, progress), false },
 	{ "sac", 0, 64, offsetof(pk_features, sac), false },
 	{ "shots", 0, 1, offsetof(pk_features, shots), true },
+	{ "time-opening", 10, 300, offsetof(pk_features, time_opening), false },
+	{ "time-middle", 10, 300, offsetof(pk_features, time_middle), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 
@@ -92,6 +94,13 @@ void features_format(const pk_features *f, char *buf, size_t size)
 			break;
 		used += (size_t)k;
 	}
+}
+
+int clock_phase_share(const pk_features *f, int pieces, int start_pieces)
+{
+	if (pieces * 10 >= start_pieces * 9)
+		return f->time_opening;
+	return pieces * 2 >= start_pieces ? f->time_middle : 100;
 }
 
 double clock_share(double left, double inc, int moves)

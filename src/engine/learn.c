@@ -323,7 +323,7 @@ static void label_vthread(int id, label_job *j)
 		return;
 	}
 	size_t lo = j->ntodo * (size_t)id / (size_t)j->nthreads, hi = j->ntodo * (size_t)(id + 1) / (size_t)j->nthreads;
-	pk_limits lim = { .depth = j->depth };
+	pk_limits lim = { .depth = j->depth }, end_lim = { .depth = j->end_depth };
 	for (size_t k = lo; k < hi; k++) {
 		if (j->stop && *j->stop)
 			break;
@@ -336,8 +336,14 @@ static void label_vthread(int id, label_job *j)
 			j->progress(j->ctx, all, j->ntodo);
 		}
 		d->v[i].tried = 1;
+		const pk_vpos *p = &d->vpos[i];
+		int pieces = 0;
+		if (j->end_pieces)
+			for (int s = 1; s <= variant_squares(p->v); s++)
+				pieces += p->sq[s] != VP_EMPTY;
+		bool end = j->end_pieces && pieces <= j->end_pieces;
 		pk_vresult r;
-		if (vengine_search(e, &d->vpos[i], NULL, &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
+		if (vengine_search(e, p, NULL, end ? &end_lim : &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
 			continue;
 		int s = r.last.score;
 		d->v[i].score = (int16_t)(s > 3000 ? 3000 : s < -3000 ? -3000 : s);

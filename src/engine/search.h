@@ -24,6 +24,8 @@ typedef struct {
 				     * reserve, an exact time); 0: movetime x time-panic */
 	const pk_move *exclude;     /* root moves not to consider (for several best lines) */
 	int nexclude;
+	bool clock;                 /* movetime is a share of a game's clock (clock_share), which
+				     * time-opening and time-middle may shape by the game's phase */
 } pk_limits;
 
 typedef struct {
@@ -153,6 +155,10 @@ typedef struct {
 			    * (2 or more: not at all); 0 off */
 	bool shots;        /* such a move is never left out by lmp, and reduced by lmr as any
 			    * other (sac's exemption from pruning alone); off by default */
+	int time_opening;  /* on a clock: the share (%) of clock_share's time taken while at
+			    * least 90% of the starting pieces are on the board (default 100) */
+	int time_middle;   /* and while at least half of them are (default 100); never past
+			    * the limits' hardtime */
 } pk_features;
 
 extern const pk_features features_all;
@@ -160,8 +166,8 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc, progress, sac, shots; booleans 0 or 1). 0, or -1 with
- * the reason in err. */
+ * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle; booleans 0
+ * or 1). 0, or -1 with the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
 void features_format(const pk_features *f, char *buf, size_t size);
@@ -170,6 +176,10 @@ void features_format(const pk_features *f, char *buf, size_t size);
  * of those moves and most of the increment, never more than 0.4 of the clock. One rule
  * for match's clocks, the Hub's level and the DXP follower's game. */
 double clock_share(double left, double inc, int moves);
+/* The share (%) of that time a search takes by the game's phase: time-opening while at
+ * least 90% of the start's pieces are on the board, time-middle while at least half
+ * are, else 100. The search applies it when its limits say `clock`. */
+int clock_phase_share(const pk_features *f, int pieces, int start_pieces);
 
 typedef struct pk_engine pk_engine;
 

@@ -155,6 +155,8 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_CAPTURE_VALUE(x_, m_) (16 * (m_)->ncap + (m_)->kings)
 #define N_CROWNING(x_, m_) mb_crowning(&(x_)->p, m_)
 #define N_PIECES(x_) mb_pieces(&(x_)->p)
+/* the pieces of the variant's starting position (Turkish fills two rows of all 8 squares) */
+#define N_START_PIECES(x_) ((x_)->p.v->men_rows * (x_)->p.v->cols * ((x_)->p.v->orthogonal ? 2 : 1))
 #define N_EVAL(x_, w_) mb_eval(x_, w_)
 #define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)
 #define N_MAX_MOVES VAR_MAX_MOVES
