@@ -51,11 +51,34 @@ static const char *score_text(int s, char *buf, size_t size)
 	return buf;
 }
 
-/* Ply p of the game as PDN numbers it: "20." for Black's move, "20..." for White's. */
+/* Ply p of the game as PDN numbers it: "20." for the move of the side that opens the
+ * move numbers (Black in English draughts, White in International), "20..." for the
+ * other's. */
 static const char *ply_number(const pk_replay *rp, int p, char *buf, size_t size)
 {
-	movenum_token(replay_move_number(rp, p), replay_pos_before(rp, p)->stm, true, buf, size);
+	pk_gpos before;
+	pk_gmove m;
+	if (rp->variant_replayed && replay_gply(rp, p, &before, &m))
+		movenum_token_as(replay_move_number(rp, p), before.x.stm == rp->variant_first, true, buf, size);
+	else
+		movenum_token(replay_move_number(rp, p), replay_pos_before(rp, p)->stm, true, buf, size);
 	return buf;
+}
+
+/* The move of ply p in its variant's notation. */
+static void ply_move(const pk_replay *rp, int p, char *buf, size_t size)
+{
+	pk_gpos before;
+	pk_gmove m;
+	if (!replay_gply(rp, p, &before, &m))
+		snprintf(buf, size, "?");
+	else if (before.v)
+		vmove_pdn(&before.x, &m.x, buf, size);
+	else {
+		char t[PK_MOVE_STRLEN];
+		pdn_move_string(&before.e, &m.e, false, t);
+		snprintf(buf, size, "%s", t);
+	}
 }
 
 int cmd_turns(int argc, const char **argv)
@@ -134,10 +157,10 @@ int cmd_turns(int argc, const char **argv)
 		}
 		ws->won++;
 		ls->lost++;
-		char mv[PK_MOVE_STRLEN] = "", num[16] = "", wnum[16] = "", lnum[16] = "", ls_txt[16] = "", ws_txt[16] = "";
+		char mv[160] = "", num[16] = "", wnum[16] = "", lnum[16] = "", ls_txt[16] = "", ws_txt[16] = "";
 		if (t.turn) {
 			ls->turned++;
-			pdn_move_string(replay_pos_before(rp, t.turn), &rp->plies[t.turn - 1].move, false, mv);
+			ply_move(rp, t.turn, mv, sizeof mv);
 			ply_number(rp, t.turn, num, sizeof num);
 			if (t.has_loser_score) {
 				ls->lost_scored++;
@@ -201,7 +224,7 @@ int cmd_turns(int argc, const char **argv)
 		printf("%-5d %-5s %-7s ", g->index, round ? cli_safe_text(round, safe_r, sizeof safe_r) : "-", result_string(t.result));
 		cli_cell(stdout, loser, 24, false);
 		printf(" %-6s ", t.winner == PK_BLACK ? "White" : "Black");
-		char dm[sizeof num + PK_MOVE_STRLEN + 2];
+		char dm[sizeof num + sizeof mv + 2];
 		if (t.turn)
 			snprintf(dm, sizeof dm, "%s %s", num, mv);
 		else

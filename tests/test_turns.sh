@@ -48,6 +48,21 @@ cat >"$T_TMP/m.pdn" <<'PDN'
 [Result "1-0"]
 
 1. 32-28 {[%eval 0.10]} 19-23 {[%eval 0.20]} 1-0
+
+[Event "t"]
+[GameType "47"]
+[Result "1-0"]
+
+1. 32-28 {[%eval 0.10]} 19-23 {[%eval 0.20]} 1-0
+
+[Event "t"]
+[GameType "20"]
+[White "Gamma"]
+[Black "Delta"]
+[Result "0-1"]
+
+1. 32-28 {[%eval 0.10]} 19-23 {[%eval -0.20]} 2. 28x19 {[%eval -0.30]} 14x23
+{[%eval -0.70]} 3. 37-32 {[%eval -0.80]} 10-14 {[%eval -0.90]} 0-1
 PDN
 
 run "$PDNKIT" turns "$T_TMP/m.pdn"
@@ -62,7 +77,14 @@ echo "$OUT" | grep -q '^2 .* 8 .*0-1 .*Beta .*Black .*1\. 11-15 .* - .*+0\.20 .*
 	fail "game 2: the loser's own scores first: [$OUT]"
 expect_out_has "Beta: lost 2, a deciding move found in 2; its own score there -0.60 on average" "Beta's sums (the unscored book move left out of the mean)"
 expect_out_has "its scores stayed with the winner 3.0 plies before its opponent's on average (1 game)" "the lag where both sides' scores stayed"
-expect_out_has "5 games: 2 decided with scores (0 without a deciding move" "the counts"
+# International draughts (White moves first, its scores the first mover's, "0-1" Black's
+# win): Delta's (Black's) scores stay from 2... 14x23, Gamma's from 3. 37-32; so
+# Gamma's 2. 28x19, which it scored -0.30 for itself, decided. Game 5 (International
+# too) is decided without a deciding move; GameType 47 is no variant pdnkit knows.
+echo "$OUT" | grep -q '^7 .*0-1 .*Gamma .*White .*2\. 28x19 .*-0\.30 .*+0\.70 .*2\.\.\. .*3\.$' && pass ||
+	fail "an International game's deciding move, in its notation and numbering: [$OUT]"
+expect_out_has "Gamma: lost 1, a deciding move found in 1; its own score there -0.30 on average" "Gamma's sums"
+expect_out_has "7 games: 4 decided with scores (1 without a deciding move" "the counts"
 expect_out_has "1 decided without scores, 1 not decided, 1 of other variants (not read)" "the games not read, each said"
 
 # A higher threshold: game 1's winner stays at a man only from ply 7, so 3... 17-14.
@@ -71,7 +93,7 @@ expect_rc 0 "turns --json"
 echo "$OUT" | head -1 | grep -q '"round":"7".*"ply":6,"move_number":3,"move":"17-14","loser_score":"-0.55","winner_score":"+1.20","winner_saw":7,"loser_saw":null' &&
 	pass || fail "game 1 at a man: [$(echo "$OUT" | head -1)]"
 echo "$OUT" | grep -q '^{"player":"Alpha","won":2,"lost":0,"turned":0}$' && pass || fail "Alpha's sums in JSON: [$OUT]"
-expect_out_has '{"games":5,"decided":2,"no_turn":0,"not_decided":1,"without_scores":1,"other_variants":1,"threshold":100,"min_depth":4}' "the JSON counts"
+expect_out_has '{"games":7,"decided":4,"no_turn":2,"not_decided":1,"without_scores":1,"other_variants":1,"threshold":100,"min_depth":4}' "the JSON counts"
 
 # A threshold no score reaches: no deciding move, said.
 run "$PDNKIT" turns --threshold 10000 "$T_TMP/m.pdn"
@@ -101,7 +123,7 @@ run "$PDNKIT" turns --threshold 0 "$T_TMP/m.pdn"
 expect_rc 2 "a threshold out of range"
 run "$PDNKIT" turns "$T_TMP/none.pdn" "$T_TMP/m.pdn"
 expect_rc 3 "a file that cannot be read"
-expect_out_has "5 games: 2 decided" "the other file still read"
+expect_out_has "7 games: 4 decided" "the other file still read"
 printf '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 {[%%eval] [%%eval 1e9] [%%eval #}} 23-19 {[%%eval -]} 2. 8-11 {[%%eval 99999999999999]} 1-0\n' >"$T_TMP/bad.pdn"
 run "$PDNKIT" turns "$T_TMP/bad.pdn"
 expect_rc 0 "scores that do not read"

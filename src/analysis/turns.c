@@ -84,9 +84,13 @@ int turns_find(const pk_game *g, const pk_replay *rp, int threshold, int min_dep
 	memset(t, 0, sizeof *t);
 	t->winner = -1;
 	t->result = rp->result;
-	if (rp->variant_replayed || !rp->supported)
+	/* another variant's replay keeps each ply's elements and positions in vr */
+	const pk_vreplay *vr = rp->variant_replayed && rp->vr.el && rp->vr.pos ? &rp->vr : NULL;
+	if (!vr && (rp->variant_replayed || !rp->supported))
 		return -1;
-	int n = rp->nply;
+	int n = vr ? vr->plies : rp->nply;
+	/* the notes' scores are the first mover's: Black's in English draughts */
+	int first = vr ? vr->first : PK_BLACK;
 	int *has = calloc((size_t)n + 1, sizeof *has), *mover = calloc((size_t)n + 1, sizeof *mover),
 	    *wv = calloc((size_t)n + 1, sizeof *wv);
 	if (!has || !mover || !wv) {
@@ -95,10 +99,11 @@ int turns_find(const pk_game *g, const pk_replay *rp, int threshold, int min_dep
 		free(wv);
 		return -2;
 	}
-	int winner = rp->result == RES_BLACK_WINS ? PK_BLACK : rp->result == RES_WHITE_WINS ? PK_WHITE : -1;
+	/* "1-0" (RES_BLACK_WINS) is the first mover's win in every variant */
+	int winner = rp->result == RES_BLACK_WINS ? first : rp->result == RES_WHITE_WINS ? !first : -1;
 	for (int p = 1; p <= n; p++) {
-		mover[p] = replay_pos_before(rp, p)->stm;
-		for (int e = rp->plies[p - 1].el_last + 1; e < g->nel; e++) {
+		mover[p] = vr ? vr->pos[p - 1].stm : replay_pos_before(rp, p)->stm;
+		for (int e = (vr ? vr->el[2 * (p - 1) + 1] : rp->plies[p - 1].el_last) + 1; e < g->nel; e++) {
 			const pk_el *el = &g->els[e];
 			if (el->depth > 0 || el->kind == EL_NAG || el->kind == EL_VAR_START || el->kind == EL_VAR_END)
 				continue;
@@ -111,7 +116,7 @@ int turns_find(const pk_game *g, const pk_replay *rp, int threshold, int min_dep
 				if (d >= 0 && d < min_depth)
 					break;   /* a forced move's shallow score */
 				has[p] = 1;
-				wv[p] = winner == PK_WHITE ? -s : s;
+				wv[p] = winner == first ? s : -s;
 				t->notes++;
 				break;
 			}

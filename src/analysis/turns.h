@@ -39,12 +39,12 @@ typedef struct {
 /* The [%depth N] of a comment's text: N, or -1 when there is none. */
 int turns_parse_depth(const char *comment);
 
-/* The turn of a replayed English game (complete or not: its main-line moves that
- * replayed) with notes; threshold in hundredths; a score whose [%depth] is below
- * min_depth (a forced move some engines answer with a search of 2 plies) is passed
- * over, one without a depth kept. -1 for a game of another variant (not
- * read), -2 when out of memory, else 0 with t filled (t->winner -1: not decided,
- * nothing more). */
+/* The turn of a replayed game of any variant whose rules are known (complete or not:
+ * its main-line moves that replayed) with notes; threshold in hundredths; a score whose
+ * [%depth] is below min_depth (a forced move some engines answer with a search of 2
+ * plies) is passed over, one without a depth kept. -1 for a game of a variant not
+ * replayed (not read), -2 when out of memory, else 0 with t filled (t->winner -1: not
+ * decided, nothing more). */
 int turns_find(const pk_game *g, const pk_replay *rp, int threshold, int min_depth, pk_turn *t);
 
 #endif
