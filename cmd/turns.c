@@ -58,10 +58,12 @@ static const char *ply_number(const pk_replay *rp, int p, char *buf, size_t size
 {
 	pk_gpos before;
 	pk_gmove m;
-	if (rp->variant_replayed && replay_gply(rp, p, &before, &m))
+	if (!rp->variant_replayed)
+		movenum_token(replay_move_number(rp, p), replay_pos_before(rp, p)->stm, true, buf, size);
+	else if (replay_gply(rp, p, &before, &m))
 		movenum_token_as(replay_move_number(rp, p), before.x.stm == rp->variant_first, true, buf, size);
 	else
-		movenum_token(replay_move_number(rp, p), replay_pos_before(rp, p)->stm, true, buf, size);
+		snprintf(buf, size, "?");
 	return buf;
 }
 
