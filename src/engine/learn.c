@@ -337,11 +337,7 @@ static void label_vthread(int id, label_job *j)
 		}
 		d->v[i].tried = 1;
 		const pk_vpos *p = &d->vpos[i];
-		int pieces = 0;
-		if (j->end_pieces)
-			for (int s = 1; s <= variant_squares(p->v); s++)
-				pieces += p->sq[s] != VP_EMPTY;
-		bool end = j->end_pieces && pieces <= j->end_pieces;
+		bool end = j->end_pieces && vpos_pieces(p) <= j->end_pieces;
 		pk_vresult r;
 		if (vengine_search(e, p, NULL, end ? &end_lim : &lim, NULL, NULL, NULL, &r) < 0 || !r.has_move || r.forced)
 			continue;

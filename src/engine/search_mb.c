@@ -122,14 +122,6 @@ static inline bool mb_crowning(const pk_vpos *p, const pk_vmove *m)
 	return p->stm == PK_WHITE ? row <= 1 : row >= p->v->rows - 2;
 }
 
-static inline int mb_pieces(const pk_vpos *p)
-{
-	int n = 0, sq = variant_squares(p->v);
-	for (int s = 1; s <= sq; s++)
-		n += p->sq[s] != VP_EMPTY;
-	return n;
-}
-
 static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 {
 	return a->from == b->from && a->to == b->to && a->ncap == b->ncap &&
@@ -154,9 +146,8 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_TO(m_) ((m_)->to)
 #define N_CAPTURE_VALUE(x_, m_) (16 * (m_)->ncap + (m_)->kings)
 #define N_CROWNING(x_, m_) mb_crowning(&(x_)->p, m_)
-#define N_PIECES(x_) mb_pieces(&(x_)->p)
-/* the pieces of the variant's starting position (Turkish fills two rows of all 8 squares) */
-#define N_START_PIECES(x_) ((x_)->p.v->men_rows * (x_)->p.v->cols * ((x_)->p.v->orthogonal ? 2 : 1))
+#define N_PIECES(x_) vpos_pieces(&(x_)->p)
+#define N_START_PIECES(x_) variant_start_pieces((x_)->p.v)
 #define N_EVAL(x_, w_) mb_eval(x_, w_)
 #define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)
 #define N_MAX_MOVES VAR_MAX_MOVES
@@ -171,7 +162,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 static inline int mb_count_pieces(const mb_pos *x)
 {
 	if (!x->has_bits)
-		return mb_pieces(&x->p);
+		return vpos_pieces(&x->p);
 	return __builtin_popcountll(x->b.men[0] | x->b.kings[0]) + __builtin_popcountll(x->b.men[1] | x->b.kings[1]);
 }
 

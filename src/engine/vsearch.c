@@ -144,10 +144,7 @@ static void boards_init(void)
 						if (b->at[rr][cc])
 							b->cone[side][q] |= 1ull << (b->at[rr][cc] - 1);
 			}
-		pk_vpos p;
-		vpos_start(v, &p);
-		for (int q = 1; q <= variant_squares(v); q++)
-			b->start_pieces += p.sq[q] != VP_EMPTY;
+		b->start_pieces = variant_start_pieces(v);
 		b->bits = vbits_supported(v);
 		int last = v->rows - 1, mid_lo = v->cols / 2 - 2, mid_hi = v->cols / 2 + 1, half = v->cols / 2;
 		for (int q = 1; b->bits && q <= variant_squares(v); q++) {
@@ -525,9 +522,7 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	e->e->ending = e->e->ending_class ? h.ending : 0;
 	e->e->endings = root->v->gametype == 20 || root->v->gametype == 26 || root->v->gametype == 27 ||
 			root->v->gametype == 23 || root->v->gametype == 40;   /* vdraw_ending_next's */
-	e->e->root_pieces = 0;
-	for (int s = 1; s <= variant_squares(root->v); s++)
-		e->e->root_pieces += root->sq[s] != VP_EMPTY;
+	e->e->root_pieces = vpos_pieces(root);
 	pk_limits l = *lim;
 	l.exclude = NULL;
 	l.nexclude = 0;

@@ -184,6 +184,21 @@ void vpos_start(const pk_variant *v, pk_vpos *p)
 	}
 }
 
+int vpos_pieces(const pk_vpos *p)
+{
+	int n = 0, sq = variant_squares(p->v);
+	for (int s = 1; s <= sq; s++)
+		n += p->sq[s] != VP_EMPTY;
+	return n;
+}
+
+int variant_start_pieces(const pk_variant *v)
+{
+	pk_vpos p;
+	vpos_start(v, &p);
+	return vpos_pieces(&p);
+}
+
 /* The row where a side's men crown. */
 static int crown_row(const pk_variant *v, int side) { return side == PK_WHITE ? 0 : v->rows - 1; }
 

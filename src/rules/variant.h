@@ -89,6 +89,9 @@ int variant_rc_square(const pk_variant *v, int row, int col);
 
 void vpos_start(const pk_variant *v, pk_vpos *p);
 void vpos_clear(const pk_variant *v, pk_vpos *p, int stm);
+/* The pieces on p's board, and on the board of v's starting position. */
+int vpos_pieces(const pk_vpos *p);
+int variant_start_pieces(const pk_variant *v);
 /* The legal moves (captures obligatory, with the variant's priorities; captures that
  * differ only in the order of the same pieces are one move). */
 int vgen(const pk_vpos *p, pk_vmovelist *ml);
