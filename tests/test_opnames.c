@@ -52,6 +52,8 @@ int main(void)
 	/* a first move alone: its group's name; 11-15 alone has none */
 	o = of_moves("9-13 22-18");
 	CHECK(o && !strcmp(o->name, "Edinburgh"));
-	CHECK(of_moves("11-15 21-17") == NULL);
+	CHECK(of_moves("11-15") == NULL);
+	o = of_moves("11-15 21-17 9-13");   /* the Switcher, [E] */
+	CHECK(o && !strcmp(o->name, "Switcher"));
 	return check_done("test_opnames");
 }

@@ -117,6 +117,10 @@ static int think(session *ss)
 	memset(&lim, 0, sizeof lim);
 	lim.movetime = move_time(ss);
 	lim.clock = ss->s->movetime <= 0 && ss->minutes > 0;
+	if (lim.clock) {   /* time-panic's bound: half the clock left, as in match and play */
+		double half = (ss->minutes * 60.0 - ss->used) * 0.5;
+		lim.hardtime = half > lim.movetime ? half : lim.movetime;
+	}
 	pk_vresult r;
 	double t0 = child_now();
 	watch w = { .ss = ss, .done = false };

@@ -9,7 +9,12 @@
  *      Single Corner group, 9-14 Double Corner, 11-16 Bristol, 10-15 Kelso, 10-14 Denny,
  *      12-16 Dundee, 9-13 Edinburgh;
  *  [D] "The Boy's Own Book of Indoor Games and Recreations", chapter 14: the Single
- *      Corner, 11-15 answered by 22-18.
+ *      Corner, 11-15 answered by 22-18;
+ *  [E] Encyclopaedia Britannica, 11th edition (1911), "Draughts": 11-15 answered by
+ *      21-17 the Switcher (after Wyllie's success with it), by 24-19 the Second Double
+ *      Corner (once "Wyllie's Invincible").
+ * Fortman [B] also gives the Leeds, 11-16 21-17, as the name periodicals used under the
+ * two-move restriction.
  * A name stands for the position after its moves, so a game that reaches that position
  * in another order has that opening too. */
 #include <ctype.h>
@@ -30,6 +35,9 @@ static pk_opname table[] = {
 	{ "Cross", "11-15 23-18", "A", 0, 0 },
 	{ "Slip Cross", "11-15 23-18 8-11 27-23 11-16", "A", 0, 0 },
 	{ "Ayrshire Lassie", "11-15 24-20", "A", 0, 0 },
+	{ "Switcher", "11-15 21-17", "E", 0, 0 },
+	{ "Second Double Corner", "11-15 24-19", "E", 0, 0 },
+	{ "Leeds", "11-16 21-17", "B", 0, 0 },
 	{ "Dyke", "11-15 22-17 15-19", "A", 0, 0 },
 	{ "Boston", "11-15 22-17 9-13 17-14", "A", 0, 0 },
 	{ "Maid of the Mill", "11-15 22-17 8-11 17-13 15-18", "A", 0, 0 },
