@@ -2,6 +2,7 @@
  * minimax score (checked against a plain minimax on random positions); two kings beat
  * one; draws by repetition and by the move-count rule; bench is deterministic; a time
  * limit is kept. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -624,6 +625,24 @@ static void test_features_text(void)
 	CHECK(clock_phase_share(&g, 19, 40) == 100 && clock_phase_share(&g, 2, 40) == 100);
 	CHECK(clock_phase_share(&g, 22, 24) == 50 && clock_phase_share(&g, 21, 24) == 130);
 	CHECK(clock_phase_share(&g, 12, 24) == 130 && clock_phase_share(&g, 11, 24) == 100);
+	/* a clock's share: a 25th of the clock less the reserve, most of the increment, at
+	 * most 0.4 of the clock, a thousandth of a second below the reserve; a game of 210
+	 * moves a side on a clock of 10 s without an increment, each move costing 4 ms more
+	 * than its share, ends with time left (a 25th of the whole clock each move, as
+	 * before the reserve, falls at move 117 with 2 ms) */
+	CHECK(fabs(clock_share(60, 0, 0) - (60 - CLOCK_RESERVE) / 25) < 1e-9);
+	CHECK(fabs(clock_share(60, 0, 10) - (60 - CLOCK_RESERVE) / 10) < 1e-9);
+	CHECK(fabs(clock_share(10, 1, 0) - ((10 - CLOCK_RESERVE) / 25 + 0.8)) < 1e-9);
+	CHECK(fabs(clock_share(1, 2, 0) - 0.4) < 1e-9);
+	CHECK(clock_share(CLOCK_RESERVE * 0.9, 0, 0) == 0.001 && clock_share(0, 0, 0) == 0.001);
+	{
+		double left = 10, least = 10;
+		for (int i = 0; i < 210; i++) {
+			left -= clock_share(left, 0, 0) + 0.004;
+			least = left < least ? left : least;
+		}
+		CHECK_REPORT(least > 0, "210 moves on a 10 s clock: %.3f s left at the least", least);
+	}
 	/* the time a failing best move may take past the limit: three times it by default */
 	CHECK(features_all.time_panic == 300 && strstr(fb, "time-panic=300") != NULL);
 	CHECK(features_parse("time-panic=300", &g, err, sizeof err) == 0 && g.time_panic == 300);

@@ -87,7 +87,7 @@ static double move_time(const session *ss)
 	int to_go = ss->moves > 0 ? ss->moves - ss->made : 0;
 	double t = clock_share(left, 0, to_go > 0 ? (to_go < 10 ? 10 : to_go) + 5 : 0);
 	double most = ss->s->max_movetime > 0 ? ss->s->max_movetime : 60;
-	return t < 0.02 ? 0.02 : t > most ? most : t;
+	return t > most ? most : t;
 }
 
 static void play(session *ss, const pk_vmove *m)

@@ -228,8 +228,7 @@ static void watch_gui(void *ctx, const atomic_bool *done)
 /* The time for this move under "level time=...". */
 static double time_budget(const hub *h)
 {
-	double t = clock_share(h->time_left, h->inc, h->moves_left);
-	return t < 0.02 ? 0.02 : t;
+	return clock_share(h->time_left, h->inc, h->moves_left);
 }
 
 /* The time a search whose best move fails may run to (search feature time-panic):

@@ -410,12 +410,7 @@ void clock_init(pk_clock *c, double base, double inc)
 
 double clock_budget(const pk_clock *c, int side)
 {
-	double left = c->left[side];
-	double t = left / 25 + c->inc * 0.8;
-	double cap = left * 0.4;
-	if (t > cap)
-		t = cap;
-	return t < 0.02 ? 0.02 : t;
+	return clock_share(c->left[side], c->inc, 0);
 }
 
 bool clock_charge(pk_clock *c, int side, double spent)

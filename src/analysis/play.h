@@ -81,8 +81,8 @@ typedef struct {
 /* "5m+2s", "90s", "1h", "10m+5", "0.5m": 0, or -1 when the text is not a time. */
 int clock_parse(const char *text, double *base, double *inc);
 void clock_init(pk_clock *c, double base, double inc);
-/* The time to spend on this move: a share of what is left, most of the increment, never
- * so much that the flag could fall. */
+/* The time to spend on this move: clock_share's (engine/search.h), the rule of every
+ * clock pdnkit plays on. */
 double clock_budget(const pk_clock *c, int side);
 /* Takes `spent` seconds from side and adds the increment; false when the flag fell. */
 bool clock_charge(pk_clock *c, int side, double spent);

@@ -105,8 +105,16 @@ int clock_phase_share(const pk_features *f, int pieces, int start_pieces)
 
 double clock_share(double left, double inc, int moves)
 {
-	double t = left / (moves > 0 ? moves : 25) + inc * 0.8;
+	/* The last CLOCK_RESERVE seconds are never shared out: each move costs a little more
+	 * than its share (starting the search, the protocol), and a game of many moves
+	 * without an increment would otherwise spend the clock to nothing; below the
+	 * reserve (or the increment, when there is one) each move is a search of a
+	 * thousandth of a second, which the reserve pays for over a hundred moves. */
+	double usable = left - CLOCK_RESERVE;
+	if (usable < 0)
+		usable = 0;
+	double t = usable / (moves > 0 ? moves : 25) + inc * 0.8;
 	if (t > left * 0.4)
 		t = left * 0.4;
-	return t < 0.005 ? 0.005 : t;
+	return t < 0.001 ? 0.001 : t;
 }

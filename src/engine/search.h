@@ -173,8 +173,10 @@ int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 void features_format(const pk_features *f, char *buf, size_t size);
 /* A move's seconds from a clock of `left` seconds with `inc` more after each move and
  * `moves` still to play before the clock is reset (0: unknown, taken as 25): the share
- * of those moves and most of the increment, never more than 0.4 of the clock. One rule
- * for match's clocks, the Hub's level and the DXP follower's game. */
+ * of those moves of the clock less a reserve of CLOCK_RESERVE seconds, and most of the
+ * increment, never more than 0.4 of the clock nor less than a thousandth of a second.
+ * One rule for match's clocks, play's, the Hub's level and the DXP follower's game. */
+#define CLOCK_RESERVE 0.5
 double clock_share(double left, double inc, int moves);
 /* The share (%) of that time a search takes by the game's phase: time-opening while at
  * least 90% of the start's pieces are on the board, time-middle while at least half
