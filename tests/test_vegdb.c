@@ -287,6 +287,22 @@ static void ending_count(const char *dir)
 			     "%s, won in %d plies by the databases, %d plies of the ending played: scored %d", fen, plies,
 			     done, r.last.score);
 	}
+	/* the same engine on, its table kept as in a game: the search with the count at its
+	 * start, then with the count one ply short; the second must not take the first's
+	 * wins from the table (the count is part of a table entry's position) */
+	for (int k = 0; k < 4; k++) {
+		if (k == 2)
+			CHECK(vengine_set_tables_dir(e, NULL) == 0);   /* and the search alone */
+		int done = k % 2 == 0 ? 0 : 11 - plies;
+		pk_history h = { NULL, 0, 0, done };
+		pk_vresult r;
+		if (k % 2 == 0)
+			vengine_new_game(e);
+		CHECK(vengine_search(e, &p, &h, &lim, NULL, NULL, NULL, &r) == 0);
+		CHECK_REPORT(k % 2 ? r.last.score == 0 : r.last.score == SCORE_WIN - plies,
+			     "%s, won in %d plies by the databases, %d plies of the ending played, the table kept: scored %d",
+			     fen, plies, done, r.last.score);
+	}
 	printf("international: %s won in %d plies; with %d plies of the 5-move ending left a draw\n", fen, plies,
 	       plies - 1);
 	vengine_free(e);

@@ -19,8 +19,13 @@
  *   N_EGDB              1 where the endgame databases are probed
  *   N_TABLE_PROBE(w, p, ply, &s)  (optional) true with the score s of a position that
  *                       another kind of database holds exactly
+ *   N_TT_KEY(w, p, ply) (optional) the key of p's table entries when more than the
+ *                       position decides its value (a limited ending's count); N_KEY(p)
  * The English instance (search.c) expands to the search as it was written for its
  * bitboards: the bench signature is the check. */
+#ifndef N_TT_KEY
+#define N_TT_KEY(w_, p_, ply_) N_KEY(p_)
+#endif
 static int lmr_table[2][64][64];
 /* Moves tried at a null-window node before the rest are left out, by remaining depth. */
 static const int lmp_limit[4][4] = { { 0 }, { 0, 5, 7, 10 }, { 0, 4, 6, 8 }, { 0, 3, 5, 7 } };
@@ -302,7 +307,8 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 	int tt_move = -1;
 	tt_data te;
 	bool use_tt = depth > 0 || e->f.tt_horizon;
-	if (use_tt && tt_probe(&e->tt, N_KEY(p), &te)) {
+	uint64_t tt_key = N_TT_KEY(w, p, ply);
+	if (use_tt && tt_probe(&e->tt, tt_key, &te)) {
 		tt_move = te.move ? te.move - 1 : -1;
 		if (tt_move >= n)
 			tt_move = -1;
@@ -344,7 +350,7 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 				continue;
 			int s = -from_tt(ce.score, ply + 1);
 			if (s >= beta) {
-				tt_store(&e->tt, N_KEY(p), depth, to_tt(s, ply), TT_LOWER, i);
+				tt_store(&e->tt, tt_key, depth, to_tt(s, ply), TT_LOWER, i);
 				return s;
 			}
 		}
@@ -555,6 +561,6 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 	}
 	int bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
 	if (use_tt)
-		tt_store(&e->tt, N_KEY(p), depth, to_tt(best, ply), bound, best_move);
+		tt_store(&e->tt, tt_key, depth, to_tt(best, ply), bound, best_move);
 	return best;
 }

@@ -211,6 +211,21 @@ static bool mb_table_probe(const mb_worker *w, const mb_pos *x, int ply, int *sc
 	return true;
 }
 #define N_TABLE_PROBE(w_, x_, ply_, s_) mb_table_probe(w_, x_, ply_, s_)
+
+/* The table's key of a position in a limited ending: its count is part of it, since the
+ * same position is won with plies of the count left and drawn without (a game's next
+ * search, or another line of this one, reaches it with another count). The count is
+ * mb_table_probe's of this ply (the root's from the game). */
+static inline uint64_t mb_tt_key(const mb_worker *w, const mb_pos *x, int ply)
+{
+	const mb_engine *e = w->e;
+	if (!e->endings || ply > MAX_PLY)
+		return x->key;
+	int cls = ply > 0 ? e->at[w->id][ply].cls : e->ending_class;
+	int count = ply > 0 ? e->at[w->id][ply].count : e->ending;
+	return cls ? x->key ^ (0x9E3779B97F4A7C15ull * (uint64_t)(count + 1 + (cls << 10))) : x->key;
+}
+#define N_TT_KEY(w_, x_, ply_) mb_tt_key(w_, x_, ply_)
 #include "engine/node.inc.c"
 #include "engine/deepen.inc.c"
 
