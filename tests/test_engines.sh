@@ -66,7 +66,7 @@ expect_out_has '"illegal_moves":0' "no illegal move"
 expect_out_has '"name":"pdnkit 0.1.0"' "the Hub engine's name"
 run "$PDNKIT" validate "$T_TMP/m.pdn"
 expect_err_has "4 games read: 4 valid, 0 with errors, 0 with warnings" "its games are clean PDN"
-grep -q '\[Opening "ACF 1: 9-13 21-17 5-9"\]' "$T_TMP/m.pdn" && pass || fail "the deck's first ballot named"
+grep -q '\[Opening "ACF 1: 9-13 21-17 5-9 (Edinburgh)"\]' "$T_TMP/m.pdn" && pass || fail "the deck's first ballot named, with the classic opening it falls under"
 grep -q '\[WhiteSeconds "' "$T_TMP/m.pdn" && pass || fail "time used in the games"
 
 # match against a CheckerBoard library

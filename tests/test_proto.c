@@ -227,8 +227,10 @@ static void deck(void)
 			same += pos_equal(&op[i].start, &op[j].start);
 	CHECK_INT(same, 0);
 	if (n > 0) {
-		CHECK_STR(op[0].text, "ACF 1: 9-13 21-17 5-9");
-		CHECK_STR(op[155].text, "ACF 156: 12-16 24-20 10-15");
+		CHECK_STR(op[0].text, "ACF 1: 9-13 21-17 5-9 (Edinburgh)");
+		CHECK_STR(op[155].text, "ACF 156: 12-16 24-20 10-15 (Dundee)");
+		CHECK_STR(op[99].text, "ACF 100: 11-15 21-17 9-13 (Switcher)");
+		CHECK_STR(op[102].text, "ACF 103: 11-15 22-17 8-11");   /* no name of its own */
 		CHECK_INT(op[155].nply, 3);
 	}
 	free(op);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analysis/ballots.h"
 #include "analysis/match_int.h"
+#include "analysis/opnames.h"
 #include "pdn/pdn_write.h"
 #include "rules/fen.h"
 
@@ -95,7 +96,13 @@ int match_deck(int plies, pk_opening **out)
 				p = q;
 			}
 			o->start = p;
-			snprintf(o->text, sizeof o->text, "ACF %d: %s", i + 1, acf_deck[i]);
+			/* the ballot's number, its moves, and the classic name it falls under */
+			uint64_t keys[4] = { o->keys[0], o->keys[1], o->keys[2], p.key };
+			const pk_opname *name = opname_of_keys(keys, 4);
+			if (name)
+				snprintf(o->text, sizeof o->text, "ACF %d: %s (%s)", i + 1, acf_deck[i], name->name);
+			else
+				snprintf(o->text, sizeof o->text, "ACF %d: %s", i + 1, acf_deck[i]);
 			n++;
 		}
 	} else {
