@@ -107,8 +107,8 @@ double clock_share(double left, double inc, int moves)
 {
 	/* The last CLOCK_RESERVE seconds are never shared out: each move costs a little more
 	 * than its share (starting the search, the protocol), and a game of many moves
-	 * without an increment would otherwise spend the clock to nothing; below the
-	 * reserve (or the increment, when there is one) each move is a search of a
+	 * without an increment would otherwise spend the clock to nothing. Below the
+	 * reserve a move is most of the increment, or without one a search of a
 	 * thousandth of a second, which the reserve pays for over a hundred moves. */
 	double usable = left - CLOCK_RESERVE;
 	if (usable < 0)
