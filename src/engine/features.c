@@ -24,6 +24,8 @@ static const struct {
 	{ "history-malus", 0, 1, offsetof(pk_features, history_malus), true },
 	{ "lmp", 0, 3, offsetof(pk_features, lmp), false },
 	{ "probcut", 0, 1000, offsetof(pk_features, probcut), false },
+	{ "probcut-depth", 0, 90, offsetof(pk_features, probcut_depth), false },
+	{ "probcut-slope", 0, 100, offsetof(pk_features, probcut_slope), false },
 	{ "time-use", 0, 100, offsetof(pk_features, time_use), false },
 	{ "threat", 0, 1, offsetof(pk_features, threat), false },
 	{ "egdb-draws", 0, 1, offsetof(pk_features, egdb_draws), false },

@@ -392,14 +392,23 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 	}
 	/* A shallow null-window search well above beta that holds there is taken as
 	 * the deep one holding at beta. */
-	if (e->f.probcut && !pv_node && !capture && depth >= 5 && ply > 0 && !few_pieces &&
-	    !score_is_win(beta) && !score_is_win(alpha)) {
-		int rbeta = beta + e->f.probcut;
-		int s = N_NAME(se_search)(w, p, depth - 4, rbeta - 1, rbeta, ply);
+	if (e->f.probcut && !pv_node && !capture && depth >= (e->f.probcut_depth ? 3 : 5) && ply > 0 &&
+	    !few_pieces && !w->in_probcut && !score_is_win(beta) && !score_is_win(alpha)) {
+		int rbeta = beta + e->f.probcut + e->f.probcut_slope * depth;
+		int rdepth = depth - 4;
+		if (e->f.probcut_depth) {
+			rdepth = depth * e->f.probcut_depth / 100;
+			if (rdepth < 1)
+				rdepth = 1;
+			w->in_probcut++;
+		}
+		int s = N_NAME(se_search)(w, p, rdepth, rbeta - 1, rbeta, ply);
+		if (e->f.probcut_depth)
+			w->in_probcut--;
 		if (w->stopped)
 			return 0;
 		if (s >= rbeta)
-			return s;
+			return s - (e->f.probcut_depth ? rbeta - beta : 0);
 	}
 
 	/* A table move that every other move, searched to half the depth, stays well below

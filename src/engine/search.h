@@ -80,6 +80,11 @@ typedef struct {
 			    * searched: 0 off, 1..3 from fewer to more pruning (default 3) */
 	int probcut;       /* margin (hundredths) of the shallow search that cuts a null-window
 			    * node off early; 0 off (default 60) */
+	int probcut_depth; /* that shallow search's depth as a share (%) of the node's, from
+			    * depth 3, with no shallow search of its own inside it; 0: four
+			    * plies less, from depth 5 (default) */
+	int probcut_slope; /* hundredths added to probcut's margin for each ply of depth
+			    * (default 0) */
 	int time_use;      /* with a time limit, a new iteration is begun while less than this
 			    * share (percent) of the time is used, and cut off at the limit
 			    * (its best move kept once the first root move is searched); 0: only

@@ -24,6 +24,7 @@ typedef struct N_WORKER {
 	N_MOVE pv[MAX_PLY][MAX_PLY];
 	int pvlen[MAX_PLY];
 	int iter_depth;                   /* the iteration being searched */
+	int in_probcut;                   /* inside probcut's shallow search (probcut-depth) */
 	bool superseded;                  /* stopped because another thread completed it */
 #if N_EGDB
 	uint64_t *egdb_seen;              /* this thread's recent database results: the key's
