@@ -562,8 +562,6 @@ static void test_threads(void)
 	engine_free(e);
 }
 
-/* Search features from text: named values change, the rest keep their defaults, and
- * anything else is refused with the reason. */
 /* probcut-depth: the shallow search a share of the node's depth (from depth 3, none
  * nested), with probcut-slope's margin growing with the depth; off by default. On, a
  * depth-11 search from the start cuts more (fewer nodes) and still plays a legal move. */
@@ -595,6 +593,8 @@ static void test_probcut_depth(void)
 	engine_free(e);
 }
 
+/* Search features from text: named values change, the rest keep their defaults, and
+ * anything else is refused with the reason. */
 static void test_features_text(void)
 {
 	pk_features f = features_all;
