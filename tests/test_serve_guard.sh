@@ -80,7 +80,11 @@ code "$U/api/stats"
 has '"player_count":' "stats says the number of players apart from their list"
 
 # --- annotation on request: its default depth, and the analysis slot stays free ---
-code -H 'X-Pdnkit: 1' -X POST "$U/api/annotate?id=$ID"
+# (a server of its own with room for a slow build: a sanitizer build annotates a game at
+# depth 10 in more than the default --max-time of 10 s)
+stop
+start --allow-write -q --max-time 600
+CODE=$(curl -s -o "$T_TMP/body" -w '%{http_code}' --max-time 600 -H 'X-Pdnkit: 1' -X POST "$U/api/annotate?id=$ID")
 [ "$CODE" = 200 ] && pass || fail "annotate answered $CODE: $(cat "$T_TMP/body")"
 has '"settings":"depth=10 nodes=0 movetime=0 ' "the default depth (10), no default time"
 stop
