@@ -202,7 +202,7 @@ int cmd_match(int argc, const char **argv)
 {
 	char *a = NULL, *b = NULL, *openings = NULL, *games_arg = NULL, *conc = NULL, *out = NULL, *variant = NULL;
 	char **engines = NULL, *engines_file = NULL, *time_arg = NULL, *ballots = NULL, *sprt = NULL, *margin = NULL;
-	char *judge = NULL;
+	char *judge = NULL, *at_arg = NULL;
 	char *on_fault = NULL, *adjudicate = NULL, *startup = NULL, *clock_arg = NULL, *adj_win = NULL, *adj_draw = NULL;
 	int json = 0, gauntlet = 0, resume = 0;
 	struct poptOption opts[] = {
@@ -218,6 +218,7 @@ int cmd_match(int argc, const char **argv)
 		  "the openings: acf3 (the ACF three-move deck, 156), all3 (every three-ply opening, 302; the default), all2 (every two-ply opening, 49), or a PDN file", "DECK" },
 		{ "openings", 0, POPT_ARG_STRING, &openings, 0,
 		  "openings from a PDN file (with --variant the default is every first move and reply)", "FILE" },
+		{ "at-pieces", 0, POPT_ARG_STRING, &at_arg, 0, "with --openings: start from each game's first position of at most N pieces where the side to move has no capture (games without one left out): a match of the endings", "N" },
 		{ "sprt", 0, POPT_ARG_STRING, &sprt, 0, "stop when a sequential test decides between Elo ELO0 and ELO1 for A (alpha = beta = 0.05)", "ELO0,ELO1" },
 		{ "startup", 0, POPT_ARG_STRING, &startup, 0, "seconds another engine has to start and greet (default 10)", "SECONDS" },
 		{ "margin", 0, POPT_ARG_STRING, &margin, 0, "seconds another engine may take past its time before it loses on time (default 1)", "SECONDS" },
@@ -476,7 +477,13 @@ int cmd_match(int argc, const char **argv)
 		cli_error("--ballots %s: the decks are of English draughts (use --openings FILE with --variant)", ballots);
 		goto out;
 	}
-	m.nop = openings ? match_openings_file(openings, m.variant, &op)
+	long at_pieces = 0;
+	if (at_arg && (!openings || cli_int(at_arg, 2, m.variant ? variant_squares(m.variant) : 32, "--at-pieces", &at_pieces))) {
+		if (!openings)
+			cli_error("--at-pieces picks a position of each game of --openings FILE: give --openings too");
+		goto out;
+	}
+	m.nop = openings ? match_openings_file(openings, m.variant, (int)at_pieces, &op)
 		: m.variant ? match_vopenings(m.variant, &op)
 		: ballots && !strcmp(ballots, "acf3") ? match_deck(3, &op)
 		: ballots && !strcmp(ballots, "all2") ? match_deck(2, &op) : match_ballots(&op);
@@ -659,6 +666,7 @@ out:
 	free(on_fault);
 	free(adjudicate);
 	free(judge);
+	free(at_arg);
 	free(adj_win);
 	free(adj_draw);
 	free(startup);

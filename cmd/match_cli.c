@@ -331,7 +331,7 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 }
 
 /* Openings from a PDN file: each game's FEN (or the start) plus its moves. */
-int match_openings_file(const char *path, const pk_variant *var, pk_opening **out)
+int match_openings_file(const char *path, const pk_variant *var, int at_pieces, pk_opening **out)
 {
 	const char *files[] = { path };
 	pk_source src = { .files = files, .nfiles = 1 };
@@ -364,7 +364,7 @@ int match_openings_file(const char *path, const pk_variant *var, pk_opening **ou
 			}
 			v = nv;
 		}
-		n += var ? match_vopening_of(var, rp, &v[n]) : match_opening_of(rp, &v[n]);
+		n += var ? match_vopening_of(var, rp, at_pieces, &v[n]) : match_opening_of(rp, at_pieces, &v[n]);
 	}
 	games_close(it);
 	*out = v;

@@ -33,9 +33,11 @@ void match_write_game(FILE *f, const pk_match *m, int i, const char *event_name,
  * not of this match (other engines, deck, time control or variant). */
 int match_resume(pk_match *m, const char *path, const char *event_name);
 
-/* Openings from a PDN file: each game's FEN (or the start) plus its first 8 moves, games
- * with errors or of another variant than var (NULL: English) left out, into a
- * malloc'ed array: how many, or -1 after saying why. */
-int match_openings_file(const char *path, const pk_variant *var, pk_opening **out);
+/* Openings from a PDN file: each game's FEN (or the start) plus its first 8 moves (with
+ * at_pieces > 0: its first position of at most that many pieces and no capture to make,
+ * match_opening_of's), games with errors or of another variant than var (NULL: English)
+ * or without such a position left out, into a malloc'ed array: how many, or -1 after
+ * saying why. */
+int match_openings_file(const char *path, const pk_variant *var, int at_pieces, pk_opening **out);
 
 #endif

@@ -99,7 +99,7 @@ static bool has_round(const long *v, long n, long r)
 int cmd_selfplay(int argc, const char **argv)
 {
 	char *games_arg = NULL, *conc = NULL, *out = NULL, *random_arg = NULL, *seed_arg = NULL, *shard = NULL,
-	     *adjudicate = NULL, *openings = NULL, *variant = NULL;
+	     *adjudicate = NULL, *openings = NULL, *variant = NULL, *at_arg = NULL;
 	engine_args ea;
 	engine_args_init(&ea);
 	struct poptOption opts[] = {
@@ -109,6 +109,7 @@ int cmd_selfplay(int argc, const char **argv)
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "seed of the random plies (default 1)", "S" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "games of another variant (name or GameType: international, russian, ...), played by the same search on its board, from every first move and reply (or --openings of that variant) and the random plies", "NAME" },
 		{ "openings", 0, POPT_ARG_STRING, &openings, 0, "start from the positions of a PDN file instead of the ballots (each game's FEN and first moves; game g from the ((g - 1) mod N + 1)th, then its random plies)", "FILE" },
+		{ "at-pieces", 0, POPT_ARG_STRING, &at_arg, 0, "with --openings: start from each game's first position of at most N pieces where the side to move has no capture (games without one left out), for games of the endings", "N" },
 		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
 		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (default: the default directory's)", "DIR|default|none" },
@@ -204,9 +205,20 @@ int cmd_selfplay(int argc, const char **argv)
 		m.adjudicate = NULL;
 	}
 	rc = EXIT_RUNTIME;
-	int nd = openings ? match_openings_file(openings, v, &deck) : v ? match_vopenings(v, &deck) : match_ballots(&deck);
+	long at_pieces = 0;
+	if (at_arg && (!openings || cli_int(at_arg, 2, v ? variant_squares(v) : 32, "--at-pieces", &at_pieces))) {
+		if (!openings)
+			cli_error("--at-pieces picks a position of each game of --openings FILE: give --openings too");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	int nd = openings ? match_openings_file(openings, v, (int)at_pieces, &deck) : v ? match_vopenings(v, &deck) : match_ballots(&deck);
 	if (openings && nd == 0) {
-		cli_error("no usable %s position in '%s'", v ? v->name : "English", openings);
+		if (at_pieces)
+			cli_error("no %s game in '%s' reaches %ld pieces or fewer with no capture to make", v ? v->name : "English",
+				  openings, at_pieces);
+		else
+			cli_error("no usable %s position in '%s'", v ? v->name : "English", openings);
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -304,6 +316,7 @@ out:
 	free(shard);
 	free(adjudicate);
 	free(openings);
+	free(at_arg);
 	free(variant);
 	return rc;
 }

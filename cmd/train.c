@@ -156,7 +156,7 @@ int cmd_train(int argc, const char **argv)
 		{ "batch", 0, POPT_ARG_STRING, &batch_arg, 0, "with --net: positions a step (default 1024)", "N" },
 		{ "net-patterns", 0, POPT_ARG_STRING, &npat, 0, "with --net: the patterns the network adds to (default: the built-in ones)", "FILE|none" },
 		{ "endgame", 0, POPT_ARG_STRING, &endgame_arg, 0, "learn an endgame table (nine windows) for positions of at most N pieces (3-16), as what the evaluation with --base-patterns misses there; -o writes those patterns with the table", "N" },
-		{ "base-patterns", 0, POPT_ARG_STRING, &bpat, 0, "with --endgame: the patterns the table adds to, and that -o writes with it (default: the built-in ones; their own endgame table left out)", "FILE" },
+		{ "base-patterns", 0, POPT_ARG_STRING, &bpat, 0, "with --endgame: the patterns the table adds to, and that -o writes with it (default: the built-in ones; their own endgame table left out); with --variant: patterns (a file, or builtin) the fit adds to, whose windows it takes, -o writing the sum", "FILE|builtin" },
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "keep the last epoch's weights or network, not those of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
@@ -205,10 +205,15 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
 			goto out;
 		}
-		if (net || endgame_arg || lpat || legdb || epos_arg || bpat || npat) {
+		if (net || endgame_arg || lpat || legdb || epos_arg || npat) {
 			cli_error("--variant learns its windows from results, and from a search with --label-depth: not "
 				  "with --net, --endgame, --label-patterns, --label-egdb "
 				  "or --egdb-positions");
+			goto out;
+		}
+		if (bpat && (windows_arg || men_only || phase_arg || material)) {
+			cli_error("--base-patterns: the windows, what they see, the phases and the material table are the base "
+				  "patterns' own: not with --windows, --men-only, --phase or --material");
 			goto out;
 		}
 	}
@@ -333,8 +338,8 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--endgame learns nine windows of patterns: not with --net, --windows or --material");
 		goto out;
 	}
-	if (bpat && !endgame) {
-		cli_error("--base-patterns goes with --endgame");
+	if (bpat && !endgame && !variant) {
+		cli_error("--base-patterns goes with --endgame, or with --variant");
 		goto out;
 	}
 	if (!net && (decay_arg || batch_arg || seed_arg || npat)) {
@@ -345,8 +350,33 @@ int cmd_train(int argc, const char **argv)
 	 * other patterns (or none); what an endgame table adds to: the same with the base
 	 * patterns, their own table left out */
 	pk_weights nbase, ebase;
-	if (weights_with(npat, "none", &nbase) < 0 || weights_with(bpat, "none", &ebase) < 0)
+	if (weights_with(npat, "none", &nbase) < 0 || weights_with(variant ? NULL : bpat, "none", &ebase) < 0)
 		goto out;
+	/* a variant's base patterns: the fit learns what the evaluation with them misses, and
+	 * -o writes their sum */
+	pk_vweights vbase;
+	const pk_patterns *vbase_pat = NULL;
+	if (variant) {
+		engine_args ea;
+		engine_args_init(&ea);
+		ea.patterns = bpat && strcmp(bpat, "builtin") ? bpat : NULL;
+		int vrc = engine_vweights(&ea, variant, &vbase);
+		ea.patterns = NULL;   /* not ours to free */
+		engine_args_free(&ea);
+		if (vrc < 0)
+			goto out;
+		if (bpat && !vbase.pat) {
+			cli_error("--base-patterns: %s has no built-in patterns", variant->name);
+			goto out;
+		}
+		if (bpat) {
+			vbase_pat = vbase.pat;
+			men_only = vbase_pat->men_only;
+			tempo = vbase_pat->tempo;
+			lo.windows = vbase_pat->windows == VPAT_WINDOWS ? VPAT_WINDOWS : VPAT_WINDOWS_BASIC;
+			lo.material = vbase_pat->material;
+		}
+	}
 	if (endgame) {
 		if (!(basept = calloc(1, sizeof *basept))) {
 			cli_error("out of memory");
@@ -415,10 +445,7 @@ int cmd_train(int argc, const char **argv)
 	}
 	/* the patterns add to the engine's hand-set evaluation, without its own patterns; an
 	 * endgame table to the whole evaluation, the base patterns' own table left out */
-	pk_vweights vbase;
-	if (variant)
-		vweights_for(variant, &vbase);
-	d = variant ? learn_data_new_variant(variant, &vbase)
+	d = variant ? learn_data_new_variant(variant, &vbase, vbase_pat)
 	    : endgame ? learn_data_new_endgame(&ebase, (int)endgame) : learn_data_new(eval_tuned_weights());
 	if (!d) {
 		games_close(it);
@@ -626,6 +653,18 @@ int cmd_train(int argc, const char **argv)
 	double secs = cli_now() - t1;
 	if (variant) {
 		pt->windows = lo.windows;
+		if (vbase_pat) {
+			/* what was fitted, added to the base patterns' weights */
+			for (int ph = 0; ph < PAT_PHASES; ph++)
+				for (int k = 0; k < PAT_TABLES; k++)
+					for (int i = 0; i < PAT_INDEX; i++) {
+						int sum = pt->w[ph][k][i] + vbase_pat->w[ph][k][i];
+						pt->w[ph][k][i] = (int16_t)(sum > 3000 ? 3000 : sum < -3000 ? -3000 : sum);
+					}
+			pt->men_only = vbase_pat->men_only;
+			pt->tempo = vbase_pat->tempo;
+			pt->material = vbase_pat->material;
+		}
 		vpatterns_checksum(pt);   /* the windows' weights name them */
 	}
 	if (endgame) {

@@ -43,6 +43,25 @@ run "$PDNKIT" selfplay --variant international -n 8 -d 3 -c 2 -o "$T_TMP/spi.pdn
 expect_out_has "2 games played" "a rerun plays the new ones only"
 run "$PDNKIT" selfplay --variant chess -n 2 -o "$T_TMP/x.pdn"
 expect_rc 2 "an unknown variant"
+# --at-pieces: each game of the openings file from its first position of at most N pieces
+# with no capture to make (reached by the 8 plies before it)
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/spi.pdn" --at-pieces 30 --random 0 -n 2 -d 2 -c 1 -o "$T_TMP/spa.pdn"
+expect_rc 0 "selfplay --at-pieces"
+expect_out_has "2 games played" "two games of the endings"
+run "$PDNKIT" validate "$T_TMP/spa.pdn"
+expect_err_has "2 games read: 2 valid" "valid games"
+for g in 1 2; do
+	n=$("$PDNKIT" diagram "$T_TMP/spa.pdn" --game $g --ply 8 --format text | grep -o '[⛀⛁⛂⛃]' | wc -l)
+	[ "$n" -le 30 ] && [ "$n" -ge 20 ] && pass || fail "game $g after its 8 plies: $n pieces, not 30 or fewer"
+done
+[ "$(grep -c '^\[FEN "W:W31,32,33,34,35,36' "$T_TMP/spa.pdn")" = 0 ] && pass || fail "a game from the start position"
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/spi.pdn" --at-pieces 2 -n 2 -o "$T_TMP/x.pdn"
+expect_rc 2 "no game reaches two pieces without a capture"
+expect_err_has "reaches 2 pieces or fewer" "says so"
+run "$PDNKIT" selfplay --variant international --at-pieces 20 -n 2 -o "$T_TMP/x.pdn"
+expect_rc 2 "--at-pieces without --openings"
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/spi.pdn" --at-pieces 51 -n 2 -o "$T_TMP/x.pdn"
+expect_rc 2 "--at-pieces past the board's squares"
 # the patterns of International draughts learned from its games: a file the engine
 # loads (and refuses for another variant), whose weights change the search
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vp.txt" -j -q --threads 2
@@ -103,6 +122,20 @@ expect_rc 0 "the engine loads 25 windows"
 grep -v '^windows' "$T_TMP/vp25.txt" >"$T_TMP/vp25bad.txt"
 run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vp25bad.txt"
 expect_rc 3 "weights of windows 16-24 in a file of sixteen"
+# --base-patterns with --variant: the fit adds to those patterns and writes the sum, in
+# their windows; nothing fitted (no weight seen often enough) writes them unchanged
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --min-count 1000000 --epochs 2 --skip 2 -o "$T_TMP/vpb0.txt" -q --threads 2
+expect_rc 0 "train --variant --base-patterns builtin"
+[ "$(grep '^[0-9]' "$T_TMP/vpb0.txt" | md5sum)" = "$(grep '^[0-9]' "$TESTS_DIR/../book/vpatterns-international.txt" | md5sum)" ] && pass ||
+	fail "nothing fitted, yet the weights are not the built-in ones"
+grep -qx 'pieces men' "$T_TMP/vpb0.txt" && grep -qx 'windows 25' "$T_TMP/vpb0.txt" && pass || fail "the base's windows not kept: $(head -4 "$T_TMP/vpb0.txt")"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns "$T_TMP/vpb0.txt" --min-count 1 --epochs 3 --skip 2 -o "$T_TMP/vpb1.txt" -q --threads 2
+expect_rc 0 "train --variant --base-patterns FILE"
+[ "$(grep '^[0-9]' "$T_TMP/vpb1.txt" | md5sum)" != "$(grep '^[0-9]' "$T_TMP/vpb0.txt" | md5sum)" ] && pass || fail "the fit added nothing to the base"
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpb1.txt"
+expect_rc 0 "the engine loads the sum"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --windows 16
+expect_rc 2 "--base-patterns with --windows"
 # --men-only: the windows see men alone; the file says so, the engine loads it, and its
 # weights are another fit than the windows that see kings as men
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --men-only --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpm.txt" -q --threads 2

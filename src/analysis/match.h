@@ -118,14 +118,16 @@ int match_deck(int plies, pk_opening **out);
  * text extended; false when the position reached has no legal move. */
 bool match_randomize(const pk_opening *base, int plies, uint64_t seed, pk_opening *o);
 /* The opening a replayed game gives (its start and first 8 plies); false when its end
- * position has no legal move. */
-bool match_opening_of(const pk_replay *rp, pk_opening *o);
+ * position has no legal move. With at_pieces > 0, the game's first position of at most
+ * that many pieces where the side to move has no capture (reached by the game's 8 plies
+ * before it, from the position there); false when the game has none. */
+bool match_opening_of(const pk_replay *rp, int at_pieces, pk_opening *o);
 
 /* The same for another variant: every legal sequence of two plies from its start (the
- * first move and the reply), and a replayed game's first 8 plies (false when it is not
- * a game of v or its position has no legal move). */
+ * first move and the reply), and a replayed game's first 8 plies or its position of
+ * at_pieces (false when it is not a game of v or its position has no legal move). */
 int match_vopenings(const pk_variant *v, pk_opening **out);
-bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o);
+bool match_vopening_of(const pk_variant *v, const pk_replay *rp, int at_pieces, pk_opening *o);
 /* base followed by plies random legal moves of v chosen by seed (at most 8 plies in all),
  * as match_randomize does for English draughts. */
 bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, uint64_t seed, pk_opening *o);

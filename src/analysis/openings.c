@@ -166,16 +166,46 @@ bool match_randomize(const pk_opening *base, int plies, uint64_t seed, pk_openin
 	return gen_moves(&p, &ml) > 0;
 }
 
-bool match_opening_of(const pk_replay *rp, pk_opening *o)
+/* The ply after which a game first has at most at_pieces pieces and no capture to make
+ * (count and capture of the position after ply i, 0-based), or -1. */
+static int ply_at_pieces(int nply, int at_pieces, int (*count)(const void *, int), bool (*capture)(const void *, int),
+			 const void *ctx)
 {
-	o->nply = rp->nply > 8 ? 8 : rp->nply;
-	o->start = o->nply ? rp->plies[o->nply - 1].after : rp->start;
-	o->root = rp->start;
-	for (int i = 0; i < o->nply; i++) {
-		o->keys[i] = i ? rp->plies[i - 1].after.key : rp->start.key;
-		o->pre[i] = rp->plies[i].move;
+	for (int i = 0; i < nply; i++)
+		if (count(ctx, i) <= at_pieces && !capture(ctx, i))
+			return i;
+	return -1;
+}
+
+static int en_count(const void *ctx, int i)
+{
+	const pk_pos *p = &((const pk_replay *)ctx)->plies[i].after;
+	return bb_count(p->side[0] | p->side[1]);
+}
+
+static bool en_capture(const void *ctx, int i)
+{
+	return gen_has_capture(&((const pk_replay *)ctx)->plies[i].after);
+}
+
+bool match_opening_of(const pk_replay *rp, int at_pieces, pk_opening *o)
+{
+	int end = rp->nply > 8 ? 8 : rp->nply;   /* the plies up to the start */
+	if (at_pieces > 0) {
+		int i = ply_at_pieces(rp->nply, at_pieces, en_count, en_capture, rp);
+		if (i < 0)
+			return false;
+		end = i + 1;
 	}
-	fen_format(&rp->start, o->text, sizeof o->text);
+	int first = end > 8 ? end - 8 : 0;
+	o->nply = end - first;
+	o->start = o->nply ? rp->plies[end - 1].after : rp->start;
+	o->root = first ? rp->plies[first - 1].after : rp->start;
+	for (int i = 0; i < o->nply; i++) {
+		o->keys[i] = first + i ? rp->plies[first + i - 1].after.key : rp->start.key;
+		o->pre[i] = rp->plies[first + i].move;
+	}
+	fen_format(&o->root, o->text, sizeof o->text);
 	pk_movelist ml;
 	return gen_moves(&o->start, &ml) > 0;
 }
@@ -266,30 +296,57 @@ bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, ui
 	return ok;
 }
 
-bool match_vopening_of(const pk_variant *v, const pk_replay *rp, pk_opening *o)
+typedef struct {
+	const pk_variant *v;
+	pk_vpos *after;   /* the position after each ply */
+} vplies;
+
+static int v_count(const void *ctx, int i) { return vpos_pieces(&((const vplies *)ctx)->after[i]); }
+static bool v_capture(const void *ctx, int i) { return vhas_capture(&((const vplies *)ctx)->after[i]); }
+
+bool match_vopening_of(const pk_variant *v, const pk_replay *rp, int at_pieces, pk_opening *o)
 {
 	const pk_vreplay *vr = &rp->vr;
 	if (rp->variant != v->gametype || !vr->ord || !vr->key)
 		return false;
 	memset(o, 0, sizeof *o);
-	o->nply = vr->plies > 8 ? 8 : vr->plies;
 	pk_vmovelist *ml = malloc(sizeof *ml);
-	if (!ml)
-		return false;
+	pk_vpos *after = malloc(sizeof *after * (size_t)(vr->plies + 1));
+	bool ok = ml && after;
+	int end = vr->plies > 8 ? 8 : vr->plies;   /* the plies up to the start */
+	/* every position of the game, after each ply */
 	pk_vpos p = vr->start;
-	o->vroot = vr->start;
-	for (int i = 0; i < o->nply; i++) {
-		o->keys[i] = vr->key[i];
-		vgen(&p, ml);
-		o->vpre[i] = ml->m[vr->ord[i]];
-		pk_vpos q;
-		vmake(&p, &ml->m[vr->ord[i]], &q);
-		p = q;
+	int n = 0;
+	for (; ok && n < vr->plies && (n < end || at_pieces > 0); n++) {
+		if (vgen(&p, ml) <= vr->ord[n])
+			break;
+		vmake(&p, &ml->m[vr->ord[n]], &after[n]);
+		p = after[n];
 	}
-	o->vstart = p;
-	vfen_format(&vr->start, o->text, sizeof o->text);
-	bool ok = vgen(&p, ml) > 0;
+	if (ok && at_pieces > 0) {
+		vplies ctx = { v, after };
+		int i = ply_at_pieces(n, at_pieces, v_count, v_capture, &ctx);
+		ok = i >= 0;
+		end = i + 1;
+	}
+	if (ok) {
+		int first = end > 8 ? end - 8 : 0;
+		o->nply = end - first;
+		o->vroot = first ? after[first - 1] : vr->start;
+		pk_vpos q = o->vroot;
+		for (int i = 0; i < o->nply; i++) {
+			o->keys[i] = vr->key[first + i];
+			vgen(&q, ml);
+			o->vpre[i] = ml->m[vr->ord[first + i]];
+			vmake(&q, &o->vpre[i], &p);
+			q = p;
+		}
+		o->vstart = q;
+		vfen_format(&o->vroot, o->text, sizeof o->text);
+		ok = vgen(&q, ml) > 0;
+	}
 	free(ml);
+	free(after);
 	return ok;
 }
 

@@ -116,7 +116,7 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 	return 0;
 }
 
-pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *base)
+pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *base, const pk_patterns *base_pat)
 {
 	if (!vpattern_board(v))
 		return NULL;
@@ -125,7 +125,7 @@ pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *ba
 		return NULL;
 	d->variant = v;
 	d->vbase = *base;
-	d->vbase.pat = NULL;   /* what the patterns add to: the hand-set terms alone */
+	d->vbase.pat = base_pat;   /* what the patterns add to: the hand-set terms alone, or with these */
 	return d;
 }
 

@@ -30,9 +30,10 @@ pk_learn_data *learn_data_new(const pk_weights *base);
  * out), and only the positions of at most max_pieces pieces are kept. */
 pk_learn_data *learn_data_new_endgame(const pk_weights *base, int max_pieces);
 /* An empty collection of a 10x10 variant's games (engine/vpattern.h): its patterns add
- * to base (the variant's hand-set terms; patterns in it are left out). NULL when out of
- * memory or when v has no patterns. */
-pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *base);
+ * to base (the variant's hand-set terms; patterns in it are left out) and base_pat (NULL:
+ * none; patterns of the same windows, whose weights the fitted ones are then added to).
+ * NULL when out of memory or when v has no patterns. */
+pk_learn_data *learn_data_new_variant(const pk_variant *v, const pk_vweights *base, const pk_patterns *base_pat);
 /* The quiet positions of a replayed, complete game of that variant with a result, from
  * ply skip on (held out by its opening as English games are). 0 (another variant's game,
  * or one without a result, is skipped), -1 when out of memory. Search labels
