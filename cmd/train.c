@@ -464,11 +464,13 @@ int cmd_train(int argc, const char **argv)
 	pk_replay *rp;
 	long read = 0;
 	while ((got = games_next(it, &g, &rp)) != GAMES_END) {
-		if (got == GAMES_ERROR) {
+		if (got == GAMES_ERROR && !cli_interrupted) {
 			cli_error("%s", games_error(it));
 			games_close(it);
 			goto out;
 		}
+		if (got == GAMES_ERROR)   /* a read stopped by a signal: said below */
+			break;
 		read++;
 		if (got == GAMES_FATAL ||
 		    (g->findings.errors == 0 && (variant ? learn_add_vgame(d, rp, (int)skip) : learn_add_game(d, rp, (int)skip)) < 0)) {

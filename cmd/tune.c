@@ -148,7 +148,8 @@ int cmd_tune(int argc, const char **argv)
 	pk_replay *rp;
 	while ((got = games_next(it, &g, &rp)) != GAMES_END) {
 		if (got == GAMES_ERROR) {
-			cli_error("%s", games_error(it));
+			if (!cli_interrupted)   /* a read stopped by a signal is said below */
+				cli_error("%s", games_error(it));
 			goto walk_done;
 		}
 		if (got == GAMES_FATAL || (g->findings.errors == 0 && tune_add_game(d, rp) < 0)) {
@@ -163,13 +164,13 @@ int cmd_tune(int argc, const char **argv)
 walk_done:
 	games_close(it);
 	store_close(st);
-	if (got != GAMES_END)
-		goto out;
-	if (cli_interrupted) {
+	if (cli_interrupted && got != GAMES_FATAL) {
 		cli_error("interrupted while reading the games; nothing was fitted");
 		rc = 128 + cli_interrupted;
 		goto out;
 	}
+	if (got != GAMES_END)
+		goto out;
 	pk_tune_result tr;
 	progress_ctx pc = { epochs };
 	double t0 = cli_now();
