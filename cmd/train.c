@@ -144,7 +144,7 @@ int cmd_train(int argc, const char **argv)
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL,
 	     *phase_arg = NULL;
-	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0;
+	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0, end_phase = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -164,6 +164,7 @@ int cmd_train(int argc, const char **argv)
 		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), each window and its partner half a circle round as one with the sides swapped (colours), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none|colours" },
 		{ "men-only", 0, POPT_ARG_NONE, &men_only, 0, "with --variant: the windows see men only (a king's square read as empty; kings left to the hand-set terms); the patterns written say so", NULL },
 		{ "phase", 0, POPT_ARG_STRING, &phase_arg, 0, "with --variant: place the phases by the pieces on the board (40 down to 2; the default) or by the tempo, the men's rows to go (300 down to 0)", "pieces|tempo" },
+		{ "end-phase", 0, POPT_ARG_NONE, &end_phase, 0, "with --variant: fit the last phase's weights alone (those of 2 pieces), the middle game's (40 pieces) left as they are: a correction learned from endings", NULL },
 		{ "calm", 0, POPT_ARG_NONE, &calm, 0, "with --variant: leave out the positions where the side not to move has a capture too (their outcome, and a search's label of them, is tactics the windows cannot see)", NULL },
 		{ "material", 0, POPT_ARG_NONE, &material, 0, "also learn a weight for each material (each side's pieces and kings)", NULL },
 		{ "min-count", 0, POPT_ARG_STRING, &min_arg, 0, "a pattern seen in fewer training positions stays 0 (default 3)", "N" },
@@ -222,6 +223,10 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--men-only is for a 10x10 variant's windows: give --variant too");
 		goto out;
 	}
+	if (end_phase && !variant) {
+		cli_error("--end-phase is for a 10x10 variant's patterns: give --variant too");
+		goto out;
+	}
 	if (calm && !variant) {
 		cli_error("--calm is for a 10x10 variant's positions: give --variant too");
 		goto out;
@@ -268,6 +273,7 @@ int cmd_train(int argc, const char **argv)
 		goto out;
 	lo.windows = variant ? VPAT_WINDOWS_BASIC : PAT_WINDOWS_BASIC;
 	lo.material = material;
+	lo.end_phase = end_phase;
 	if (windows_arg) {
 		/* 8x8: 9 or 25 places of a 4x4 region; 10x10: the 16 two squares apart, or 25 with the
 		 * nine between them */

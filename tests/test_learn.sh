@@ -136,6 +136,13 @@ run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpb1.
 expect_rc 0 "the engine loads the sum"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --windows 16
 expect_rc 2 "--base-patterns with --windows"
+# --end-phase: only the last phase's weights move; the first phase's are the base's
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns "$T_TMP/vpb0.txt" --end-phase --min-count 1 --epochs 3 --skip 2 -o "$T_TMP/vpb2.txt" -q --threads 2
+expect_rc 0 "train --variant --end-phase"
+[ "$(grep '^0 ' "$T_TMP/vpb2.txt" | md5sum)" = "$(grep '^0 ' "$T_TMP/vpb0.txt" | md5sum)" ] && pass || fail "--end-phase moved the first phase's weights"
+[ "$(grep '^1 ' "$T_TMP/vpb2.txt" | md5sum)" != "$(grep '^1 ' "$T_TMP/vpb0.txt" | md5sum)" ] && pass || fail "--end-phase fitted nothing"
+run "$PDNKIT" train "$T_TMP/spi.pdn" --end-phase
+expect_rc 2 "--end-phase without --variant"
 # --men-only: the windows see men alone; the file says so, the engine loads it, and its
 # weights are another fit than the windows that see kings as men
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --men-only --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpm.txt" -q --threads 2

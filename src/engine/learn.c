@@ -808,6 +808,8 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 			}
 		}
 	}
+	if (o->end_phase)   /* the phases before the last stay as they are */
+		memset(count, 0, sizeof *count * (size_t)(PAT_PHASES - 1) * lt * ts);
 	for (size_t i = 0; i < NW; i++)
 		r->used += count[i] >= min_count;
 	/* the scale that fits the base evaluation best (golden section) */

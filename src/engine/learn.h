@@ -110,6 +110,8 @@ typedef struct {
 					 * left out of the fit (the held-out loss still over all) */
 	bool keep_last;                 /* keep the last epoch's weights, not those of the lowest
 					 * held-out loss */
+	bool end_phase;                 /* only the last phase's weights fitted (those of 2
+					 * pieces), the others left at 0 */
 	const volatile sig_atomic_t *stop;   /* when set: ends after the epoch under way */
 } pk_learn_opts;
 
