@@ -60,6 +60,11 @@ expect_rc 2 "no game reaches two pieces without a capture"
 expect_err_has "reaches 2 pieces or fewer" "says so"
 run "$PDNKIT" selfplay --variant international --at-pieces 20 -n 2 -o "$T_TMP/x.pdn"
 expect_rc 2 "--at-pieces without --openings"
+run "$PDNKIT" match --variant international --openings "$T_TMP/spi.pdn" --at-pieces 30 --a "--depth 1" --b "--depth 2" --games 2 -c 1 --json
+expect_rc 0 "match --at-pieces: a match of the endings"
+expect_out_has '"games":2,' "its two games"
+run "$PDNKIT" match --variant international --at-pieces 30 --a "--depth 1" --b "--depth 2" --games 2
+expect_rc 2 "match --at-pieces without --openings"
 run "$PDNKIT" selfplay --variant international --openings "$T_TMP/spi.pdn" --at-pieces 51 -n 2 -o "$T_TMP/x.pdn"
 expect_rc 2 "--at-pieces past the board's squares"
 # the patterns of International draughts learned from its games: a file the engine
