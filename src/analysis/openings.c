@@ -296,13 +296,9 @@ bool match_vrandomize(const pk_variant *v, const pk_opening *base, int plies, ui
 	return ok;
 }
 
-typedef struct {
-	const pk_variant *v;
-	pk_vpos *after;   /* the position after each ply */
-} vplies;
-
-static int v_count(const void *ctx, int i) { return vpos_pieces(&((const vplies *)ctx)->after[i]); }
-static bool v_capture(const void *ctx, int i) { return vhas_capture(&((const vplies *)ctx)->after[i]); }
+/* The callbacks' context: the array of the positions after each ply. */
+static int v_count(const void *ctx, int i) { return vpos_pieces(&((const pk_vpos *)ctx)[i]); }
+static bool v_capture(const void *ctx, int i) { return vhas_capture(&((const pk_vpos *)ctx)[i]); }
 
 bool match_vopening_of(const pk_variant *v, const pk_replay *rp, int at_pieces, pk_opening *o)
 {
@@ -324,8 +320,7 @@ bool match_vopening_of(const pk_variant *v, const pk_replay *rp, int at_pieces, 
 		p = after[n];
 	}
 	if (ok && at_pieces > 0) {
-		vplies ctx = { v, after };
-		int i = ply_at_pieces(n, at_pieces, v_count, v_capture, &ctx);
+		int i = ply_at_pieces(n, at_pieces, v_count, v_capture, after);
 		ok = i >= 0;
 		end = i + 1;
 	}
