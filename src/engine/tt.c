@@ -1,6 +1,7 @@
 /* Transposition table: one slot per key, replaced by deeper or newer results. */
 #define _DEFAULT_SOURCE
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #ifndef _WIN32
 #include <sys/mman.h>
@@ -15,27 +16,35 @@ int tt_init(pk_tt *t, size_t megabytes)
 	size_t want = megabytes * 1024 * 1024 / sizeof(tt_entry);
 	while (n * 2 <= want)
 		n *= 2;
-	/* A search probes the table at random: on 4 KB pages nearly every probe also misses
-	 * the TLB. Aligned to 2 MB and marked, the kernel can back it with huge pages. */
 	size_t bytes = n * sizeof *t->e;
+	t->map = NULL;
+	t->map_len = 0;
 	void *mem = NULL;
-#ifdef _WIN32
-	mem = malloc(bytes);   /* (no posix_memalign: the Windows engine library) */
-#else
+#ifndef _WIN32
+	/* A table of 2 MB or more is mapped: its pages come zeroed, and only when first
+	 * touched (a short search does not pay for the whole table). A search probes the
+	 * table at random: on 4 KB pages nearly every probe also misses the TLB; aligned to
+	 * 2 MB and marked, the kernel can back it with huge pages. */
 	if (bytes >= HUGE_PAGE) {
-		if (posix_memalign(&mem, HUGE_PAGE, bytes) != 0)
-			mem = NULL;
+		size_t len = bytes + HUGE_PAGE;
+		void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (map != MAP_FAILED) {
+			uintptr_t a = ((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+			mem = (void *)a;
 #ifdef MADV_HUGEPAGE
-		else
 			madvise(mem, bytes, MADV_HUGEPAGE);
 #endif
-	} else {
-		mem = malloc(bytes);
+			t->map = map;
+			t->map_len = len;
+		}
 	}
 #endif
-	if (!mem)
-		return -1;
-	memset(mem, 0, bytes);
+	if (!t->map) {
+		mem = malloc(bytes);   /* (no posix_memalign: the Windows engine library) */
+		if (!mem)
+			return -1;
+		memset(mem, 0, bytes);
+	}
 	t->e = mem;
 	t->mask = n - 1;
 	t->age = 0;
@@ -45,8 +54,14 @@ int tt_init(pk_tt *t, size_t megabytes)
 
 void tt_free(pk_tt *t)
 {
-	free(t->e);
+#ifndef _WIN32
+	if (t->map)
+		munmap(t->map, t->map_len);
+	else
+#endif
+		free(t->e);
 	t->e = NULL;
+	t->map = NULL;
 }
 
 void tt_clear(pk_tt *t)

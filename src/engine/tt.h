@@ -28,6 +28,8 @@ typedef struct {
 typedef struct {
 	tt_entry *e;
 	size_t mask;       /* entries - 1 (a power of two) */
+	void *map;         /* the mapping e lies in (NULL: e was allocated) and its length */
+	size_t map_len;
 	uint8_t age;
 	int ways;          /* slots a key may use: 1 (the default) or 2 (a bucket) */
 } pk_tt;
