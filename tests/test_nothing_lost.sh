@@ -30,16 +30,18 @@ expect_rc 0 "games without tags"
 have_corpora "the rest of the store's findings" || { done_testing; exit; }
 
 # --- a shallower annotation never replaces a deeper one ---
+# (nine games of the 1981 match: 3 and 30 to 37)
+EV="Petal 1981, game 3"
 DB="$T_TMP/a.db"
 "$PDNKIT" import --db "$DB" "$CORPORA/tinsley.pdn" >/dev/null 2>&1
-"$PDNKIT" annotate --db "$DB" --event "Petal 1981" --depth 10 --quiet --egdb none >/dev/null 2>&1
-run "$PDNKIT" blunders --db "$DB" --event "Petal 1981" --json
+"$PDNKIT" annotate --db "$DB" --event "$EV" --depth 10 --quiet --egdb none >/dev/null 2>&1
+run "$PDNKIT" blunders --db "$DB" --event "$EV" --json
 DEEP=$(echo "$OUT" | md5sum)
 NDEEP=$(echo "$OUT" | grep -c '"loss"')
 [ "$NDEEP" -gt 0 ] && pass || fail "the depth-10 run lists no blunder"
-run "$PDNKIT" report --db "$DB" --event "Petal 1981" --depth 4 --egdb none -o "$T_TMP/r.html"
+run "$PDNKIT" report --db "$DB" --event "$EV" --depth 4 --egdb none -o "$T_TMP/r.html"
 expect_rc 0 "a report at depth 4 after annotating at depth 10"
-run "$PDNKIT" blunders --db "$DB" --event "Petal 1981" --json
+run "$PDNKIT" blunders --db "$DB" --event "$EV" --json
 [ "$(echo "$OUT" | md5sum)" = "$DEEP" ] && pass || fail "the shallower run replaced the deeper one in blunders: $(echo "$OUT" | head -2)"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM annotation_run WHERE settings LIKE 'depth=4 %' OR settings LIKE 'depth=10 %'")" = 2 ] && pass ||
 	fail "the store does not hold both runs: $(sqlite3 "$DB" "SELECT settings FROM annotation_run")"
