@@ -7,16 +7,34 @@
 #include "rules/fen.h"
 #include "rules/perft.h"
 #include "rules/variant.h"
+#include "rules/vbits.h"
 
 #define MAX_DEPTH 30
 
-/* perft --variant: the general generator of rules/variant.c. */
-static int variant_perft(const char *name, const char *fen, int depth, bool divide, bool json)
+/* perft --variant: the general generator of rules/variant.c, or the bitboards' of
+ * rules/vbits.c where its rules are those it takes (--generator). */
+static int variant_perft(const char *name, const char *fen, int depth, bool divide, bool json, const char *gen)
 {
 	const pk_variant *v;
 	pk_vpos p;
 	if (cli_variant_position(name, fen, &v, &p) < 0)
 		return EXIT_USAGE;
+	bool bits;
+	if (!gen || strcmp(gen, "auto") == 0) {
+		bits = vbits_gen_supported(v);
+	} else if (strcmp(gen, "mailbox") == 0) {
+		bits = false;
+	} else if (strcmp(gen, "bitboards") == 0) {
+		if (!vbits_gen_supported(v)) {
+			cli_error("--generator bitboards: no bitboard generator for %s (the general one plays it: --generator mailbox)",
+				  v->name);
+			return EXIT_USAGE;
+		}
+		bits = true;
+	} else {
+		cli_error("--generator: '%s' is not one of auto, mailbox, bitboards", gen);
+		return EXIT_USAGE;
+	}
 	pk_vmovelist *ml = malloc(sizeof *ml);
 	if (!ml) {
 		cli_error("out of memory");
@@ -35,7 +53,13 @@ static int variant_perft(const char *name, const char *fen, int depth, bool divi
 	for (int i = 0; i < n && depth > 0; i++) {
 		pk_vpos c;
 		vmake(&p, &ml->m[i], &c);
-		counts[i] = vperft(&c, depth - 1);
+		if (bits) {
+			pk_vbits b;
+			vbits_of(&c, &b);
+			counts[i] = vbits_perft(v, &b, c.stm, depth - 1);
+		} else {
+			counts[i] = vperft(&c, depth - 1);
+		}
 		total += counts[i];
 	}
 	double secs = cli_now() - t0;
@@ -44,7 +68,8 @@ static int variant_perft(const char *name, const char *fen, int depth, bool divi
 	if (json) {
 		printf("{\"variant\":\"%s\",\"gametype\":%d,\"fen\":", v->key, v->gametype);
 		json_string(stdout, fenbuf);
-		printf(",\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f", depth, (unsigned long long)total, secs);
+		printf(",\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f,\"generator\":\"%s\"", depth, (unsigned long long)total,
+		       secs, bits ? "bitboards" : "mailbox");
 		if (divide) {
 			printf(",\"divide\":[");
 			for (int i = 0; i < n && depth > 0; i++) {
@@ -59,8 +84,8 @@ static int variant_perft(const char *name, const char *fen, int depth, bool divi
 			vmove_text(v, &ml->m[i], true, mv, sizeof mv);
 			printf("%3d  %-12s  %llu\n", i, mv, (unsigned long long)counts[i]);
 		}
-		printf("perft(%d) = %llu  (%s, %.3f s, %.1f M nodes/s)\n", depth, (unsigned long long)total, v->name, secs,
-		       secs > 0 ? (double)total / secs / 1e6 : 0.0);
+		printf("perft(%d) = %llu  (%s, %.3f s, %.1f M nodes/s, %s)\n", depth, (unsigned long long)total, v->name, secs,
+		       secs > 0 ? (double)total / secs / 1e6 : 0.0, bits ? "bitboards" : "mailbox");
 	}
 	free(counts);
 	free(ml);
@@ -69,7 +94,7 @@ static int variant_perft(const char *name, const char *fen, int depth, bool divi
 
 int cmd_perft(int argc, const char **argv)
 {
-	char *fen = NULL, *threads_arg = NULL, *variant = NULL;
+	char *fen = NULL, *threads_arg = NULL, *variant = NULL, *gen = NULL;
 	int divide = 0, unique = 0, json = 0;
 	struct poptOption opts[] = {
 		{ "fen", 'f', POPT_ARG_STRING, &fen, 0, "start from this position instead of the initial one", "FEN" },
@@ -78,6 +103,8 @@ int cmd_perft(int argc, const char **argv)
 		{ "threads", 0, POPT_ARG_STRING, &threads_arg, 0, "share the work among N threads (0 = one per core)", "N" },
 		{ "variant", 'v', POPT_ARG_STRING, &variant, 0,
 		  "count with the general generator of this variant (name or PDN GameType: international, russian, 25, ...; one thread)", "NAME" },
+		{ "generator", 0, POPT_ARG_STRING, &gen, 0,
+		  "with --variant: auto (the bitboards' where they play the variant's rules: International, Brazilian), mailbox (the general one) or bitboards", "G" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -103,7 +130,7 @@ int cmd_perft(int argc, const char **argv)
 	if (threads == 0)
 		threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	if (variant) {
-		rc = variant_perft(variant, fen, (int)depth, divide, json);
+		rc = variant_perft(variant, fen, (int)depth, divide, json, gen);
 		goto out;
 	}
 
@@ -178,6 +205,7 @@ int cmd_perft(int argc, const char **argv)
 out:
 	poptFreeContext(ctx);
 	free(fen);
+	free(gen);
 	free(threads_arg);
 	free(variant);
 	return rc;

@@ -306,17 +306,21 @@ perft_line 13 1 all 1766623630
 perft_line 13 2 all 1766623630
 perft_line 13 2 unique 1766564893
 
-echo "the other variants' general generator (rules/variant.c), from the start, one thread:"
-vperft_line() { # variant depth want
-	j=$("$PDNKIT" perft --json --variant "$1" "$2")
+echo "the other variants' generators from the start, one thread (the general one of rules/variant.c; International's bitboards):"
+vperft_line() { # variant depth want [generator]
+	j=$("$PDNKIT" perft --json --variant "$1" --generator "${4:-mailbox}" "$2")
 	n=$(field "$j" nodes)
 	s=$(field "$j" seconds)
 	ok=$([ "$n" = "$3" ] && echo ok || echo "WRONG, want $3")
-	printf '  %-14s perft(%d) %13s nodes %7.2f s %8.1f M nodes/s  %s\n' "$1" "$2" "$n" "$s" \
+	printf '  %-14s perft(%d) %-9s %13s nodes %7.2f s %8.1f M nodes/s  %s\n' "$1" "$2" "${4:-mailbox}" "$n" "$s" \
 		"$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 / 1e6 : 0) }')" "$ok"
 	VLAST=$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')
 }
 vperft_line international 8 6483961
+mail=$VLAST
+vperft_line international 8 6483961 bitboards
+printf '  International on the bitboards (rules/vbits.c, the search'"'"'s generator) against the general one: %.2fx\n' \
+	"$(echo "$VLAST $mail" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
 vperft_line english 10 18391564
 printf '  English through the general generator against the bitboard core at depth 10: %.0fx slower\n' \
 	"$(echo "$one $VLAST" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"

@@ -35,6 +35,24 @@ expect_out_has "perft(0) = 1 " "depth 0 counts the root"
 # tests/test_variant.c), by name and by GameType.
 run "$PDNKIT" perft --variant international 6
 expect_out_has "perft(6) = 167140  (International draughts" "International perft(6)"
+# International and Brazilian count on the bitboards (rules/vbits.c) unless told: the
+# same counts from the general generator, and the generator named.
+expect_out_has "bitboards)" "International counted on the bitboards"
+run "$PDNKIT" perft --variant international --generator mailbox 6
+expect_out_has "perft(6) = 167140  (International draughts" "the general generator's perft(6)"
+expect_out_has "mailbox)" "the general generator named"
+run "$PDNKIT" perft --variant international --json --divide 3 --fen "W:WK46,K5,28,33,37:B12,K19,22,24,K44,30,31"
+A=$OUT
+run "$PDNKIT" perft --variant international --json --divide 3 --generator mailbox --fen "W:WK46,K5,28,33,37:B12,K19,22,24,K44,30,31"
+[ "$(echo "$A" | sed 's/"seconds":[0-9.]*,"generator":"[a-z]*"//')" = "$(echo "$OUT" | sed 's/"seconds":[0-9.]*,"generator":"[a-z]*"//')" ] && pass ||
+	fail "kings on the board: the bitboards' divide differs from the general generator's: $A / $OUT"
+expect_out_has '"generator":"mailbox"' "the generator in the JSON"
+run "$PDNKIT" perft --variant russian --generator bitboards 3
+expect_rc 2 "Russian has no bitboard generator"
+expect_err_has "no bitboard generator for Russian draughts" "the refusal names the variant"
+run "$PDNKIT" perft --variant international --generator fast 3
+expect_rc 2 "an unknown generator"
+expect_err_has "'fast' is not one of auto, mailbox, bitboards" "the choices named"
 run "$PDNKIT" perft --variant 26 --json 5
 expect_out_has '"variant":"brazilian","gametype":26,"fen":"W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6","depth":5,"nodes":7473' "Brazilian perft(5), JSON, its FEN by file and rank"
 run "$PDNKIT" perft --variant russian --divide 1 --fen "W:W9:B6,11"

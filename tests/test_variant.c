@@ -625,12 +625,113 @@ static void capturers_agree(void)
 	CHECK(qtried > 2000 && qsame == qtried);
 }
 
+/* The bitboards' own generator (vbits_gen) gives vgen's list, move for move in the same
+ * order (and vbits_count vcount's count), and vbits_make_move the bitboards of vmake's position, in every position of
+ * random games and in random positions thick with kings, for the variants it takes; its
+ * perft is the published one from the start and vperft's from positions with kings. */
+static void bits_gen_agree(void)
+{
+	int tried = 0, same = 0, made = 0, made_ok = 0, variants = 0;
+	static pk_vmovelist a, b;
+	for (int i = 0; variant_at(i); i++) {
+		const pk_variant *v = variant_at(i);
+		if (!v->replayable || !vbits_gen_supported(v))
+			continue;
+		variants++;
+		for (int game = 0; game < 400; game++) {
+			pk_vpos p;
+			if (game % 2 == 0) {
+				vpos_start(v, &p);
+			} else {
+				/* a random position: men and kings of both sides, no man on its far row */
+				vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
+				int density = 5 + (int)rnd(40);
+				for (int s = 1; s <= variant_squares(v); s++) {
+					if ((int)rnd(100) >= density)
+						continue;
+					int piece = 1 + (int)rnd(4), row, col;
+					variant_square_rc(v, s, &row, &col);
+					if (piece == VP_WMAN && row == 0)
+						piece = VP_WKING;
+					if (piece == VP_BMAN && row == v->rows - 1)
+						piece = VP_BKING;
+					p.sq[s] = (uint8_t)piece;
+				}
+			}
+			for (int ply = 0; ply < 160; ply++) {
+				int n = vgen(&p, &a);
+				pk_vbits bits;
+				vbits_of(&p, &bits);
+				int k = vbits_gen(v, &bits, p.stm, &b);
+				bool ok = k == n;
+				for (int j = 0; ok && j < n; j++)
+					ok = vmove_same(&a.m[j], &b.m[j]) && a.m[j].kings == b.m[j].kings &&
+					     a.m[j].by_king == b.m[j].by_king && a.m[j].crowns == b.m[j].crowns &&
+					     a.m[j].nland == b.m[j].nland &&
+					     memcmp(a.m[j].land, b.m[j].land, a.m[j].nland) == 0 &&
+					     memcmp(a.m[j].cap, b.m[j].cap, a.m[j].ncap) == 0;
+				ok = ok && vbits_count(v, &bits, p.stm) == vcount(&p);
+				tried++;
+				same += ok;
+				if (!ok) {
+					char fen[VAR_FEN_STRLEN];
+					vfen_format(&p, fen, sizeof fen);
+					CHECK_REPORT(ok, "%s %s: %d moves by vgen, %d by vbits_gen, %d counted (vcount %d)", v->key, fen,
+						     n, k, vbits_count(v, &bits, p.stm), vcount(&p));
+				}
+				if (n == 0)
+					break;
+				for (int j = 0; j < n; j++) {
+					pk_vpos q;
+					pk_vbits qb, want;
+					vmake(&p, &a.m[j], &q);
+					vbits_make_move(v, &bits, p.stm, &a.m[j], &qb);
+					vbits_of(&q, &want);
+					made++;
+					made_ok += memcmp(&qb, &want, sizeof qb) == 0;
+				}
+				pk_vpos q;
+				vmake(&p, &a.m[rnd((unsigned)n)], &q);
+				p = q;
+			}
+		}
+	}
+	printf("vbits_gen: %d variants, %d positions, vgen's list in %d; %d moves made, the same bitboards in %d\n",
+	       variants, tried, same, made, made_ok);
+	CHECK(variants >= 2 && tried > 20000 && same == tried);
+	CHECK(made > 100000 && made_ok == made);
+	/* perft: the published counts from the start, and vperft's from positions with kings */
+	const pk_variant *iv = variant_by_name("international"), *bv = variant_by_name("brazilian");
+	pk_vpos p;
+	pk_vbits bits;
+	vpos_start(iv, &p);
+	vbits_of(&p, &bits);
+	CHECK(vbits_perft(iv, &bits, p.stm, 6) == 167140);
+	vpos_start(bv, &p);
+	vbits_of(&p, &bits);
+	CHECK(vbits_perft(bv, &bits, p.stm, 7) == 187302);
+	static const char *const kings[] = {
+		"W:WK46,K5,28,33,37:B12,K19,22,24,K44,30,31",
+		"B:WK1,K4,10,11,19,38,42:B26,K28,21,18,13,K50",
+		"W:W6,7,8,K23,K27:B16,17,18,K31,K40,43,44",
+	};
+	for (size_t k = 0; k < sizeof kings / sizeof kings[0]; k++) {
+		char err[200];
+		CHECK(vfen_parse(iv, kings[k], &p, err, sizeof err) == 0);
+		vbits_of(&p, &bits);
+		uint64_t want = vperft(&p, 4), got = vbits_perft(iv, &bits, p.stm, 4);
+		CHECK_REPORT(want == got, "%s: perft(4) %llu, vbits_perft %llu", kings[k],
+			     (unsigned long long)want, (unsigned long long)got);
+	}
+}
+
 int main(void)
 {
 	keys();
 	draw_rules();
 	ending_steps();
 	capturers_agree();
+	bits_gen_agree();
 	static const uint64_t international[] = { 9, 81, 658, 4265, 27117, 167140, 1049442 };
 	static const uint64_t brazilian[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };
 	published("international", international, 7);

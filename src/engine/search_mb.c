@@ -17,6 +17,7 @@ void mb_pos_of(const pk_vpos *p, mb_pos *out)
 	out->p = *p;
 	out->key = vpos_state_key(p);
 	out->has_bits = vbits_supported(p->v);
+	out->has_gen = vbits_gen_supported(p->v);
 	if (out->has_bits) {
 		vbits_of(p, &out->b);
 		out->cap = vbits_has_capture(p->v, &out->b, p->stm);
@@ -28,6 +29,7 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	vmake(&p->p, m, &c->p);
 	c->key = vpos_key_after(&p->p, m, &c->p, p->key);
 	c->has_bits = p->has_bits;
+	c->has_gen = p->has_gen;
 	if (p->has_bits) {
 		vbits_make(&p->b, &p->p, m, &c->p, &c->b);
 		c->cap = vbits_has_capture(c->p.v, &c->b, c->p.stm);
@@ -53,12 +55,14 @@ static inline int mb_count(const mb_pos *x)
 	if (!x->has_bits)
 		return vcount(&x->p);
 	if (x->cap)
-		return vcount(&x->p);
+		return x->has_gen ? vbits_count(x->p.v, &x->b, x->p.stm) : vcount(&x->p);
 	return vbits_quiet_count(x->p.v, &x->b, x->p.stm);
 }
 
 static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
 {
+	if (x->has_gen)   /* the whole list on the bitboards: vgen's, in its order */
+		return vbits_gen(x->p.v, &x->b, x->p.stm, l);
 	if (x->has_bits && !x->cap)   /* from the squares of the side's pieces */
 		return vgen_quiet_from(&x->p, vbits_squares(x->p.v, x->b.men[x->p.stm] | x->b.kings[x->p.stm]), l);
 	if (x->has_bits)   /* the captures looked for from the pieces that can start one */
@@ -107,6 +111,13 @@ static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 	return v;
 }
 
+static inline int mb_pieces(const mb_pos *x)
+{
+	if (x->has_bits)
+		return __builtin_popcountll(x->b.men[0] | x->b.men[1] | x->b.kings[0] | x->b.kings[1]);
+	return vpos_pieces(&x->p);
+}
+
 static inline bool mb_is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
 
 static inline bool mb_reversible(const pk_vpos *p, const pk_vmove *m)
@@ -146,7 +157,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_TO(m_) ((m_)->to)
 #define N_CAPTURE_VALUE(x_, m_) (16 * (m_)->ncap + (m_)->kings)
 #define N_CROWNING(x_, m_) mb_crowning(&(x_)->p, m_)
-#define N_PIECES(x_) vpos_pieces(&(x_)->p)
+#define N_PIECES(x_) mb_pieces(x_)
 #define N_START_PIECES(x_) variant_start_pieces((x_)->p.v)
 #define N_EVAL(x_, w_) mb_eval(x_, w_)
 #define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)

@@ -16,6 +16,7 @@ typedef struct {
 	pk_vpos p;
 	uint64_t key;
 	bool has_bits;
+	bool has_gen;   /* the bitboards also generate the moves (vbits_gen_supported) */
 	bool cap;       /* whether the side to move must capture (kept with the bitboards) */
 	pk_vbits b;
 } mb_pos;

@@ -1,6 +1,8 @@
 /* Bitboards of the 8x8 and 10x10 diagonal variants: captures and quiet-move counts
  * (rules/vbits.h). Checked against rules/variant.c's walk in tests/test_variant.c. */
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include "rules/pos.h"
 #include "rules/vbits.h"
 
@@ -10,6 +12,7 @@ static struct {
 	uint8_t sq_of[64];     /* the square of each bit (0: none) */
 	uint64_t valid;
 	int h;                 /* playing squares a row: a step down-left adds h, down-right h + 1 */
+	uint64_t sq_byte[7][256];   /* the squares (bit s - 1) of each byte's bits */
 } tab[NTAB];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 /* set once init has run: the hot paths test it before pthread_once's call */
@@ -35,6 +38,11 @@ static void init(void)
 			tab[i].sq_of[tab[i].bit[s]] = (uint8_t)s;
 			tab[i].valid |= 1ull << tab[i].bit[s];
 		}
+		for (int k = 0; k < 7; k++)
+			for (int x = 0; x < 256; x++)
+				for (int j = 0; j < 8; j++)
+					if ((x >> j & 1) && tab[i].sq_of[8 * k + j])
+						tab[i].sq_byte[k][x] |= 1ull << (tab[i].sq_of[8 * k + j] - 1);
 	}
 }
 
@@ -132,11 +140,9 @@ bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm)
 
 uint64_t vbits_squares(const pk_variant *v, uint64_t bits)
 {
-	int i = index_of(v);
-	uint64_t sq = 0;
-	for (; bits; bits &= bits - 1)
-		sq |= 1ull << (tab[i].sq_of[__builtin_ctzll(bits)] - 1);
-	return sq;
+	const uint64_t (*t)[256] = tab[index_of(v)].sq_byte;
+	return t[0][bits & 255] | t[1][bits >> 8 & 255] | t[2][bits >> 16 & 255] | t[3][bits >> 24 & 255] |
+	       t[4][bits >> 32 & 255] | t[5][bits >> 40 & 255] | t[6][bits >> 48 & 255];
 }
 
 uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm)
@@ -190,4 +196,230 @@ int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm)
 			for (uint64_t f = step(kings, d, h, valid) & empty; f; f = v->flying ? step(f, d, h, valid) & empty : 0)
 				n += __builtin_popcountll(f);
 	return n < VAR_MAX_MOVES ? n : VAR_MAX_MOVES;
+}
+
+/* ---- the whole move list on the bitboards (International rules) ------------------------ */
+
+bool vbits_gen_supported(const pk_variant *v)
+{
+	return vbits_supported(v) && v->rule == VRULE_MAX && v->flying && v->men_capture_back &&
+	       !v->crown_in_capture && !v->men_spare_kings && !v->short_landing;
+}
+
+typedef struct {
+	int h;
+	uint64_t valid;
+	uint64_t empty;        /* free during the capture: the empty squares and the mover's own */
+	uint64_t left;         /* the other side's pieces not yet taken */
+	uint64_t their_kings;
+	const uint8_t *sq_of;
+	int from;              /* the mover's square */
+	uint64_t taken;        /* the pieces taken so far (bits) */
+	pk_vmove cur;
+	pk_vmovelist *out;     /* NULL: the sequences counted only */
+	int n;                 /* sequences kept */
+	uint64_t masks[VAR_MAX_MOVES];   /* each one's pieces taken, for telling them apart */
+	uint16_t ft[VAR_MAX_MOVES];      /* and its squares from and to */
+	int best;              /* the most pieces a sequence found so far takes */
+} bbcap;
+
+static inline int ctz(uint64_t x) { return __builtin_ctzll(x); }
+
+/* A finished sequence, kept only when it takes the most pieces (the list restarts when
+ * one takes more); the same pieces from the same square to the same square once. The
+ * kept sequences stay in the order they were found: rules/variant.c's order. Without a
+ * list (out NULL), only counted. */
+static void bb_record(bbcap *c, uint64_t at)
+{
+	int n = c->cur.ncap;
+	if (n < c->best)
+		return;
+	if (n > c->best) {
+		c->best = n;
+		c->n = 0;
+	}
+	int to = c->sq_of[ctz(at)];
+	uint16_t ft = (uint16_t)(c->from << 8 | to);
+	for (int i = 0; i < c->n; i++)
+		if (c->ft[i] == ft && c->masks[i] == c->taken)
+			return;
+	if (c->n >= VAR_MAX_MOVES)
+		return;
+	if (c->out) {
+		pk_vmove *m = &c->out->m[c->n];
+		*m = c->cur;
+		m->from = (uint8_t)c->from;
+		m->to = (uint8_t)to;
+	}
+	c->ft[c->n] = ft;
+	c->masks[c->n++] = c->taken;
+}
+
+static void bb_capture(bbcap *c, uint64_t at, bool king)
+{
+	int h = c->h;
+	uint64_t valid = c->valid;
+	bool more = false;
+	for (int d = 0; d < 4 && c->cur.ncap < VAR_MAX_CAP; d++) {
+		uint64_t t = step(at, d, h, valid);
+		if (king)
+			while (t & c->empty)
+				t = step(t, d, h, valid);
+		if (!(t & c->left))
+			continue;
+		uint64_t land = step(t, d, h, valid) & c->empty;
+		if (!land)
+			continue;
+		more = true;
+		c->left &= ~t;
+		c->taken |= t;
+		c->cur.cap[c->cur.ncap++] = c->sq_of[ctz(t)];
+		c->cur.kings += (t & c->their_kings) != 0;
+		do {
+			c->cur.land[c->cur.nland++] = c->sq_of[ctz(land)];
+			bb_capture(c, land, king);
+			c->cur.nland--;
+			land = king ? step(land, d, h, valid) & c->empty : 0;
+		} while (land);
+		c->cur.kings -= (t & c->their_kings) != 0;
+		c->cur.ncap--;
+		c->taken &= ~t;
+		c->left |= t;
+	}
+	if (!more && c->cur.ncap > 0)
+		bb_record(c, at);
+}
+
+/* The capture sequences of stm (who has one) that the rules allow, into ml (or only
+ * counted when ml is NULL): from every man with a first jump and every king. */
+static int bb_captures(int i, const pk_vbits *b, int stm, pk_vmovelist *ml)
+{
+	int h = tab[i].h;
+	uint64_t valid = tab[i].valid;
+	uint64_t empty = valid & ~(b->men[0] | b->men[1] | b->kings[0] | b->kings[1]);
+	uint64_t theirs = b->men[!stm] | b->kings[!stm], men = b->men[stm];
+	/* the men two steps back from a free square past a piece of theirs */
+	uint64_t from = b->kings[stm];
+	for (int d = 0; d < 4; d++) {
+		uint64_t land = step(step(men, d, h, valid) & theirs, d, h, valid) & empty;
+		from |= step(step(land, 3 - d, h, valid), 3 - d, h, valid) & men;
+	}
+	bbcap c;
+	c.h = h;
+	c.valid = valid;
+	c.left = theirs;
+	c.their_kings = b->kings[!stm];
+	c.sq_of = tab[i].sq_of;
+	c.out = ml;
+	c.n = 0;
+	c.best = 0;
+	memset(&c.cur, 0, sizeof c.cur);
+	for (; from; from &= from - 1) {
+		uint64_t at = from & -from;
+		bool king = (at & b->kings[stm]) != 0;
+		c.empty = empty | at;
+		c.from = c.sq_of[ctz(at)];
+		c.taken = 0;
+		c.cur.by_king = king;
+		bb_capture(&c, at, king);
+	}
+	return c.n;
+}
+
+int vbits_count(const pk_variant *v, const pk_vbits *b, int stm)
+{
+	if (vbits_has_capture(v, b, stm))
+		return bb_captures(index_of(v), b, stm, NULL);
+	return vbits_quiet_count(v, b, stm);
+}
+
+static inline void bb_quiet(pk_vmove *m, int s, int t, bool king)
+{
+	m->from = (uint8_t)s;
+	m->to = (uint8_t)t;
+	m->nland = 1;
+	m->land[0] = (uint8_t)t;
+	m->ncap = 0;
+	m->kings = 0;
+	m->by_king = king;
+	m->crowns = false;
+}
+
+int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
+{
+	int i = index_of(v), h = tab[i].h;
+	uint64_t valid = tab[i].valid;
+	const uint8_t *sq_of = tab[i].sq_of;
+	uint64_t all = b->men[0] | b->men[1] | b->kings[0] | b->kings[1];
+	uint64_t empty = valid & ~all;
+	ml->n = 0;
+	if (vbits_has_capture(v, b, stm))
+		return ml->n = bb_captures(i, b, stm, ml);
+	/* plain moves: each piece in the order of the squares, a man's two steps forward in
+	 * the order of the directions, a king's four lines each from near to far */
+	int first = stm == PK_WHITE ? 0 : 2, n = 0;
+	uint64_t men = b->men[stm];
+	uint64_t movers = b->kings[stm] |
+			  (men & (step(empty, 3 - first, h, valid) | step(empty, 3 - (first + 1), h, valid)));
+	for (; movers; movers &= movers - 1) {
+		uint64_t at = movers & -movers;
+		int s = sq_of[ctz(at)];
+		if (at & men) {
+			for (int d = first; d <= first + 1; d++) {
+				uint64_t t = step(at, d, h, valid) & empty;
+				if (t && n < VAR_MAX_MOVES)
+					bb_quiet(&ml->m[n++], s, sq_of[ctz(t)], false);
+			}
+			continue;
+		}
+		for (int d = 0; d < 4; d++)
+			for (uint64_t t = step(at, d, h, valid) & empty; t && n < VAR_MAX_MOVES; t = step(t, d, h, valid) & empty)
+				bb_quiet(&ml->m[n++], s, sq_of[ctz(t)], true);
+	}
+	ml->n = n;
+	return n;
+}
+
+void vbits_make_move(const pk_variant *v, const pk_vbits *b, int stm, const pk_vmove *m, pk_vbits *out)
+{
+	int i = index_of(v);
+	const uint8_t *bit = tab[i].bit;
+	uint64_t gone = 0;
+	for (int k = 0; k < m->ncap; k++)
+		gone |= 1ull << bit[m->cap[k]];
+	uint64_t from = 1ull << bit[m->from], to = 1ull << bit[m->to];
+	*out = *b;
+	out->men[!stm] &= ~gone;
+	out->kings[!stm] &= ~gone;
+	/* a man that ends its move on the far row is crowned */
+	int far = stm == PK_WHITE ? 1 : variant_squares(v) - v->cols / 2 + 1;
+	bool crown = (out->men[stm] & from) && m->to >= far && m->to < far + v->cols / 2;
+	if (out->men[stm] & from) {
+		out->men[stm] &= ~from;
+		if (crown)
+			out->kings[stm] |= to;
+		else
+			out->men[stm] |= to;
+	} else {
+		out->kings[stm] = (out->kings[stm] & ~from) | to;
+	}
+}
+
+uint64_t vbits_perft(const pk_variant *v, const pk_vbits *b, int stm, int depth)
+{
+	pk_vmovelist *ml = malloc(sizeof *ml);
+	if (!ml)
+		return 0;
+	int n = vbits_gen(v, b, stm, ml);
+	uint64_t total = 0;
+	if (depth <= 1)
+		total = depth == 1 ? (uint64_t)n : 1;
+	else
+		for (int k = 0; k < n; k++) {
+			pk_vbits c;
+			vbits_make_move(v, b, stm, &ml->m[k], &c);
+			total += vbits_perft(v, &c, !stm, depth - 1);
+		}
+	free(ml);
+	return total;
 }

@@ -1,8 +1,10 @@
 /* Bitboards for the variants on 8x8 and 10x10 boards with diagonal moves (International,
  * Russian, Brazilian, Italian, Spanish, Pool, ...): whether the side to move must capture
  * and how many quiet moves it has, in a few word operations instead of a walk over the
- * board. The search keeps them beside its mailbox position (engine/search_mb.c); the
- * list of moves, their order and the capture sequences stay rules/variant.c's.
+ * board. The search keeps them beside its mailbox position (engine/search_mb.c). For
+ * International's rules (and Brazilian's) they also generate the whole list of moves
+ * (vbits_gen): rules/variant.c's list, in its order, checked move for move in
+ * tests/test_variant.c; every other variant's list stays rules/variant.c's.
  *
  * A playing square at row r, column c has bit (r * (cols + 1) + c) / 2: every step down
  * the board to the left adds cols / 2 and to the right cols / 2 + 1, whatever the row,
@@ -39,5 +41,17 @@ int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm);
 /* The plain moves of stm's men after which the other side has no capture (of the man
  * moved or of any other piece): the men's moves that give nothing away. */
 int vbits_safe_men_moves(const pk_variant *v, const pk_vbits *b, int stm);
+
+/* The whole list of legal moves on the bitboards, for the variants whose rules
+ * vbits_gen_supported accepts (International's: flying kings, men capturing backwards,
+ * the most pieces taken, a man crowned only where its move ends): the moves vgen lists,
+ * in its order. */
+bool vbits_gen_supported(const pk_variant *v);
+int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml);
+/* How many moves vbits_gen lists (vcount). */
+int vbits_count(const pk_variant *v, const pk_vbits *b, int stm);
+/* b after stm's move m (a move of vbits_gen's list). */
+void vbits_make_move(const pk_variant *v, const pk_vbits *b, int stm, const pk_vmove *m, pk_vbits *out);
+uint64_t vbits_perft(const pk_variant *v, const pk_vbits *b, int stm, int depth);
 
 #endif
