@@ -104,7 +104,7 @@ int cmd_perft(int argc, const char **argv)
 		{ "variant", 'v', POPT_ARG_STRING, &variant, 0,
 		  "count with the general generator of this variant (name or PDN GameType: international, russian, 25, ...; one thread)", "NAME" },
 		{ "generator", 0, POPT_ARG_STRING, &gen, 0,
-		  "with --variant: auto (the bitboards' where they play the variant's rules: International, Brazilian), mailbox (the general one) or bitboards", "G" },
+		  "with --variant: auto (the bitboards' where they play the variant's rules: International, Brazilian), mailbox (the general one) or bitboards", "GEN" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print one JSON object", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -129,6 +129,10 @@ int cmd_perft(int argc, const char **argv)
 		goto out;
 	if (threads == 0)
 		threads = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	if (gen && !variant) {
+		cli_error("--generator chooses between the other variants' generators: give --variant too (English counts on its bitboards)");
+		goto out;
+	}
 	if (variant) {
 		rc = variant_perft(variant, fen, (int)depth, divide, json, gen);
 		goto out;

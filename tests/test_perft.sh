@@ -50,6 +50,9 @@ expect_out_has '"generator":"mailbox"' "the generator in the JSON"
 run "$PDNKIT" perft --variant russian --generator bitboards 3
 expect_rc 2 "Russian has no bitboard generator"
 expect_err_has "no bitboard generator for Russian draughts" "the refusal names the variant"
+run "$PDNKIT" perft --generator mailbox 3
+expect_rc 2 "--generator without --variant"
+expect_err_has "give --variant too" "--generator without --variant says so"
 run "$PDNKIT" perft --variant international --generator fast 3
 expect_rc 2 "an unknown generator"
 expect_err_has "'fast' is not one of auto, mailbox, bitboards" "the choices named"
