@@ -72,6 +72,25 @@ static unsigned rnd(unsigned n)
  * row where it would have been crowned), either side to move, and for Frisian the
  * count of a king's quiet moves in a row: the two generators agree on every move count
  * (perft 1) and, on one position in eight, on perft 2. */
+/* A random position of v: each square taken (by a man or king of either side) with a
+ * chance of 5 to 5 + spread percent, no man on its far row, either side to move. */
+static void random_position(const pk_variant *v, pk_vpos *p, int spread)
+{
+	vpos_clear(v, p, rnd(2) ? PK_WHITE : PK_BLACK);
+	int density = 5 + (int)rnd((unsigned)spread);
+	for (int s = 1; s <= variant_squares(v); s++) {
+		if ((int)rnd(100) >= density)
+			continue;
+		int piece = 1 + (int)rnd(4), row, col;
+		variant_square_rc(v, s, &row, &col);
+		if (piece == VP_WMAN && row == 0)
+			piece = VP_WKING;
+		if (piece == VP_BMAN && row == v->rows - 1)
+			piece = VP_BKING;
+		p->sq[s] = (uint8_t)piece;
+	}
+}
+
 static void random_against_naive(const pk_variant *v, int count)
 {
 	int n = variant_squares(v), agree = 0, tried = 0, cap_agree = 0;
@@ -79,24 +98,13 @@ static void random_against_naive(const pk_variant *v, int count)
 	static pk_vmovelist cml;
 	for (int k = 0; k < count; k++) {
 		pk_vpos p;
-		vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
-		int density = 5 + (int)rnd(45);
+		random_position(v, &p, 45);
 		int kings[2][VAR_MAX_SQ], nk[2] = { 0, 0 };
-		for (int s = 1; s <= n; s++) {
-			if ((int)rnd(100) >= density)
-				continue;
-			int piece = 1 + (int)rnd(4), row, col;
-			variant_square_rc(v, s, &row, &col);
-			if (piece == VP_WMAN && row == 0)
-				piece = VP_WKING;
-			if (piece == VP_BMAN && row == v->rows - 1)
-				piece = VP_BKING;
-			p.sq[s] = (uint8_t)piece;
-			if (piece == VP_WKING || piece == VP_BKING) {
-				int side = piece == VP_WKING ? PK_WHITE : PK_BLACK;
+		for (int s = 1; s <= n; s++)
+			if (p.sq[s] == VP_WKING || p.sq[s] == VP_BKING) {
+				int side = p.sq[s] == VP_WKING ? PK_WHITE : PK_BLACK;
 				kings[side][nk[side]++] = s;
 			}
-		}
 		for (int side = 0; v->king_moves && side < 2; side++)
 			if (nk[side] && rnd(2)) {
 				p.ksq[side] = (uint8_t)kings[side][rnd((unsigned)nk[side])];
@@ -643,20 +651,7 @@ static void bits_gen_agree(void)
 			if (game % 2 == 0) {
 				vpos_start(v, &p);
 			} else {
-				/* a random position: men and kings of both sides, no man on its far row */
-				vpos_clear(v, &p, rnd(2) ? PK_WHITE : PK_BLACK);
-				int density = 5 + (int)rnd(40);
-				for (int s = 1; s <= variant_squares(v); s++) {
-					if ((int)rnd(100) >= density)
-						continue;
-					int piece = 1 + (int)rnd(4), row, col;
-					variant_square_rc(v, s, &row, &col);
-					if (piece == VP_WMAN && row == 0)
-						piece = VP_WKING;
-					if (piece == VP_BMAN && row == v->rows - 1)
-						piece = VP_BKING;
-					p.sq[s] = (uint8_t)piece;
-				}
+				random_position(v, &p, 40);
 			}
 			for (int ply = 0; ply < 160; ply++) {
 				int n = vgen(&p, &a);

@@ -638,20 +638,6 @@ int vgen_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 
 int vgen_quiet(const pk_vpos *p, pk_vmovelist *ml) { return vgen_quiet_from(p, ~0ull, ml); }
 
-/* A plain move from s to t: every field a quiet move has (no memset of the capture's
- * lists: the generator's hot path). */
-static inline void quiet_move(pk_vmove *m, int s, int t, bool king)
-{
-	m->from = (uint8_t)s;
-	m->to = (uint8_t)t;
-	m->nland = 1;
-	m->land[0] = (uint8_t)t;
-	m->ncap = 0;
-	m->kings = 0;
-	m->by_king = king;
-	m->crowns = false;
-}
-
 int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 {
 	const pk_variant *v = p->v;
@@ -675,7 +661,7 @@ int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 			 * is: no branch on the board's contents to mispredict */
 			for (int i = 0; i < nd && n < VAR_MAX_MOVES; i++) {
 				int t = g->nb[s][dirs[i]];
-				quiet_move(&ml->m[n], s, t, false);
+				vmove_quiet(&ml->m[n], s, t, false);
 				n += (t != 0) & (p->sq[t] == VP_EMPTY);
 			}
 			continue;
@@ -683,7 +669,7 @@ int vgen_quiet_from(const pk_vpos *p, uint64_t from, pk_vmovelist *ml)
 		for (int i = 0; i < nd; i++) {
 			int t = g->nb[s][dirs[i]];
 			while (t && p->sq[t] == VP_EMPTY && n < VAR_MAX_MOVES) {
-				quiet_move(&ml->m[n++], s, t, true);
+				vmove_quiet(&ml->m[n++], s, t, true);
 				if (!v->flying)
 					break;
 				t = g->nb[t][dirs[i]];

@@ -333,18 +333,6 @@ int vbits_count(const pk_variant *v, const pk_vbits *b, int stm)
 	return vbits_quiet_count(v, b, stm);
 }
 
-static inline void bb_quiet(pk_vmove *m, int s, int t, bool king)
-{
-	m->from = (uint8_t)s;
-	m->to = (uint8_t)t;
-	m->nland = 1;
-	m->land[0] = (uint8_t)t;
-	m->ncap = 0;
-	m->kings = 0;
-	m->by_king = king;
-	m->crowns = false;
-}
-
 int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
 {
 	int i = index_of(v), h = tab[i].h;
@@ -368,13 +356,13 @@ int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
 			for (int d = first; d <= first + 1; d++) {
 				uint64_t t = step(at, d, h, valid) & empty;
 				if (t && n < VAR_MAX_MOVES)
-					bb_quiet(&ml->m[n++], s, sq_of[ctz(t)], false);
+					vmove_quiet(&ml->m[n++], s, sq_of[ctz(t)], false);
 			}
 			continue;
 		}
 		for (int d = 0; d < 4; d++)
 			for (uint64_t t = step(at, d, h, valid) & empty; t && n < VAR_MAX_MOVES; t = step(t, d, h, valid) & empty)
-				bb_quiet(&ml->m[n++], s, sq_of[ctz(t)], true);
+				vmove_quiet(&ml->m[n++], s, sq_of[ctz(t)], true);
 	}
 	ml->n = n;
 	return n;
