@@ -243,7 +243,7 @@ static void bb_record(bbcap *c, uint64_t at)
 	for (int i = 0; i < c->n; i++)
 		if (c->ft[i] == ft && c->masks[i] == c->taken)
 			return;
-	if (c->n >= VAR_MAX_MOVES)
+	if (c->n >= VAR_MAX_MOVES)   /* (more than 512 sequences of the most pieces: none known in play) */
 		return;
 	if (c->out) {
 		pk_vmove *m = &c->out->m[c->n];
