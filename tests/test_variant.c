@@ -134,6 +134,10 @@ static void random_against_naive(const pk_variant *v, int count)
 			vmake(&p, &cml.m[i], &q);
 			key_agree += vpos_key_after(&p, &cml.m[i], &q, vpos_state_key(&p)) == vpos_state_key(&q);
 			key_tried++;
+			if (!v->king_moves) {   /* the key without the move made (the search's ETC) */
+				key_agree += vpos_key_of_move(&p, &cml.m[i], vpos_state_key(&p)) == vpos_state_key(&q);
+				key_tried++;
+			}
 		}
 		int depth = k % 8 == 0 ? 2 : 1;
 		uint64_t a = vperft(&p, depth), b = naive_variant_perft(&p, depth);

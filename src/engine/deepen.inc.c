@@ -105,6 +105,9 @@ static void deepen(N_WORKER *w, const N_POS *root, int max_depth, const pk_limit
 			/* Another thread completed this iteration (or a deeper one): take its
 			 * result and go on from there. */
 			w->stopped = w->superseded = false;
+#ifdef N_EVAL_CACHE
+	memset(w->eval_cache, 0, sizeof w->eval_cache);
+#endif
 			pthread_mutex_lock(&e->lock);
 			got = e->shared;
 			pthread_mutex_unlock(&e->lock);

@@ -19,6 +19,10 @@
  *   N_EGDB              1 where the endgame databases are probed
  *   N_TABLE_PROBE(w, p, ply, &s)  (optional) true with the score s of a position that
  *                       another kind of database holds exactly
+ *   N_CHILD_KEY(p, m)   (optional) N_KEY of p after m, without the move made
+ *   N_EVAL_CACHE        (optional) the slots of each thread's cache of N_EVAL by N_KEY
+ *                       (a power of two; for an evaluation that costs more than a
+ *                       memory access)
  *   N_TT_KEY(w, p, ply) (optional) the key of p's table entries when more than the
  *                       position decides its value (a limited ending's count); N_KEY(p)
  * The English instance (search.c) expands to the search as it was written for its
@@ -26,9 +30,18 @@
 #ifndef N_TT_KEY
 #define N_TT_KEY(w_, p_, ply_) N_KEY(p_)
 #endif
-static int lmr_table[2][64][64];
+#ifndef N_CHILD_KEY
+static inline uint64_t N_NAME(child_key)(const N_POS *p, const N_MOVE *m)
+{
+	N_POS c;
+	N_MAKE(p, m, &c);
+	return N_KEY(&c);
+}
+#define N_CHILD_KEY(p_, m_) N_NAME(child_key)(p_, m_)
+#endif
+static int lmr_table[3][64][64];
 /* Moves tried at a null-window node before the rest are left out, by remaining depth. */
-static const int lmp_limit[4][4] = { { 0 }, { 0, 5, 7, 10 }, { 0, 4, 6, 8 }, { 0, 3, 5, 7 } };
+static const int lmp_limit[5][4] = { { 0 }, { 0, 5, 7, 10 }, { 0, 4, 6, 8 }, { 0, 3, 5, 7 }, { 0, 3, 4, 6 } };
 
 void N_NAME(se_lmr_init)(void)
 {
@@ -36,6 +49,7 @@ void N_NAME(se_lmr_init)(void)
 		for (int k = 1; k < 64; k++) {
 			lmr_table[0][d][k] = (int)(0.5 + log((double)d) * log((double)k) / 1.6);
 			lmr_table[1][d][k] = (int)(0.5 + log((double)d) * log((double)k) / 1.25);
+			lmr_table[2][d][k] = (int)(0.5 + log((double)d) * log((double)k) / 1.0);
 		}
 }
 
@@ -250,10 +264,25 @@ static int draw_played_on(N_WORKER *w, const N_POS *p, int depth, int alpha, int
  * scaled down by the reversible plies (king moves, no capture) that lead to it, to 0
  * at f.progress of them, so that a side ahead that only shuffles its kings is found
  * drawing, and a line that makes progress (a man's move, an exchange) is preferred. */
-static inline int leaf_eval(const N_WORKER *w, const N_POS *p, int gi)
+static inline int leaf_eval(N_WORKER *w, const N_POS *p, int gi)
 {
 	const N_ENGINE *e = w->e;
+#ifdef N_EVAL_CACHE
+	/* the thread's recent evaluations: a slot holds the key's high 47 bits (bit 16
+	 * set, so that an empty slot matches none) and the evaluation in the low 16 */
+	uint64_t key = N_KEY(p), tag = (key | 0x10000) & ~0xFFFFull;
+	uint64_t *slot = &w->eval_cache[key & (N_EVAL_CACHE - 1)];
+	int v;
+	if ((*slot & ~0xFFFFull) == tag) {
+		v = (int16_t)(uint16_t)*slot;
+	} else {
+		v = N_EVAL(p, &e->w);
+		if (v >= INT16_MIN && v <= INT16_MAX)
+			*slot = tag | (uint16_t)v;
+	}
+#else
 	int v = N_EVAL(p, &e->w);
+#endif
 	int n = e->f.progress, r = w->rev[gi];
 	if (n > 0 && r > 0)
 		v = r >= n ? 0 : (int)((long)v * (n - r) / n);
@@ -334,10 +363,8 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 		/* the children's slots asked for first, so that their fetches overlap */
 		uint64_t ckey[N_MAX_MOVES];
 		for (int i = 0; i < n; i++) {
-			N_POS c;
-			N_MAKE(p, &ml.m[i], &c);
-			ckey[i] = N_KEY(&c);
-			tt_prefetch(&e->tt, N_KEY(&c));
+			ckey[i] = N_CHILD_KEY(p, &ml.m[i]);
+			tt_prefetch(&e->tt, ckey[i]);
 		}
 		for (int i = 0; i < n; i++) {
 			/* a child that repeats the game or ends the 50-move count is a draw
@@ -463,7 +490,7 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 			mi = deferred[step - n];
 			k = deferred_k[step - n];
 		}
-		uint64_t bh = busy_hash(N_KEY(p), mi);
+		uint64_t bh = share ? busy_hash(N_KEY(p), mi) : 0;
 		_Atomic uint64_t *slot = &e->busy[bh & (BUSY_SLOTS - 1)];
 		if (share && step < n && k > 0 && atomic_load_explicit(slot, memory_order_relaxed) == bh) {
 			deferred[ndeferred] = mi;
@@ -489,7 +516,11 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 		bool gives = (e->f.sac || e->f.shots) && !capture && (lmp_cut || (e->f.sac && k > 0)) && N_HAS_CAPTURE(&c);
 		if (lmp_cut && !gives)
 			continue;
-		tt_prefetch(&e->tt, N_KEY(&c));
+		/* the child's slot asked for ahead of its probe; a child at the horizon does
+		 * not probe the table (use_tt), and its slot's fetch would only crowd out
+		 * others' */
+		if (child_depth + (mi == singular_move) > 0 || e->f.tt_horizon)
+			tt_prefetch(&e->tt, N_KEY(&c));
 		if (e->f.countermove)
 			w->path[ply] = *m;   /* the refutation table's key at the next ply */
 		bool reversible = N_REVERSIBLE(p, m);

@@ -36,6 +36,16 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	}
 }
 
+/* The key after m, without the move made (the king-move counts of Frisian need it). */
+static inline uint64_t mb_child_key(const mb_pos *p, const pk_vmove *m)
+{
+	if (!p->p.v->king_moves)
+		return vpos_key_of_move(&p->p, m, p->key);
+	mb_pos c;
+	mb_make(p, m, &c);
+	return c.key;
+}
+
 /* The same position with the other side to move (its key not followed). */
 static inline void mb_flip(mb_pos *x)
 {
@@ -146,6 +156,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_GEN(x_, l_) mb_gen(x_, l_)
 #define N_MAKE(x_, m_, c_) mb_make(x_, m_, c_)
 #define N_KEY(x_) ((x_)->key)
+#define N_CHILD_KEY(x_, m_) mb_child_key(x_, m_)
 #define N_HAS_CAPTURE(x_) mb_has_capture(x_)
 #define N_COUNT(x_) mb_count(x_)
 #define N_IS_CAPTURE(m_) ((m_)->ncap > 0)

@@ -34,6 +34,7 @@ typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);
 #define N_WEIGHTS pk_vweights
 #define N_ITERATION pk_viteration
 #define N_EGDB 0
+#define N_EVAL_CACHE (1 << 15)   /* each thread's cache of evaluations (node.inc.c) */
 /* the variant of the search, its count of kings-only plies that draws, its endgame
  * databases (egdb/vegdb.h; NULL: none) with the most pieces they hold, and the root's
  * limited ending (vdraw_ending_class; 0: none) with the plies played in it before;

@@ -26,6 +26,11 @@ typedef struct N_WORKER {
 	int iter_depth;                   /* the iteration being searched */
 	int in_probcut;                   /* inside probcut's shallow search (probcut-depth) */
 	bool superseded;                  /* stopped because another thread completed it */
+#ifdef N_EVAL_CACHE
+	uint64_t eval_cache[N_EVAL_CACHE]; /* leaf_eval's recent evaluations (a power of two;
+					   * cleared at each search's start, as the weights
+					   * may have changed) */
+#endif
 #if N_EGDB
 	uint64_t *egdb_seen;              /* this thread's recent database results: the key's
 					   * high bits and the result (NULL until the first probe) */

@@ -740,6 +740,17 @@ uint64_t vpos_key_after(const pk_vpos *p, const pk_vmove *m, const pk_vpos *afte
 	return key;
 }
 
+uint64_t vpos_key_of_move(const pk_vpos *p, const pk_vmove *m, uint64_t key)
+{
+	int piece = p->sq[m->from], after = piece;
+	if (!is_king(piece) && (m->crowns || geo_of(p->v)->row[m->to] == crown_row(p->v, p->stm)))
+		after = p->stm == PK_WHITE ? VP_WKING : VP_BKING;
+	key ^= zob_white ^ zob[m->from][piece] ^ zob[m->to][after];
+	for (int i = 0; i < m->ncap; i++)
+		key ^= zob[m->cap[i]][p->sq[m->cap[i]]];
+	return key;
+}
+
 uint64_t vpos_state_key(const pk_vpos *p)
 {
 	uint64_t k = vpos_key(p);

@@ -141,6 +141,9 @@ uint64_t vpos_state_key(const pk_vpos *p);
 /* vpos_state_key(after), after = vmake(p, m), from key = vpos_state_key(p): a few
  * words changed instead of the board walked. */
 uint64_t vpos_key_after(const pk_vpos *p, const pk_vmove *m, const pk_vpos *after, uint64_t key);
+/* The same without the position after the move, for the variants without king-move
+ * counts (!v->king_moves; with them the counts need the move made). */
+uint64_t vpos_key_of_move(const pk_vpos *p, const pk_vmove *m, uint64_t key);
 
 /* Frisian's endgame draws: a king against a king is drawn after two more moves each,
  * two kings against one after seven. The plies the position's material allows (4 or
