@@ -46,14 +46,19 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;
 	/* the older switches, kept beside --features */
-	if (no_lmr || strong_lmr)
-		pl->f.lmr = no_lmr ? 0 : 2;
+	char given[32];
+	if (no_lmr || strong_lmr) {
+		snprintf(given, sizeof given, "lmr=%d", no_lmr ? 0 : 2);
+		features_parse(given, &pl->f, NULL, 0);
+	}
 	long lv;
 	if (lmr) {
-		if (cli_int(lmr, 0, 4, "--lmr", &lv))
+		if (cli_int(lmr, 0, 5, "--lmr", &lv))
 			status = -1;
-		else
-			pl->f.lmr = (int)lv;
+		else {
+			snprintf(given, sizeof given, "lmr=%ld", lv);
+			features_parse(given, &pl->f, NULL, 0);
+		}
 	}
 	free(lmr);
 	if (no_killers)

@@ -172,12 +172,16 @@ b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$a" = "$BENCH_SIGNATURE" ] && pass || fail "bench signature $a, recorded $BENCH_SIGNATURE"
 # The variants' search (the same node on the mailbox board): its own signature, recorded
 # as the English one is; a search without iir on the same positions searches other nodes
-# (more or fewer, as the evaluation orders them).
-VBENCH_SIGNATURE=179986
+# (more or fewer, as the evaluation orders them). International's own defaults
+# (features_for_variant: lmr=4) apply unless --features gives another: with English
+# draughts' lmr=3 the signature is the one before they came.
+VBENCH_SIGNATURE=167536
 run "$PDNKIT" bench --variant international --json
 expect_rc 0 "bench --variant international"
 v1=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$v1" = "$VBENCH_SIGNATURE" ] && pass || fail "the variants' bench signature $v1, recorded $VBENCH_SIGNATURE"
+v0=$("$PDNKIT" bench --variant international --json --features lmr=3 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ "$v0" = 179986 ] && pass || fail "the variants' bench with lmr=3 given: $v0 nodes, not the 179,986 of English draughts' lmr"
 v2=$("$PDNKIT" bench --variant international --json --features iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$v2" ] && [ "$v2" != "$v1" ] && pass || fail "the variants' bench with iir=0: $v2 nodes, the same as with it"
 # sac (off by default): moves that give the other side a capture are neither left out

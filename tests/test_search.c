@@ -604,10 +604,22 @@ static void test_features_text(void)
 	features_format(&f, text, sizeof text);
 	pk_features g = features_all;
 	CHECK(features_parse(text, &g, err, sizeof err) == 0);
-	CHECK(memcmp(&f, &g, sizeof f) == 0);
+	CHECK(features_same(&f, &g) && memcmp(&f, &g, sizeof f) != 0);   /* g was given every one */
+	/* a variant's own defaults go where the features were not given */
+	pk_features v = features_all, u = features_all;
+	features_for_variant(&v, 20);
+	CHECK(v.lmr == 4 && !features_same(&v, &features_all));
+	v.lmr = features_all.lmr;
+	CHECK(features_same(&v, &features_all));
+	CHECK(features_parse("lmr=3,killers=0", &u, err, sizeof err) == 0);
+	features_for_variant(&u, 20);
+	CHECK(u.lmr == 3 && !u.killers);
+	u = features_all;
+	features_for_variant(&u, 21);   /* English draughts: features_all are its own */
+	CHECK(memcmp(&u, &features_all, sizeof u) == 0);
 	CHECK(features_parse("", &g, err, sizeof err) == 0);
 	CHECK(features_parse("speed=1", &g, err, sizeof err) < 0 && strstr(err, "unknown search feature 'speed'"));
-	CHECK(features_parse("lmr=9", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 4"));
+	CHECK(features_parse("lmr=9", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 5"));
 	CHECK(features_parse("lmr", &g, err, sizeof err) < 0);
 	CHECK(features_parse("lmr=1x", &g, err, sizeof err) < 0);
 	CHECK(features_parse("lmr=", &g, err, sizeof err) < 0);

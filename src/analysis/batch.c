@@ -579,7 +579,7 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 			 a->lim.depth, (unsigned long long)a->lim.nodes, a->lim.movetime, (unsigned long long)wh,
 			 a->th.blunder, a->th.mistake, a->th.inaccuracy, GEN_ORDER_VERSION, book_id);
 	size_t used = k > 0 && (size_t)k < size ? (size_t)k : size - 1;
-	if (memcmp(&o->f, &features_all, sizeof o->f) != 0) {
+	if (!features_same(&o->f, &features_all)) {
 		used += (size_t)snprintf(buf + used, size - used, " features=");
 		if (used < size)
 			features_format(&o->f, buf + used, size - used);

@@ -15,14 +15,14 @@ static const struct {
 	size_t off;
 	bool flag;
 } feature_names[] = {
-	{ "lmr", 0, 4, offsetof(pk_features, lmr), false },
+	{ "lmr", 0, 5, offsetof(pk_features, lmr), false },
 	{ "killers", 0, 1, offsetof(pk_features, killers), true },
 	{ "history", 0, 1, offsetof(pk_features, history), true },
 	{ "aspiration", 0, 2, offsetof(pk_features, aspiration), false },
 	{ "tt-ways", 1, 2, offsetof(pk_features, tt_ways), false },
 	{ "tt-horizon", 0, 1, offsetof(pk_features, tt_horizon), true },
 	{ "history-malus", 0, 1, offsetof(pk_features, history_malus), true },
-	{ "lmp", 0, 3, offsetof(pk_features, lmp), false },
+	{ "lmp", 0, 4, offsetof(pk_features, lmp), false },
 	{ "probcut", 0, 1000, offsetof(pk_features, probcut), false },
 	{ "probcut-depth", 0, 90, offsetof(pk_features, probcut_depth), false },
 	{ "probcut-slope", 0, 100, offsetof(pk_features, probcut_slope), false },
@@ -75,6 +75,7 @@ int features_parse(const char *spec, pk_features *f, char *err, size_t errsize)
 			return -1;
 		}
 		char *field = (char *)f + feature_names[i].off;
+		f->given |= 1ull << i;
 		if (feature_names[i].flag)
 			*(bool *)field = v != 0;
 		else
@@ -82,6 +83,40 @@ int features_parse(const char *spec, pk_features *f, char *err, size_t errsize)
 		p += len + (p[len] == ',');
 	}
 	return 0;
+}
+
+bool features_same(const pk_features *a, const pk_features *b)
+{
+	pk_features x = *a, y = *b;
+	x.given = y.given = 0;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* The variants' own defaults, by GameType, as features_parse reads them: each won a
+ * match against English draughts' defaults on that variant's board (man/NOTES.md). */
+static const struct {
+	int gametype;
+	const char *spec;
+} variant_features[] = {
+	{ 20, "lmr=4" },   /* International draughts */
+};
+
+void features_for_variant(pk_features *f, int gametype)
+{
+	for (size_t k = 0; k < sizeof variant_features / sizeof variant_features[0]; k++) {
+		if (variant_features[k].gametype != gametype)
+			continue;
+		pk_features d = *f;
+		char err[160];
+		d.given = 0;
+		if (features_parse(variant_features[k].spec, &d, err, sizeof err) < 0)
+			return;
+		for (size_t i = 0; i < NFEATURES; i++)
+			if ((d.given >> i & 1) && !(f->given >> i & 1)) {
+				size_t off = feature_names[i].off;
+				memcpy((char *)f + off, (const char *)&d + off, feature_names[i].flag ? sizeof(bool) : sizeof(int));
+			}
+	}
 }
 
 void features_format(const pk_features *f, char *buf, size_t size)

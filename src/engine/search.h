@@ -64,7 +64,7 @@ typedef struct {
 	int lmr;           /* late quiet moves searched shallower first: 0 off; 1 by one or two
 			    * plies at non-PV nodes; 2 by up to three plies, earlier; 3 (default)
 			    * log(depth) log(move number) / 1.6 plies, one less at PV nodes;
-			    * 4 the same over 1.25 */
+			    * 4 the same over 1.25, 5 over 1.0 */
 	bool killers;
 	bool history;
 	int aspiration;    /* root windows: 0 none; 1 0.4 men, opened fully on a failure;
@@ -77,7 +77,7 @@ typedef struct {
 			    * before (default on, with the decay: +32 Elo, 95% +15..+49, at
 			    * 30,000 nodes; alone it measured +8, -16..+32) */
 	int lmp;           /* late plain moves of null-window nodes near the horizon not
-			    * searched: 0 off, 1..3 from fewer to more pruning (default 3) */
+			    * searched: 0 off, 1..4 from fewer to more pruning (default 3) */
 	int probcut;       /* margin (hundredths) of the shallow search that cuts a null-window
 			    * node off early; 0 off (default 60) */
 	int probcut_depth; /* that shallow search's depth as a share (%) of the node's, from
@@ -164,6 +164,8 @@ typedef struct {
 			    * least 90% of the starting pieces are on the board (default 100) */
 	int time_middle;   /* and while at least half of them are (default 100); never past
 			    * the limits' hardtime */
+	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
+			    * user), which a variant's own defaults then leave as given */
 } pk_features;
 
 extern const pk_features features_all;
@@ -176,6 +178,12 @@ extern const pk_features features_all;
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
 void features_format(const pk_features *f, char *buf, size_t size);
+/* Whether a and b search alike (every feature the same; what was given aside). */
+bool features_same(const pk_features *a, const pk_features *b);
+/* f with the defaults of the variant of that PDN GameType where it has its own (the
+ * features that won its matches; none for English draughts), the features given to
+ * features_parse left as they were. */
+void features_for_variant(pk_features *f, int gametype);
 /* A move's seconds from a clock of `left` seconds with `inc` more after each move and
  * `moves` still to play before the clock is reset (0: unknown, taken as 25): the share
  * of those moves of the clock less a reserve of CLOCK_RESERVE seconds, and most of the

@@ -17,6 +17,7 @@ struct pk_vengine {
 	mb_engine *e;
 	pk_vweights set_w;                     /* vengine_set_weights() */
 	bool own_weights;
+	pk_features set_f;                     /* vengine_set_features() (features_all) */
 	pk_vmove exclude[VAR_MAX_MOVES];       /* root moves left out of the next search */
 	int nexclude;
 	bool tables_chosen;                    /* vengine_set_tables_dir() was called */
@@ -460,6 +461,7 @@ pk_vengine *vengine_new(size_t hash_mb)
 		free(e);
 		return NULL;
 	}
+	e->set_f = features_all;
 	return e;
 }
 
@@ -479,7 +481,7 @@ void vengine_set_weights(pk_vengine *e, const pk_vweights *w)
 		e->set_w = *w;
 }
 
-void vengine_set_features(pk_vengine *e, const pk_features *f) { mb_engine_set_features(e->e, f); }
+void vengine_set_features(pk_vengine *e, const pk_features *f) { e->set_f = *f; }
 
 int vengine_set_threads(pk_vengine *e, int n) { return mb_engine_set_threads(e->e, n); }
 
@@ -506,6 +508,9 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	else
 		vweights_for(root->v, &w);
 	mb_engine_set_weights(e->e, &w);
+	pk_features f = e->set_f;   /* with the variant's own defaults */
+	features_for_variant(&f, root->v->gametype);
+	mb_engine_set_features(e->e, &f);
 	e->e->v = root->v;
 	int dp = vdraw_kings_only_plies(root->v);
 	e->e->draw_plies = dp > 0 ? dp : 1 << 20;   /* 0: the variant has no such count */

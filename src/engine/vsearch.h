@@ -101,7 +101,9 @@ pk_vengine *vengine_new(size_t hash_mb);
 void vengine_set_weights(pk_vengine *e, const pk_vweights *w);
 void vengine_free(pk_vengine *e);
 void vengine_new_game(pk_vengine *e);
-/* The search's features (engine/search.h; the defaults: features_all) and threads. */
+/* The search's features (engine/search.h; the defaults: features_all, over which each
+ * search puts its variant's own where the features leave them: features_for_variant)
+ * and threads. */
 void vengine_set_features(pk_vengine *e, const pk_features *f);
 int vengine_set_threads(pk_vengine *e, int n);
 /* The endgame databases this engine's searches probe (egdb/vegdb.h): those of the variant
