@@ -370,6 +370,38 @@ int main(void)
 	CHECK_REPORT(bits_same == bits_tried && bits_tried > 1000, "veval from the bitboards = veval in %d of %d positions",
 		     bits_same, bits_tried);
 	CHECK_REPORT(counted == tried, "runaways and balance as counted afresh in %d of %d", counted, tried);
+	/* The evaluations a search keeps (the thread's cache) are those of its own weights: a
+	 * search with other weights on the same engine, after a new game, searches what a
+	 * fresh engine with them does, node for node. */
+	{
+		const pk_variant *v = variant_by_name("international");
+		pk_vpos p;
+		char err[120];
+		CHECK(vfen_parse(v, "W:W27,28,31,32,33,34,35,36,37,38,39,40,42,43,45,47:B4,6,7,8,9,11,12,13,14,16,17,18,19,20,24",
+				 &p, err, sizeof err) == 0);
+		pk_vweights a, b;
+		vweights_for(v, &a);
+		b = a;
+		b.pat = NULL;   /* the hand-set evaluation alone */
+		b.w[VW_MOBILITY] = 20;
+		pk_limits l7 = { .depth = 4 };
+		pk_vresult ra, rb, fresh;   /* (a position of more than one move: a forced one is not searched) */
+		pk_vengine *f1 = vengine_new(16), *f2 = vengine_new(16);
+		vengine_set_weights(f1, &a);
+		vengine_search(f1, &p, NULL, &l7, NULL, NULL, NULL, &ra);
+		vengine_new_game(f1);
+		vengine_set_weights(f1, &b);
+		vengine_search(f1, &p, NULL, &l7, NULL, NULL, NULL, &rb);
+		vengine_set_weights(f2, &b);
+		vengine_search(f2, &p, NULL, &l7, NULL, NULL, NULL, &fresh);
+		CHECK_REPORT(rb.last.nodes == fresh.last.nodes && rb.last.score == fresh.last.score &&
+			     ra.last.score != rb.last.score,
+			     "other weights on the same engine: %llu nodes, score %d; on a fresh one %llu, %d (the first weights' %d)",
+			     (unsigned long long)rb.last.nodes, rb.last.score, (unsigned long long)fresh.last.nodes, fresh.last.score,
+			     ra.last.score);
+		vengine_free(f1);
+		vengine_free(f2);
+	}
 	/* drawish: the side ahead's score cut against a king, to an eighth with three pieces or
 	 * fewer, to a half with as many kings and men at most one apart; else, or against men
 	 * alone, as it was; the same from the bitboards */

@@ -105,9 +105,6 @@ static void deepen(N_WORKER *w, const N_POS *root, int max_depth, const pk_limit
 			/* Another thread completed this iteration (or a deeper one): take its
 			 * result and go on from there. */
 			w->stopped = w->superseded = false;
-#ifdef N_EVAL_CACHE
-	memset(w->eval_cache, 0, sizeof w->eval_cache);
-#endif
 			pthread_mutex_lock(&e->lock);
 			got = e->shared;
 			pthread_mutex_unlock(&e->lock);
@@ -206,6 +203,9 @@ static void worker_start(N_WORKER *w, const pk_history *h)
 #endif
 	atomic_store_explicit(&w->shown_nodes, 0, memory_order_relaxed);
 	w->stopped = w->superseded = false;
+#ifdef N_EVAL_CACHE
+	memset(w->eval_cache, 0, sizeof w->eval_cache);   /* the weights may have changed */
+#endif
 	/* The game so far, for repetitions. */
 	int nk = h ? h->nkeys : 0;
 	if (nk > MAX_GAME - 1)
