@@ -730,25 +730,28 @@ uint64_t vpos_key(const pk_vpos *p)
 	return k;
 }
 
-uint64_t vpos_key_after(const pk_vpos *p, const pk_vmove *m, const pk_vpos *after, uint64_t key)
+/* The key after m: the mover, the pieces taken and the side to move changed. */
+static uint64_t key_moved(const pk_vpos *p, const pk_vmove *m, int after, uint64_t key)
 {
-	if (p->v->king_moves)
-		return vpos_state_key(after);
-	key ^= zob_white ^ zob[m->from][p->sq[m->from]] ^ zob[m->to][after->sq[m->to]];
+	key ^= zob_white ^ zob[m->from][p->sq[m->from]] ^ zob[m->to][after];
 	for (int i = 0; i < m->ncap; i++)
 		key ^= zob[m->cap[i]][p->sq[m->cap[i]]];
 	return key;
 }
 
+uint64_t vpos_key_after(const pk_vpos *p, const pk_vmove *m, const pk_vpos *after, uint64_t key)
+{
+	if (p->v->king_moves)
+		return vpos_state_key(after);
+	return key_moved(p, m, after->sq[m->to], key);
+}
+
 uint64_t vpos_key_of_move(const pk_vpos *p, const pk_vmove *m, uint64_t key)
 {
-	int piece = p->sq[m->from], after = piece;
+	int piece = p->sq[m->from];   /* as vmake crowns it */
 	if (!is_king(piece) && (m->crowns || geo_of(p->v)->row[m->to] == crown_row(p->v, p->stm)))
-		after = p->stm == PK_WHITE ? VP_WKING : VP_BKING;
-	key ^= zob_white ^ zob[m->from][piece] ^ zob[m->to][after];
-	for (int i = 0; i < m->ncap; i++)
-		key ^= zob[m->cap[i]][p->sq[m->cap[i]]];
-	return key;
+		piece = p->stm == PK_WHITE ? VP_WKING : VP_BKING;
+	return key_moved(p, m, piece, key);
 }
 
 uint64_t vpos_state_key(const pk_vpos *p)
