@@ -62,7 +62,7 @@ c=$("$PDNKIT" analyze --depth 9 --json | tail -1 | sed -E 's/.*"nodes":([0-9]+).
 [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$c" ] && pass || fail "--features changes the search repeatably ($a, $b, default $c)"
 run "$PDNKIT" analyze --depth 3 --features "lmr=7"
 expect_rc 2 "--features lmr=7"
-expect_err_has "search feature 'lmr' needs a value from 0 to 4" "--features range message"
+expect_err_has "search feature 'lmr' needs a value from 0 to 5" "--features range message"
 run "$PDNKIT" bench --features "nonsense=1"
 expect_rc 2 "bench --features nonsense"
 expect_err_has "unknown search feature 'nonsense'" "--features unknown name"
