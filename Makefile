@@ -43,7 +43,7 @@ BUILD     ?= build
 # src/*/*.inc.c are templates, included by the files that instantiate them
 SRC       := $(filter-out %.inc.c,$(wildcard src/*/*.c))
 CMD       := $(wildcard cmd/*.c)
-GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/vpatterns_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/vpatterns_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/vbooks_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
@@ -69,7 +69,7 @@ WIN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D__USE_MINGW_ANSI_STDIO=1 -Isrc
 WIN_DLL   := $(BUILD)/pdnkit-cb.dll
 WIN_HOST  := $(BUILD)/tests/cbwin_host.exe
 
-.PHONY: all cb cb-win run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book slurm-check
+.PHONY: all cb cb-win run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book vbooks slurm-check
 
 PROG      ?= pdnkit
 
@@ -192,6 +192,26 @@ $(BUILD)/gen/book_data.c: $(SHIPPED_BOOK)
 $(BUILD)/gen/book_data.o: $(BUILD)/gen/book_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The books of the other variants that ship with pdnkit: book/book-*.book (each holds its
+# variant; made by `make vbooks`), built in as bytes.
+VBOOKS := $(sort $(wildcard book/book-*.book))
+$(BUILD)/gen/vbooks_data.c: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/book-*.book by the Makefile. */'; \
+	   echo '#include <stddef.h>'; \
+	   i=0; for f in $(VBOOKS); do \
+	     echo "static const unsigned char vbook_$$i[] = {"; od -An -v -tu1 $$f | sed 's/  */,/g; s/^,//; s/$$/,/'; echo '};'; \
+	     i=$$((i + 1)); \
+	   done; \
+	   echo 'const unsigned char *const pk_vbooks_data[] = {'; \
+	   i=0; for f in $(VBOOKS); do echo "vbook_$$i,"; i=$$((i + 1)); done; echo '0 };'; \
+	   echo 'const size_t pk_vbooks_size[] = {'; \
+	   i=0; for f in $(VBOOKS); do echo "sizeof vbook_$$i,"; i=$$((i + 1)); done; echo '0 };'; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/gen/vbooks_data.o: $(BUILD)/gen/vbooks_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 # Rebuild the shipped book: the master games of OCA 2.0 and tinsley.pdn (each game once:
 # the copies of one game in both files are counted once by the store), their first 40
 # plies, the moves played in two games or more. The same file on every machine. Then
@@ -204,6 +224,17 @@ book: $(PROG)
 	./$(PROG) book build --db $(BUILD)/book.db $(BOOK_BUILD) -o book/pdnkit.book.new
 	rm -f $(BUILD)/book.db
 	mv book/pdnkit.book.new book/pdnkit.book
+	$(MAKE) $(PROG)
+
+# Rebuild the shipped International book: grown by the engine (drop-out expansion, 4,000
+# positions searched to depth 16 on one thread: deterministic, about 30 minutes) from the
+# start and from the 27 three-ply openings played twice or more in the International
+# games of the corpora (corpora/decks/international-openings.pdn, their moves kept as
+# path moves), then built in by `make`.
+VBOOK_EXPAND ?= --openings corpora/decks/international-openings.pdn --positions 4000 --engine-options "--depth 16 --threads 1 --egdb none"
+vbooks: $(PROG)
+	./$(PROG) book expand --variant international $(VBOOK_EXPAND) --quiet -o book/book-international.book.new
+	mv book/book-international.book.new book/book-international.book
 	$(MAKE) $(PROG)
 
 $(BUILD)/%.o: %.c $(wildcard src/*/*.h src/*/*.inc.c cmd/*.h)

@@ -170,16 +170,16 @@ static int analyze_with(const char *text, const char *file, const pk_pos *root, 
 	return rc;
 }
 
-/* In the book: its moves and the engine's choice among them (book-min, book-score for
- * English draughts), without a search. Whether the position was in it. */
+/* In the book: its moves and the engine's choice among them (book-min, book-score),
+ * without a search. Whether the engine takes a move of the book there. */
 static bool book_answer(const pk_book *bk, pk_gengine *e, const pk_gpos *root, bool json)
 {
 	char mv[160];
 	pk_gmove choice;
 	int nb;
+	if (!gengine_book_move(e, bk, root, &choice))
+		return false;
 	if (!root->v) {
-		if (!engine_book_move(gengine_english(e), bk, &root->e, &choice.e))
-			return false;
 		pk_book_move bm[PK_MAX_MOVES];
 		nb = book_probe(bk, &root->e, bm, PK_MAX_MOVES);
 		if (json)
@@ -191,8 +191,6 @@ static bool book_answer(const pk_book *bk, pk_gengine *e, const pk_gpos *root, b
 		}
 		pdn_move_string(&root->e, &choice.e, false, mv);
 	} else {
-		if (!bk || book_vprobe(bk, &root->x, NULL, 0) <= 0)
-			return false;
 		pk_book_vmove *bm = malloc(sizeof *bm * 256);
 		if (!bm)
 			return false;
@@ -205,7 +203,6 @@ static bool book_answer(const pk_book *bk, pk_gengine *e, const pk_gpos *root, b
 					  bm[i].score);
 		}
 		free(bm);
-		book_vchoose(bk, &root->x, &choice.x);
 		vmove_text(root->v, &choice.x, false, mv, sizeof mv);
 	}
 	if (json) {

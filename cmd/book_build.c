@@ -19,6 +19,7 @@
 #include "pdn/zio.h"
 
 #include "book_cmd.h"
+#include "match_cli.h"
 
 
 /* ---- build ------------------------------------------------------------------------ */
@@ -362,10 +363,51 @@ static int ext_search(void *ctx, const pk_gpos *pos, const pk_gmove *exclude, in
 	return 0;
 }
 
+/* An opening's moves as path moves of b from root, its position into *start: 1, 0 when
+ * it does not start at root (or its move is not legal there), -1 when out of memory. */
+static int opening_path(pk_bookb *b, const pk_gpos *root, const pk_opening *o, const pk_variant *v, pk_gpos *start)
+{
+	pk_gpos p;
+	if (v)
+		gpos_variant(&p, &o->vroot);
+	else
+		gpos_english(&p, &o->root);
+	if (gpos_key(&p) != gpos_key(root))
+		return 0;
+	pk_gmove *ml = malloc(sizeof *ml * VAR_MAX_MOVES);
+	if (!ml)
+		return -1;
+	int rc = 1;
+	for (int k = 0; k < o->nply && rc == 1; k++) {
+		pk_gmove m;
+		if (v)
+			m.x = o->vpre[k];
+		else
+			m.e = o->pre[k];
+		int n = gpos_gen(&p, ml, VAR_MAX_MOVES), ord = 0;
+		while (ord < n && !gmove_same(&p, &ml[ord], &m))
+			ord++;
+		if (n < 0)
+			rc = -1;
+		else if (ord == n)
+			rc = 0;
+		else if (bookb_add_gmove(b, &p, ord, BOOK_NO_SCORE) < 0)
+			rc = -1;
+		else {
+			pk_gpos q;
+			gpos_make(&p, &m, &q);
+			p = q;
+		}
+	}
+	free(ml);
+	*start = p;
+	return rc;
+}
+
 int book_expand(int argc, const char **argv)
 {
 	char *eopts = NULL, *positions = NULL, *margin = NULL, *width = NULL, *dropout = NULL, *out = NULL, *fen = NULL,
-	     *engine_spec = NULL, *engines_file = NULL, *ballots = NULL, *variant = NULL;
+	     *engine_spec = NULL, *engines_file = NULL, *ballots = NULL, *variant = NULL, *openings = NULL;
 	int json = 0, quiet = 0;
 	ext_searcher ext = { 0 };
 	pk_opening *deck = NULL;
@@ -382,6 +424,7 @@ int book_expand(int argc, const char **argv)
 		{ "fen", 0, POPT_ARG_STRING, &fen, 0, "grow from this position (default: the start)", "FEN" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "a book of another variant (name or PDN GameType: international, russian, ...), grown by its engine from its start (or --fen in its notation)", "NAME" },
 		{ "ballots", 0, POPT_ARG_STRING, &ballots, 0, "grow from the positions of a deck of openings instead: acf3 (the ACF three-move deck) or all2 (every two-ply opening); their moves are kept as path moves, never played from the book", "DECK" },
+		{ "openings", 0, POPT_ARG_STRING, &openings, 0, "grow from the positions at the end of the games of a PDN file instead (each from the book's start, or from --fen; at most 8 plies; a game without moves: the start itself); their moves are kept as path moves", "FILE" },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "the book file to write", "FILE.book" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no line per position searched", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the summary as one JSON object", NULL },
@@ -441,8 +484,8 @@ int book_expand(int argc, const char **argv)
 		cli_error("--ballots: '%s' is neither acf3 nor all2", ballots);
 		goto out;
 	}
-	if (ballots && fen) {
-		cli_error("--ballots grows from the deck's positions after the start: no --fen with it");
+	if (ballots && (fen || openings)) {
+		cli_error("--ballots grows from the deck's positions after the start: no %s with it", fen ? "--fen" : "--openings");
 		goto out;
 	}
 	if (variant && (other || ballots)) {
@@ -474,30 +517,36 @@ int book_expand(int argc, const char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	if (ballots) {
-		/* the deck's moves as path moves, its positions the starts */
-		ndeck = match_deck(strcmp(ballots, "all2") ? 3 : 2, &deck);
-		if (ndeck <= 0 || !(starts = malloc((size_t)ndeck * sizeof *starts))) {
-			cli_error("out of memory");
+	if (ballots || openings) {
+		/* the openings' moves as path moves, their positions the starts */
+		ndeck = openings ? match_openings_file(openings, v, 0, &deck) : match_deck(strcmp(ballots, "all2") ? 3 : 2, &deck);
+		if (ndeck < 0 || (ndeck > 0 && !(starts = malloc((size_t)ndeck * sizeof *starts)))) {
+			if (!openings || ndeck > 0)
+				cli_error("out of memory");
 			goto out;
 		}
+		int nstarts = 0;
+		long elsewhere = 0;
 		for (int i = 0; i < ndeck; i++) {
-			pk_pos p = deck[i].root;
-			for (int k = 0; k < deck[i].nply; k++) {
-				pk_movelist ml;
-				int n = gen_moves(&p, &ml), ord = 0;
-				while (ord < n && !move_equal(&ml.m[ord], &deck[i].pre[k]))
-					ord++;
-				pk_pos q;
-				pos_make(&p, &deck[i].pre[k], &q);
-				if (ord == n || bookb_add_move(b, &p, ord, 0, 0, 0, 0, BOOK_NO_SCORE) < 0) {
-					cli_error("out of memory");
-					goto out;
-				}
-				p = q;
+			int r = opening_path(b, &root, &deck[i], v, &starts[nstarts]);
+			if (r < 0) {
+				cli_error("out of memory");
+				goto out;
 			}
-			gpos_english(&starts[i], &deck[i].start);
+			if (r == 0)
+				elsewhere++;
+			else
+				nstarts++;
 		}
+		if (elsewhere)
+			cli_warning("--openings %s: %ld game%s left out: not from the book's start%s, or longer than 8 plies",
+				    openings, elsewhere, elsewhere == 1 ? "" : "s", fen ? " (--fen)" : "");
+		if (nstarts == 0) {
+			cli_error("--openings %s: no opening of %s from the book's start", openings, v ? v->name : "English draughts");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		ndeck = nstarts;
 	}
 	double t0 = cli_now();
 	pk_expand_opts xo = { .lim = lim, .positions = npos, .margin = (int)mg, .width = (int)wd, .dropout = (int)dw,
@@ -542,6 +591,7 @@ out:
 	free(out);
 	free(fen);
 	free(ballots);
+	free(openings);
 	free(variant);
 	free(deck);
 	free(starts);

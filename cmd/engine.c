@@ -78,7 +78,7 @@ static int reap(int *alive)
 
 /* pdnkit as a DXP follower on [HOST:]PORT: one connection after another, until a
  * signal. */
-static int serve_dxp(const char *addr, const engine_args *ea, const char *movetime, const char *conns_arg,
+static int serve_dxp(const char *addr, const engine_args *ea, bool use_book, const char *movetime, const char *conns_arg,
 		     const char *max_move_arg, const char *idle_arg)
 {
 	char host[256];
@@ -109,13 +109,6 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 	if (getsockname(lfd, (struct sockaddr *)&sa, &sl) == 0)
 		bound = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port :
 			      ((struct sockaddr_in *)&sa)->sin_port);
-	bool v6 = strchr(host, ':') != NULL;
-	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s%s%s:%d\n", v6 ? "[" : "", host, v6 ? "]" : "",
-		bound);
-	if (strncmp(host, "127.", 4) != 0 && strcmp(host, "::1") != 0 && strcmp(host, "localhost") != 0)
-		cli_warning("listening on %s: anyone who can reach this machine can start games (at most %ld at a time)", host,
-			    conns);
-	fflush(stderr);
 	struct sigaction act;
 	memset(&act, 0, sizeof act);
 	act.sa_handler = on_stop;   /* no SA_RESTART: accept returns */
@@ -133,14 +126,28 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 	char tables[4096] = "";
 	if (ea->egdb && strcmp(ea->egdb, "none") != 0)
 		egdb_dir(strcmp(ea->egdb, "default") ? ea->egdb : NULL, tables, sizeof tables);
+	pk_book *book = NULL;
+	if (use_book && book_option_for(NULL, true, variant_by_name("international"), &book) < 0) {
+		close(lfd);
+		return EXIT_USAGE;
+	}
 	pk_dxp_server srv = { .name = name, .hash_mb = (size_t)hash, .threads = (int)threads, .movetime = mt, .max_movetime = max_move,
 			      .idle = idle, .log = dxp_log, .stop = &dxp_stop, .tables_chosen = ea->egdb != NULL,
-			      .tables_dir = *tables ? tables : NULL };
+			      .tables_dir = *tables ? tables : NULL, .book = book };
+	fprintf(stderr, "pdnkit engine: opening book: %s\n", book ? "the built-in one" : use_book ? "none built in" : "none (--no-book)");
 	if (ea->egdb) {
 		const pk_vegdb *db = *tables ? vegdb_shared_in(tables, variant_by_name("international")) : NULL;
 		fprintf(stderr, "pdnkit engine: endgame databases: %s\n", !*tables ? "none (--egdb none)" :
 			db ? tables : "none found there (the search alone)");
 	}
+	/* the address last: a caller that waits for it finds the lines above written */
+	if (strncmp(host, "127.", 4) != 0 && strcmp(host, "::1") != 0 && strcmp(host, "localhost") != 0)
+		cli_warning("listening on %s: anyone who can reach this machine can start games (at most %ld at a time)", host,
+			    conns);
+	bool v6 = strchr(host, ':') != NULL;
+	fprintf(stderr, "pdnkit engine: DXP (International draughts) on %s%s%s:%d\n", v6 ? "[" : "", host, v6 ? "]" : "",
+		bound);
+	fflush(stderr);
 	struct sigaction ch;
 	memset(&ch, 0, sizeof ch);
 	ch.sa_handler = on_child;   /* no SA_RESTART: accept returns, the process is reaped */
@@ -180,6 +187,7 @@ static int serve_dxp(const char *addr, const engine_args *ea, const char *moveti
 		dxp_close(&c);
 	}
 	close(lfd);
+	book_free(book);
 	return EXIT_OK;
 }
 
@@ -216,12 +224,12 @@ int cmd_engine(int argc, const char **argv)
 	if (cli_no_args(ctx, NULL) < 0)
 		goto out;
 	if (dxp) {
-		if (cb || ea.weights || no_book || pdn) {
-			cli_error("--dxp plays International draughts: only --hash, --threads, --egdb, --movetime, "
+		if (cb || ea.weights || pdn) {
+			cli_error("--dxp plays International draughts: only --hash, --threads, --egdb, --no-book, --movetime, "
 				  "--max-connections, --max-movetime and --idle go with it");
 			goto out;
 		}
-		rc = serve_dxp(dxp, &ea, movetime, conns, max_move, idle);
+		rc = serve_dxp(dxp, &ea, !no_book, movetime, conns, max_move, idle);
 		goto out;
 	}
 	if (movetime || conns || max_move || idle) {

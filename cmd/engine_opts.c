@@ -501,9 +501,9 @@ static int open_book(const char *arg, bool shipped, const pk_variant *v, bool an
 	if (v && v->gametype == 21)
 		v = NULL;
 	if (!arg) {
-		if (shipped && !v) {
+		if (shipped) {
 			char err[400];
-			*bk = book_default(err, sizeof err);
+			*bk = book_default_for(v, err, sizeof err);
 		}
 		return 0;
 	}
@@ -511,12 +511,7 @@ static int open_book(const char *arg, bool shipped, const pk_variant *v, bool an
 		return 0;
 	char err[400];
 	if (!strcmp(arg, "default")) {
-		if (v) {
-			cli_error("--book default: the shipped book is of English draughts; %s needs a book of its own "
-				  "(pdnkit book build --variant %s)", v->name, v->key);
-			return -1;
-		}
-		if (!(*bk = book_default(err, sizeof err))) {
+		if (!(*bk = book_default_for(v, err, sizeof err))) {
 			cli_error("--book default: %s", err);
 			return -1;
 		}

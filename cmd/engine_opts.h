@@ -60,7 +60,8 @@ int position_option(const char *fen, const char *moves, pk_pos *out, uint64_t **
 struct pk_book;
 int book_option(const char *arg, bool shipped, struct pk_book **bk);
 /* The same for a game of variant v (NULL or English: as book_option): a book of another
- * game is refused with the reason; there is no shipped book of the other variants. */
+ * game is refused with the reason; the shipped book is v's (book_default_for; none ships
+ * for most variants: then none, or for "default" the reason). */
 int book_option_for(const char *arg, bool shipped, const pk_variant *v, struct pk_book **bk);
 /* The same for a book of any game (annotate: it marks the moves of its own game's games). */
 int book_option_any(const char *arg, bool shipped, struct pk_book **bk);

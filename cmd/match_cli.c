@@ -41,7 +41,7 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 		status = -1;
 	else if (engine_args_resolve(&ea, &pl->lim) || (!v && engine_weights(&ea, &pl->w) < 0))
 		status = -1;
-	else if (book_option_for(book, as_engine && !v, v, &pl->bk) < 0)
+	else if (book_option_for(book, as_engine, v, &pl->bk) < 0)
 		status = -1;
 	if (engine_features(&ea, &pl->f) < 0)
 		status = -1;

@@ -50,36 +50,6 @@ void pc_score_for_view(const pctx *c, int score, int side, char *buf, size_t siz
 	cli_score_text(side == view ? score : -score, view, buf, size);
 }
 
-void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size)
-{
-	pk_pos p = *root;
-	size_t len = 0;
-	buf[0] = 0;
-	for (int i = 0; i < n && len + PK_MOVE_STRLEN + 2 < size; i++) {
-		char mv[PK_MOVE_STRLEN];
-		pdn_move_string(&p, &pv[i], false, mv);
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", mv);
-		pk_pos q;
-		pos_make(&p, &pv[i], &q);
-		p = q;
-	}
-}
-
-void pc_vpv_text(const pk_vpos *root, const pk_vmove *pv, int n, char *buf, size_t size)
-{
-	pk_vpos p = *root;
-	size_t len = 0;
-	buf[0] = 0;
-	for (int i = 0; i < n && len + 80 < size; i++) {
-		char mv[400];
-		vmove_text(p.v, &pv[i], false, mv, sizeof mv);
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", mv);
-		pk_vpos q;
-		vmake(&p, &pv[i], &q);
-		p = q;
-	}
-}
-
 void pc_move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size)
 {
 	if (p->v) {
@@ -91,36 +61,40 @@ void pc_move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size)
 	snprintf(buf, size, "%s", mv);
 }
 
-static void on_any_iteration(pc_itctx *x, int depth, int score, double seconds, uint64_t nodes)
+/* The line pv from root, as the variant writes its moves. */
+static void pv_text(const pk_gpos *root, const pk_gmove *pv, int n, char *buf, size_t size)
 {
+	pk_gpos p = *root;
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n && len + 80 < size; i++) {
+		char mv[400];
+		pc_move_text(&p, &pv[i], mv, sizeof mv);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", mv);
+		pk_gpos q;
+		gpos_make(&p, &pv[i], &q);
+		p = q;
+	}
+}
+
+static void pc_on_iteration(void *vctx, const pk_giteration *it)
+{
+	pc_itctx *x = vctx;
 	pctx *c = x->c;
-	c->depth = depth;
-	c->score = score;
+	pv_text(x->root, it->pv, it->npv, c->line, sizeof c->line);
+	c->depth = it->depth;
+	c->score = it->score;
 	c->score_side = gpos_stm(x->root);
-	c->seconds = seconds;
-	c->nodes = nodes;
+	c->seconds = it->seconds;
+	c->nodes = it->nodes;
 	if (c->screen)
 		view_draw(c);
 	else if (x->print) {
 		char s[48];
-		pc_score_for_view(c, score, gpos_stm(x->root), s, sizeof s);
-		printf("depth %d  score %s  %.1f s  %s\n", depth, s, seconds, c->line);
+		pc_score_for_view(c, it->score, gpos_stm(x->root), s, sizeof s);
+		printf("depth %d  score %s  %.1f s  %s\n", it->depth, s, it->seconds, c->line);
 		fflush(stdout);
 	}
-}
-
-void pc_on_iteration(void *vctx, const pk_iteration *it)
-{
-	pc_itctx *x = vctx;
-	pc_pv_text(&x->root->e, it->pv, it->npv, x->c->line, sizeof x->c->line);
-	on_any_iteration(x, it->depth, it->score, it->seconds, it->nodes);
-}
-
-void pc_on_viteration(void *vctx, const pk_viteration *it)
-{
-	pc_itctx *x = vctx;
-	pc_vpv_text(&x->root->x, it->pv, it->npv, x->c->line, sizeof x->c->line);
-	on_any_iteration(x, it->depth, it->score, it->seconds, it->nodes);
 }
 
 void pc_think(pctx *c, const pk_gpos *root, const pk_history *h, const pk_limits *lim, bool use_book,
@@ -129,43 +103,21 @@ void pc_think(pctx *c, const pk_gpos *root, const pk_history *h, const pk_limits
 	memset(r, 0, sizeof *r);
 	pc_itctx x = { c, root, print };
 	c->stop = 0;
-	if (!root->v) {
-		pk_result res;
-		const pk_book *bk = use_book ? c->bk : NULL;
-		bool from_book = false;
-		if (watch)
-			play_think_book(c->eng, bk, &root->e, h, lim, &c->stop, pc_on_iteration, &x, watch, wctx, &res,
-					&from_book);
-		else
-			engine_book_search(c->eng, bk, &root->e, h, lim, &c->stop, pc_on_iteration, &x, &res, &from_book);
-		r->has_move = res.has_move;
-		r->forced = res.forced;
-		r->from_book = from_book;
-		r->best.e = res.best;
-		r->score = res.last.score;
-		r->depth = res.last.depth;
-		for (int i = 0; i < 2 && i < res.last.npv; i++)
-			r->pv[r->npv++].e = res.last.pv[i];
-		return;
-	}
-	if (use_book && c->bk && book_variant(c->bk) == root->v && book_vchoose(c->bk, &root->x, &r->best.x)) {
-		r->has_move = r->forced = r->from_book = true;
-		return;
-	}
-	pk_vresult *res = malloc(sizeof *res);
+	const pk_book *bk = use_book ? c->bk : NULL;
+	pk_gresult *res = malloc(sizeof *res);
 	if (!res)
 		return;
 	if (watch)
-		play_vthink(c->veng, &root->x, h, lim, &c->stop, pc_on_viteration, &x, watch, wctx, res);
+		play_gthink(c->ge, bk, root, h, lim, &c->stop, pc_on_iteration, &x, watch, wctx, res, &r->from_book);
 	else
-		vengine_search(c->veng, &root->x, h, lim, &c->stop, pc_on_viteration, &x, res);
+		gengine_book_search(c->ge, bk, root, h, lim, &c->stop, pc_on_iteration, &x, res, &r->from_book);
 	r->has_move = res->has_move;
 	r->forced = res->forced;
-	r->best.x = res->best;
+	r->best = res->best;
 	r->score = res->last.score;
 	r->depth = res->last.depth;
 	for (int i = 0; i < 2 && i < res->last.npv; i++)
-		r->pv[r->npv++].x = res->last.pv[i];
+		r->pv[r->npv++] = res->last.pv[i];
 	free(res);
 }
 

@@ -82,8 +82,6 @@ typedef struct {
 } pc_line_watch;
 extern pk_move pc_expected;      /* the reply the engine expects after its move (English) */
 extern bool pc_have_expected;
-void pc_pv_text(const pk_pos *root, const pk_move *pv, int n, char *buf, size_t size);
-void pc_vpv_text(const pk_vpos *root, const pk_vmove *pv, int n, char *buf, size_t size);
 /* The side that moves first (Black in English draughts, White in most others), and the
  * result when `loser` has lost ("0-1" when it moves first: replay.h's RES_* by the first
  * mover). */
@@ -104,8 +102,6 @@ void pc_think(pctx *c, const pk_gpos *root, const pk_history *h, const pk_limits
 	      bool print, void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pc_result *r);
 /* A move of p as PDN writes it. */
 void pc_move_text(const pk_gpos *p, const pk_gmove *m, char *buf, size_t size);
-void pc_on_iteration(void *vctx, const pk_iteration *it);
-void pc_on_viteration(void *vctx, const pk_viteration *it);
 /* Watchers beside a search: a key, nothing (a timed search), a line of input. */
 void pc_watch_key(void *ctx, const atomic_bool *done);
 void pc_watch_none(void *ctx, const atomic_bool *done);

@@ -112,6 +112,55 @@ run "$PDNKIT" book dump "$T_TMP/i1.book"
 expect_out_has "1... " "the dump has the replies"
 run "$PDNKIT" analyze --variant international --book "$T_TMP/i1.book" --depth 4 --json
 expect_out_has '"book":true' "analyze answers from the International book"
+# the book's move goes through the engine's book features as in English draughts:
+# book-min leaves out moves of too few games (a grown book's moves have none: always
+# left out at book-min=1), book-check searches the book move beside the others
+run "$PDNKIT" analyze --variant international --book "$T_TMP/i1.book" --depth 4 --features book-min=1 --json
+expect_rc 0 "analyze --variant with book-min"
+case $OUT in *'"book":true'*) fail "book-min=1 took a move of no games from the International book" ;; *) pass ;; esac
+printf '[GameType "20"]\n[Result "*"]\n\n*\n' > "$T_TMP/io.pdn"
+run "$PDNKIT" match --variant international --a "--depth 3 --book $T_TMP/i1.book --features book-check=30" --b "--depth 3 --book $T_TMP/i1.book" --openings "$T_TMP/io.pdn" -o "$T_TMP/im.pdn" --games 1
+expect_rc 0 "International match, one side's book moves checked by search"
+case $OUT in *"book moves played: A 0, B 0"*|*"book moves played: A 0,"*) fail "no book move kept with book-check: $OUT" ;; *"book moves played: A "*) pass ;; *) fail "no book count: $OUT" ;; esac
+# each ply's note: B's book moves are instant ({book}), A's checked ones carry a search
+grep -q '{book}' "$T_TMP/im.pdn" && pass || fail "no unsearched book move by B"
+tr '\n' ' ' < "$T_TMP/im.pdn" | grep -q '1\.\.\. [0-9x-]* {\[%eval' && pass || fail "A's first move not searched: $(cat "$T_TMP/im.pdn")"
+
+# expand --openings: grown from the positions after a file's openings, their moves path
+# moves (never book moves); games from elsewhere counted and left out
+printf '[GameType "20"]\n[Result "*"]\n\n1. 32-28 17-22 2. 28x17 *\n\n[GameType "20"]\n[FEN "W:W27,28:B8,9"]\n[Result "*"]\n\n1. 28-22 *\n' > "$T_TMP/iop.pdn"
+run "$PDNKIT" book expand --variant international --openings "$T_TMP/iop.pdn" --engine-options "--depth 4" -n 4 -q -o "$T_TMP/iop.book"
+expect_rc 0 "expand --openings"
+expect_err_has "1 game left out: not from the book's start" "the game from a FEN left out, said"
+run "$PDNKIT" book probe "$T_TMP/iop.book" --json
+case $OUT in *'"moves":[]'*) pass ;; *) fail "a path move probed as a book move: $OUT" ;; esac
+run "$PDNKIT" book probe "$T_TMP/iop.book" --moves "32-28 17-22 28x17" --json
+expect_out_has '"score":' "the opening's position grown by the engine"
+printf '[GameType "20"]\n[FEN "W:W27,28:B8,9"]\n[Result "*"]\n\n1. 28-22 *\n' > "$T_TMP/iop2.pdn"
+run "$PDNKIT" book expand --variant international --openings "$T_TMP/iop2.pdn" --engine-options "--depth 4" -n 4 -q -o "$T_TMP/iop2.book"
+expect_rc 2 "--openings without an opening from the start"
+expect_err_has "no opening of International draughts from the book's start" "said"
+run "$PDNKIT" book expand --ballots acf3 --openings "$T_TMP/iop.pdn" -o "$T_TMP/x.book"
+expect_rc 2 "--ballots with --openings"
+
+# the shipped International book: the engine's default (analyze --book default, match's
+# --engine pdnkit, play, the Hub and DXP engines), none with --book none or --no-book
+run "$PDNKIT" analyze --variant international --book default --json
+expect_out_has '"book":true' "the shipped International book answers at the start"
+run "$PDNKIT" analyze --variant international --book default --moves "32-28 17-22 28x17 11x22" --json
+expect_out_has '"book":true' "the shipped book goes past the first moves"
+OUT=$(printf 'set-param name=variant value=normal\ninit\npos start\nlevel depth=2\ngo\nquit\n' | "$PDNKIT" engine --egdb none 2>/dev/null)
+expect_out_has "book=true" "the Hub engine answers International draughts from its book"
+# commands read while it searches run in their order, a quit among them last (piped at
+# once, they arrive during the first, instant, search)
+OUT=$(printf 'set-param name=variant value=normal\ninit\npos start\nlevel depth=2\ngo\npos start moves="32-28 17-22 28x17"\ngo\nnew-game\nquit\n' | "$PDNKIT" engine --egdb none 2>/dev/null)
+[ "$(echo "$OUT" | grep -c '^done move=')" = 2 ] && pass || fail "two go commands piped before quit: $OUT"
+OUT=$(printf 'set-param name=variant value=normal\ninit\npos start\nlevel depth=2\ngo\nquit\n' | "$PDNKIT" engine --egdb none --no-book 2>/dev/null)
+case $OUT in *"book=true"*) fail "--no-book still answered from the book" ;; *"done move="*) pass ;; *) fail "no move: $OUT" ;; esac
+run "$PDNKIT" analyze --variant russian --book default
+expect_rc 3 "no shipped book of Russian draughts"
+expect_err_has "no book of Russian draughts is built in" "the reason named"
+
 run "$PDNKIT" book expand --variant international --fen "W:W27,28:B8,9" --engine-options "--depth 4" -n 3 -q -o "$T_TMP/i3.book"
 expect_rc 0 "expand --variant from a FEN of the variant"
 run "$PDNKIT" book expand --variant international --ballots acf3 -o "$T_TMP/x.book"
@@ -209,8 +258,6 @@ if [ -f "$WK" ] && [ -f "$RU" ]; then
 	expect_err_has "is a book of Russian draughts, not of International draughts" "the mismatch named"
 	run "$PDNKIT" analyze --book "$T_TMP/ru.book" --depth 2
 	expect_rc 3 "a Russian book for English draughts"
-	run "$PDNKIT" analyze --variant russian --book default
-	expect_rc 3 "no shipped book for Russian draughts"
 	printf '[GameType "25"]\n[Result "*"]\n\n1. c3-d4 *\n' > "$T_TMP/ro.pdn"
 	run "$PDNKIT" match --variant russian --a "--depth 2 --book $T_TMP/ru.book" --b "--depth 2" --openings "$T_TMP/ro.pdn" -o "$T_TMP/rm.pdn"
 	expect_rc 0 "Russian match with a book"

@@ -24,6 +24,10 @@ req() { printf 'R01%s%s%03d000%s' "$NAME" "$1" "$2" "$3"; }
 listen --max-connections 2 --idle 2
 grep -q "on 127.0.0.1:$PORT" "$T_TMP/dxp.log" && pass || fail "a port alone listens on 127.0.0.1: $(cat "$T_TMP/dxp.log")"
 grep -q "anyone who can reach" "$T_TMP/dxp.log" && fail "a warning for 127.0.0.1" || pass
+# the book it plays from: International draughts' built-in one, none with --no-book
+i=0
+while ! grep -q 'opening book:' "$T_TMP/dxp.log" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "opening book: the built-in one" "$T_TMP/dxp.log" && pass || fail "the built-in book not said: $(cat "$T_TMP/dxp.log")"
 
 # the connection cap and the idle time
 R=$("$POKE" silent "$PORT" 5 1)
@@ -35,7 +39,10 @@ grep -q "silent for [0-9]* s: disconnected" "$T_TMP/dxp.log" && pass || fail "th
 quit
 
 # an impossible start: a white man on its crowning row, and 21 black pieces
-listen --movetime 0.05
+listen --movetime 0.05 --no-book
+i=0
+while ! grep -q 'opening book:' "$T_TMP/dxp.log" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "opening book: none (--no-book)" "$T_TMP/dxp.log" && pass || fail "--no-book not said: $(cat "$T_TMP/dxp.log")"
 CROWN="BZw$(printf 'e%.0s' $(seq 1 49))"
 R=$("$POKE" dxp "$PORT" 1 "$(req Z 1 "$CROWN")")
 case $R in A*3) pass ;; *) fail "a man on its crowning row accepted: [$R]" ;; esac
@@ -57,17 +64,23 @@ if grep -q "$(printf '\033')" "$T_TMP/dxp.log"; then fail "an escape reached the
 quit
 
 # a clock of 999 minutes: a move within --max-movetime
-listen --max-movetime 1
+listen --max-movetime 1 --no-book
 T0=$(date +%s)
 R=$("$POKE" dxp "$PORT" 4 "$(req W 999 A)")
 echo "$R" | grep -q '^M' && pass || fail "no move within 4 s at --max-movetime 1: [$R]"
 quit
 # the initiator hangs up during the search: it stops
-listen --max-movetime 60
+listen --max-movetime 60 --no-book
 "$POKE" dxp "$PORT" 0 "$(req W 999 A)" -
 i=0
 while ! grep -q "left during the search: stopped" "$T_TMP/dxp.log" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q "left during the search: stopped" "$T_TMP/dxp.log" && pass || fail "the search went on after the hang-up: $(cat "$T_TMP/dxp.log")"
+quit
+# with its book, the same game's first move comes at once (a search would take its
+# 60 seconds): the start is in International draughts' built-in book
+listen --max-movetime 60
+R=$("$POKE" dxp "$PORT" 3 "$(req W 999 A)")
+echo "$R" | grep -q '^M' && pass || fail "no book move within 3 s: [$R] $(cat "$T_TMP/dxp.log")"
 quit
 
 # every address: a warning
@@ -81,7 +94,7 @@ grep -q "listening on 0.0.0.0: anyone who can reach this machine can start games
 run "$PDNKIT" engine --max-connections 3
 expect_rc 2 "--max-connections without --dxp"
 # two threads a game
-listen --threads 2 --movetime 0.2
+listen --threads 2 --movetime 0.2 --no-book
 R=$("$POKE" dxp "$PORT" 2 "$(req W 1 A)")
 echo "$R" | grep -q '^M' && pass || fail "no move on two threads: [$R]"
 quit

@@ -182,6 +182,13 @@ v1=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$v1" = "$VBENCH_SIGNATURE" ] && pass || fail "the variants' bench signature $v1, recorded $VBENCH_SIGNATURE"
 v0=$("$PDNKIT" bench --variant international --json --features lmr=3 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$v0" = 179986 ] && pass || fail "the variants' bench with lmr=3 given: $v0 nodes, not the 179,986 of English draughts' lmr"
+# the strongest levels of late move pruning (lmp=4: 3, 4, 6 moves at depths 1-3) and of
+# the reductions (lmr=5) are searches of their own; the stronger reductions search fewer
+# nodes
+v5=$("$PDNKIT" bench --variant international --json --features lmp=4 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$v5" ] && [ "$v5" != "$v1" ] && pass || fail "the variants' bench with lmp=4: $v5 nodes, the same as with lmp=3"
+v6=$("$PDNKIT" bench --variant international --json --features lmr=5 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$v6" ] && [ "$v6" -lt "$v1" ] && pass || fail "the variants' bench with lmr=5: $v6 nodes, not fewer than lmr=4's $v1"
 v2=$("$PDNKIT" bench --variant international --json --features iir=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$v2" ] && [ "$v2" != "$v1" ] && pass || fail "the variants' bench with iir=0: $v2 nodes, the same as with it"
 # sac (off by default): moves that give the other side a capture are neither left out

@@ -400,7 +400,7 @@ else
 fi
 # A DXP engine that takes far longer than asked: engines check says so in seconds (ten
 # times the time asked and 5 s), not after the whole clock of the game it asked for.
-"$PDNKIT" engine --dxp 127.0.0.1:0 --movetime 60 2>"$T_TMP/dxps.log" &
+"$PDNKIT" engine --dxp 127.0.0.1:0 --movetime 60 --no-book 2>"$T_TMP/dxps.log" &
 DXPS_PID=$!
 port=""
 for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -430,7 +430,8 @@ run "$PDNKIT" match --variant international --engine pdnkit --engine "dxp:127.0.
 expect_rc 2 "DXP with a clock of no whole minutes"
 run "$PDNKIT" engine --dxp 127.0.0.1:99999
 expect_rc 2 "a port out of range"
-run "$PDNKIT" engine --dxp 127.0.0.1:0 --no-book
-expect_rc 2 "--dxp with an English option"
+run "$PDNKIT" engine --dxp 127.0.0.1:0 --pdn-moves
+expect_rc 2 "--dxp with a Hub option"
+expect_err_has "only --hash, --threads, --egdb, --no-book," "the options that go with it named"
 
 done_testing

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/pool.h"
 #include "analysis/dxpserve.h"
+#include "book/book.h"
 #include "proto/child.h"
 
 #define GAME_MAX 1024
@@ -15,6 +16,7 @@ typedef struct {
 	const pk_dxp_server *s;
 	dxp_conn *c;
 	pk_vengine *e;
+	pk_gengine *g;              /* e's */
 	bool in_game;
 	int mine;                   /* the colour it plays */
 	pk_vpos start, p;
@@ -121,7 +123,10 @@ static int think(session *ss)
 		double half = (ss->minutes * 60.0 - ss->used) * 0.5;
 		lim.hardtime = half > lim.movetime ? half : lim.movetime;
 	}
-	pk_vresult r;
+	pk_gresult r;
+	pk_gpos root;
+	gpos_variant(&root, &ss->p);
+	bool from_book;
 	double t0 = child_now();
 	watch w = { .ss = ss, .done = false };
 	pthread_mutex_init(&w.mu, NULL);
@@ -129,7 +134,7 @@ static int think(session *ss)
 	pthread_t t;
 	bool watching = pthread_create(&t, NULL, watch_run, &w) == 0;
 	pk_history h = { ss->keys, ss->n, ss->rev, vdraw_ending_count(&ss->dr, &ss->p) };
-	vengine_search(ss->e, &ss->p, &h, &lim, &ss->halt, NULL, NULL, &r);
+	gengine_book_search(ss->g, ss->s->book, &root, &h, &lim, &ss->halt, NULL, NULL, &r, &from_book);
 	pthread_mutex_lock(&w.mu);
 	w.done = true;
 	pthread_cond_signal(&w.cv);
@@ -152,8 +157,8 @@ static int think(session *ss)
 	}
 	ss->used += dt;
 	ss->made++;
-	dxp_move(&r.best, dt, msg);
-	play(ss, &r.best);
+	dxp_move(&r.best.x, dt, msg);
+	play(ss, &r.best.x);
 	return send_msg(ss, msg);
 }
 
@@ -171,8 +176,8 @@ static void replay_to(session *ss, int n)
 int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 {
 	session *ss = calloc(1, sizeof *ss);
-	if (!ss || !(ss->e = vengine_new(s->hash_mb ? s->hash_mb : 64))) {
-		free(ss);
+	if (!ss || !(ss->e = vengine_new(s->hash_mb ? s->hash_mb : 64)) || !(ss->g = gengine_new(NULL, ss->e))) {
+		free(ss);   /* gengine_new freed e */
 		return -1;
 	}
 	ss->s = s;
@@ -180,13 +185,9 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 	const pk_variant *v = variant_by_name("international");
 	if (s->w)
 		vengine_set_weights(ss->e, s->w);
-	if (s->tables_chosen && vengine_set_tables_dir(ss->e, s->tables_dir) < 0) {
-		vengine_free(ss->e);
-		free(ss);
-		return -1;
-	}
-	if (s->threads > 1 && vengine_set_threads(ss->e, s->threads) < 0) {
-		vengine_free(ss->e);
+	if ((s->tables_chosen && vengine_set_tables_dir(ss->e, s->tables_dir) < 0) ||
+	    (s->threads > 1 && vengine_set_threads(ss->e, s->threads) < 0)) {
+		gengine_free(ss->g);
 		free(ss);
 		return -1;
 	}
@@ -318,7 +319,7 @@ int dxpserve_conn(const pk_dxp_server *s, dxp_conn *c)
 			say(ss, "chat: %s", m.text);
 		}
 	}
-	vengine_free(ss->e);
+	gengine_free(ss->g);
 	free(ss);
 	return 0;
 }

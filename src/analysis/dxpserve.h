@@ -5,7 +5,7 @@
 #define PK_DXPSERVE_H
 
 #include <signal.h>
-#include "engine/vsearch.h"
+#include "engine/gengine.h"
 #include "proto/dxp.h"
 
 typedef struct {
@@ -15,6 +15,7 @@ typedef struct {
 	const pk_vweights *w;       /* NULL: the variant's own */
 	bool tables_chosen;         /* tables_dir given (else the default directory's) */
 	const char *tables_dir;     /* the International databases' directory, NULL: none */
+	const struct pk_book *book; /* International draughts' opening book, NULL: none */
 	double movetime;            /* seconds a move; 0: shared out of the game's minutes */
 	double max_movetime;        /* seconds a move at most, whatever a game asks (default 60) */
 	double idle;                /* seconds the initiator may stay silent outside a game,

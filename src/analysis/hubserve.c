@@ -45,12 +45,11 @@ typedef struct {
 	volatile sig_atomic_t stop;
 	bool ponder_hit, quit;
 	/* the search's output */
-	const pk_pos *root;
-	/* another variant (set-param variant=normal|frisian before init): its engine in
-	 * place of e, its game in g */
+	const pk_gpos *root;
+	/* another variant (set-param variant=normal|frisian before init): its engine beside
+	 * e (none), its game in g */
 	const pk_variant *v;
-	pk_vengine *ve;
-	const pk_vpos *vroot;
+	pk_gengine *ge;            /* e lent, or the variant's engine; made at init */
 	/* lines read while searching that are not for the search */
 	char pending[8][512];
 	int npending;
@@ -138,24 +137,32 @@ static double hub_score(int score)
 	return score / 100.0;
 }
 
-static void on_iteration(void *vctx, const pk_iteration *it)
+/* A move of p as the Hub protocol (or PDN) writes it. */
+static void gmove_text(const hub *h, const pk_gpos *p, const pk_gmove *m, char *buf, size_t size)
+{
+	if (p->v)
+		hub_vmove_text(&p->x, &m->x, h->pdn_notation, buf, size);
+	else
+		hub_move_text(&p->e, &m->e, h->pdn_notation, buf, size);
+}
+
+static void on_iteration(void *vctx, const pk_giteration *it)
 {
 	hub *h = vctx;
 	char pv[2048];
 	size_t len = 0;
-	pk_pos p = *h->root;
+	pk_gpos p = *h->root;
 	pv[0] = 0;
-	for (int i = 0; i < it->npv && len < sizeof pv - 64; i++) {
-		char mv[PK_MOVE_STRLEN];
-		hub_move_text(&p, &it->pv[i], h->pdn_notation, mv, sizeof mv);
+	for (int i = 0; i < it->npv && len < sizeof pv - 400; i++) {
+		char mv[400];
+		gmove_text(h, &p, &it->pv[i], mv, sizeof mv);
 		len += (size_t)snprintf(pv + len, sizeof pv - len, "%s%s", i ? " " : "", mv);
-		pk_pos q;
-		pos_make(&p, &it->pv[i], &q);
+		pk_gpos q;
+		gpos_make(&p, &it->pv[i], &q);
 		p = q;
 	}
-	double score = hub_score(it->score);
 	double nps = it->seconds > 0 ? it->nodes / it->seconds / 1e6 : 0;
-	say(h, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, score,
+	say(h, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, hub_score(it->score),
 	    (unsigned long long)it->nodes, it->seconds, nps, pv);
 }
 
@@ -169,26 +176,6 @@ static int vgame_reset(hub *h, const pk_vpos *p)
 	pk_vpos initial;
 	vpos_start(p->v, &initial);
 	return play_init(&h->g, &s, memcmp(initial.sq, p->sq, sizeof p->sq) != 0 || initial.stm != p->stm);
-}
-
-static void on_viteration(void *vctx, const pk_viteration *it)
-{
-	hub *h = vctx;
-	char pv[2048];
-	size_t len = 0;
-	pk_vpos p = *h->vroot;
-	pv[0] = 0;
-	for (int i = 0; i < it->npv && len < sizeof pv - 64; i++) {
-		char mv[400];
-		hub_vmove_text(&p, &it->pv[i], h->pdn_notation, mv, sizeof mv);
-		len += (size_t)snprintf(pv + len, sizeof pv - len, "%s%s", i ? " " : "", mv);
-		pk_vpos q;
-		vmake(&p, &it->pv[i], &q);
-		p = q;
-	}
-	double nps = it->seconds > 0 ? it->nodes / it->seconds / 1e6 : 0;
-	say(h, "info depth=%d score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"", it->depth, hub_score(it->score),
-	    (unsigned long long)it->nodes, it->seconds, nps, pv);
 }
 
 /* Reading the GUI while the engine searches: ping, stop, ponder-hit, quit. */
@@ -218,7 +205,11 @@ static void watch_gui(void *ctx, const atomic_bool *done)
 			h->ponder_hit = true;
 			return;
 		} else if (!strcmp(cmd, "quit")) {
-			h->quit = true;
+			/* the search stops; lines read before it are still run first */
+			if (h->npending > 0 && h->npending < 8)
+				snprintf(h->pending[h->npending++], sizeof h->pending[0], "%s", copy);
+			else
+				h->quit = true;
 			return;
 		} else if (h->npending < 8)
 			snprintf(h->pending[h->npending++], sizeof h->pending[0], "%s", copy);
@@ -244,15 +235,20 @@ static double hard_time(const hub *h, const pk_limits *lim)
 static void go(hub *h, const char *mode)
 {
 	bool ponder = !strcmp(mode, "ponder"), analyze = !strcmp(mode, "analyze");
-	pk_pos root = h->g.pos.e;
+	pk_gpos root = h->g.pos;
 	h->root = &root;
-	pk_movelist ml;
-	if (gen_moves(&root, &ml) == 0) {
+	if (gpos_count(&root) == 0) {
 		hub_error(h, "the position has no legal move");
 		say(h, "done");
 		return;
 	}
-	char mv[PK_MOVE_STRLEN], pm[PK_MOVE_STRLEN];
+	pk_gresult *res = malloc(sizeof *res);
+	if (!res) {
+		hub_error(h, "out of memory");
+		say(h, "done");
+		return;
+	}
+	char mv[400], pm[400];
 	pk_limits lim = h->lim;
 	if (h->timed && !ponder)
 		lim.movetime = time_budget(h);
@@ -261,17 +257,17 @@ static void go(hub *h, const char *mode)
 	if (h->infinite || ponder)
 		memset(&lim, 0, sizeof lim);
 	pk_history hist = play_history(&h->g);
-	pk_result res;
 	h->stop = 0;
 	h->ponder_hit = false;
 	bool from_book = false;
 	const pk_book *bk = !ponder && !analyze && h->use_book ? h->bk : NULL;
-	play_think_book(h->e, bk, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res, &from_book);
-	if (from_book && res.forced) {
+	play_gthink(h->ge, bk, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, res, &from_book);
+	if (from_book && res->forced) {
 		/* the book's move, unsearched */
-		hub_move_text(&root, &res.best, h->pdn_notation, mv, sizeof mv);
+		gmove_text(h, &root, &res->best, mv, sizeof mv);
 		say(h, "info depth=0 pv=\"%s\" book=true", mv);
 		say(h, "done move=%s", mv);
+		free(res);
 		return;
 	}
 	if (ponder && h->ponder_hit && !h->quit) {
@@ -282,68 +278,18 @@ static void go(hub *h, const char *mode)
 		lim.hardtime = hard_time(h, &lim);
 		lim.clock = h->timed;
 		h->stop = 0;
-		play_think(h->e, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, &res);
+		play_gthink(h->ge, NULL, &root, &hist, &lim, &h->stop, on_iteration, h, watch_gui, h, res, NULL);
 	}
-	hub_move_text(&root, &res.best, h->pdn_notation, mv, sizeof mv);
-	if (res.last.npv == 0 || !move_equal(&res.last.pv[0], &res.best))
+	gmove_text(h, &root, &res->best, mv, sizeof mv);
+	bool pv_best = res->last.npv > 0 && gmove_same(&root, &res->last.pv[0], &res->best);
+	if (!pv_best)
 		/* chosen in an iteration that did not finish: the last line says so, so that a
 		 * client never reads one move in the last info and another in done */
-		say(h, "info depth=%d pv=\"%s\" partial=true", res.last.depth + 1, mv);
-	if (res.last.npv >= 2 && move_equal(&res.last.pv[0], &res.best)) {
-		pk_pos q;
-		pos_make(&root, &res.best, &q);
-		hub_move_text(&q, &res.last.pv[1], h->pdn_notation, pm, sizeof pm);
-		say(h, "done move=%s ponder=%s", mv, pm);
-	} else
-		say(h, "done move=%s", mv);
-}
-
-/* go in another variant: as go, with its engine and game. */
-static void go_variant(hub *h, const char *mode)
-{
-	bool ponder = !strcmp(mode, "ponder");
-	pk_vpos root = h->g.pos.x;
-	h->vroot = &root;
-	if (vcount(&root) == 0) {
-		hub_error(h, "the position has no legal move");
-		say(h, "done");
-		return;
-	}
-	pk_vresult *res = malloc(sizeof *res);
-	if (!res) {
-		hub_error(h, "out of memory");
-		say(h, "done");
-		return;
-	}
-	pk_limits lim = h->lim;
-	if (h->timed && !ponder)
-		lim.movetime = time_budget(h);
-	lim.hardtime = hard_time(h, &lim);
-	lim.clock = h->timed && !ponder;
-	if (h->infinite || ponder)
-		memset(&lim, 0, sizeof lim);
-	pk_history hist = play_history(&h->g);
-	h->stop = 0;
-	h->ponder_hit = false;
-	play_vthink(h->ve, &root, &hist, &lim, &h->stop, on_viteration, h, watch_gui, h, res);
-	if (ponder && h->ponder_hit && !h->quit) {
-		lim = h->lim;
-		if (h->timed)
-			lim.movetime = time_budget(h);
-		lim.hardtime = hard_time(h, &lim);
-		lim.clock = h->timed;
-		h->stop = 0;
-		play_vthink(h->ve, &root, &hist, &lim, &h->stop, on_viteration, h, watch_gui, h, res);
-	}
-	char mv[400], pm[400];
-	hub_vmove_text(&root, &res->best, h->pdn_notation, mv, sizeof mv);
-	bool pv_best = res->last.npv > 0 && vmove_same(&res->last.pv[0], &res->best);
-	if (!pv_best)
 		say(h, "info depth=%d pv=\"%s\" partial=true", res->last.depth + 1, mv);
 	if (res->last.npv >= 2 && pv_best) {
-		pk_vpos q;
-		vmake(&root, &res->best, &q);
-		hub_vmove_text(&q, &res->last.pv[1], h->pdn_notation, pm, sizeof pm);
+		pk_gpos q;
+		gpos_make(&root, &res->best, &q);
+		gmove_text(h, &q, &res->last.pv[1], pm, sizeof pm);
 		say(h, "done move=%s ponder=%s", mv, pm);
 	} else
 		say(h, "done move=%s", mv);
@@ -589,18 +535,25 @@ static int init(hub *h)
 		/* another variant: its engine, the table and threads as set; its own weights */
 		long hash = h->params.hash ? strtol(h->params.hash, NULL, 10) : 64;
 		long threads = h->params.threads ? strtol(h->params.threads, NULL, 10) : 1;
-		if (!(h->ve = vengine_new((size_t)(hash > 0 ? hash : 64)))) {
+		pk_vengine *ve = vengine_new((size_t)(hash > 0 ? hash : 64));
+		if (!ve || !(h->ge = gengine_new(NULL, ve))) {
 			hub_error(h, "init: out of memory");
 			h->init_failed = true;
 			return -1;
 		}
-		vengine_set_threads(h->ve, (int)(threads > 0 ? threads : 1));
+		vengine_set_threads(ve, (int)(threads > 0 ? threads : 1));
+		h->bk = h->use_book ? book_default_for(h->v, err, sizeof err) : NULL;   /* none ships: none */
 		h->init_failed = false;
 		h->ready = true;
 		return 0;
 	}
 	if (h->srv->init(h->srv->ctx, &h->params, h->use_book, &h->e, &h->bk, err, sizeof err) < 0) {
 		hub_error(h, "init: %s", err[0] ? err : "the engine could not be set up");
+		h->init_failed = true;
+		return -1;
+	}
+	if (!(h->ge = gengine_lend(h->e, NULL))) {
+		hub_error(h, "init: out of memory");
 		h->init_failed = true;
 		return -1;
 	}
@@ -632,17 +585,15 @@ static void run_line(hub *h, char *line)
 		if (init(h) == 0)
 			say(h, "ready");
 	} else if (!strcmp(cmd, "new-game")) {
+		if (h->ge)
+			gengine_new_game(h->ge);
 		if (h->v) {
-			if (h->ve)
-				vengine_new_game(h->ve);
 			pk_vpos p;
 			vpos_start(h->v, &p);
 			vgame_reset(h, &p);
 			h->no_position = false;
 			return;
 		}
-		if (h->e)
-			engine_new_game(h->e);
 		pk_pos p;
 		pos_start(&p);
 		play_init_english(&h->g, &p, false);
@@ -667,10 +618,7 @@ static void run_line(hub *h, char *line)
 			return;
 		}
 		const char *mode = l.n > 0 ? l.name[0] : "think";
-		if (h->v)
-			go_variant(h, mode);
-		else
-			go(h, mode);
+		go(h, mode);
 	} else if (!strcmp(cmd, "ping"))
 		say(h, "pong");
 	else if (!strcmp(cmd, "quit"))
@@ -740,10 +688,9 @@ int hubserve_run(const pk_hub_server *srv, int in_fd, FILE *out)
 		run_line(h, line);
 	}
 out:
+	gengine_free(h->ge);
 	if (h->e)
 		engine_free(h->e);
-	if (h->ve)
-		vengine_free(h->ve);
 	book_free(h->bk);
 	play_free(&h->g);
 	free(h->params.hash);

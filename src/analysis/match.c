@@ -347,20 +347,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				lim.movetime += saved[who];
 			bool from_book = false;
 			double t0 = child_now();
-			if (!v) {
-				pk_result er;
-				engine_book_search(gengine_english(st[who].e), pl->bk, &p.e, &h, &lim,
-						   (volatile sig_atomic_t *)m->stop, NULL, NULL, &er, &from_book);
-				r->best.e = er.best;
-				r->has_move = er.has_move;
-				r->forced = er.forced;
-				r->last.depth = er.last.depth;
-				r->last.score = er.last.score;
-			} else if (pl->bk && book_vchoose(pl->bk, &p.x, &r->best.x)) {
-				r->has_move = r->forced = from_book = true;   /* a book move: instant */
-			} else {
-				gengine_search(st[who].e, &p, &h, &lim, NULL, 0, (volatile sig_atomic_t *)m->stop, NULL, NULL, r);
-			}
+			gengine_book_search(st[who].e, pl->bk, &p, &h, &lim, (volatile sig_atomic_t *)m->stop, NULL, NULL, r,
+					    &from_book);
 			if (from_book)
 				atomic_fetch_add(&m->book_count[who], 1);
 			if (from_book && r->forced) {

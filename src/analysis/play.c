@@ -451,11 +451,11 @@ typedef struct {
 	pk_result *out;
 	const pk_book *bk;
 	bool *from_book;
-	/* another variant's search instead (ve set) */
-	pk_vengine *ve;
-	const pk_vpos *vroot;
-	void (*vcb)(void *ctx, const pk_viteration *it);
-	pk_vresult *vout;
+	/* any variant's search instead (g set) */
+	pk_gengine *g;
+	const pk_gpos *groot;
+	pk_giteration_cb gcb;
+	pk_gresult *gout;
 	atomic_int next;
 	atomic_bool done;
 	int rc;
@@ -466,8 +466,9 @@ typedef struct {
 static void think_thread(int i, void *arg)
 {
 	think_job *j = arg;
-	if (i == 0 && j->ve) {
-		j->rc = vengine_search(j->ve, j->vroot, j->h, j->lim, j->stop, j->vcb, j->cbctx, j->vout);
+	if (i == 0 && j->g) {
+		j->rc = gengine_book_search(j->g, j->bk, j->groot, j->h, j->lim, j->stop, j->gcb, j->cbctx, j->gout,
+					    j->from_book);
 		atomic_store(&j->done, true);
 	} else if (i == 0) {
 		j->rc = j->bk ? engine_book_search(j->e, j->bk, j->root, j->h, j->lim, j->stop, j->cb, j->cbctx, j->out,
@@ -482,6 +483,18 @@ static void think_thread(int i, void *arg)
 	}
 }
 
+static int think(think_job *j)
+{
+	bool ignored;
+	if (!j->from_book)
+		j->from_book = &ignored;
+	*j->from_book = false;
+	atomic_init(&j->next, 0);
+	atomic_init(&j->done, false);
+	pool_run(2, think_thread, j);
+	return j->rc;
+}
+
 int play_think(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 	       volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
 	       void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out)
@@ -493,25 +506,16 @@ int play_think_book(pk_engine *e, const pk_book *bk, const pk_pos *root, const p
 		    volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
 		    void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out, bool *from_book)
 {
-	bool ignored;
 	think_job j = { .e = e, .root = root, .h = h, .lim = lim, .stop = stop, .cb = cb, .cbctx = cbctx,
-			.watch = watch, .wctx = wctx, .out = out, .bk = bk, .from_book = from_book ? from_book : &ignored };
-	*j.from_book = false;
-	atomic_init(&j.next, 0);
-	atomic_init(&j.done, false);
-	pool_run(2, think_thread, &j);
-	return j.rc;
+			.watch = watch, .wctx = wctx, .out = out, .bk = bk, .from_book = from_book };
+	return think(&j);
 }
 
-int play_vthink(pk_vengine *e, const pk_vpos *root, const pk_history *h, const pk_limits *lim,
-		volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *cbctx,
-		void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_vresult *out)
+int play_gthink(pk_gengine *g, const pk_book *bk, const pk_gpos *root, const pk_history *h, const pk_limits *lim,
+		volatile sig_atomic_t *stop, pk_giteration_cb cb, void *cbctx,
+		void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_gresult *out, bool *from_book)
 {
-	bool ignored;
-	think_job j = { .ve = e, .vroot = root, .h = h, .lim = lim, .stop = stop, .vcb = cb, .cbctx = cbctx,
-			.watch = watch, .wctx = wctx, .vout = out, .from_book = &ignored };
-	atomic_init(&j.next, 0);
-	atomic_init(&j.done, false);
-	pool_run(2, think_thread, &j);
-	return j.rc;
+	think_job j = { .g = g, .groot = root, .h = h, .lim = lim, .stop = stop, .gcb = cb, .cbctx = cbctx,
+			.watch = watch, .wctx = wctx, .gout = out, .bk = bk, .from_book = from_book };
+	return think(&j);
 }

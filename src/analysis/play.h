@@ -9,8 +9,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include "book/book.h"
-#include "engine/search.h"
-#include "engine/vsearch.h"
+#include "engine/gengine.h"
 #include "pdn/pdn_write.h"
 #include "pdn/replay.h"
 #include "rules/gpos.h"
@@ -102,9 +101,10 @@ int play_think(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_l
 int play_think_book(pk_engine *e, const pk_book *bk, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 		    volatile sig_atomic_t *stop, pk_iteration_cb cb, void *cbctx,
 		    void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_result *out, bool *from_book);
-/* play_think for another variant's engine (engine/vsearch.h). */
-int play_vthink(pk_vengine *e, const pk_vpos *root, const pk_history *h, const pk_limits *lim,
-		volatile sig_atomic_t *stop, void (*cb)(void *ctx, const pk_viteration *it), void *cbctx,
-		void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_vresult *out);
+/* The same for a position of any variant (engine/gengine.h), with a book of its variant
+ * (NULL: none; gengine_book_search). */
+int play_gthink(pk_gengine *g, const pk_book *bk, const pk_gpos *root, const pk_history *h, const pk_limits *lim,
+		volatile sig_atomic_t *stop, pk_giteration_cb cb, void *cbctx,
+		void (*watch)(void *wctx, const atomic_bool *done), void *wctx, pk_gresult *out, bool *from_book);
 
 #endif

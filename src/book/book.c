@@ -417,12 +417,17 @@ int book_vprobe(const pk_book *bk, const pk_vpos *p, pk_book_vmove *out, int cap
 		return 0;
 	int n = vgen(p, ml);
 	bmv all[BOOK_MAX_KEPT];
-	int k = bk_probe(bk, p->v, vpos_state_key(p), n, all);
-	for (int i = 0; i < k && i < cap; i++)
-		out[i] = (pk_book_vmove){ ml->m[all[i].ordinal], all[i].ordinal, all[i].games, all[i].bw, all[i].dr,
-					  all[i].ww, all[i].score };
+	int k = bk_probe(bk, p->v, vpos_state_key(p), n, all), kept = 0;
+	for (int i = 0; i < k; i++) {
+		if (!all[i].games && all[i].score == BOOK_NO_SCORE && n > 1)
+			continue;   /* a path move, as in book_probe */
+		if (kept < cap)
+			out[kept] = (pk_book_vmove){ ml->m[all[i].ordinal], all[i].ordinal, all[i].games, all[i].bw,
+						     all[i].dr, all[i].ww, all[i].score };
+		kept++;
+	}
 	free(ml);
-	return k;
+	return kept;
 }
 
 /* Walking: for each book move, in order, the position before it and the move's
@@ -506,15 +511,6 @@ int book_vwalk(const pk_book *bk, book_vwalk_fn enter, void *ctx)
 	return bk->root.v ? walk_book(bk, enter_variant, &a) : 0;
 }
 
-bool book_vchoose(const pk_book *bk, const pk_vpos *p, pk_vmove *out)
-{
-	pk_book_vmove mv[1];
-	if (book_vprobe(bk, p, mv, 1) == 0)
-		return false;
-	*out = mv[0].move;
-	return true;
-}
-
 bool book_has_move(const pk_book *bk, const pk_pos *p, const pk_move *m)
 {
 	pk_book_move mv[PK_MAX_MOVES];
@@ -546,6 +542,28 @@ bool book_has_gmove(const pk_book *bk, const pk_gpos *p, const pk_gmove *m)
 }
 
 uint32_t book_id(const pk_book *bk) { return bk->id; }
+
+extern const unsigned char *const pk_vbooks_data[];
+extern const size_t pk_vbooks_size[];
+
+pk_book *book_default_for(const pk_variant *v, char *err, size_t errsize)
+{
+	if (!v || v->gametype == 21)
+		return book_default(err, errsize);
+	for (int i = 0; pk_vbooks_data[i]; i++) {
+		char why[300];
+		pk_book *bk = book_load(pk_vbooks_data[i], pk_vbooks_size[i], why, sizeof why);
+		if (!bk) {
+			snprintf(err, errsize, "a built-in book is refused: %s", why);
+			return NULL;
+		}
+		if (book_variant(bk) == v)
+			return bk;
+		book_free(bk);
+	}
+	snprintf(err, errsize, "no book of %s is built in (pdnkit book expand --variant %s)", v->name, v->key);
+	return NULL;
+}
 
 extern const unsigned char pk_book_default_data[];
 extern const size_t pk_book_default_size;

@@ -123,7 +123,6 @@ const pk_vpos *book_vroot(const pk_book *bk);
 int book_vprobe(const pk_book *bk, const pk_vpos *p, pk_book_vmove *out, int cap);
 typedef int (*book_vwalk_fn)(void *ctx, const pk_vpos *before, const pk_book_vmove *m, int ply, bool transposes);
 int book_vwalk(const pk_book *bk, book_vwalk_fn enter, void *ctx);
-bool book_vchoose(const pk_book *bk, const pk_vpos *p, pk_vmove *out);
 bool book_has_vmove(const pk_book *bk, const pk_vpos *p, const pk_vmove *m);
 /* Whether m is one of the book moves of p, a position of any variant (none when the book
  * is of another variant). */
@@ -136,6 +135,10 @@ uint32_t book_vrank_check(const pk_variant *v);
 /* The book that ships with pdnkit (book/pdnkit.book, built in by the Makefile); NULL
  * with the reason in err when it was built without one or the built-in data is refused. */
 pk_book *book_default(char *err, size_t errsize);
+/* The book of v that ships with pdnkit (NULL v or English draughts: book_default; the
+ * others: book/book-*.book, built in by the Makefile); NULL with the reason in err when
+ * none of v is built in. */
+pk_book *book_default_for(const pk_variant *v, char *err, size_t errsize);
 
 /* The fixed static ranking of a position's legal moves that the file codes moves by
  * (book/rank.c): rank[i] = rank of generator move i (0 = first). */

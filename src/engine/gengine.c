@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/gengine.h"
+#include "engine/search_int.h"
 
 struct pk_gengine {
 	pk_engine *e;                /* English draughts' */
@@ -66,6 +67,17 @@ void gengine_new_game(pk_gengine *g)
 		engine_new_game(g->e);
 	if (g->ve)
 		vengine_new_game(g->ve);
+}
+
+int gengine_features(const pk_gengine *g, const pk_gpos *p, pk_features *f)
+{
+	if (p->v ? !g->ve : !g->e)
+		return -1;
+	if (p->v)
+		vengine_features(g->ve, p->v, f);
+	else
+		*f = g->e->f;
+	return 0;
 }
 
 static void from_english(const pk_iteration *it, pk_giteration *out)

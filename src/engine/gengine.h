@@ -53,4 +53,23 @@ int gengine_search(pk_gengine *g, const pk_gpos *root, const pk_history *h, cons
 		   const pk_gmove *exclude, int nexclude, volatile sig_atomic_t *stop, pk_giteration_cb cb, void *ctx,
 		   pk_gresult *out);
 
+/* The features a search of p runs with: English draughts' engine's, or the other
+ * variants' with p's variant's own defaults (features_for_variant). -1 when the engine has
+ * none of p's family. */
+int gengine_features(const pk_gengine *g, const pk_gpos *p, pk_features *f);
+
+/* ---- the book (engine/bookmove.c) ---- */
+struct pk_book;
+/* The move the engine takes from the book at p (a book of p's variant; NULL: none): the
+ * most played that was played in at least book-min of the book's games and scored at
+ * least book-score for its side in them. */
+bool gengine_book_move(const pk_gengine *g, const struct pk_book *bk, const pk_gpos *p, pk_gmove *out);
+/* The move of root with a book: gengine_book_move's, checked by a search when the feature
+ * book-check is on and the limits are bounded (*from_book then says whether the book's
+ * move was kept; unchecked, out->forced is set and nothing was searched); else
+ * gengine_search. */
+int gengine_book_search(pk_gengine *g, const struct pk_book *bk, const pk_gpos *root, const pk_history *h,
+			const pk_limits *lim, volatile sig_atomic_t *stop, pk_giteration_cb cb, void *ctx,
+			pk_gresult *out, bool *from_book);
+
 #endif

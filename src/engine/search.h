@@ -228,15 +228,9 @@ double engine_panic_time(const pk_features *f, const pk_limits *lim);
 int engine_search(pk_engine *e, const pk_pos *root, const pk_history *h, const pk_limits *lim,
 		  volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx, pk_result *out);
 
-/* The move the engine takes from the book at p: the most played that was played in at
- * least book-min of the book's games and scored at least book-score for its side in
- * them. false when the book (NULL: none) has no such move. */
 struct pk_book;
-bool engine_book_move(const pk_engine *e, const struct pk_book *bk, const pk_pos *p, pk_move *out);
-
-/* The move of root with a book: engine_book_move's, checked by a search when the feature
- * book-check is on and the limits are bounded (*from_book then says whether the book's
- * move was kept); else engine_search. NULL bk: no book. */
+/* The move of root with a book: gengine_book_search (engine/gengine.h) for English
+ * draughts' callers, its iterations and result as theirs. NULL bk: engine_search. */
 int engine_book_search(pk_engine *e, const struct pk_book *bk, const pk_pos *root, const pk_history *h,
 		       const pk_limits *lim, volatile sig_atomic_t *stop, pk_iteration_cb cb, void *ctx,
 		       pk_result *out, bool *from_book);

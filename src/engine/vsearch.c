@@ -483,6 +483,12 @@ void vengine_set_weights(pk_vengine *e, const pk_vweights *w)
 
 void vengine_set_features(pk_vengine *e, const pk_features *f) { e->set_f = *f; }
 
+void vengine_features(const pk_vengine *e, const pk_variant *v, pk_features *f)
+{
+	*f = e->set_f;
+	features_for_variant(f, v->gametype);
+}
+
 int vengine_set_threads(pk_vengine *e, int n) { return mb_engine_set_threads(e->e, n); }
 
 void vengine_new_game(pk_vengine *e) { mb_engine_new_game(e->e); }
@@ -508,8 +514,8 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	else
 		vweights_for(root->v, &w);
 	mb_engine_set_weights(e->e, &w);
-	pk_features f = e->set_f;   /* with the variant's own defaults */
-	features_for_variant(&f, root->v->gametype);
+	pk_features f;   /* with the variant's own defaults */
+	vengine_features(e, root->v, &f);
 	mb_engine_set_features(e->e, &f);
 	e->e->v = root->v;
 	int dp = vdraw_kings_only_plies(root->v);

@@ -106,6 +106,8 @@ void vengine_new_game(pk_vengine *e);
  * and threads. */
 void vengine_set_features(pk_vengine *e, const pk_features *f);
 int vengine_set_threads(pk_vengine *e, int n);
+/* The features a search of v's positions runs with (the set ones, v's defaults put over). */
+void vengine_features(const pk_vengine *e, const pk_variant *v, pk_features *f);
 /* The endgame databases this engine's searches probe (egdb/vegdb.h): those of the variant
  * in dir (NULL: none); without this call, the process's default (vegdb_set_dir). 0, or
  * -1 when out of memory. */
