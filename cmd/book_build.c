@@ -539,10 +539,12 @@ int book_expand(int argc, const char **argv)
 				nstarts++;
 		}
 		if (elsewhere)
-			cli_warning("--openings %s: %ld game%s left out: not from the book's start%s, or longer than 8 plies",
-				    openings, elsewhere, elsewhere == 1 ? "" : "s", fen ? " (--fen)" : "");
+			cli_warning("--%s %s: %ld game%s left out: not from the book's start%s, or longer than 8 plies",
+				    openings ? "openings" : "ballots", openings ? openings : ballots, elsewhere,
+				    elsewhere == 1 ? "" : "s", fen ? " (--fen)" : "");
 		if (nstarts == 0) {
-			cli_error("--openings %s: no opening of %s from the book's start", openings, v ? v->name : "English draughts");
+			cli_error("--%s %s: no opening of %s from the book's start", openings ? "openings" : "ballots", openings ? openings : ballots,
+				  v ? v->name : "English draughts");
 			rc = EXIT_USAGE;
 			goto out;
 		}
