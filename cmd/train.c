@@ -160,7 +160,7 @@ int cmd_train(int argc, const char **argv)
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "keep the last epoch's weights or network, not those of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
-		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board); with --variant 16 (two squares apart; the default) or 25 (the nine between them too)", "9|16|25" },
+		{ "windows", 0, POPT_ARG_STRING, &windows_arg, 0, "the 4x4 regions: 9 (two squares apart; the default) or 25 (every place on the board); with --variant 16 (two squares apart; the default), 25 (the nine between them too) or 35 (and ten strips across the board, two squares by eight)", "9|16|25|35" },
 		{ "tie", 0, POPT_ARG_STRING, &tie_arg, 0, "with --variant: fit the windows of each row of four as one table (rows), all sixteen as one (all), each window and its partner half a circle round as one with the sides swapped (colours), or each its own (none, the default): fewer weights, learned from fewer games", "rows|all|none|colours" },
 		{ "men-only", 0, POPT_ARG_NONE, &men_only, 0, "with --variant: the windows see men only (a king's square read as empty; kings left to the hand-set terms); the patterns written say so", NULL },
 		{ "phase", 0, POPT_ARG_STRING, &phase_arg, 0, "with --variant: place the phases by the pieces on the board (40 down to 2; the default) or by the tempo, the men's rows to go (300 down to 0)", "pieces|tempo" },
@@ -275,13 +275,17 @@ int cmd_train(int argc, const char **argv)
 	lo.material = material;
 	lo.end_phase = end_phase;
 	if (windows_arg) {
-		/* 8x8: 9 or 25 places of a 4x4 region; 10x10: the 16 two squares apart, or 25 with the
-		 * nine between them */
+		/* 8x8: 9 or 25 places of a 4x4 region; 10x10: the 16 two squares apart, 25 with the
+		 * nine between them, 35 with the ten strips too */
 		int few = variant ? VPAT_WINDOWS_BASIC : PAT_WINDOWS_BASIC, all = variant ? VPAT_WINDOWS : PAT_WINDOWS;
-		if (cli_int(windows_arg, few, all, "--windows", &x))
+		int most = variant ? VPAT_WINDOWS_STRIPS : PAT_WINDOWS;
+		if (cli_int(windows_arg, few, most, "--windows", &x))
 			goto out;
-		if (x != few && x != all) {
-			cli_error("--windows: %s: give %d or %d", windows_arg, few, all);
+		if (x != few && x != all && x != most) {
+			if (variant)
+				cli_error("--windows: %s: give %d, %d or %d", windows_arg, few, all, most);
+			else
+				cli_error("--windows: %s: give %d or %d", windows_arg, few, all);
 			goto out;
 		}
 		lo.windows = (int)x;
@@ -379,7 +383,7 @@ int cmd_train(int argc, const char **argv)
 			vbase_pat = vbase.pat;
 			men_only = vbase_pat->men_only;
 			tempo = vbase_pat->tempo;
-			lo.windows = vbase_pat->windows == VPAT_WINDOWS ? VPAT_WINDOWS : VPAT_WINDOWS_BASIC;
+			lo.windows = vbase_pat->windows;
 			lo.material = vbase_pat->material;
 		}
 	}

@@ -105,13 +105,13 @@ awk '/^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
      END { bad = 0; for (k in w) { split(k, a, " "); if (w[a[1] " 0 " a[3]] != w[k]) bad++ }; exit !(bad == 0) }' "$T_TMP/vpa.txt" && pass || fail "--tie all: windows differ"
 # --tie colours: a window's weight of an index is minus its partner's (the window turned
 # half a circle) of the index turned (the squares in the other order, the sides swapped)
-for nw in 16 25; do
+for nw in 16 25 35; do
 	run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie colours --windows $nw --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vpc$nw.txt" -q --threads 2
 	expect_rc 0 "train --variant --tie colours --windows $nw"
 	awk -v nw=$nw 'function turned(x,   y, d, c) { y = 0; for (d = 0; d < 8; d++) { c = x % 3; x = int(x / 3); y = y * 3 + (c == 1 ? 2 : c == 2 ? 1 : 0) }; return y }
 	     /^[0-9]/ { w[$1 " " $2 " " $3] = $4 }
 	     END { bad = 0; n = 0
-	           for (k in w) { split(k, a, " "); p = a[2] < 16 ? 15 - a[2] : 40 - a[2]; n++
+	           for (k in w) { split(k, a, " "); p = a[2] < 16 ? 15 - a[2] : a[2] < 25 ? 40 - a[2] : a[2] < 31 ? 56 - a[2] : 66 - a[2]; n++
 	                          if (w[a[1] " " p " " turned(a[3])] != -w[k]) bad++ }
 	           exit !(n > 100 && bad == 0) }' "$T_TMP/vpc$nw.txt" && pass || fail "--tie colours --windows $nw: a weight not minus its partner's"
 done
@@ -127,6 +127,21 @@ expect_rc 0 "the engine loads 25 windows"
 grep -v '^windows' "$T_TMP/vp25.txt" >"$T_TMP/vp25bad.txt"
 run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vp25bad.txt"
 expect_rc 3 "weights of windows 16-24 in a file of sixteen"
+# --windows 35: the ten strips too (tables 26-35, after the material's), each with weights,
+# and the engine loads them; a file without the line is refused
+grep -qx 'windows 35' "$T_TMP/vpc35.txt" && pass || fail "the file does not say its 35 windows: $(head -4 "$T_TMP/vpc35.txt")"
+for t in 26 27 28 29 30 31 32 33 34 35; do
+	awk -v t=$t '/^[0-9]/ && $2 == t { n++ } END { exit !(n > 5) }' "$T_TMP/vpc35.txt" || fail "strip table $t has no weights"
+done
+awk '/^[0-9]/ && ($2 == 25 || $2 > 35) { n++ } END { exit !(n == 0) }' "$T_TMP/vpc35.txt" && pass || fail "weights outside the 35 windows' tables"
+run "$PDNKIT" analyze --variant international --depth 6 --patterns "$T_TMP/vpc35.txt"
+expect_rc 0 "the engine loads 35 windows"
+grep -v '^windows' "$T_TMP/vpc35.txt" >"$T_TMP/vp35bad.txt"
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vp35bad.txt"
+expect_rc 3 "weights of the strips in a file of sixteen"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 30
+expect_rc 2 "--windows 30 with --variant"
+expect_err_has "give 16, 25 or 35" "the choices named"
 # --base-patterns with --variant: the fit adds to those patterns and writes the sum, in
 # their windows; nothing fitted (no weight seen often enough) writes them unchanged
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --min-count 1000000 --epochs 2 --skip 2 -o "$T_TMP/vpb0.txt" -q --threads 2
@@ -186,7 +201,7 @@ run "$PDNKIT" train "$T_TMP/spi.pdn" --phase tempo
 expect_rc 2 "--phase without --variant"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --windows 9
 expect_rc 2 "--windows 9 with --variant"
-expect_err_has "from 16 to 25" "the range named"
+expect_err_has "from 16 to 35" "the range named"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --tie row
 expect_rc 2 "--tie row: not a tie"
 expect_err_has "did you mean" "the nearest word offered"

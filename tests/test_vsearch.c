@@ -499,6 +499,7 @@ int main(void)
 		pk_vmovelist *ml = malloc(sizeof *ml);
 		int agree = 0, seen = 0, readback = 0, written = 0, lengthened = 0;
 		int men_agree = 0, kings_same = 0, with_kings = 0, tempo_agree = 0, turned_agree = 0, turned_seen = 0;
+		int strips_agree = 0;
 		pk_vweights tw;
 		vweights_for(v, &tw);
 		tw.pat = &rp;
@@ -521,6 +522,13 @@ int main(void)
 								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all, mat);
 					agree += a == m;
 					seen++;
+					/* and with the ten strips (their lanes past the first vector's) */
+					rp.windows = VPAT_WINDOWS_STRIPS;
+					a = vpattern_eval(&rp, &q);
+					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE] | b.kings[PK_WHITE]),
+								vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all, mat);
+					strips_agree += a == m;
+					rp.windows = VPAT_WINDOWS;
 					/* the windows of men alone: the kings' squares read as empty */
 					rp.men_only = true;
 					a = vpattern_eval(&rp, &q);
@@ -541,10 +549,12 @@ int main(void)
 						int pa, ta, pb, tb;
 						vpattern_indices(&q, false, false, ia, &pa, &ta);
 						vpattern_indices(&o, false, false, ib, &pb, &tb);
-						for (int k = 0; k < VPAT_WINDOWS; k++) {
-							int pk = vpattern_partner(k);
-							turned_agree += pk >= 0 && pk < VPAT_WINDOWS && ib[pk] == vpattern_turned(ia[k]) &&
-									vpattern_partner(pk) == k && vpattern_turned(vpattern_turned(ia[k])) == ia[k];
+						for (int w = 0; w < VPAT_WINDOWS_STRIPS; w++) {
+							int k = vpattern_table(w), pk = vpattern_partner(k);
+							turned_agree += pk >= 0 && pk < PAT_TABLES && pk != PAT_MATERIAL &&
+									(pk < VPAT_WINDOWS) == (k < VPAT_WINDOWS) &&
+									ib[pk] == vpattern_turned(ia[k]) && vpattern_partner(pk) == k &&
+									vpattern_turned(vpattern_turned(ia[k])) == ia[k];
 							turned_seen++;
 						}
 					}
@@ -587,6 +597,8 @@ int main(void)
 		printf("%d moves of random International games, %d written with every landing square\n", written, lengthened);
 		CHECK_REPORT(seen > 1000 && agree == seen, "the pattern evaluation from the pieces' squares: %d of %d the same", agree,
 			     seen);
+		CHECK_REPORT(strips_agree == seen, "35 windows (the strips too) from the pieces' squares: %d of %d the same",
+			     strips_agree, seen);
 		CHECK_REPORT(men_agree == seen, "the windows of men alone from the men's squares: %d of %d the same", men_agree, seen);
 		CHECK_REPORT(tempo_agree == seen, "phases by tempo from the bitboards: %d of %d the same", tempo_agree, seen);
 		CHECK_REPORT(turned_seen > 10000 && turned_agree == turned_seen,
@@ -624,6 +636,27 @@ int main(void)
 		vpatterns_checksum(&rp);
 		CHECK(rp.checksum != with_mat);
 		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\n0 25 1558 40\n", &back, &gt, err, sizeof err) < 0 &&
+		      strstr(err, "line 3"));
+		/* "windows 35" is read and written, the strips' tables in the checksum; a strip's
+		 * weight in a file of 25 windows is refused */
+		uint32_t c25 = rp.checksum;
+		rp.windows = VPAT_WINDOWS_STRIPS;
+		vpatterns_checksum(&rp);
+		text = vpatterns_format(&rp, v, "test");
+		CHECK_REPORT(text && strstr(text, "\nwindows 35\n") && strstr(text, "\n1 35 ") &&
+				     vpatterns_parse(text, &back, &gt, err, sizeof err) == 0 && back.windows == VPAT_WINDOWS_STRIPS &&
+				     back.checksum == rp.checksum && rp.checksum != c25,
+			     "a pattern file of 35 windows reads back as one");
+		free(text);
+		rp.windows = VPAT_WINDOWS;
+		vpatterns_checksum(&rp);
+		CHECK(rp.checksum == c25);
+		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\nwindows 25\n0 26 3 40\n", &back, &gt, err, sizeof err) < 0 &&
+		      strstr(err, "line 4"));
+		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\nwindows 35\n0 26 3 40\n0 36 3 40\n", &back, &gt, err,
+				      sizeof err) < 0 &&
+		      strstr(err, "line 5"));
+		CHECK(vpatterns_parse("pdnkit-vpatterns 1\ngametype 20\nwindows 30\n", &back, &gt, err, sizeof err) < 0 &&
 		      strstr(err, "line 3"));
 		/* "phase tempo" is read and written, and names the weights apart */
 		rp.tempo = true;

@@ -761,20 +761,21 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 	int *count = calloc(NW, sizeof *count);
 	int nwin = o->windows == PAT_WINDOWS && !kings ? PAT_WINDOWS : PAT_WINDOWS_BASIC;
 	if (d->variant)   /* a 10x10 variant's windows */
-		nwin = o->windows == VPAT_WINDOWS ? VPAT_WINDOWS : VPAT_WINDOWS_BASIC;
+		nwin = o->windows == VPAT_WINDOWS || o->windows == VPAT_WINDOWS_STRIPS ? o->windows : VPAT_WINDOWS_BASIC;
 	pass ps = { .d = d, .w = w, .nthreads = nt, .lambda = o->lambda < 0 ? 0 : o->lambda > 1 ? 1 : o->lambda,
 		    .labelled_only = o->labelled_only, .kings = kings, .lt = lt, .ts = ts, .nw = NW };
 	for (int k = 0; k < PAT_TABLES; k++) {
 		ps.map[k] = k;
 		ps.mirror[k] = -1;
 	}
-	for (int k = 0; k < nwin; k++) {
+	for (int wi = 0; wi < nwin; wi++) {
+		int k = d->variant ? vpattern_table(wi) : wi;
 		ps.tab[ps.ntab++] = k;
 		if (d->variant && o->tie == 3 && !kings)   /* the window at the turned origin */
 			ps.mirror[k] = vpattern_partner(k);
-		else if (d->variant && o->tie == 1)
+		else if (d->variant && o->tie == 1 && k < VPAT_WINDOWS)
 			ps.map[k] = k < VPAT_WINDOWS_BASIC ? k / 4 * 4 : 16 + (k - 16) / 3 * 3;   /* a row of windows */
-		else if (d->variant && o->tie == 2)
+		else if (d->variant && o->tie == 2 && k < VPAT_WINDOWS)
 			ps.map[k] = 0;
 	}
 	if (o->material && !kings)

@@ -19,7 +19,9 @@
 #define PAT_WINDOWS 25                 /* at most */
 #define PAT_WINDOWS_BASIC 9             /* the regions two squares apart */
 #define PAT_MATERIAL PAT_WINDOWS        /* the table of the material: after the windows */
-#define PAT_TABLES (PAT_WINDOWS + 1)
+/* The tables: the windows, the material's, then the ten strips of the 10x10 variants'
+ * windows (engine/vpattern.h: VPAT_STRIP0 ..), which English draughts never reads. */
+#define PAT_TABLES (PAT_WINDOWS + 1 + 10)
 #define PAT_CELLS 8
 #define PAT_INDEX 6561                  /* 3^8 */
 #define PAT_KINDEX 390625               /* 5^8: the endgame table's windows tell men from kings */

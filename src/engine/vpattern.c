@@ -6,40 +6,43 @@
 #include "engine/vpattern.h"
 
 /* For each window, its eight playing squares as the mover sees them: [0] for White to
- * move, [1] for Black (the board turned half a circle). */
-static uint8_t win_sq[2][VPAT_WINDOWS][8];
-/* The same the other way: for each view and square, the windows it is in (at most four
- * of the first sixteen, four of the nine others) and its place value there (3^i for the
- * window's i-th square); n of them, the first n16 among the first sixteen. */
-static struct {
-	uint8_t n, n16, k[8];
-	uint16_t pow[8];
-} sq_win[2][51];
-/* And as vectors, one lane a window: what a piece of the mover ([0]) or of the other
- * side ([1]) on the square adds to each window's index. Summing a vector a piece keeps the
- * 25 indices in registers, where adding to them one by one in memory waited on each
- * store. */
+ * move, [1] for Black (the board turned half a circle). Window k's, k < VPAT_WINDOWS_STRIPS
+ * (its table vpattern_table(k)). */
+static uint8_t win_sq[2][VPAT_WINDOWS_STRIPS][8];
+/* For each view and square, one lane a table: what a piece of the mover ([0]) or of the other side
+ * ([1]) on the square adds to each window's index, the tables 0 .. 31 in one vector, the
+ * strips' last four in another. Summing a vector a piece keeps the indices in registers,
+ * where adding to them one by one in memory waited on each store. */
 typedef uint16_t win_vec __attribute__((vector_size(64)));
+typedef uint16_t win_vec_hi __attribute__((vector_size(16)));
+#define LANES ((int)(sizeof(win_vec) / sizeof(uint16_t)))
+_Static_assert(PAT_TABLES <= LANES + (int)(sizeof(win_vec_hi) / sizeof(uint16_t)), "a lane for every table");
 static win_vec sq_vec[2][51][2];
+static win_vec_hi sq_vec_hi[2][51][2];
 static pthread_once_t win_once = PTHREAD_ONCE_INIT;
 static _Atomic int win_ready;
 
 static void windows_init(void)
 {
 	const pk_variant *v = variant_by_name("international");
-	/* the sixteen regions at rows and columns 0, 2, 4, 6, then the nine at 1, 3, 5 */
-	int origin[VPAT_WINDOWS][2], nw = 0;
+	/* the sixteen regions at rows and columns 0, 2, 4, 6, then the nine at 1, 3, 5 (4x4),
+	 * then the strips: two columns by eight rows, eight columns by two rows */
+	int origin[VPAT_WINDOWS_STRIPS][4], nw = 0;
 	for (int wr = 0; wr <= 6; wr += 2)
 		for (int wc = 0; wc <= 6; wc += 2, nw++)
-			origin[nw][0] = wr, origin[nw][1] = wc;
+			origin[nw][0] = wr, origin[nw][1] = wc, origin[nw][2] = 4, origin[nw][3] = 4;
 	for (int wr = 1; wr <= 5; wr += 2)
 		for (int wc = 1; wc <= 5; wc += 2, nw++)
-			origin[nw][0] = wr, origin[nw][1] = wc;
+			origin[nw][0] = wr, origin[nw][1] = wc, origin[nw][2] = 4, origin[nw][3] = 4;
+	for (int c = 0; c <= 8; c += 2, nw++)
+		origin[nw][0] = 1, origin[nw][1] = c, origin[nw][2] = 8, origin[nw][3] = 2;
+	for (int r = 0; r <= 8; r += 2, nw++)
+		origin[nw][0] = r, origin[nw][1] = 1, origin[nw][2] = 2, origin[nw][3] = 8;
 	for (int side = 0; side < 2; side++)
-		for (int k = 0; k < VPAT_WINDOWS; k++) {
+		for (int k = 0; k < VPAT_WINDOWS_STRIPS; k++) {
 			int n = 0;
-			for (int r = origin[k][0]; r < origin[k][0] + 4; r++)
-				for (int c = origin[k][1]; c < origin[k][1] + 4; c++) {
+			for (int r = origin[k][0]; r < origin[k][0] + origin[k][2]; r++)
+				for (int c = origin[k][1]; c < origin[k][1] + origin[k][3]; c++) {
 					int rr = side ? 9 - r : r, cc = side ? 9 - c : c;
 					int sq = variant_rc_square(v, rr, cc);
 					if (sq && n < 8)
@@ -47,20 +50,24 @@ static void windows_init(void)
 				}
 		}
 	for (int side = 0; side < 2; side++)
-		for (int k = 0; k < VPAT_WINDOWS; k++)
+		for (int k = 0; k < VPAT_WINDOWS_STRIPS; k++)
 			for (int i = 0, pw = 1; i < 8; i++, pw *= 3) {
-				int s = win_sq[side][k][i], j = sq_win[side][s].n++;
-				sq_win[side][s].k[j] = (uint8_t)k;
-				sq_win[side][s].pow[j] = (uint16_t)pw;
-				sq_win[side][s].n16 += k < VPAT_WINDOWS_BASIC;
-				sq_vec[side][s][0][k] = (uint16_t)pw;
-				sq_vec[side][s][1][k] = (uint16_t)(2 * pw);
+				int s = win_sq[side][k][i], tab = vpattern_table(k);
+				if (tab < LANES) {
+					sq_vec[side][s][0][tab] = (uint16_t)pw;
+					sq_vec[side][s][1][tab] = (uint16_t)(2 * pw);
+				} else {
+					sq_vec_hi[side][s][0][tab - LANES] = (uint16_t)pw;
+					sq_vec_hi[side][s][1][tab - LANES] = (uint16_t)(2 * pw);
+				}
 			}
 	win_ready = 1;
 }
 
 int vpattern_partner(int k)
 {
+	if (k >= VPAT_STRIP0)   /* strip i of its kind and strip 4 - i */
+		return k < VPAT_STRIP0 + 5 ? 2 * VPAT_STRIP0 + 4 - k : 2 * VPAT_STRIP0 + 14 - k;
 	return k < VPAT_WINDOWS_BASIC ? VPAT_WINDOWS_BASIC - 1 - k : VPAT_WINDOWS_BASIC + VPAT_WINDOWS - 1 - k;
 }
 
@@ -129,11 +136,11 @@ void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[
 		state[s] = mine ? 1 : 2;
 	}
 	idx[PAT_MATERIAL] = (uint16_t)vpattern_material_index(count[0][0], count[0][1], count[1][0], count[1][1]);
-	for (int k = 0; k < VPAT_WINDOWS; k++) {
+	for (int k = 0; k < VPAT_WINDOWS_STRIPS; k++) {
 		int x = 0;
 		for (int i = 7; i >= 0; i--)
 			x = x * 3 + state[win_sq[side][k][i]];
-		idx[k] = (uint16_t)x;
+		idx[vpattern_table(k)] = (uint16_t)x;
 	}
 	/* 40 pieces down to 2 (or 300 rows to go down to 0), onto pattern.h's 22 steps */
 	phase_of(vpattern_step(tempo, pieces, tempo ? vpattern_rows_to_go(p) : 0), phase, t);
@@ -155,11 +162,17 @@ static int blend(const pk_patterns *pt, const uint16_t *idx, int ph, int t)
 		s0 = a[PAT_MATERIAL][idx[PAT_MATERIAL]];
 		s1 = b[PAT_MATERIAL][idx[PAT_MATERIAL]];
 	}
-	for (int k = 0; k < nw; k++)
+	int n4 = nw < VPAT_WINDOWS ? nw : VPAT_WINDOWS, ns = VPAT_STRIP0 + nw - n4;
+	for (int k = 0; k < n4; k++)
 		s0 += a[k][idx[k]];
-	if (t)
-		for (int k = 0; k < nw; k++)
+	for (int k = VPAT_STRIP0; k < ns; k++)
+		s0 += a[k][idx[k]];
+	if (t) {
+		for (int k = 0; k < n4; k++)
 			s1 += b[k][idx[k]];
+		for (int k = VPAT_STRIP0; k < ns; k++)
+			s1 += b[k][idx[k]];
+	}
 	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
 }
 
@@ -188,9 +201,18 @@ int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uin
 	for (uint64_t m = opp; m; m &= m - 1)
 		acc2 += sq_vec[side][__builtin_ctzll(m) + 1][1];
 	acc += acc2;
-	uint16_t idx[sizeof acc / sizeof acc[0]];
-	_Static_assert(sizeof idx / sizeof idx[0] > PAT_MATERIAL, "a lane for the material's index");
-	memcpy(idx, &acc, sizeof idx);
+	uint16_t idx[LANES + sizeof(win_vec_hi) / sizeof(uint16_t)];
+	_Static_assert(LANES > PAT_MATERIAL, "a lane for the material's index");
+	memcpy(idx, &acc, sizeof acc);
+	if (pt->windows > VPAT_WINDOWS) {   /* the strips past the first vector's lanes */
+		win_vec_hi hi = { 0 }, hi2 = { 0 };
+		for (uint64_t m = own; m; m &= m - 1)
+			hi += sq_vec_hi[side][__builtin_ctzll(m) + 1][0];
+		for (uint64_t m = opp; m; m &= m - 1)
+			hi2 += sq_vec_hi[side][__builtin_ctzll(m) + 1][1];
+		hi += hi2;
+		memcpy(idx + LANES, &hi, sizeof hi);
+	}
 	idx[PAT_MATERIAL] = (uint16_t)material;
 	int ph, t;
 	phase_of(step, &ph, &t);
@@ -232,8 +254,9 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 		} else if (sscanf(buf, " gametype %d %c", &a, &extra) == 1) {
 			*gametype = a;
 		} else if (sscanf(buf, " windows %d %c", &a, &extra) == 1) {
-			if (a != VPAT_WINDOWS_BASIC && a != VPAT_WINDOWS) {
-				snprintf(err, errsize, "line %d: windows %d: %d or %d", line, a, VPAT_WINDOWS_BASIC, VPAT_WINDOWS);
+			if (a != VPAT_WINDOWS_BASIC && a != VPAT_WINDOWS && a != VPAT_WINDOWS_STRIPS) {
+				snprintf(err, errsize, "line %d: windows %d: %d, %d or %d", line, a, VPAT_WINDOWS_BASIC,
+					 VPAT_WINDOWS, VPAT_WINDOWS_STRIPS);
 				return -1;
 			}
 			windows = a;
@@ -252,7 +275,8 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 		} else if (sscanf(buf, " %31s %c", word, &extra) == 1 && !strcmp(word, "material")) {
 			material = true;
 		} else if (sscanf(buf, " %d %d %d %d %c", &a, &b, &c, &d, &extra) == 4) {
-			if (a < 0 || a >= PAT_PHASES || b < 0 || (b >= windows && !(material && b == PAT_MATERIAL)) || c < 0 ||
+			if (a < 0 || a >= PAT_PHASES || b < 0 || b >= PAT_TABLES ||
+			    (!vpattern_table_used(windows, b) && !(material && b == PAT_MATERIAL)) || c < 0 ||
 			    c >= PAT_INDEX || d < -10000 || d > 10000) {
 				snprintf(err, errsize, "line %d: a weight out of its range", line);
 				return -1;
@@ -277,14 +301,15 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
 
 void vpatterns_checksum(pk_patterns *pt)
 {
-	if (pt->windows != VPAT_WINDOWS)
+	if (pt->windows != VPAT_WINDOWS && pt->windows != VPAT_WINDOWS_STRIPS)
 		pt->windows = VPAT_WINDOWS_BASIC;
 	pt->material = pt->material != 0;
 	uint32_t h = 2166136261u;
 	long nz = 0;
+	/* the windows' tables in table order: 16 or 25 windows keep the names they had */
 	for (int ph = 0; ph < PAT_PHASES; ph++)
-		for (int k = 0; k < pt->windows; k++)
-			for (int i = 0; i < PAT_INDEX; i++) {
+		for (int k = 0; k < PAT_TABLES; k++)
+			for (int i = 0; i < PAT_INDEX && vpattern_table_used(pt->windows, k); i++) {
 				int16_t x = pt->w[ph][k][i];
 				nz += x != 0;
 				for (int byte = 0; byte < 2; byte++)
@@ -313,8 +338,8 @@ char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *c
 		return NULL;
 	n += (size_t)snprintf(out + n, cap - n, "pdnkit-vpatterns 1\n# %s\ngametype %d\n", comment ? comment : v->name,
 			      v->gametype);
-	if (pt->windows == VPAT_WINDOWS)
-		n += (size_t)snprintf(out + n, cap - n, "windows %d\n", VPAT_WINDOWS);
+	if (pt->windows == VPAT_WINDOWS || pt->windows == VPAT_WINDOWS_STRIPS)
+		n += (size_t)snprintf(out + n, cap - n, "windows %d\n", pt->windows);
 	if (pt->men_only)
 		n += (size_t)snprintf(out + n, cap - n, "pieces men\n");
 	if (pt->material)
@@ -324,7 +349,7 @@ char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *c
 	for (int ph = 0; ph < PAT_PHASES; ph++)
 		for (int k = 0; k < PAT_TABLES; k++)
 			for (int i = 0; i < PAT_INDEX; i++) {
-				if (!pt->w[ph][k][i] || (k >= pt->windows && !(k == PAT_MATERIAL && pt->material)))
+				if (!pt->w[ph][k][i] || (!vpattern_table_used(pt->windows, k) && !(k == PAT_MATERIAL && pt->material)))
 					continue;
 				if (cap - n < 64) {
 					char *o2 = realloc(out, cap *= 2);

@@ -7,7 +7,7 @@
  * placed from 40 pieces down to 2, from the side to move's view (the board turned half a
  * circle for Black, so that one table serves both sides). It adds to the variant's
  * hand-set evaluation (engine/vsearch.h). Weights in hundredths of a man in a
- * pk_patterns (its first 16 or 25 tables), learned by pdnkit train --variant, built in
+ * pk_patterns (the tables of its 16, 25 or 35 windows), learned by pdnkit train --variant, built in
  * from book/vpatterns-*.txt. */
 #ifndef PK_VPATTERN_H
 #define PK_VPATTERN_H
@@ -17,17 +17,35 @@
 #include "engine/pattern.h"
 #include "rules/variant.h"
 
-#define VPAT_WINDOWS 25        /* at most: the sixteen two squares apart, then nine between */
+#define VPAT_WINDOWS 25        /* the sixteen two squares apart, then nine between */
 #define VPAT_WINDOWS_BASIC 16
+/* And ten strips of eight playing squares that see across the board: five two columns
+ * wide from row 2 to row 9 (columns a-b, c-d, ..., i-j), five two rows high from column
+ * b to column i (rows 1-2, 3-4, ..., 9-10): 35 windows in all ("windows 35"). Their
+ * tables follow the material's (VPAT_STRIP0 .. VPAT_STRIP0 + 9); window k's table is
+ * vpattern_table(k). */
+#define VPAT_WINDOWS_STRIPS 35
+#define VPAT_STRIP0 (PAT_MATERIAL + 1)
+_Static_assert(VPAT_STRIP0 + 10 <= PAT_TABLES, "the strips' tables");
+
+static inline int vpattern_table(int k) { return k < VPAT_WINDOWS ? k : k + 1; }
+/* Whether table k is one of the first `windows` windows' (16, 25 or 35). */
+static inline bool vpattern_table_used(int windows, int k)
+{
+	return k < VPAT_WINDOWS ? k < windows : k >= VPAT_STRIP0 && k < VPAT_STRIP0 + windows - VPAT_WINDOWS;
+}
 
 /* Whether v's board has patterns (10x10, diagonal moves). */
 bool vpattern_board(const pk_variant *v);
-/* The index of each window's contents from the side to move's view, and where the piece
+/* The index of each window's contents from the side to move's view (idx[vpattern_table(k)]
+ * for window k), and where the piece
  * count falls among the phases (as pattern_indices); with men_only a king's square is
  * read as empty (the phase still counts it). */
 void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[PAT_TABLES], int *phase, int *t);
-/* Window k's partner: the window at the origin turned half a circle (15 - k of the
- * sixteen, 40 - k of the nine between), which the other side sees where the mover sees k. */
+/* Table k's window's partner: the window at the origin turned half a circle (15 - k of
+ * the sixteen, 40 - k of the nine between, the strip four places on in the other
+ * direction among the strips of its kind), which the other side sees where the mover
+ * sees k. */
 int vpattern_partner(int k);
 /* A window's index as the other side sees the same squares: the squares in the other
  * order, the pieces' sides swapped. So with the other side to move, window
@@ -53,9 +71,9 @@ int vpattern_step(bool tempo, int pieces, int rows_to_go);
  * its men (0 .. 19, more read as 19) and kings (0 .. 3, more read as 3), the mover's case
  * times 81 plus the other side's. vpattern_indices sets idx[PAT_MATERIAL] to it. */
 int vpattern_material_index(int own_men, int own_kings, int opp_men, int opp_kings);
-/* The text form: "pdnkit-vpatterns 1", "gametype N", "windows 25" when it uses 25 (else
- * 16), "pieces men" when the windows see men only, "material" when it has the material
- * table (window 25 of the lines after), "phase tempo" when its phases are placed by the
+/* The text form: "pdnkit-vpatterns 1", "gametype N", "windows 25" or "windows 35" when it
+ * uses 25 or 35 (else 16), "pieces men" when the windows see men only, "material" when it
+ * has the material table (table 25 of the lines after; the strips are tables 26 to 35), "phase tempo" when its phases are placed by the
  * men's rows to go, then "PHASE WINDOW INDEX VALUE" lines for the weights that are not zero; '#'
  * comments. *gametype is the variant's.
  * 0, or -1 with the line and reason in err. */
@@ -64,7 +82,7 @@ int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err,
  * comment. */
 char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *comment);
 /* Sets pt's checksum (FNV-1a of its windows' weights) and count of weights not zero;
- * pt->windows 16 unless it is 25. */
+ * pt->windows 16 unless it is 25 or 35. */
 void vpatterns_checksum(pk_patterns *pt);
 /* The built-in weights of v (book/vpatterns-*.txt), or NULL when it has none. */
 const pk_patterns *vpatterns_builtin(const pk_variant *v);
