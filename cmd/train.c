@@ -156,7 +156,7 @@ int cmd_train(int argc, const char **argv)
 		{ "batch", 0, POPT_ARG_STRING, &batch_arg, 0, "with --net: positions a step (default 1024)", "N" },
 		{ "net-patterns", 0, POPT_ARG_STRING, &npat, 0, "with --net: the patterns the network adds to (default: the built-in ones)", "FILE|none" },
 		{ "endgame", 0, POPT_ARG_STRING, &endgame_arg, 0, "learn an endgame table (nine windows) for positions of at most N pieces (3-16), as what the evaluation with --base-patterns misses there; -o writes those patterns with the table", "N" },
-		{ "base-patterns", 0, POPT_ARG_STRING, &bpat, 0, "with --endgame: the patterns the table adds to, and that -o writes with it (default: the built-in ones; their own endgame table left out); with --variant: patterns (a file, or builtin) the fit adds to, whose windows it takes, -o writing the sum", "FILE|builtin" },
+		{ "base-patterns", 0, POPT_ARG_STRING, &bpat, 0, "with --endgame: the patterns the table adds to, and that -o writes with it (default: the built-in ones; their own endgame table left out); with --variant: patterns (a file, or builtin) the fit adds to, whose windows it takes (or more of them with --windows), -o writing the sum", "FILE|builtin" },
 		{ "keep-last", 0, POPT_ARG_NONE, &keep_last, 0, "keep the last epoch's weights or network, not those of the lowest held-out loss", NULL },
 		{ "seed", 0, POPT_ARG_STRING, &seed_arg, 0, "with --net: the first weights and the order of the positions (default 1)", "N" },
 		{ "l2", 0, POPT_ARG_STRING, &l2_arg, 0, "the ridge, as that many positions seen at 0 (default 20)", "N" },
@@ -212,9 +212,9 @@ int cmd_train(int argc, const char **argv)
 				  "or --egdb-positions");
 			goto out;
 		}
-		if (bpat && (windows_arg || men_only || phase_arg || material)) {
-			cli_error("--base-patterns: the windows, what they see, the phases and the material table are the base "
-				  "patterns' own: not with --windows, --men-only, --phase or --material");
+		if (bpat && (men_only || phase_arg || material)) {
+			cli_error("--base-patterns: what the windows see, the phases and the material table are the base "
+				  "patterns' own: not with --men-only, --phase or --material");
 			goto out;
 		}
 	}
@@ -383,7 +383,15 @@ int cmd_train(int argc, const char **argv)
 			vbase_pat = vbase.pat;
 			men_only = vbase_pat->men_only;
 			tempo = vbase_pat->tempo;
-			lo.windows = vbase_pat->windows;
+			/* more windows than the base's: those it lacks start at 0 */
+			if (!windows_arg || lo.windows < vbase_pat->windows) {
+				if (windows_arg) {
+					cli_error("--windows %d: the base patterns have %d; give as many or more", lo.windows,
+						  vbase_pat->windows);
+					goto out;
+				}
+				lo.windows = vbase_pat->windows;
+			}
 			lo.material = vbase_pat->material;
 		}
 	}

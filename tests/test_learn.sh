@@ -155,7 +155,20 @@ expect_rc 0 "train --variant --base-patterns FILE"
 run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpb1.txt"
 expect_rc 0 "the engine loads the sum"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --windows 16
-expect_rc 2 "--base-patterns with --windows"
+expect_rc 2 "--base-patterns with fewer --windows"
+expect_err_has "the base patterns have 25" "the base's windows named"
+# more windows than the base's: the strips added, starting at 0 (nothing fitted: the
+# base's weights unchanged, in a file of 35 windows that loads)
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --windows 35 --min-count 1000000 --epochs 2 --skip 2 -o "$T_TMP/vpb35.txt" -q --threads 2
+expect_rc 0 "train --variant --base-patterns builtin --windows 35"
+[ "$(grep '^[0-9]' "$T_TMP/vpb35.txt" | md5sum)" = "$(grep '^[0-9]' "$TESTS_DIR/../book/vpatterns-international.txt" | md5sum)" ] &&
+	grep -qx 'windows 35' "$T_TMP/vpb35.txt" && grep -qx 'pieces men' "$T_TMP/vpb35.txt" && pass ||
+	fail "the base's weights not kept in 35 windows: $(head -4 "$T_TMP/vpb35.txt")"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns builtin --windows 35 --min-count 1 --epochs 3 --skip 2 -o "$T_TMP/vpb35f.txt" -q --threads 2
+expect_rc 0 "the strips fitted on top of the built-in windows"
+awk '/^[0-9]/ && $2 >= 26 { n++ } END { exit !(n > 20) }' "$T_TMP/vpb35f.txt" && pass || fail "the strips have no weights"
+run "$PDNKIT" analyze --variant international --depth 4 --patterns "$T_TMP/vpb35f.txt"
+expect_rc 0 "the engine loads the built-in windows with strips"
 # --end-phase: only the last phase's weights move; the first phase's are the base's
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --base-patterns "$T_TMP/vpb0.txt" --end-phase --min-count 1 --epochs 3 --skip 2 -o "$T_TMP/vpb2.txt" -q --threads 2
 expect_rc 0 "train --variant --end-phase"
