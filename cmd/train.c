@@ -144,7 +144,7 @@ int cmd_train(int argc, const char **argv)
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL,
 	     *phase_arg = NULL;
-	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0, end_phase = 0;
+	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0, end_phase = 0, kept_only = 0;
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
@@ -179,6 +179,7 @@ int cmd_train(int argc, const char **argv)
 		{ "egdb-positions", 0, POPT_ARG_STRING, &epos_arg, 0, "add N random quiet positions of the endgame databases (those of --label-egdb), labelled with their exact value, to the training part", "N" },
 		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
+		{ "kept-labels-only", 0, POPT_ARG_NONE, &kept_only, 0, "search nothing: the positions --label-file holds are labelled, the others are not (an interrupted labelling fitted as far as it went)", NULL },
 		{ "labelled-only", 0, POPT_ARG_NONE, &labelled_only, 0, "fit only the positions a search labelled (with --label-every above 1, the others are otherwise fitted to their game's result)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
@@ -333,6 +334,10 @@ int cmd_train(int argc, const char **argv)
 	long epos = 0;
 	if (epos_arg && cli_int(epos_arg, 1, 100000000, "--egdb-positions", &epos))
 		goto out;
+	if (kept_only && !lfile) {
+		cli_error("--kept-labels-only fits the labels of --label-file: give it");
+		goto out;
+	}
 	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg || labelled_only) && !ldepth) {
 		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file, --lambda and --labelled-only go with --label-depth");
 		goto out;
@@ -519,7 +524,7 @@ int cmd_train(int argc, const char **argv)
 	bool have_labels = false, migrate = false;
 	if (ldepth > 0 && lfile) {
 		FILE *f = fopen(lfile, "rb");
-		if (!f && errno != ENOENT) {
+		if (!f && (errno != ENOENT || kept_only)) {
 			cli_error("cannot open the labels '%s': %s", lfile, strerror(errno));
 			goto out;
 		}
@@ -545,11 +550,12 @@ int cmd_train(int argc, const char **argv)
 			migrate = lr == 3;
 			if (migrate)
 				lr = 0;
-			have_labels = lr == 0 && learn_unsearched(d, (int)levery) == 0;
+			have_labels = lr == 0 && (kept_only || learn_unsearched(d, (int)levery) == 0);
 			if (!quiet) {
 				if (lr == 0)
 					fprintf(stderr, "train: %zu of %zu positions labelled from the labels file (%zu with a score)%s\n",
-						matched, learn_positions(d), learn_labelled(d), have_labels ? "" : "; searching the others");
+						matched, learn_positions(d), learn_labelled(d),
+						kept_only ? "; the others left unlabelled" : have_labels ? "" : "; searching the others");
 			}
 		}
 	}

@@ -269,6 +269,22 @@ run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --l
 expect_rc 0 "train --labelled-only"
 [ "$(grep -v '^#' "$T_TMP/vlo1.txt" | cksum)" != "$(grep -v '^#' "$T_TMP/vlo2.txt" | cksum)" ] && pass ||
 	fail "--labelled-only fits the same weights as the fit with the results of the unlabelled positions"
+# --kept-labels-only: the labels of the file alone, nothing searched (every position asked
+# for, half of them in the file: half labelled)
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-every 2 --label-file "$T_TMP/vl2.lab" --lambda 0 \
+	--labelled-only --keep-last --min-count 1 --epochs 2 --skip 2 -j -q --threads 2
+half=$(echo "$OUT" | grep -o '"labelled":[0-9]*' | cut -d: -f2)
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vl2.lab" --lambda 0 \
+	--kept-labels-only --labelled-only --keep-last --min-count 1 --epochs 2 --skip 2 -j --threads 2
+expect_rc 0 "train --kept-labels-only"
+kept=$(echo "$OUT" | grep -o '"labelled":[0-9]*' | cut -d: -f2)
+[ -n "$half" ] && [ "$half" -gt 50 ] && [ "$kept" = "$half" ] && pass || fail "--kept-labels-only labelled $kept, the file holds $half"
+expect_err_has "the others left unlabelled" "said so"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --kept-labels-only
+expect_rc 2 "--kept-labels-only without --label-file"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --kept-labels-only --label-file "$T_TMP/none.lab"
+expect_rc 3 "--kept-labels-only with no such file"
+expect_err_has "none.lab" "the file named"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --labelled-only
 expect_rc 2 "--labelled-only without --label-depth"
 expect_err_has "go with --label-depth" "said so"
