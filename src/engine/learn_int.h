@@ -1,5 +1,6 @@
-/* What the two halves of the trainer share (learn.c fits the patterns, learn_net.c the
- * network): the collection of positions and its samples. Not for use outside engine/. */
+/* What the parts of the trainer share (learn.c fits the patterns, learn_net.c the
+ * network, learn_labels.c keeps the search labels in their file): the collection of
+ * positions and its samples. Not for use outside engine/. */
 #ifndef PK_LEARN_INT_H
 #define PK_LEARN_INT_H
 

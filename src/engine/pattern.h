@@ -47,7 +47,8 @@ typedef struct pk_patterns {
 	int end_pieces;
 	uint32_t checksum;              /* FNV-1a of the weights: names them in settings */
 	long nonzero;
-	int windows;                    /* the windows used: PAT_WINDOWS_BASIC or PAT_WINDOWS */
+	int windows;                    /* the windows used: PAT_WINDOWS_BASIC or PAT_WINDOWS (a
+					 * 10x10 variant's: 16, 25 or 35, engine/vpattern.h) */
 	int material;                   /* 1: the material table w[.][PAT_MATERIAL] is used */
 	bool men_only;                  /* 10x10 windows: men only, a king's square read as
 					 * empty (engine/vpattern.h) */
