@@ -43,9 +43,8 @@ bool vpattern_board(const pk_variant *v);
  * read as empty (the phase still counts it). */
 void vpattern_indices(const pk_vpos *p, bool men_only, bool tempo, uint16_t idx[PAT_TABLES], int *phase, int *t);
 /* Table k's window's partner: the window at the origin turned half a circle (15 - k of
- * the sixteen, 40 - k of the nine between, the strip four places on in the other
- * direction among the strips of its kind), which the other side sees where the mover
- * sees k. */
+ * the sixteen, 40 - k of the nine between; of the strips of a kind, the i-th's is the
+ * (4 - i)-th), which the other side sees where the mover sees k. */
 int vpattern_partner(int k);
 /* A window's index as the other side sees the same squares: the squares in the other
  * order, the pieces' sides swapped. So with the other side to move, window
