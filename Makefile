@@ -60,7 +60,7 @@ MAN       := $(wildcard man/*.1 man/*.5)
 # Tested by loading it from a small Windows host under wine (tests/test_cb_win.sh).
 WIN_CC    ?= x86_64-w64-mingw32-gcc-posix
 WIN_HAVE  := $(shell command -v $(WIN_CC) >/dev/null 2>&1 && echo yes)
-WIN_SRC   := $(filter-out %.inc.c src/analysis/dxpserve.c src/analysis/hubserve.c src/egdb/build.c \
+WIN_SRC   := $(filter-out %.inc.c src/analysis/dxpserve.c src/analysis/hubserve.c src/egdb/build.c src/egdb/parts.c src/egdb/write.c \
 		src/egdb/vegdb_build.c src/pdn/zio.c,$(wildcard src/base/*.c src/rules/*.c src/engine/*.c \
 		src/book/*.c src/egdb/*.c src/pdn/*.c src/analysis/*.c)) src/proto/cbboard.c cmd/cb/zio_plain.c
 WIN_GEN   := $(filter-out %/aliases_data.c %/css_data.c %/web_data.c,$(GEN_C))

@@ -64,8 +64,22 @@ static void build_progress(void *ctx, const pk_build_event *ev)
 	char pair[80];
 	snprintf(pair, sizeof pair, "%s%s%s", ev->name, ev->mirror ? " + " : "", ev->mirror ? ev->mirror : "");
 	if (ev->kind == EGDB_EV_LOADED) {
-		if (!ui->json)
+		if (!ui->json && ev->part)
+			fprintf(stderr, "egdb build: %s part %d,%d already built\n", pair, ev->lead[0] + 1, ev->lead[1] + 1);
+		else if (!ui->json)
 			fprintf(stderr, "egdb build: %-22s already built\n", pair);
+		return;
+	}
+	if (ev->kind == EGDB_EV_PART) {
+		char pos[16];
+		human((double)ev->positions, pos, sizeof pos);
+		if (ui->json)
+			printf("{\"slice\":\"%s\",\"part\":[%d,%d],\"positions\":%" PRIu64 ",\"seconds\":%.3f}\n", ev->name,
+			       ev->lead[0] + 1, ev->lead[1] + 1, ev->positions, ev->seconds);
+		else
+			fprintf(stderr, "egdb build: %s part %d,%d (%s positions) built, %.1f s into the pair%s\n", pair,
+				ev->lead[0] + 1, ev->lead[1] + 1, pos, ev->seconds, cli_stderr_is_tty() ? "\033[K" : "");
+		fflush(stdout);
 		return;
 	}
 	if (ev->kind == EGDB_EV_START) {
@@ -147,7 +161,7 @@ static int vbuild(const pk_variant *v, const char *dir, int pieces, int threads,
 static int egdb_build_cmd(int argc, const char **argv)
 {
 	char *dir = NULL, *pieces = NULL, *threads = NULL, *slice = NULL, *dist = NULL, *dist_men = NULL, *level = NULL;
-	char *memory = NULL, *plan = NULL, *variant = NULL;
+	char *memory = NULL, *plan = NULL, *variant = NULL, *parts = NULL, *part = NULL;
 	int quiet = 0, json = 0, bytes_layout = 0, store_threats = 0;
 	struct poptOption opts[] = {
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4; another variant: 2..6)", "N" },
@@ -162,7 +176,9 @@ static int egdb_build_cmd(int argc, const char **argv)
 		{ "level", 0, POPT_ARG_STRING, &level, 0, "zstd level of the blocks (1..19, default 15)", "L" },
 		{ "bytes-layout", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &bytes_layout, 0, "slices without distances a byte a position, the older layout (for tests of repack)", NULL },
 		{ "store-threats", 0, POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &store_threats, 0, "packed slices store their threat positions too (for comparisons)", NULL },
-		{ "memory", 0, POPT_ARG_STRING, &memory, 0, "MiB the build may take (default: 80% of the machine's); two slice pairs are built side by side only when both fit", "MB" },
+		{ "memory", 0, POPT_ARG_STRING, &memory, 0, "MiB the build may take (default: 80% of the machine's); two slice pairs are built side by side only when both fit, and a pair that does not fit is built by parts", "MB" },
+		{ "parts", 0, POPT_ARG_STRING, &parts, 0, "which slice pairs are built by parts, their positions split by the row of each side's most advanced man: auto (those that do not fit --memory; default), always (every pair with men), never", "WHEN" },
+		{ "part", 0, POPT_ARG_STRING, &part, 0, "with --slice: build only its part of leading rows A,B (1..7 from each side's back row, 0 for a side without men; a job of a plan)", "A,B" },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "a JSON line for each slice pair built", NULL },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no progress", NULL },
 		POPT_AUTOHELP
@@ -187,14 +203,50 @@ static int egdb_build_cmd(int argc, const char **argv)
 	    (level && cli_int(level, 1, 19, "--level", &lv)) ||
 	    (memory && cli_int(memory, 1, 1L << 30, "--memory", &mem)))
 		goto out;
+	int when = EGDB_PARTS_AUTO, rows[2] = { -1, -1 };
+	if (parts) {
+		if (!strcmp(parts, "auto"))
+			when = EGDB_PARTS_AUTO;
+		else if (!strcmp(parts, "always"))
+			when = EGDB_PARTS_ALWAYS;
+		else if (!strcmp(parts, "never"))
+			when = EGDB_PARTS_NEVER;
+		else {
+			cli_error("--parts: '%s' is not auto, always or never", parts);
+			goto out;
+		}
+	}
+	if (part) {
+		char *end;
+		long a = strtol(part, &end, 10), b = *end == ',' ? strtol(end + 1, &end, 10) : -1;
+		if (!slice || *end || a < 0 || a > EGDB_ROWS || b < 0 || b > EGDB_ROWS || part[0] == '\0') {
+			cli_error(slice ? "--part: '%s' is not A,B (rows 1..7, 0 for a side without men)"
+					: "--part needs --slice (the part of which slice pair)", part);
+			goto out;
+		}
+		rows[0] = (int)a - 1;
+		rows[1] = (int)b - 1;
+		pk_material m;
+		if (material_parse(slice, &m) == 0 && ((rows[0] < 0) != (m.m[0] == 0) || (rows[1] < 0) != (m.m[1] == 0) ||
+						      (m.m[0] && rows[0] < slice_lead_min(m.m[0])) ||
+						      (m.m[1] && rows[1] < slice_lead_min(m.m[1])))) {
+			cli_error("--part %s: %s has no such part (a side's row is 0 when it has no men, else 1..7 and far enough for all its men)",
+				  part, slice);
+			goto out;
+		}
+		if (when == EGDB_PARTS_NEVER) {
+			cli_error("--part with --parts never");
+			goto out;
+		}
+	}
 	char d[4096];
 	egdb_dir(dir, d, sizeof d);
 	const pk_variant *var = NULL;
 	if (variant && !(var = cli_variant(variant)))
 		goto out;
 	if (var && var->gametype != 21) {
-		if (plan || slice || dist || dist_men || level || memory) {
-			cli_error("another variant's databases are built whole: not with --plan, --slice, --distances, --distances-men, --level or --memory");
+		if (plan || slice || dist || dist_men || level || memory || parts || part) {
+			cli_error("another variant's databases are built whole: not with --plan, --slice, --distances, --distances-men, --level, --memory, --parts or --part");
 			goto out;
 		}
 		if (n > VEGDB_MAX_PIECES) {
@@ -225,7 +277,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 	build_ui ui = { quiet, json };
 	pk_build_opts o = {
 		.pieces = (int)n, .threads = (int)nt, .dist_pieces = (int)nd, .dist_men = (int)ndm, .level = (int)lv, .bytes_layout = bytes_layout, .store_threats = store_threats, .dir = d, .only = slice,
-		.memory = (uint64_t)mem << 20,
+		.memory = (uint64_t)mem << 20, .parts = when, .part_only = part != NULL, .part = { rows[0], rows[1] },
 		.stop = &stop_flag, .progress = build_progress, .ctx = &ui,
 	};
 	signal(SIGINT, on_signal);
@@ -240,7 +292,10 @@ static int egdb_build_cmd(int argc, const char **argv)
 		cli_error("stopped by a signal; the finished slices are kept in %s, run the same command to go on", d);
 		rc = 128 + (int)stop_flag;
 	} else {
-		if (!quiet && !json)
+		if (!quiet && !json && part)
+			fprintf(stderr, "egdb build: %s part %s in %s (%.1f s); once every part is there, egdb build --slice %s joins them\n",
+				slice, part, d, cli_now() - t0, slice);
+		else if (!quiet && !json)
 			fprintf(stderr, "egdb build: %s complete in %s (%.1f s)\n",
 				slice ? slice : "every slice", d, cli_now() - t0);
 		rc = EXIT_OK;
@@ -257,6 +312,8 @@ out:
 	free(dist_men);
 	free(level);
 	free(memory);
+	free(parts);
+	free(part);
 	return rc;
 }
 

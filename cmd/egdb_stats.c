@@ -158,8 +158,11 @@ int egdb_stats_cmd(int argc, const char **argv)
 			if (strcmp(s->name, mname) <= 0)
 				t.build_ms += s->build_ms;
 			dist &= s->distances;
-			if (s->longest_win > t.longest_win)
-				t.longest_win = s->longest_win;
+			/* without distances a file's longest win is its solver's count of levels,
+			 * not plies (and 0 when joined from parts): not shown */
+			unsigned longest = s->distances ? s->longest_win : 0;
+			if (longest > t.longest_win)
+				t.longest_win = longest;
 			if (!slices)
 				continue;
 			if (json) {
@@ -168,11 +171,11 @@ int egdb_stats_cmd(int argc, const char **argv)
 				       ",\"longest_win\":%u,\"distances\":%s,\"packed\":%s,\"threats_not_stored\":%" PRIu64 ",\"bytes\":%" PRIu64
 				       ",\"build_seconds\":%.3f}\n",
 				       s->name, pieces, s->positions, s->wins, s->losses, s->draws, s->captures,
-				       s->longest_win, s->distances ? "true" : "false", s->packed ? "true" : "false", s->threats ? s->threat_positions : 0, s->bytes,
+				       longest, s->distances ? "true" : "false", s->packed ? "true" : "false", s->threats ? s->threat_positions : 0, s->bytes,
 				       s->build_ms / 1000.0);
 			} else
 				printf("%-14s %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8u %12" PRIu64 " %9.1f%s\n",
-				       s->name, s->positions, s->wins, s->losses, s->draws, s->longest_win, s->bytes,
+				       s->name, s->positions, s->wins, s->losses, s->draws, longest, s->bytes,
 				       s->build_ms / 1000.0, s->distances ? "" : s->packed ? "  (no distances)" : "  (no distances, a byte a position: egdb repack)");
 		}
 		if (!count)

@@ -514,9 +514,74 @@ static void packed_agrees(pk_egdb *ref)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* The parts of a slice (by the rows of each side's most advanced man) divide it: every
+ * position of the slice is in the part its leading rows name, at an index of that part
+ * that decodes back to it, no two positions share one, and the parts' sizes add up to
+ * the slice's. */
+static void parts_divide(void)
+{
+	const char *names[] = { "MM-MK", "M-MMM", "MK-KK", "KK-MM", "MMM-MM", "MMMMM-K" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		pk_material m;
+		CHECK_INT(material_parse(names[i], &m), 0);
+		pk_slice whole, part[EGDB_ROWS + 1][EGDB_ROWS + 1];
+		slice_init(&whole, &m);
+		uint8_t *seen[EGDB_ROWS + 1][EGDB_ROWS + 1];
+		uint64_t sum = 0;
+		for (int a = -1; a < EGDB_ROWS; a++)
+			for (int b = -1; b < EGDB_ROWS; b++) {
+				seen[a + 1][b + 1] = NULL;
+				if ((a < 0) != (m.m[0] == 0) || (b < 0) != (m.m[1] == 0))
+					continue;
+				slice_init_part(&part[a + 1][b + 1], &m, a, b);
+				sum += part[a + 1][b + 1].size;
+				seen[a + 1][b + 1] = calloc(part[a + 1][b + 1].size + 1, 1);
+				/* a row too near the back for all the side's men holds nothing */
+				CHECK((part[a + 1][b + 1].size == 0) == (a < slice_lead_min(m.m[0]) || b < slice_lead_min(m.m[1])));
+			}
+		CHECK_REPORT(sum == whole.size, "%s: parts of %llu positions, the slice %llu", names[i],
+			     (unsigned long long)sum, (unsigned long long)whole.size);
+		uint64_t bad = 0, twice = 0, count = 0;
+		for (uint64_t idx = 0; idx < whole.size; idx++) {
+			pk_pos p, q;
+			if (!slice_position(&whole, idx, &p))
+				continue;
+			int lead[2];
+			slice_leads(&p, lead);
+			pk_slice *sl = &part[lead[0] + 1][lead[1] + 1];
+			uint64_t j = slice_index(sl, &p);
+			if (j >= sl->size || !slice_position(sl, j, &q) || q.side[0] != p.side[0] || q.side[1] != p.side[1] ||
+			    q.kings != p.kings) {
+				bad++;
+				continue;
+			}
+			twice += seen[lead[0] + 1][lead[1] + 1][j]++ > 0;
+			count++;
+		}
+		/* and the walk over a part agrees with slice_position there */
+		uint64_t walk_bad = 0;
+		for (int a = 0; a <= EGDB_ROWS; a++)
+			for (int b = 0; b <= EGDB_ROWS; b++) {
+				if (!seen[a][b])
+					continue;
+				pk_slice_walk w;
+				slice_walk_init(&w, &part[a][b]);
+				for (uint64_t j = 0; j < part[a][b].size; j++) {
+					pk_pos p, q;
+					bool ok = slice_position(&part[a][b], j, &p), wok = slice_walk_position(&w, j, &q);
+					walk_bad += ok != wok || (ok && (p.side[0] != q.side[0] || p.side[1] != q.side[1] || p.kings != q.kings));
+				}
+				free(seen[a][b]);
+			}
+		CHECK_REPORT(bad == 0 && twice == 0 && walk_bad == 0 && count > 0, "%s: %llu positions not found in their part, %llu twice, %llu of the walk differ",
+			     names[i], (unsigned long long)bad, (unsigned long long)twice, (unsigned long long)walk_bad);
+	}
+}
+
 int main(void)
 {
 	index_bijection();
+	parts_divide();
 
 	char dir[] = "/tmp/pdnkit-egdb-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);

@@ -109,10 +109,56 @@ scanned=$(printf "%s\n" "$OUT" | sed -n 's/.*"scanned_levels":\([0-9]*\).*/\1/p'
 same=0
 for f in "$D"/*.egdb; do cmp -s -i 128 "$f" "$D1/$(basename "$f")" && same=$((same + 1)); done
 [ "$same" -eq 41 ] && pass || fail "--memory 4 builds the same 41 files: $same"
-# A pair whose tables do not fit is refused before it starts, not left to the kernel.
-run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-small" --memory 2
-expect_rc 3 "a pair past --memory refused"
+# A pair whose tables do not fit is built by parts (its positions split by the row of
+# each side's most advanced man, each part solved in turn, the slice joined from them):
+# the same files, byte for byte past the header, and no part left behind.
+run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-small" --memory 2 --json
+expect_rc 0 "pairs past --memory built by parts"
+expect_out_has '{"slice":"KK-MK","part":[0,7],' "each part reported"
+same=0
+for f in "$D"/*.egdb; do cmp -s -i 128 "$f" "$T_TMP/egdb-small/$(basename "$f")" && same=$((same + 1)); done
+[ "$same" -eq 41 ] && pass || fail "built by parts, the same 41 files: $same"
+[ ! -e "$T_TMP/egdb-small/parts" ] && pass || fail "the parts are removed once joined"
+# Without parts such a pair is refused before it starts, not left to the kernel; a pair
+# of kings alone has no parts.
+run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-never" --memory 2 --parts never
+expect_rc 3 "a pair past --memory refused with --parts never"
 expect_err_has "more than the 2 MiB the build may take" "the refusal says what it needs"
+run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-small" --memory 1 --slice KKK-K
+expect_rc 0 "a pair already built is not built again, whatever the memory"
+# Parts as jobs of a plan: one part at a time (--slice --part), each refused while a part
+# it reads is missing, a second run of one a no-op, then the pair joined by --slice.
+P="$T_TMP/egdb-parts"
+mkdir -p "$P"
+for f in "$D"/*.egdb; do case "$(basename "$f")" in MK-MM.egdb|MM-MK.egdb) ;; *) cp "$f" "$P/" ;; esac; done
+run "$PDNKIT" egdb build --slice MK-MM --part 5,6 --egdb "$P"
+expect_rc 3 "a part before the parts it reads refused"
+expect_err_has "MK-MM part 5,6 needs part 7,6, which is not built yet" "names the part it needs"
+run "$PDNKIT" egdb build --slice MK-MM --part 9,1 --egdb "$P"
+expect_rc 2 "a row out of range refused"
+run "$PDNKIT" egdb build --slice MK-MM --part 0,1 --egdb "$P"
+expect_rc 2 "row 0 for a side with men refused"
+run "$PDNKIT" egdb build --part 1,1 --egdb "$P"
+expect_rc 2 "--part without --slice refused"
+n=0
+for sum in 14 13 12 11 10 9 8 7 6 5 4 3 2; do
+	for a in 7 6 5 4 3 2 1; do
+		b=$((sum - a))
+		[ "$b" -ge 1 ] && [ "$b" -le 7 ] || continue
+		"$PDNKIT" egdb build --slice MK-MM --part "$a,$b" --egdb "$P" -q && n=$((n + 1))
+	done
+done
+[ "$n" -eq 49 ] && pass || fail "the 49 parts of MK-MM built one job each: $n"
+[ -e "$P/parts/MK-MM.3.4.part" ] && [ -e "$P/parts/MM-MK.4.3.part" ] && pass || fail "a part pair's two files kept"
+[ ! -e "$P/MK-MM.egdb" ] && pass || fail "no slice file before the join"
+run "$PDNKIT" egdb build --slice MM-MK --part 4,3 --egdb "$P"
+expect_rc 0 "a part already built"
+expect_err_has "already built" "a part already built (named from the mirror's side) is not built again"
+run "$PDNKIT" egdb build --slice MM-MK --egdb "$P" -q
+expect_rc 0 "the pair joined from its parts"
+cmp -s -i 128 "$D/MK-MM.egdb" "$P/MK-MM.egdb" && cmp -s -i 128 "$D/MM-MK.egdb" "$P/MM-MK.egdb" && pass ||
+	fail "the joined files are the whole build's"
+[ ! -e "$P/parts" ] && pass || fail "the parts removed after the join"
 run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-x" --memory 0
 expect_rc 2 "--memory 0 refused"
 run "$PDNKIT" egdb verify --dir "$D" --sample 100 --json --slice MM-KK

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "base/hash.h"
 #include "base/pool.h"
-#include "egdb/build.h"
+#include "egdb/build_int.h"
 #include "egdb/format.h"
 #include "egdb/retro.h"
 #include "pdn/zio.h"
@@ -29,201 +29,6 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
-
-void egdb_slice_path(const char *dir, const pk_material *mat, char *buf, size_t size)
-{
-	char name[32];
-	material_name(mat, name, sizeof name);
-	snprintf(buf, size, "%s/%s%s", dir, name, EGDB_SUFFIX);
-}
-
-typedef struct {
-	const uint8_t *codes;
-	uint64_t size;
-	int level;
-	uint8_t **out;
-	size_t *osize;
-	atomic_uint next;
-	uint32_t nblocks;
-	atomic_int failed;
-} compress_job;
-
-static void compress_worker(int i, void *ctx)
-{
-	(void)i;
-	compress_job *j = ctx;
-	for (;;) {
-		uint32_t b = atomic_fetch_add(&j->next, 1);
-		if (b >= j->nblocks || atomic_load(&j->failed))
-			return;
-		uint64_t start = (uint64_t)b * EGDB_BLOCK_BYTES;
-		size_t n = j->size - start < EGDB_BLOCK_BYTES ? (size_t)(j->size - start) : EGDB_BLOCK_BYTES;
-		size_t cap = zio_block_bound(n);
-		j->out[b] = malloc(cap);
-		if (!j->out[b] || !(j->osize[b] = zio_block_compress(j->out[b], cap, j->codes + start, n, j->level))) {
-			atomic_store(&j->failed, 1);
-			return;
-		}
-	}
-}
-
-/* The threat positions of a table that its packed file leaves out (egdb_threat_omitted),
- * as bits, found a block of 65,536 indices at a time by each thread (each its own words). */
-#define THREAT_CHUNK 65536u
-typedef struct {
-	const pk_slice *sl;
-	const retro_table *t;
-	uint64_t *bits;
-	uint64_t chunks;
-	atomic_uint_fast64_t next, count;
-} threat_job;
-
-static void threat_worker(int i, void *ctx)
-{
-	(void)i;
-	threat_job *j = ctx;
-	pk_slice_walk w;
-	slice_walk_init(&w, j->sl);
-	uint64_t found = 0;
-	for (;;) {
-		uint64_t c = atomic_fetch_add(&j->next, 1);
-		if (c >= j->chunks)
-			break;
-		uint64_t lo = c * THREAT_CHUNK, hi = lo + THREAT_CHUNK < j->sl->size ? lo + THREAT_CHUNK : j->sl->size;
-		for (uint64_t x = lo; x < hi; x++) {
-			pk_pos p;
-			if (j->t->val[x] == V_HOLE || j->t->cnt[x] == C_CAPTURE || !slice_walk_position(&w, x, &p))
-				continue;
-			if (egdb_threat_omitted(&p)) {
-				j->bits[x >> 6] |= 1ull << (x & 63);
-				found++;
-			}
-		}
-	}
-	atomic_fetch_add(&j->count, found);
-}
-
-/* Writes the codes of slice sl as a slice file (through a temporary name, renamed when
- * complete); with a table t, the positions it says are not stored (holes, captures) take
- * the code before them, without one the codes are written as they are. */
-static int write_slice(const char *dir, const pk_slice *sl, const retro_table *t, const uint8_t *codes,
-		       const egdb_header *h0, bool bytes_layout, bool store_threats, int threads, int level, uint64_t *bytes,
-		       char *err, size_t errsize)
-{
-	egdb_header h = *h0;
-	/* Positions not stored take the code before them: runs compress to nothing. Without
-	 * distances, a code is two bits (0 draw, 1 loss, 2 win), four packed in a byte. */
-	bool packed = !(h.flags & EGDB_FLAG_DISTANCES) && !bytes_layout;
-	if (packed)
-		h.flags |= EGDB_FLAG_PACKED;
-	/* and, packed, the threats whose value a probe finds from their moves */
-	uint64_t *threat = NULL;
-	if (packed && t && !store_threats) {
-		threat_job tj = { .sl = sl, .t = t, .chunks = (sl->size + THREAT_CHUNK - 1) / THREAT_CHUNK };
-		threat = calloc((sl->size + 63) / 64 + 1, sizeof *threat);
-		if (!threat) {
-			snprintf(err, errsize, "out of memory");
-			return -1;
-		}
-		tj.bits = threat;
-		atomic_store(&tj.next, 0);
-		atomic_store(&tj.count, 0);
-		pool_run(threads, threat_worker, &tj);
-		h.flags |= EGDB_FLAG_THREATS;
-		h.threats = atomic_load(&tj.count);
-	}
-	uint64_t nbytes = packed ? (sl->size + 3) / 4 : sl->size;
-	uint8_t *stored = calloc(nbytes ? nbytes : 1, 1);
-	if (!stored) {
-		snprintf(err, errsize, "out of memory");
-		free(threat);
-		return -1;
-	}
-	uint8_t last = 0;
-	for (uint64_t i = 0; i < sl->size; i++) {
-		uint8_t c = last;
-		if (!t || (t->val[i] != V_HOLE && t->cnt[i] != C_CAPTURE && !(threat && threat[i >> 6] >> (i & 63) & 1))) {
-			c = codes[i];
-			if (!(h.flags & EGDB_FLAG_DISTANCES) && c)
-				c = (c & 1) ? 1 : 2;
-			last = c;
-		}
-		if (packed)
-			stored[i >> 2] |= (uint8_t)(c << (2 * (i & 3)));
-		else
-			stored[i] = c;
-	}
-	free(threat);
-	compress_job j = { .codes = stored, .size = nbytes, .level = level };
-	uint32_t bpos = packed ? EGDB_PACKED_BLOCK_POSITIONS : EGDB_BLOCK_POSITIONS;
-	j.nblocks = h.nblocks = (uint32_t)((sl->size + bpos - 1) / bpos);
-	h.block_positions = bpos;
-	j.out = calloc(j.nblocks ? j.nblocks : 1, sizeof *j.out);
-	j.osize = calloc(j.nblocks ? j.nblocks : 1, sizeof *j.osize);
-	egdb_block *bl = calloc(j.nblocks ? j.nblocks : 1, sizeof *bl);
-	size_t hsize = EGDB_HEADER_BYTES + (size_t)j.nblocks * EGDB_BLOCK_ENTRY_BYTES;
-	uint8_t *head = malloc(hsize);
-	int rc = -1;
-	FILE *f = NULL;
-	char path[4096], tmp[4200];
-	egdb_slice_path(dir, &sl->mat, path, sizeof path);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	if (!j.out || !j.osize || !bl || !head) {
-		snprintf(err, errsize, "out of memory");
-		goto out;
-	}
-	atomic_store(&j.next, 0);
-	atomic_store(&j.failed, 0);
-	pool_run(threads, compress_worker, &j);
-	if (atomic_load(&j.failed)) {
-		snprintf(err, errsize, "compression failed (out of memory?)");
-		goto out;
-	}
-	uint64_t off = hsize;
-	for (uint32_t b = 0; b < j.nblocks; b++) {
-		bl[b].offset = off;
-		bl[b].csize = (uint32_t)j.osize[b];
-		bl[b].checksum = fnv32(FNV32_INIT, j.out[b], j.osize[b]);
-		off += j.osize[b];
-	}
-	egdb_encode_header(&h, bl, head);
-	if (!(f = fopen(tmp, "wb"))) {
-		snprintf(err, errsize, "%.400s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	bool ok = fwrite(head, 1, hsize, f) == hsize;
-	for (uint32_t b = 0; ok && b < j.nblocks; b++)
-		ok = fwrite(j.out[b], 1, j.osize[b], f) == j.osize[b];
-	ok = fflush(f) == 0 && ok && fsync(fileno(f)) == 0;
-	if (fclose(f) != 0)
-		ok = false;
-	f = NULL;
-	if (!ok || rename(tmp, path) != 0) {
-		snprintf(err, errsize, "%.400s: %s", ok ? path : tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	*bytes = off;
-	rc = 0;
-out:
-	if (j.out)
-		for (uint32_t b = 0; b < j.nblocks; b++)
-			free(j.out[b]);
-	free(j.out);
-	free(j.osize);
-	free(bl);
-	free(head);
-	free(stored);
-	return rc;
-}
-
-typedef struct {
-	pk_material mat, mir;
-	bool self;
-	char name[32], mname[32];
-	int pieces, men, weaker;        /* weaker: the pieces of the side with fewer */
-	uint64_t size;
-} pair_spec;
 
 /* A pair depends on the pairs of fewer pieces (captures) and on those of the same split
  * with one man fewer (crownings), so within a level any split may come first. The most
@@ -297,8 +102,7 @@ static pair_spec *all_pairs(int n, int *count)
 	return l.v;
 }
 
-/* Whether the pair keeps distances in its files. */
-static bool pair_distances(const pk_build_opts *o, const pair_spec *s)
+bool egdb_pair_distances(const pk_build_opts *o, const pair_spec *s)
 {
 	return s->pieces <= o->dist_pieces || s->men <= o->dist_men;
 }
@@ -315,7 +119,7 @@ static bool have_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s)
 			return false;
 		if (egdb_add_file(db, path, why, sizeof why) < 0)
 			return false;
-		if (pair_distances(o, s) && !egdb_slice_distances(db, k ? &s->mir : &s->mat))
+		if (egdb_pair_distances(o, s) && !egdb_slice_distances(db, k ? &s->mir : &s->mat))
 			return false;
 	}
 	return true;
@@ -324,6 +128,8 @@ static bool have_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s)
 static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t queue_cap, const pair_spec *s,
 		      pk_build_event *ev, char *err, size_t errsize)
 {
+	if (s->parts)
+		return egdb_build_parts(db, o, threads, queue_cap, s, ev, err, errsize);
 	double t0 = now();
 	retro_pair pr;
 	memset(&pr, 0, sizeof pr);
@@ -340,7 +146,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t
 		return rc;
 	}
 	ev->scans = pr.scans;
-	bool dist = pair_distances(o, s);
+	bool dist = egdb_pair_distances(o, s);
 	uint64_t build_ms = (uint64_t)((now() - t0) * 1000);
 	ev->positions = ev->wins = ev->losses = ev->draws = 0;
 	ev->longest = 0;
@@ -353,46 +159,15 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t
 		h.flags = dist ? EGDB_FLAG_DISTANCES : 0;
 		h.size = t->sl.size;
 		h.build_ms = build_ms;
-		uint8_t *codes = malloc(t->sl.size ? t->sl.size : 1);
-		if (!codes) {
-			snprintf(err, errsize, "out of memory");
+		uint8_t *codes;
+		if (egdb_table_codes(t, &h, &codes, err, errsize) < 0) {
 			rc = -1;
 			break;
 		}
-		for (uint64_t i = 0; i < t->sl.size; i++) {
-			uint16_t v = t->val[i];
-			if (v == V_HOLE) {
-				codes[i] = 0;
-				continue;
-			}
-			h.positions++;
-			if (t->cnt[i] == C_CAPTURE)
-				h.captures++;
-			if (v == V_DRAW) {
-				codes[i] = 0;
-				h.draws++;
-				continue;
-			}
-			if (v > 254) {
-				snprintf(err, errsize, "%s: a distance of %u plies does not fit the format", s->name, v);
-				rc = -1;
-				break;
-			}
-			codes[i] = (uint8_t)(v + 1);
-			if (v & 1) {
-				h.wins++;
-				if (v > h.longest_win)
-					h.longest_win = v;
-			} else {
-				h.losses++;
-				if (v > h.longest_loss)
-					h.longest_loss = v;
-			}
-		}
 		uint64_t bytes = 0;
 		if (rc == 0)
-			rc = write_slice(o->dir, &t->sl, t, codes, &h, o->bytes_layout, o->store_threats, threads, o->level, &bytes,
-					 err, errsize);
+			rc = egdb_write_slice(o->dir, &t->sl, t, codes, &h, o->bytes_layout, o->store_threats, threads, o->level,
+					      &bytes, err, errsize);
 		if (rc == 0 && egdb_add_memory(db, &t->sl.mat, codes, true) < 0) {
 			snprintf(err, errsize, "out of memory");
 			rc = -1;
@@ -517,7 +292,32 @@ static int load_needed(pk_egdb *db, const pk_build_opts *o, const pair_spec *v, 
  * position, then a byte a position of one slice while it is written. */
 static uint64_t pair_memory(const pair_spec *s)
 {
-	return 4 * s->size;
+	if (!s->parts)
+		return 4 * s->size;
+	/* by parts: the largest of a part pair's build with the parts it reads in memory,
+	 * and the join (two bits and a bit a position of the larger slice) */
+	egdb_part_pair u[EGDB_ROWS * EGDB_ROWS];
+	int n = egdb_part_pairs(s, u);
+	uint64_t most = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t m = 4 * u[i].size + egdb_part_reads_bytes(s, &u[i], u, n);
+		if (m > most)
+			most = m;
+	}
+	pk_slice a, b;
+	slice_init(&a, &s->mat);
+	slice_init(&b, &s->mir);
+	uint64_t join = (a.size > b.size ? a.size : b.size) / 8 * 3;
+	return most > join ? most : join;
+}
+
+/* Whether a pair is built by parts: one with men, when asked, when its tables would not
+ * fit beside the slices held (budget left), or when its parts are being built. */
+static bool pair_by_parts(const pk_build_opts *o, const pair_spec *s, uint64_t left)
+{
+	if (s->men == 0 || o->parts == EGDB_PARTS_NEVER)
+		return false;
+	return o->parts == EGDB_PARTS_ALWAYS || o->part_only || 4 * s->size > left || egdb_parts_started(o, s);
 }
 
 /* Whether pair a reads pair b: a move from one of a's slices leads into one of b's. */
@@ -672,11 +472,18 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 			ev.count++;
 		}
 	}
-	if (target >= 0 && have[target]) {
+	if (target >= 0 && (have[target] || (o->part_only && v[target].men && egdb_part_done(db, o, &v[target])))) {
 		/* a job of a plan run again: its pair is there and sound, nothing to do */
 		ev.kind = EGDB_EV_LOADED;
 		ev.name = v[target].name;
 		ev.mirror = v[target].self ? NULL : v[target].mname;
+		if (!have[target]) {
+			ev.part = true;
+			ev.lead[0] = o->part[0];
+			ev.lead[1] = o->part[1];
+			ev.name = o->only;
+			ev.mirror = NULL;
+		}
 		ev.elapsed = now() - t0;
 		if (o->progress)
 			o->progress(o->ctx, &ev);
@@ -705,7 +512,7 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 					continue;
 				if (g != target && !have[g]) {
 					snprintf(err, errsize, "%s needs %s, which is not built yet%s (build the slices of fewer pieces or men first)",
-						 v[target].name, s->name, pair_distances(o, s) ? " with distances" : "");
+						 v[target].name, s->name, egdb_pair_distances(o, s) ? " with distances" : "");
 					rc = -1;
 					break;
 				}
@@ -738,6 +545,13 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 			 * a time, each on every thread. */
 			uint64_t a = 0, b = 0;
 			const pair_spec *big = NULL;
+			uint64_t budget = memory_budget(o);
+			bool parts = false;
+			for (int t = 0; t < ntodo; t++) {
+				pair_spec *s = &v[todo[t]];
+				s->parts = pair_by_parts(o, s, budget > held ? budget - held : 0);
+				parts |= s->parts;
+			}
 			for (int t = 0; t < ntodo; t++) {
 				uint64_t m = pair_memory(&v[todo[t]]);
 				if (m > a) {
@@ -748,7 +562,6 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 					b = m;
 				}
 			}
-			uint64_t budget = memory_budget(o);
 			if (held + a > budget) {
 				snprintf(err, errsize,
 					 "%s needs about %" PRIu64 " MiB (%" PRIu64 " for its tables, %" PRIu64 " for the slices it reads), more than the %" PRIu64 " MiB the build may take (--memory)",
@@ -757,7 +570,7 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 				break;
 			}
 			int workers = ntodo < o->threads ? ntodo : o->threads;
-			if (workers > 1 && held + a + b > budget)
+			if (workers > 1 && (held + a + b > budget || parts))
 				workers = 1;
 			uint64_t used = held + a + (workers > 1 ? b : 0);
 			gj.queue_cap = (budget - used) / (uint64_t)workers / 8;
@@ -834,7 +647,7 @@ int egdb_repack(const char *dir, int threads, int level, void (*progress)(void *
 				rc = -1;
 			}
 		if (rc == 0)
-			rc = write_slice(tmpdir, &sl, NULL, codes, &h, false, true, threads, level, &bytes, err, errsize);
+			rc = egdb_write_slice(tmpdir, &sl, NULL, codes, &h, false, true, threads, level, &bytes, err, errsize);
 		/* read back, every code against the old file's, before it takes the old one's place */
 		char path[4300];
 		egdb_slice_path(tmpdir, &v[i].mat, path, sizeof path);

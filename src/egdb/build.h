@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include "egdb/egdb.h"
 
-enum { EGDB_EV_LOADED, EGDB_EV_START, EGDB_EV_DONE };
+enum { EGDB_EV_LOADED, EGDB_EV_START, EGDB_EV_DONE, EGDB_EV_PART };
 
 typedef struct {
 	int kind;                    /* EGDB_EV_* */
@@ -26,6 +26,9 @@ typedef struct {
 	uint64_t scans;              /* levels found by a scan, the queue past --memory (DONE) */
 	uint64_t done, total;        /* index positions built so far and to build in all */
 	double elapsed;              /* since the build began */
+	bool part;                   /* PART, or LOADED of a --part job: of a part pair */
+	int lead[2];                 /* then its leading rows (-1 none); PART: its positions
+				      * and the pair's seconds so far in positions, seconds */
 } pk_build_event;
 
 typedef struct {
@@ -41,6 +44,10 @@ typedef struct {
 				      * comparisons; pdnkit-egdb(5)) */
 	const char *dir;
 	const char *only;            /* NULL, or the name of one slice: build its pair only */
+	int parts;                   /* EGDB_PARTS_*: which pairs are built by parts */
+	bool part_only;              /* with only: build its part pair of leading rows part[]
+				      * (rows 0..6, -1 a side without men) and nothing else */
+	int part[2];
 	size_t cache_bytes;
 	uint64_t memory;             /* bytes the build may take (0: 80% of the machine's): two
 				      * pairs are built side by side only when both fit */
@@ -48,6 +55,11 @@ typedef struct {
 	void (*progress)(void *ctx, const pk_build_event *ev);
 	void *ctx;
 } pk_build_opts;
+
+/* A pair is built by parts (its positions split by the row of each side's most advanced
+ * man, parts.c) when it would not fit the memory the build may take (AUTO), always when
+ * it has men (ALWAYS), or never. */
+enum { EGDB_PARTS_AUTO = 0, EGDB_PARTS_ALWAYS = 1, EGDB_PARTS_NEVER = -1 };
 
 /* 0 done, 1 stopped by *stop (finished slices kept), -1 failed with the reason. */
 int egdb_build(const pk_build_opts *o, char *err, size_t errsize);

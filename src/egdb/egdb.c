@@ -20,7 +20,7 @@
 
 #define KEYS (9 * 9 * 9 * 9)
 
-typedef struct {
+typedef struct eslice_s {
 	pk_slice sl;
 	pk_egdb_slice_info info;
 	int id;
@@ -31,7 +31,13 @@ typedef struct {
 				  * EGDB_PACKED_BLOCK_POSITIONS when packed */
 	bool packed;             /* two-bit codes, four a byte */
 	bool threats;            /* threat positions not stored (egdb_threat_omitted) */
+	/* A slice present only as parts: this entry holds them (PARTS_AT), and has no codes of
+	 * its own. */
+	struct eslice_s **parts;
 } eslice;
+
+#define PART_SLOTS ((EGDB_ROWS + 1) * (EGDB_ROWS + 1))
+static int part_at(int lead0, int lead1) { return (lead0 + 1) * (EGDB_ROWS + 1) + lead1 + 1; }
 
 typedef struct {
 	int slice;               /* -1: empty */
@@ -60,6 +66,8 @@ struct pk_egdb {
 	slot *slots;                 /* nsets * WAYS */
 	size_t nsets;
 	atomic_ullong probes, reads;
+	eslice **holders;            /* the entries holding parts (by_key's while no whole slice replaced them) */
+	int nholders;
 	pthread_mutex_t err_lock;
 	char err[4608];
 };
@@ -108,6 +116,11 @@ void egdb_free(pk_egdb *db)
 	for (int i = 0; i < db->n; i++)
 		slice_free(db->list[i]);
 	free(db->list);
+	for (int i = 0; i < db->nholders; i++) {
+		free(db->holders[i]->parts);
+		free(db->holders[i]);
+	}
+	free(db->holders);
 	for (size_t i = 0; i < db->nsets * WAYS; i++)
 		free(db->slots[i].data);
 	free(db->slots);
@@ -159,7 +172,7 @@ static int put_slice(pk_egdb *db, eslice *s)
 	int k = mat_key(&s->sl.mat);
 	if (k < 0)
 		return -1;
-	if (db->by_key[k]) {
+	if (db->by_key[k] && !db->by_key[k]->parts) {
 		/* Replace in place: the id stays, the cached blocks of the old one go. */
 		eslice *old = db->by_key[k];
 		s->id = old->id;
@@ -183,6 +196,95 @@ static int put_slice(pk_egdb *db, eslice *s)
 	db->list[db->n++] = s;
 	db->by_key[k] = s;
 	return 0;
+}
+
+/* Adds a part (s->sl a part) to the entry holding its slice's parts, made at the first;
+ * a part of a slice present whole is not wanted (freed, 0). Under db->lock. */
+static int put_part(pk_egdb *db, eslice *s)
+{
+	int k = mat_key(&s->sl.mat);
+	if (k < 0)
+		return -1;
+	eslice *h = db->by_key[k];
+	if (h && !h->parts) {
+		slice_free(s);
+		return 0;
+	}
+	if (!h) {
+		eslice **l = realloc(db->holders, sizeof *l * (size_t)(db->nholders + 1));
+		if (!l)
+			return -1;
+		db->holders = l;
+		if (!(h = calloc(1, sizeof *h)) || !(h->parts = calloc(PART_SLOTS, sizeof *h->parts))) {
+			free(h);
+			return -1;
+		}
+		h->fd = -1;
+		h->id = -1;
+		slice_init(&h->sl, &s->sl.mat);
+		h->info = s->info;
+		h->info.part = false;
+		h->info.size = h->sl.size;
+		db->holders[db->nholders++] = h;
+		db->by_key[k] = h;
+	}
+	eslice **at = &h->parts[part_at(s->sl.lead[0], s->sl.lead[1])];
+	if (*at) {
+		eslice *old = *at;
+		s->id = old->id;
+		db->list[s->id] = s;
+		for (size_t i = 0; i < db->nsets * WAYS; i++)
+			if (db->slots[i].slice == s->id)
+				db->slots[i].slice = -1;
+		slice_free(old);
+	} else {
+		if (db->n == db->cap) {
+			int cap = db->cap ? db->cap * 2 : 64;
+			eslice **l = realloc(db->list, sizeof *l * (size_t)cap);
+			if (!l)
+				return -1;
+			db->list = l;
+			db->cap = cap;
+		}
+		s->id = db->n;
+		db->list[db->n++] = s;
+	}
+	*at = s;
+	return 0;
+}
+
+int egdb_add_part_memory(pk_egdb *db, const pk_slice *sl, uint8_t *codes, bool distances)
+{
+	eslice *s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	s->fd = -1;
+	s->sl = *sl;
+	s->mem = codes;
+	s->info.mat = sl->mat;
+	material_name(&sl->mat, s->info.name, sizeof s->info.name);
+	s->info.distances = distances;
+	s->info.in_memory = true;
+	s->info.size = sl->size;
+	s->info.part = true;
+	s->info.lead[0] = sl->lead[0];
+	s->info.lead[1] = sl->lead[1];
+	pthread_mutex_lock(&db->lock);
+	int rc = put_part(db, s);
+	pthread_mutex_unlock(&db->lock);
+	if (rc < 0) {
+		s->mem = NULL;
+		slice_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+bool egdb_has_part(const pk_egdb *db, const pk_material *mat, int lead0, int lead1)
+{
+	int k = mat_key(mat);
+	eslice *h = k < 0 ? NULL : db->by_key[k];
+	return h && h->parts && h->parts[part_at(mat->m[0] ? lead0 : -1, mat->m[1] ? lead1 : -1)];
 }
 
 int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool distances)
@@ -237,8 +339,14 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 		slice_free(s);
 		return -1;
 	}
-	slice_init(&s->sl, &h.mat);
+	if (h.flags & EGDB_FLAG_PART)
+		slice_init_part(&s->sl, &h.mat, h.lead[0], h.lead[1]);
+	else
+		slice_init(&s->sl, &h.mat);
 	pk_egdb_slice_info *in = &s->info;
+	in->part = h.flags & EGDB_FLAG_PART;
+	in->lead[0] = h.lead[0];
+	in->lead[1] = h.lead[1];
 	in->mat = h.mat;
 	material_name(&h.mat, in->name, sizeof in->name);
 	snprintf(in->path, sizeof in->path, "%s", path);
@@ -264,6 +372,17 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 			 (unsigned long long)h.size, in->name, (unsigned long long)s->sl.size);
 		slice_free(s);
 		return -1;
+	}
+	if (in->part) {
+		pthread_mutex_lock(&db->lock);
+		int rc = put_part(db, s);
+		pthread_mutex_unlock(&db->lock);
+		if (rc < 0) {
+			snprintf(err, errsize, "%s: out of memory", path);
+			slice_free(s);
+			return -1;
+		}
+		return 0;
 	}
 	if (put_slice(db, s) < 0) {
 		snprintf(err, errsize, "%s: out of memory", path);
@@ -346,7 +465,7 @@ int egdb_unload_memory(pk_egdb *db, const pk_material *mat)
 bool egdb_has(const pk_egdb *db, const pk_material *mat)
 {
 	int k = mat_key(mat);
-	return k >= 0 && db->by_key[k];
+	return k >= 0 && db->by_key[k] && !db->by_key[k]->parts;
 }
 
 static int missing(const pk_material *a, void *ctx)
@@ -372,6 +491,8 @@ int egdb_max_pieces(const pk_egdb *db)
 {
 	int n = 0;
 	for (int i = 0; i < db->n; i++) {
+		if (db->list[i]->sl.part)
+			continue;
 		int k = material_pieces(&db->list[i]->sl.mat);
 		if (k > n)
 			n = k;
@@ -646,6 +767,12 @@ static int code_of(pk_egdb *db, const pk_pos *p, int depth)
 		}
 		return combine_code(&cb);
 	}
+	if (s->parts) {
+		int lead[2];
+		slice_leads(&c, lead);
+		if (!(s = s->parts[part_at(lead[0], lead[1])]))
+			return -1;
+	}
 	return stored_code(db, s, slice_index(&s->sl, &c));
 }
 
@@ -668,7 +795,7 @@ int egdb_probe(pk_egdb *db, const pk_pos *p, pk_egdb_result *r)
 	if (c.side[0] && c.side[1]) {
 		pk_material mat;
 		egdb_material(&c, &mat);
-		dist = db->by_key[mat_key(&mat)]->info.distances;
+		dist = db->by_key[mat_key(&mat)]->info.distances;   /* a holder's: its first part's */
 	}
 	r->plies = r->value == EGDB_DRAW || !dist ? -1 : code - 1;
 	return EGDB_FOUND;
@@ -693,10 +820,12 @@ pk_egdb_slice_info *egdb_slices(const pk_egdb *db, int *n)
 		*n = 0;
 		return NULL;
 	}
+	int m = 0;
 	for (int i = 0; i < db->n; i++)
-		out[i] = db->list[i]->info;
-	qsort(out, (size_t)db->n, sizeof *out, info_order);
-	*n = db->n;
+		if (!db->list[i]->sl.part)
+			out[m++] = db->list[i]->info;
+	qsort(out, (size_t)m, sizeof *out, info_order);
+	*n = m;
 	return out;
 }
 
@@ -705,7 +834,7 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 {
 	int k = mat_key(mat);
 	eslice *s = k < 0 ? NULL : db->by_key[k];
-	if (!s) {
+	if (!s || s->parts) {
 		set_error(db, "no slice for that material");
 		return -1;
 	}
@@ -750,14 +879,9 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 	return checked;
 }
 
-int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
+/* Reads every block of one slice or part on disk into memory. */
+static int load_eslice(pk_egdb *db, eslice *s, char *err, size_t errsize)
 {
-	int k = mat_key(mat);
-	eslice *s = k < 0 ? NULL : db->by_key[k];
-	if (!s) {
-		snprintf(err, errsize, "no such slice");
-		return -1;
-	}
 	if (s->mem)
 		return 0;
 	uint8_t *mem = malloc(s->sl.size ? s->sl.size : 1);
@@ -791,6 +915,37 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
 	pthread_mutex_lock(&db->lock);
 	s->mem = mem;
 	pthread_mutex_unlock(&db->lock);
+	return 0;
+}
+
+int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
+{
+	int k = mat_key(mat);
+	eslice *s = k < 0 ? NULL : db->by_key[k];
+	if (!s || s->parts) {
+		snprintf(err, errsize, "no such slice");
+		return -1;
+	}
+	return load_eslice(db, s, err, errsize);
+}
+
+int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, bool load, char *err, size_t errsize)
+{
+	int k = mat_key(mat);
+	eslice *h = k < 0 ? NULL : db->by_key[k];
+	eslice *s = h && h->parts ? h->parts[part_at(mat->m[0] ? lead0 : -1, mat->m[1] ? lead1 : -1)] : NULL;
+	if (!s) {
+		snprintf(err, errsize, "no such part");
+		return -1;
+	}
+	if (load)
+		return load_eslice(db, s, err, errsize);
+	if (s->mem && s->fd >= 0) {
+		pthread_mutex_lock(&db->lock);
+		free(s->mem);
+		s->mem = NULL;
+		pthread_mutex_unlock(&db->lock);
+	}
 	return 0;
 }
 

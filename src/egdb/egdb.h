@@ -42,6 +42,8 @@ typedef struct {
 	bool packed;             /* win, loss or draw in two bits (pdnkit-egdb(5)) */
 	bool threats;            /* threat positions not stored (egdb_threat_omitted) */
 	bool in_memory;
+	bool part;               /* a part of the slice (pdnkit-egdb(5)), lead its rows */
+	int lead[2];
 	uint64_t size, positions, wins, losses, draws, captures;
 	uint64_t threat_positions; /* positions not stored as threats */
 	uint32_t longest_win, longest_loss;
@@ -91,7 +93,16 @@ const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err,
  * file again. 0; 1 when the slice was not in memory; -1 when it is held only in memory
  * (egdb_add_memory), which is kept. Not while another thread probes. */
 int egdb_unload_memory(pk_egdb *db, const pk_material *mat);
-/* Whether the slice is present. */
+/* Adds the codes of a part of a slice held in memory (sl a part: slice_init_part), as
+ * egdb_add_memory does a slice: probes of positions of that part read it. -1 when out
+ * of memory. A slice's parts are used while the slice itself is absent. */
+int egdb_add_part_memory(pk_egdb *db, const pk_slice *sl, uint8_t *codes, bool distances);
+/* Reads a part present as a file into memory (egdb_load_memory's way), or with !load
+ * lets its memory go (its probes read the file again). -1 with the reason. */
+int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, bool load, char *err, size_t errsize);
+/* Whether the part of a slice with these leading rows is present. */
+bool egdb_has_part(const pk_egdb *db, const pk_material *mat, int lead0, int lead1);
+/* Whether the slice is present (whole: not only some of its parts). */
 bool egdb_has(const pk_egdb *db, const pk_material *mat);
 /* The largest n such that every slice of up to n pieces is present (0: none). */
 int egdb_pieces(const pk_egdb *db);

@@ -55,6 +55,10 @@ void egdb_encode_header(const egdb_header *h, const egdb_block *blocks, uint8_t 
 	put64(out + 80, h->build_ms);
 	put64(out + 88, h->captures);
 	put64(out + 96, h->threats);
+	if (h->flags & EGDB_FLAG_PART) {
+		out[104] = (uint8_t)(h->lead[0] + 1);
+		out[105] = (uint8_t)(h->lead[1] + 1);
+	}
 	uint8_t *t = out + EGDB_HEADER_BYTES;
 	for (uint32_t i = 0; i < h->nblocks; i++, t += EGDB_BLOCK_ENTRY_BYTES) {
 		put64(t, blocks[i].offset);
@@ -107,17 +111,29 @@ int egdb_read_header(int fd, uint64_t file_size, egdb_header *h, egdb_block **bl
 	h->build_ms = get64(b + 80);
 	h->captures = get64(b + 88);
 	h->threats = get64(b + 96);
+	h->lead[0] = b[104] - 1;
+	h->lead[1] = b[105] - 1;
 	if (!material_valid(&h->mat) || material_pieces(&h->mat) > EGDB_MAX_PIECES) {
 		snprintf(why, whysize, "damaged header: material %d/%d against %d/%d", h->mat.m[0], h->mat.k[0], h->mat.m[1],
 			 h->mat.k[1]);
 		return -1;
 	}
 	bool packed = h->flags & EGDB_FLAG_PACKED;
-	if ((h->flags & ~(EGDB_FLAG_DISTANCES | EGDB_FLAG_PACKED | EGDB_FLAG_THREATS)) ||
-	    (packed && (h->flags & EGDB_FLAG_DISTANCES)) || ((h->flags & EGDB_FLAG_THREATS) && !packed)) {
+	bool part = h->flags & EGDB_FLAG_PART;
+	if ((h->flags & ~(EGDB_FLAG_DISTANCES | EGDB_FLAG_PACKED | EGDB_FLAG_THREATS | EGDB_FLAG_PART)) ||
+	    (packed && (h->flags & EGDB_FLAG_DISTANCES)) || ((h->flags & EGDB_FLAG_THREATS) && !packed) ||
+	    (part && packed)) {
 		snprintf(why, whysize, "damaged header, or of a newer pdnkit: flags %#x", h->flags);
 		return -1;
 	}
+	if (part ? h->lead[0] >= EGDB_ROWS || h->lead[1] >= EGDB_ROWS || (h->lead[0] < 0) != (h->mat.m[0] == 0) ||
+			   (h->lead[1] < 0) != (h->mat.m[1] == 0)
+		 : b[104] || b[105]) {
+		snprintf(why, whysize, "damaged header: leading rows %d and %d", b[104] - 1, b[105] - 1);
+		return -1;
+	}
+	if (!part)
+		h->lead[0] = h->lead[1] = -1;
 	uint32_t bpos = packed ? EGDB_PACKED_BLOCK_POSITIONS : EGDB_BLOCK_POSITIONS;
 	if (h->block_positions != bpos || h->nblocks != (h->size + bpos - 1) / bpos) {
 		snprintf(why, whysize, "damaged header: %u blocks of %u positions for %llu positions", h->nblocks,

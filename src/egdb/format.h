@@ -23,6 +23,11 @@
  * has one, and no move leads to such a position again (egdb_threat_omitted) are not
  * stored either; a probe searches their moves, as it does a capture's. */
 #define EGDB_FLAG_THREATS 4u
+/* A part file (DIR/parts/NAME.R0.R1.part): one part of a slice (pk_slice.part; its
+ * leading rows at header offsets 104 and 105, each the row plus one, 0 for a side
+ * without men), a byte a position, written while a slice pair is built by parts and
+ * deleted when they are joined into the slice's file. */
+#define EGDB_FLAG_PART 8u
 
 typedef struct {
 	pk_material mat;
@@ -31,6 +36,7 @@ typedef struct {
 	uint32_t block_positions, nblocks;
 	uint64_t positions, wins, losses, draws, captures;
 	uint64_t threats;        /* positions left out by EGDB_FLAG_THREATS */
+	int lead[2];             /* EGDB_FLAG_PART: the part's leading rows (-1 none) */
 	uint32_t longest_win, longest_loss;
 	uint64_t build_ms;
 } egdb_header;

@@ -87,13 +87,22 @@ static int push(retro_pair *pr, levels *lq, unsigned level, int t, uint64_t idx)
 	return 0;
 }
 
-/* A move that leaves the pair: a capture, or a man crowned. */
-static bool leaves(const pk_pos *p, const pk_move *m)
+/* A move that leaves the pair: a capture, or a man crowned; when the pair is of parts,
+ * also a man's step that moves its side's leading row on (into a part built before). */
+static bool leaves(const retro_pair *pr, const pk_pos *p, const pk_move *m)
 {
-	return move_is_capture(m) || (!(p->kings >> m->from & 1) && (bb_sq(move_to(m)) & BB_BLACK_KINGROW));
+	if (move_is_capture(m))
+		return true;
+	if (p->kings >> m->from & 1)
+		return false;
+	bb_t to = bb_sq(move_to(m));
+	if (to & BB_BLACK_KINGROW)
+		return true;
+	/* the mover's men move up the squares' order: its lead is its highest man's row */
+	return pr->t[0].sl.part && (31 - __builtin_clz(to)) / 4 > (31 - __builtin_clz(p->side[0] & ~p->kings)) / 4;
 }
 
-/* Step 1 for one position; returns -1 when a slice it needs is missing. */
+/* Step 1 for one position; returns -1 when a slice (or part) it needs is missing. */
 static int init_one(retro_pair *pr, retro_table *t, pk_slice_walk *walk, uint64_t idx)
 {
 	pk_pos p;
@@ -108,7 +117,7 @@ static int init_one(retro_pair *pr, retro_table *t, pk_slice_walk *walk, uint64_
 	int inside = 0;
 	bool draw = false;
 	for (int i = 0; i < ml.n; i++) {
-		if (!leaves(&p, &ml.m[i])) {
+		if (!leaves(pr, &p, &ml.m[i])) {
 			inside++;
 			continue;
 		}
@@ -174,7 +183,7 @@ static unsigned loss_bound(retro_pair *pr, const pk_pos *p)
 	gen_moves(p, &ml);
 	unsigned bound = 0;
 	for (int i = 0; i < ml.n; i++) {
-		if (!leaves(p, &ml.m[i]))
+		if (!leaves(pr, p, &ml.m[i]))
 			continue;
 		pk_pos q;
 		pos_make(p, &ml.m[i], &q);
@@ -249,6 +258,14 @@ static int predecessors(const retro_pair *pr, int t, const pk_pos *p, unsigned d
 			egdb_canonical(&before, &e->q);
 			if (gen_has_capture(&e->q))
 				continue;
+			if (tb->sl.part) {
+				/* a predecessor whose leading rows are not this part's lies in a part
+				 * built after this one, which reads this one's values */
+				int lead[2];
+				slice_leads(&e->q, lead);
+				if (lead[0] != tb->sl.lead[0] || lead[1] != tb->sl.lead[1])
+					continue;
+			}
 			e->t = pt;
 			e->j = slice_index(&tb->sl, &e->q);
 			__builtin_prefetch(&tb->val[e->j], 1);

@@ -120,6 +120,40 @@ void slice_init(pk_slice *s, const pk_material *mat)
 	s->n_k0 = binom[32 - men][mat->k[0]];
 	s->n_k1 = binom[32 - men - mat->k[0]][mat->k[1]];
 	s->size = s->n_m0 * s->n_m1 * s->n_k0 * s->n_k1;
+	s->part = false;
+	s->lead[0] = s->lead[1] = -1;
+	s->base0 = s->base1 = 0;
+}
+
+/* The men of a side of k men whose most advanced is on row r: the colex ranks
+ * [binom[4r][k], binom[4r + 4][k]) of their squares counted from the side's back row. */
+static void lead_range(int k, int r, uint64_t *base, uint64_t *count)
+{
+	if (k == 0) {
+		*base = 0;
+		*count = 1;
+		return;
+	}
+	*base = binom[4 * r][k];
+	*count = binom[4 * r + 4][k] - *base;
+}
+
+void slice_init_part(pk_slice *s, const pk_material *mat, int lead0, int lead1)
+{
+	slice_init(s, mat);
+	s->part = true;
+	s->lead[0] = mat->m[0] ? lead0 : -1;
+	s->lead[1] = mat->m[1] ? lead1 : -1;
+	lead_range(mat->m[0], s->lead[0], &s->base0, &s->n_m0);
+	lead_range(mat->m[1], s->lead[1], &s->base1, &s->n_m1);
+	s->size = s->n_m0 * s->n_m1 * s->n_k0 * s->n_k1;
+}
+
+void slice_leads(const pk_pos *c, int lead[2])
+{
+	bb_t men0 = c->side[0] & ~c->kings, men1 = c->side[1] & ~c->kings;
+	lead[0] = men0 ? (31 - __builtin_clz(men0)) / 4 : -1;
+	lead[1] = men1 ? (31 - bb_first(men1)) / 4 : -1;
 }
 
 /* Colex rank of the set bits of x. */
@@ -185,8 +219,14 @@ uint64_t slice_index(const pk_slice *s, const pk_pos *c)
 	bb_t men0 = c->side[0] & ~c->kings, men1 = c->side[1] & ~c->kings;
 	bb_t k0 = c->side[0] & c->kings, k1 = c->side[1] & c->kings;
 	bb_t men = men0 | men1;
-	uint64_t i = rank_set(men0);
-	i = i * s->n_m1 + rank_set(men1 >> 4);
+	uint64_t i;
+	if (s->part) {
+		i = rank_set(men0) - s->base0;
+		i = i * s->n_m1 + rank_set(bb_reverse32(men1)) - s->base1;
+	} else {
+		i = rank_set(men0);
+		i = i * s->n_m1 + rank_set(men1 >> 4);
+	}
 	i = i * s->n_k0 + rank_set(squeeze(k0, men));
 	i = i * s->n_k1 + rank_set(squeeze(k1, men | k0));
 	return i;
@@ -202,8 +242,8 @@ bool slice_position(const pk_slice *s, uint64_t idx, pk_pos *out)
 	idx /= s->n_k0;
 	uint64_t r_m1 = idx % s->n_m1;
 	uint64_t r_m0 = idx / s->n_m1;
-	bb_t men0 = unrank_set(r_m0, a->m[0]);
-	bb_t men1 = unrank_set(r_m1, a->m[1]) << 4;
+	bb_t men0 = unrank_set(r_m0 + s->base0, a->m[0]);
+	bb_t men1 = s->part ? bb_reverse32(unrank_set(r_m1 + s->base1, a->m[1])) : unrank_set(r_m1, a->m[1]) << 4;
 	if (men0 & men1)
 		return false;
 	bb_t men = men0 | men1;
@@ -235,8 +275,8 @@ bool slice_walk_position(pk_slice_walk *w, uint64_t idx, pk_pos *out)
 		w->outer = outer;
 		uint64_t r_k0 = outer % s->n_k0, rest = outer / s->n_k0;
 		uint64_t r_m1 = rest % s->n_m1, r_m0 = rest / s->n_m1;
-		w->men0 = unrank_set(r_m0, a->m[0]);
-		w->men1 = unrank_set(r_m1, a->m[1]) << 4;
+		w->men0 = unrank_set(r_m0 + s->base0, a->m[0]);
+		w->men1 = s->part ? bb_reverse32(unrank_set(r_m1 + s->base1, a->m[1])) : unrank_set(r_m1, a->m[1]) << 4;
 		w->hole = (w->men0 & w->men1) != 0;
 		if (!w->hole)
 			w->k0 = expand(unrank_set(r_k0, a->k[0]), w->men0 | w->men1);

@@ -18,12 +18,24 @@ typedef struct {
 	int m[2], k[2];
 } pk_material;
 
+/* The rows a man stands on before it is crowned, counted from its own side's back row. */
+#define EGDB_ROWS 7
+
 typedef struct {
 	pk_material mat;
 	uint64_t size;          /* index range, holes included */
 	/* Multipliers of the index's four parts: mover's men, other's men, mover's kings,
 	 * other's kings (innermost). */
 	uint64_t n_m0, n_m1, n_k0, n_k1;
+	/* A part (sub-slice) of a slice: only the positions whose most advanced man of the
+	 * side to move is on row lead[0] and of the other side on row lead[1] (rows 0..6,
+	 * each side's from its own back row; -1 for a side without men). Its own index: the
+	 * mover's men ranked as in the slice less base0 (their rank order is the rows', so a
+	 * row is one range), the other side's turned round (square s as 33 - s) and ranked
+	 * so, less base1; the kings as in the slice. */
+	bool part;
+	int lead[2];
+	uint64_t base0, base1;
 } pk_slice;
 
 static inline int material_pieces(const pk_material *a) { return a->m[0] + a->k[0] + a->m[1] + a->k[1]; }
@@ -53,6 +65,17 @@ void egdb_canonical(const pk_pos *p, pk_pos *out);
 void egdb_material(const pk_pos *canon, pk_material *out);
 
 void slice_init(pk_slice *s, const pk_material *mat);
+/* The part of a slice with these leading rows (see pk_slice; -1 for a side without men,
+ * required there). */
+void slice_init_part(pk_slice *s, const pk_material *mat, int lead0, int lead1);
+/* The leading rows of a canonical position: lead[0] of the side to move's men, lead[1]
+ * of the other side's (-1 for a side without men). */
+void slice_leads(const pk_pos *canon, int lead[2]);
+/* The number of rows a side of this many men may lead from (1 without men). */
+static inline int slice_lead_rows(int men) { return men ? EGDB_ROWS : 1; }
+/* The first row a side of this many men may lead from: -1 without men; a row below it
+ * cannot hold them all. */
+static inline int slice_lead_min(int men) { return men ? (men - 1) / 4 : -1; }
 /* Index of a canonical position of the slice's material. */
 uint64_t slice_index(const pk_slice *s, const pk_pos *canon);
 /* The position at an index (Black to move); false for a hole (two men on one square). */
