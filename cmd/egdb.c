@@ -82,6 +82,8 @@ static void build_progress(void *ctx, const pk_build_event *ev)
 		fflush(stdout);
 		return;
 	}
+	if (ev->kind == EGDB_EV_DONE && ev->part)
+		return;
 	if (ev->kind == EGDB_EV_START) {
 		if (cli_stderr_is_tty() && !ui->json)
 			fprintf(stderr, "egdb build: [%d/%d] %s ...\r", ev->index, ev->count, pair);
@@ -167,7 +169,7 @@ static int egdb_build_cmd(int argc, const char **argv)
 		{ "pieces", 'n', POPT_ARG_STRING, &pieces, 0, "every slice of up to N pieces (2..8, default 4; another variant: 2..6)", "N" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, EGDB_VARIANT_HELP, "NAME" },
 
-		{ "plan", 0, POPT_ARG_STRING, &plan, 0, "build nothing: write the slice pairs as jobs, each after the pairs it reads, with its memory and time (text or json), or a script that builds them under Slurm (slurm: sbatch jobs with dependencies) or GNU parallel (parallel: a wave at a time); each job is egdb build --slice, which skips a pair already built", "FORMAT" },
+		{ "plan", 0, POPT_ARG_STRING, &plan, 0, "build nothing: write the slice pairs as jobs, each after the jobs it reads, with its memory and time (text or json), or a script that builds them under Slurm (slurm: sbatch jobs with dependencies) or GNU parallel (parallel: a wave at a time); each job is egdb build --slice (--part), which skips what is built already; a pair whose job would take more than --memory (default 16384 MiB here) is planned as its parts and their join", "FORMAT" },
 		EGDB_DIR_OPTIONS(dir),
 		{ "threads", 0, POPT_ARG_STRING, &threads, 0, "threads (default 2)", "N" },
 		{ "slice", 0, POPT_ARG_STRING, &slice, 0, "build only this slice and its mirror (e.g. MMK-KK); the slices it needs must be in DIR", "NAME" },
@@ -266,7 +268,12 @@ static int egdb_build_cmd(int argc, const char **argv)
 			cli_error("--plan writes every pair of the level: not with --slice");
 			goto out;
 		}
-		rc = egdb_plan_print(plan, d, (int)n, (int)nt, (int)nd, (int)ndm);
+		if (part) {
+			cli_error("--plan writes every job of the level: not with --part");
+			goto out;
+		}
+		rc = egdb_plan_print(plan, d, (int)n, (int)nt, (int)nd, (int)ndm, mem ? (uint64_t)mem << 20 : (uint64_t)16384 << 20,
+				     when);
 		goto out;
 	}
 	if (make_dirs(d) < 0) {

@@ -7,7 +7,8 @@
 
 /* egdb build --plan FORMAT (text, json, slurm, parallel): the pairs of a level up to
  * pieces as jobs with their dependencies, printed on stdout; an exit status. */
-int egdb_plan_print(const char *format, const char *dir, int pieces, int threads, int nd, int ndm);
+int egdb_plan_print(const char *format, const char *dir, int pieces, int threads, int nd, int ndm, uint64_t job_memory,
+		    int parts);
 
 /* egdb stats: counts by level, slice or material; probe timings. */
 int egdb_stats_cmd(int argc, const char **argv);

@@ -51,11 +51,11 @@ expect_rc 0 "--slice"
 run "$PDNKIT" egdb build --plan json -n 4 --egdb "$T_TMP/planned"
 expect_rc 0 "--plan json"
 [ "$(echo "$OUT" | grep -c '^{"pair":')" = 23 ] && pass || fail "23 pairs of up to 4 pieces: $(echo "$OUT" | grep -c '^{"pair":')"
-echo "$OUT" | awk -F'"' '{ for (i = 1; i <= NF; i++) if ($i == "pair") name = $(i + 2)
+echo "$OUT" | awk -F'"' '{ for (i = 1; i <= NF; i++) if ($i == "job") name = $(i + 2)
 	r = $0; sub(/.*"reads":\[/, "", r); sub(/\].*/, "", r); gsub(/"/, "", r); n = split(r, d, ",")
 	for (k = 1; k <= n; k++) if (d[k] != "" && !(d[k] in seen)) bad++
 	seen[name] = 1 } END { exit bad > 0 }' && pass || fail "a pair before a pair it reads"
-echo "$OUT" | grep -q '{"pair":"KK-MK","mirror":"MK-KK","pieces":4,"positions":[0-9]*,"memory":[0-9]*,"seconds":[0-9.]*,"wave":[0-9]*,"reads":\[.*"K-KK"' &&
+echo "$OUT" | grep -q '{"pair":"KK-MK","mirror":"MK-KK","job":"KK-MK","part":null,"join":false,"pieces":4,"positions":[0-9]*,"memory":[0-9]*,"seconds":[0-9.]*,"wave":[0-9]*,"reads":\[.*"K-KK"' &&
 	pass || fail "KK-MK reads K-KK (a capture): $(echo "$OUT" | grep '"KK-MK"')"
 run "$PDNKIT" egdb build --plan frob -n 4
 expect_rc 2 "an unknown plan format"
@@ -74,6 +74,14 @@ if command -v parallel >/dev/null; then
 	touch -d '2000-01-01' "$T_TMP/planned/KK-MK.egdb"
 	PDNKIT="$PDNKIT" sh "$T_TMP/plan.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the plan run again"
 	[ "$(stat -c %Y "$T_TMP/planned/KK-MK.egdb")" -lt 1000000000 ] && pass || fail "a built pair rebuilt by the plan run again"
+	# the same by parts: each pair with men as its part pairs' jobs, then a join
+	"$PDNKIT" egdb build --plan parallel -n 4 --threads 1 --parts always --egdb "$T_TMP/planned-parts" >"$T_TMP/plan-parts.sh" 2>/dev/null
+	grep -q "^MK-MM 6,7$" "$T_TMP/plan-parts.sh" && pass || fail "a part pair's line in the parallel plan"
+	PDNKIT="$PDNKIT" sh "$T_TMP/plan-parts.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the parallel plan by parts: $(tail -5 "$T_TMP/plan.out")"
+	same=0
+	for f in "$D"/*.egdb; do cmp -s -i 128 "$f" "$T_TMP/planned-parts/$(basename "$f")" && same=$((same + 1)); done
+	[ $same -eq 41 ] && pass || fail "by parts, the slices' blocks the same in $same of 41"
+	[ ! -e "$T_TMP/planned-parts/parts" ] && pass || fail "the parts removed by the joins"
 else
 	echo "SKIP $T_NAME: the plan under GNU parallel: parallel not installed (apt-get install parallel; .ci/run installs it)"
 fi
@@ -81,6 +89,23 @@ fi
 sh -n "$T_TMP/slurm.sh" && pass || fail "the Slurm script does not parse"
 grep -q '^j_KK_MK=$(sbatch --parsable --job-name=egdb-KK-MK --output="$LOGS/%x-%j.out" --cpus-per-task=2 --mem=[0-9]*M --time=[0-9]* --dependency=afterok:.*$j_KK_K' "$T_TMP/slurm.sh" &&
 	pass || fail "KK-MK's Slurm job after KK-K's: $(grep 'j_KK_MK=' "$T_TMP/slurm.sh")"
+# A plan by parts: a pair past --memory as its part pairs (each after the part pairs it
+# reads and the pairs the pair reads) and a join after all of them.
+run "$PDNKIT" egdb build --plan json -n 4 --memory 2 --egdb "$T_TMP/planned"
+expect_rc 0 "--plan json --memory 2"
+expect_out_has '"job":"MK-MM:6,7","part":[6,7],"join":false,' "a part pair's job"
+echo "$OUT" | grep '"job":"MK-MM:6,6"' | grep -q '"reads":\[.*"MK-MM:7,6".*"MK-MM:6,7"' && pass ||
+	fail "part 6,6 after parts 7,6 and 6,7: $(echo "$OUT" | grep '"job":"MK-MM:6,6"')"
+echo "$OUT" | grep '"job":"MK-MM","part":null,"join":true' | grep -q '"MK-MM:1,1"' && pass ||
+	fail "the join after every part: $(echo "$OUT" | grep '"job":"MK-MM",')"
+echo "$OUT" | awk -F'"' '{ for (i = 1; i <= NF; i++) if ($i == "job") name = $(i + 2)
+	r = $0; sub(/.*"reads":\["?/, "", r); sub(/"?\].*/, "", r); n = split(r, d, "\",\"")
+	for (k = 1; k <= n; k++) if (d[k] != "" && !(d[k] in seen)) bad++
+	seen[name] = 1 } END { exit bad > 0 }' && pass || fail "a job before a job it reads (by parts)"
+"$PDNKIT" egdb build --plan slurm -n 4 --memory 2 --egdb "$T_TMP/planned" >"$T_TMP/slurm.sh" 2>/dev/null
+sh -n "$T_TMP/slurm.sh" && pass || fail "the Slurm script by parts does not parse"
+grep -q '^j_MK_MM_6_6=$(sbatch .*--dependency=afterok:.*$j_MK_MM_7_6.* --wrap="$PDNKIT egdb build --slice MK-MM --part 6,6 ' "$T_TMP/slurm.sh" &&
+	pass || fail "a part's Slurm job: $(grep 'j_MK_MM_6_6=' "$T_TMP/slurm.sh")"
 # two builders of one pair, or a whole build beside a job, are refused; two pairs' jobs may run side by side
 exec 9>"$T_TMP/planned/.lock-KK-MK"
 flock -n 9

@@ -89,7 +89,7 @@ static int add_pair(const pk_material *a, void *ctx)
 }
 
 /* Every pair of up to n pieces, in build order. */
-static pair_spec *all_pairs(int n, int *count)
+pair_spec *egdb_all_pairs(int n, int *count)
 {
 	pair_list l = { NULL, 0, 0 };
 	for (int pieces = 2; pieces <= n; pieces++)
@@ -235,6 +235,7 @@ static void group_worker(int w, void *ctx)
 			g->ev->done += s->size;
 			e.done = g->ev->done;
 			e.kind = EGDB_EV_DONE;
+			e.part = g->o->part_only;   /* a part alone: its PART event said it */
 			e.elapsed = now() - g->t0;
 			if (g->o->progress)
 				g->o->progress(g->o->ctx, &e);
@@ -246,7 +247,7 @@ static void group_worker(int w, void *ctx)
 /* Whether a move in a position of slice a can lead to a position of slice b (other than
  * a's mirror, built with it): the mover takes some of the other side's men and kings
  * and may crown a man; the other side is then to move. */
-static bool leads_to(const pk_material *a, const pk_material *b)
+bool egdb_leads_to(const pk_material *a, const pk_material *b)
 {
 	int crowned = a->m[0] - b->m[1];
 	if (b->m[0] > a->m[1] || b->k[0] > a->k[1] || crowned < 0 || crowned > 1 || b->k[1] != a->k[0] + crowned)
@@ -269,14 +270,14 @@ static int load_needed(pk_egdb *db, const pk_build_opts *o, const pair_spec *v, 
 			bool need = false;
 			for (int t = 0; t < ntodo && !need; t++) {
 				const pair_spec *s = &v[todo[t]];
-				need = leads_to(&s->mat, m) || (!s->self && leads_to(&s->mir, m));
+				need = egdb_leads_to(&s->mat, m) || (!s->self && egdb_leads_to(&s->mir, m));
 			}
 			if (need) {
 				if (egdb_load_memory(db, m, err, errsize) < 0)
 					return -1;
 				pk_slice sl;
 				slice_init(&sl, m);
-				*bytes += sl.size;
+				*bytes += egdb_slice_distances(db, m) ? sl.size : (sl.size + 3) / 4;   /* two bits without */
 			} else if (egdb_unload_memory(db, m) < 0) {
 				/* built by this run and held only in memory: its file takes its place */
 				char path[4096];
@@ -290,7 +291,7 @@ static int load_needed(pk_egdb *db, const pk_build_opts *o, const pair_spec *v, 
 
 /* The memory a pair's build takes at most: two bytes of value and one of count a
  * position, then a byte a position of one slice while it is written. */
-static uint64_t pair_memory(const pair_spec *s)
+uint64_t egdb_pair_memory(const pair_spec *s)
 {
 	if (!s->parts)
 		return 4 * s->size;
@@ -321,52 +322,16 @@ static bool pair_by_parts(const pk_build_opts *o, const pair_spec *s, uint64_t l
 }
 
 /* Whether pair a reads pair b: a move from one of a's slices leads into one of b's. */
-static bool pair_reads(const pair_spec *a, const pair_spec *b)
+bool egdb_pair_reads(const pair_spec *a, const pair_spec *b)
 {
 	const pk_material *am[2] = { &a->mat, &a->mir }, *bm[2] = { &b->mat, &b->mir };
 	if (a == b)
 		return false;
 	for (int i = 0; i < (a->self ? 1 : 2); i++)
 		for (int k = 0; k < (b->self ? 1 : 2); k++)
-			if (leads_to(am[i], bm[k]))
+			if (egdb_leads_to(am[i], bm[k]))
 				return true;
 	return false;
-}
-
-int egdb_plan(int pieces, int (*fn)(void *ctx, const pk_plan_job *job), void *ctx)
-{
-	if (pieces < 2 || pieces > EGDB_MAX_PIECES)
-		return -1;
-	int n;
-	pair_spec *v = all_pairs(pieces, &n);
-	int *wave = calloc((size_t)(n ? n : 1), sizeof *wave);
-	char (*deps)[32] = malloc(sizeof *deps * (size_t)(n ? n : 1));
-	int rc = v && wave && deps ? 0 : -1;
-	for (int i = 0; i < n && rc == 0; i++) {
-		pk_plan_job j;
-		memset(&j, 0, sizeof j);
-		snprintf(j.name, sizeof j.name, "%s", v[i].name);
-		if (!v[i].self)
-			snprintf(j.mirror, sizeof j.mirror, "%s", v[i].mname);
-		j.pieces = v[i].pieces;
-		j.men = v[i].men;
-		j.positions = v[i].size;
-		j.memory = pair_memory(&v[i]);
-		j.seconds = (double)v[i].size / EGDB_PLAN_RATE;
-		j.deps = deps;
-		for (int k = 0; k < i; k++)
-			if (pair_reads(&v[i], &v[k])) {
-				snprintf(deps[j.ndeps++], sizeof deps[0], "%s", v[k].name);
-				if (wave[k] + 1 > wave[i])
-					wave[i] = wave[k] + 1;
-			}
-		j.wave = wave[i];
-		rc = fn(ctx, &j);
-	}
-	free(v);
-	free(wave);
-	free(deps);
-	return rc < 0 ? -1 : rc;
 }
 
 /* The memory the build may take: --memory, else 80% of the machine's. */
@@ -386,8 +351,10 @@ int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
 {
 	/* A whole build holds DIR/.lock alone; a build of one pair (a job of a plan) holds it
 	 * shared with the other pairs' jobs, and DIR/.lock-PAIR alone: jobs of different
-	 * pairs run side by side, two of one pair or a job beside a whole build never. */
-	char path[4096], pair[4096] = "";
+	 * pairs run side by side, two of one pair or a job beside a whole build never. A job
+	 * of a part holds DIR/.lock-PAIR shared with the pair's other parts' jobs, and
+	 * DIR/.lock-PAIR.A.B alone. */
+	char path[4096], pair[4096] = "", part[4200] = "";
 	snprintf(path, sizeof path, "%s/.lock", o->dir);
 	if (o->only) {
 		pk_material m, mm;
@@ -396,10 +363,19 @@ int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
 			mm = material_mirror(&m);
 			material_name(&m, a, sizeof a);
 			material_name(&mm, b, sizeof b);
-			snprintf(pair, sizeof pair, "%s/.lock-%s", o->dir, strcmp(a, b) <= 0 ? a : b);
+			bool first = strcmp(a, b) <= 0;
+			snprintf(pair, sizeof pair, "%s/.lock-%s", o->dir, first ? a : b);
+			if (o->part_only) {   /* the rows from the pair's first slice's side (a self pair's in order) */
+				int r0 = o->part[!first] + 1, r1 = o->part[first] + 1;
+				if (!strcmp(a, b) && r0 > r1) {
+					r0 = r1;
+					r1 = o->part[0] + 1;
+				}
+				snprintf(part, sizeof part, "%s.%d.%d", pair, r0, r1);
+			}
 		}
 	}
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666), pfd = -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666), pfd = -1, qfd = -1;
 	if (fd < 0) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		return -1;
@@ -412,7 +388,7 @@ int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
 	}
 	if (pair[0]) {
 		pfd = open(pair, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-		if (pfd < 0 || flock(pfd, LOCK_EX | LOCK_NB) < 0) {
+		if (pfd < 0 || flock(pfd, (part[0] ? LOCK_SH : LOCK_EX) | LOCK_NB) < 0) {
 			snprintf(err, errsize, "another egdb build is building %s in %s (it holds %s)", o->only, o->dir, pair);
 			if (pfd >= 0)
 				close(pfd);
@@ -420,7 +396,21 @@ int egdb_build(const pk_build_opts *o, char *err, size_t errsize)
 			return -1;
 		}
 	}
+	if (part[0]) {
+		qfd = open(part, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		if (qfd < 0 || flock(qfd, LOCK_EX | LOCK_NB) < 0) {
+			snprintf(err, errsize, "another egdb build is building that part of %s in %s (it holds %s)", o->only, o->dir,
+				 part);
+			if (qfd >= 0)
+				close(qfd);
+			close(pfd);
+			close(fd);
+			return -1;
+		}
+	}
 	int rc = build_locked(o, err, errsize);
+	if (qfd >= 0)
+		close(qfd);
 	if (pfd >= 0)
 		close(pfd);
 	close(fd);
@@ -441,7 +431,7 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 		return -1;
 	}
 	int maxp = o->only ? material_pieces(&only) : o->pieces;
-	pair_spec *v = all_pairs(maxp, &n);
+	pair_spec *v = egdb_all_pairs(maxp, &n);
 	pk_egdb *db = egdb_new(o->cache_bytes ? o->cache_bytes : 64u << 20);
 	if (!v || !db) {
 		free(v);
@@ -508,7 +498,7 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 			const pair_spec *s = &v[g];
 			if (target >= 0) {
 				/* the pairs the target reads: those its captures and crownings lead to */
-				if (g != target && !pair_reads(&v[target], s))
+				if (g != target && !egdb_pair_reads(&v[target], s))
 					continue;
 				if (g != target && !have[g]) {
 					snprintf(err, errsize, "%s needs %s, which is not built yet%s (build the slices of fewer pieces or men first)",
@@ -553,7 +543,7 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 				parts |= s->parts;
 			}
 			for (int t = 0; t < ntodo; t++) {
-				uint64_t m = pair_memory(&v[todo[t]]);
+				uint64_t m = egdb_pair_memory(&v[todo[t]]);
 				if (m > a) {
 					b = a;
 					a = m;

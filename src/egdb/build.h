@@ -64,26 +64,36 @@ enum { EGDB_PARTS_AUTO = 0, EGDB_PARTS_ALWAYS = 1, EGDB_PARTS_NEVER = -1 };
 /* 0 done, 1 stopped by *stop (finished slices kept), -1 failed with the reason. */
 int egdb_build(const pk_build_opts *o, char *err, size_t errsize);
 
-/* The plan of a build: every slice pair of up to `pieces` pieces in build order, each
- * with the pairs it reads (a capture or a crowning leads into them: they must be built
- * first), the memory its build takes at most and an estimate of its time on one thread;
- * for a scheduler (egdb build --plan). */
+/* The plan of a build: every slice pair of up to `pieces` pieces in build order, each a
+ * job after the jobs of the pairs it reads (a capture or a crowning leads into them),
+ * with the memory it takes at most (its tables and the slices it reads held in memory)
+ * and an estimate of its time on one thread; a pair whose job would take more than
+ * job_memory (or, with parts EGDB_PARTS_ALWAYS, any pair with men) as the jobs of its
+ * part pairs, each after those it reads, then a job that joins them. For a scheduler
+ * (egdb build --plan). */
 typedef struct {
-	char name[32], mirror[32];   /* mirror "" when the slice is its own */
+	char name[32], mirror[32];   /* the pair (mirror "" when the slice is its own) */
+	char id[40];                 /* the job: the pair's name, or "NAME:A,B" for a part */
+	bool part;                   /* a part pair's job: rows part[] (+1, 0 for none) */
+	bool join;                   /* the job that joins the pair's parts */
+	int rows[2];
 	int pieces, men;
-	uint64_t positions;          /* of the pair, holes included */
+	uint64_t positions;          /* of the pair or part pair, holes included */
 	uint64_t memory;             /* bytes */
 	double seconds;              /* on one thread, from this machine's rate */
 	int ndeps;
-	char (*deps)[32];            /* the names of the pairs it reads */
-	int wave;                    /* 0: reads none; else 1 + the highest wave it reads */
+	char (*deps)[40];            /* the ids of the jobs it follows */
+	int wave;                    /* 0: follows none; else 1 + the highest wave it follows */
 } pk_plan_job;
-/* Calls fn for each pair in build order; 0, -1 when out of memory or pieces is out of
- * range. */
-int egdb_plan(int pieces, int (*fn)(void *ctx, const pk_plan_job *job), void *ctx);
+/* Calls fn for each job in build order (distances kept as pk_build_opts' dist_pieces
+ * and dist_men say); 0, -1 when out of memory or pieces is out of range. */
+int egdb_plan(int pieces, int dist_pieces, int dist_men, uint64_t job_memory, int parts,
+	      int (*fn)(void *ctx, const pk_plan_job *job), void *ctx);
 /* The positions a second the builder settles on one thread, on which the plan's times
  * are estimated. */
 #define EGDB_PLAN_RATE 1.0e6   /* every slice of up to 7 pieces, 39.7e9 positions, in 5.5 hours on 2 threads */
+/* The positions a second a join of parts goes through on one thread. */
+#define EGDB_JOIN_RATE 2.0e6
 
 /* Rewrites the slice files of dir without distances in the first layout (a byte a
  * position) in the packed one (two bits a position, pdnkit-egdb(5)): each read whole,

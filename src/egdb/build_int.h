@@ -21,6 +21,16 @@ typedef struct {
 	bool parts;                     /* built by parts (egdb_build_parts) */
 } pair_spec;
 
+/* Every pair of up to n pieces, in build order (malloc'ed; NULL when out of memory). */
+pair_spec *egdb_all_pairs(int n, int *count);
+/* Whether a move in a position of slice a can lead to a position of slice b (other than
+ * a's mirror, built with it). */
+bool egdb_leads_to(const pk_material *a, const pk_material *b);
+/* Whether pair a reads pair b: a move from one of a's slices leads into one of b's. */
+bool egdb_pair_reads(const pair_spec *a, const pair_spec *b);
+/* The memory a pair's build takes at most, the slices it reads aside (by parts when
+ * s->parts). */
+uint64_t egdb_pair_memory(const pair_spec *s);
 /* The path of a part file: DIR/parts/NAME.A.B.part, A and B its leading rows plus one
  * (0 for a side without men). */
 void egdb_part_path(const char *dir, const pk_material *mat, int lead0, int lead1, char *buf, size_t size);

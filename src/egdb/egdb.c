@@ -24,7 +24,8 @@ typedef struct eslice_s {
 	pk_slice sl;
 	pk_egdb_slice_info info;
 	int id;
-	uint8_t *mem;            /* in memory: one code an index */
+	uint8_t *mem;            /* in memory: one code an index, or with mem_packed two bits */
+	bool mem_packed;         /* (a slice without distances read for the builder) */
 	int fd;                  /* on disk */
 	egdb_block *blocks;
 	uint32_t bpos;           /* positions a block: EGDB_BLOCK_POSITIONS, or
@@ -675,7 +676,7 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 static int stored_code(pk_egdb *db, eslice *s, uint64_t idx)
 {
 	if (s->mem)
-		return s->mem[idx];
+		return s->mem_packed ? s->mem[idx >> 2] >> (2 * (idx & 3)) & 3 : s->mem[idx];
 	atomic_fetch_add_explicit(&db->probes, 1, memory_order_relaxed);
 	return disk_code(db, s, idx);
 }
@@ -879,14 +880,17 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 	return checked;
 }
 
-/* Reads every block of one slice or part on disk into memory. */
-static int load_eslice(pk_egdb *db, eslice *s, char *err, size_t errsize)
+/* Reads every block of one slice or part on disk into memory: a byte a position, or
+ * when packed_ok and it has no distances two bits (its codes are 0, 1 and 2). */
+static int load_eslice(pk_egdb *db, eslice *s, bool packed_ok, char *err, size_t errsize)
 {
-	if (s->mem)
+	bool packed = packed_ok && !s->info.distances;
+	if (s->mem && s->mem_packed == packed)
 		return 0;
-	uint8_t *mem = malloc(s->sl.size ? s->sl.size : 1);
+	uint64_t bytes = packed ? (s->sl.size + 3) / 4 : s->sl.size;
+	uint8_t *mem = calloc(bytes ? bytes : 1, 1);
 	if (!mem) {
-		snprintf(err, errsize, "%s: out of memory (%llu bytes)", s->info.path, (unsigned long long)s->sl.size);
+		snprintf(err, errsize, "%s: out of memory (%llu bytes)", s->info.path, (unsigned long long)bytes);
 		return -1;
 	}
 	uint8_t *buf = malloc(EGDB_BLOCK_BYTES);
@@ -905,7 +909,12 @@ static int load_eslice(pk_egdb *db, eslice *s, char *err, size_t errsize)
 			return -1;
 		}
 		uint64_t n = s->sl.size - i < s->bpos ? s->sl.size - i : s->bpos;
-		if (s->packed)   /* one byte a position in memory, as the builder's own slices */
+		if (packed && s->packed && (i & 3) == 0)   /* the file's own layout */
+			memcpy(mem + i / 4, buf, (size_t)(n + 3) / 4);
+		else if (packed)
+			for (uint64_t j = 0; j < n; j++)
+				mem[(i + j) >> 2] |= (uint8_t)((buf[j] & 3) << (2 * ((i + j) & 3)));
+		else if (s->packed)   /* one byte a position, as the builder's own slices */
 			for (uint64_t j = 0; j < n; j++)
 				mem[i + j] = buf[j >> 2] >> (2 * (j & 3)) & 3;
 		else
@@ -913,7 +922,9 @@ static int load_eslice(pk_egdb *db, eslice *s, char *err, size_t errsize)
 	}
 	free(buf);
 	pthread_mutex_lock(&db->lock);
+	free(s->mem);
 	s->mem = mem;
+	s->mem_packed = packed;
 	pthread_mutex_unlock(&db->lock);
 	return 0;
 }
@@ -926,7 +937,7 @@ int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errs
 		snprintf(err, errsize, "no such slice");
 		return -1;
 	}
-	return load_eslice(db, s, err, errsize);
+	return load_eslice(db, s, true, err, errsize);
 }
 
 int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, bool load, char *err, size_t errsize)
@@ -939,7 +950,7 @@ int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, 
 		return -1;
 	}
 	if (load)
-		return load_eslice(db, s, err, errsize);
+		return load_eslice(db, s, true, err, errsize);
 	if (s->mem && s->fd >= 0) {
 		pthread_mutex_lock(&db->lock);
 		free(s->mem);
@@ -951,7 +962,11 @@ int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, 
 
 const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
 {
-	if (egdb_load_memory(db, mat, err, errsize) < 0)
+	int k = mat_key(mat);
+	eslice *s = k < 0 ? NULL : db->by_key[k];
+	if (!s || s->parts) {
+		snprintf(err, errsize, "no such slice");
 		return NULL;
-	return db->by_key[mat_key(mat)]->mem;
+	}
+	return load_eslice(db, s, false, err, errsize) < 0 ? NULL : s->mem;
 }

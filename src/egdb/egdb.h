@@ -76,7 +76,8 @@ int egdb_add_dir(pk_egdb *db, const char *dir, char *err, size_t errsize);
  * ownership and frees it). Capture positions may hold anything. -1 when out of memory. */
 int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool distances);
 /* Reads every block of a slice on disk into memory: probes of it then take no lock and
- * touch no file (the builder's dependencies). -1 with the reason. */
+ * touch no file (the builder's dependencies); a slice without distances takes two bits
+ * a position there. -1 with the reason. */
 int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
 /* Whether a position of a slice that leaves out threats (pk_egdb_slice_info.threats) is
  * one of those left out: the side to move (canon: Black) has no capture, the other side
@@ -86,8 +87,9 @@ bool egdb_threat_omitted(const pk_pos *canon);
 /* The same for a position whose side to move is known to have no capture (not tested again). */
 bool egdb_quiet_threat_omitted(const pk_pos *canon);
 /* The stored codes of a slice (a byte an index, as egdb_add_memory takes them; the
- * positions not stored hold what the file holds), read into memory as egdb_load_memory
- * does; owned by db until egdb_unload_memory. NULL with the reason. */
+ * positions not stored hold what the file holds), read into memory (a byte a position
+ * whatever the file's layout); owned by db until egdb_unload_memory. NULL with the
+ * reason. */
 const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err, size_t errsize);
 /* Frees the blocks of a slice read into memory by egdb_load_memory: its probes read the
  * file again. 0; 1 when the slice was not in memory; -1 when it is held only in memory
