@@ -15,70 +15,9 @@
 #include "base/hash.h"
 #include "egdb/egdb.h"
 #include "egdb/format.h"
+#include "egdb/egdb_int.h"
 #include "pdn/zio.h"
 #include "rules/gen.h"
-
-#define KEYS (9 * 9 * 9 * 9)
-
-typedef struct eslice_s {
-	pk_slice sl;
-	pk_egdb_slice_info info;
-	int id;
-	uint8_t *mem;            /* in memory: one code an index, or with mem_packed two bits */
-	bool mem_packed;         /* (a slice without distances read for the builder) */
-	int fd;                  /* on disk */
-	egdb_block *blocks;
-	uint32_t bpos;           /* positions a block: EGDB_BLOCK_POSITIONS, or
-				  * EGDB_PACKED_BLOCK_POSITIONS when packed */
-	bool packed;             /* two-bit codes, four a byte */
-	bool threats;            /* threat positions not stored (egdb_threat_omitted) */
-	/* A slice present only as parts: this entry holds them (PARTS_AT), and has no codes of
-	 * its own. */
-	struct eslice_s **parts;
-} eslice;
-
-#define PART_SLOTS ((EGDB_ROWS + 1) * (EGDB_ROWS + 1))
-static int part_at(int lead0, int lead1) { return (lead0 + 1) * (EGDB_ROWS + 1) + lead1 + 1; }
-
-typedef struct {
-	int slice;               /* -1: empty */
-	uint32_t block;
-	uint64_t used;
-	uint8_t *data;
-} slot;
-
-/* The cache is sets of WAYS slots; each set is guarded by one of STRIPES locks, so
- * threads probing different blocks do not wait for each other, and a block is read and
- * decompressed with no lock held. */
-#define STRIPES 64
-#define WAYS 4
-
-typedef struct {
-	pthread_mutex_t m;
-	uint64_t clock;          /* the order of use of the slots of its sets */
-} stripe;
-
-struct pk_egdb {
-	eslice *by_key[KEYS];
-	eslice **list;
-	int n, cap;
-	pthread_mutex_t lock;        /* the list of slices */
-	stripe stripes[STRIPES];
-	slot *slots;                 /* nsets * WAYS */
-	size_t nsets;
-	atomic_ullong probes, reads;
-	eslice **holders;            /* the entries holding parts (by_key's while no whole slice replaced them) */
-	int nholders;
-	pthread_mutex_t err_lock;
-	char err[4608];
-};
-
-static int mat_key(const pk_material *a)
-{
-	if (a->m[0] > 8 || a->k[0] > 8 || a->m[1] > 8 || a->k[1] > 8)
-		return -1;
-	return ((a->m[0] * 9 + a->k[0]) * 9 + a->m[1]) * 9 + a->k[1];
-}
 
 pk_egdb *egdb_new(size_t cache_bytes)
 {
@@ -99,7 +38,7 @@ pk_egdb *egdb_new(size_t cache_bytes)
 	return db;
 }
 
-static void slice_free(eslice *s)
+void egdb_slice_free(eslice *s)
 {
 	if (!s)
 		return;
@@ -115,7 +54,7 @@ void egdb_free(pk_egdb *db)
 	if (!db)
 		return;
 	for (int i = 0; i < db->n; i++)
-		slice_free(db->list[i]);
+		egdb_slice_free(db->list[i]);
 	free(db->list);
 	for (int i = 0; i < db->nholders; i++) {
 		free(db->holders[i]->parts);
@@ -182,7 +121,7 @@ static int put_slice(pk_egdb *db, eslice *s)
 		for (size_t i = 0; i < db->nsets * WAYS; i++)
 			if (db->slots[i].slice == s->id)
 				db->slots[i].slice = -1;
-		slice_free(old);
+		egdb_slice_free(old);
 		return 0;
 	}
 	if (db->n == db->cap) {
@@ -197,95 +136,6 @@ static int put_slice(pk_egdb *db, eslice *s)
 	db->list[db->n++] = s;
 	db->by_key[k] = s;
 	return 0;
-}
-
-/* Adds a part (s->sl a part) to the entry holding its slice's parts, made at the first;
- * a part of a slice present whole is not wanted (freed, 0). Under db->lock. */
-static int put_part(pk_egdb *db, eslice *s)
-{
-	int k = mat_key(&s->sl.mat);
-	if (k < 0)
-		return -1;
-	eslice *h = db->by_key[k];
-	if (h && !h->parts) {
-		slice_free(s);
-		return 0;
-	}
-	if (!h) {
-		eslice **l = realloc(db->holders, sizeof *l * (size_t)(db->nholders + 1));
-		if (!l)
-			return -1;
-		db->holders = l;
-		if (!(h = calloc(1, sizeof *h)) || !(h->parts = calloc(PART_SLOTS, sizeof *h->parts))) {
-			free(h);
-			return -1;
-		}
-		h->fd = -1;
-		h->id = -1;
-		slice_init(&h->sl, &s->sl.mat);
-		h->info = s->info;
-		h->info.part = false;
-		h->info.size = h->sl.size;
-		db->holders[db->nholders++] = h;
-		db->by_key[k] = h;
-	}
-	eslice **at = &h->parts[part_at(s->sl.lead[0], s->sl.lead[1])];
-	if (*at) {
-		eslice *old = *at;
-		s->id = old->id;
-		db->list[s->id] = s;
-		for (size_t i = 0; i < db->nsets * WAYS; i++)
-			if (db->slots[i].slice == s->id)
-				db->slots[i].slice = -1;
-		slice_free(old);
-	} else {
-		if (db->n == db->cap) {
-			int cap = db->cap ? db->cap * 2 : 64;
-			eslice **l = realloc(db->list, sizeof *l * (size_t)cap);
-			if (!l)
-				return -1;
-			db->list = l;
-			db->cap = cap;
-		}
-		s->id = db->n;
-		db->list[db->n++] = s;
-	}
-	*at = s;
-	return 0;
-}
-
-int egdb_add_part_memory(pk_egdb *db, const pk_slice *sl, uint8_t *codes, bool distances)
-{
-	eslice *s = calloc(1, sizeof *s);
-	if (!s)
-		return -1;
-	s->fd = -1;
-	s->sl = *sl;
-	s->mem = codes;
-	s->info.mat = sl->mat;
-	material_name(&sl->mat, s->info.name, sizeof s->info.name);
-	s->info.distances = distances;
-	s->info.in_memory = true;
-	s->info.size = sl->size;
-	s->info.part = true;
-	s->info.lead[0] = sl->lead[0];
-	s->info.lead[1] = sl->lead[1];
-	pthread_mutex_lock(&db->lock);
-	int rc = put_part(db, s);
-	pthread_mutex_unlock(&db->lock);
-	if (rc < 0) {
-		s->mem = NULL;
-		slice_free(s);
-		return -1;
-	}
-	return 0;
-}
-
-bool egdb_has_part(const pk_egdb *db, const pk_material *mat, int lead0, int lead1)
-{
-	int k = mat_key(mat);
-	eslice *h = k < 0 ? NULL : db->by_key[k];
-	return h && h->parts && h->parts[part_at(mat->m[0] ? lead0 : -1, mat->m[1] ? lead1 : -1)];
 }
 
 int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool distances)
@@ -306,7 +156,7 @@ int egdb_add_memory(pk_egdb *db, const pk_material *mat, uint8_t *codes, bool di
 	pthread_mutex_unlock(&db->lock);
 	if (rc < 0) {
 		s->mem = NULL;
-		slice_free(s);
+		egdb_slice_free(s);
 		return -1;
 	}
 	return 0;
@@ -329,7 +179,7 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 	struct stat st;
 	if (fstat(s->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
 		snprintf(err, errsize, "%s: not a regular file", path);
-		slice_free(s);
+		egdb_slice_free(s);
 		return -1;
 	}
 	egdb_header h;
@@ -337,7 +187,7 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 	if (fstat(s->fd, &st) < 0 ||
 	    egdb_read_header(s->fd, (uint64_t)st.st_size, &h, &s->blocks, why, sizeof why) < 0) {
 		snprintf(err, errsize, "%s: %s", path, why);
-		slice_free(s);
+		egdb_slice_free(s);
 		return -1;
 	}
 	if (h.flags & EGDB_FLAG_PART)
@@ -371,23 +221,23 @@ int egdb_add_file(pk_egdb *db, const char *path, char *err, size_t errsize)
 	if (h.size != s->sl.size) {
 		snprintf(err, errsize, "%s: header says %llu positions, the index of %s has %llu", path,
 			 (unsigned long long)h.size, in->name, (unsigned long long)s->sl.size);
-		slice_free(s);
+		egdb_slice_free(s);
 		return -1;
 	}
 	if (in->part) {
 		pthread_mutex_lock(&db->lock);
-		int rc = put_part(db, s);
+		int rc = egdb_put_part(db, s);
 		pthread_mutex_unlock(&db->lock);
 		if (rc < 0) {
 			snprintf(err, errsize, "%s: out of memory", path);
-			slice_free(s);
+			egdb_slice_free(s);
 			return -1;
 		}
 		return 0;
 	}
 	if (put_slice(db, s) < 0) {
 		snprintf(err, errsize, "%s: out of memory", path);
-		slice_free(s);
+		egdb_slice_free(s);
 		return -1;
 	}
 	return 0;
@@ -446,21 +296,6 @@ int egdb_add_dir(pk_egdb *db, const char *dir, char *err, size_t errsize)
 		free(names[i]);
 	free(names);
 	return rc < 0 ? -1 : added;
-}
-
-int egdb_unload_memory(pk_egdb *db, const pk_material *mat)
-{
-	int k = mat_key(mat);
-	eslice *s = k < 0 ? NULL : db->by_key[k];
-	if (!s || !s->mem)
-		return 1;
-	if (s->fd < 0)
-		return -1;
-	pthread_mutex_lock(&db->lock);
-	free(s->mem);
-	s->mem = NULL;
-	pthread_mutex_unlock(&db->lock);
-	return 0;
 }
 
 bool egdb_has(const pk_egdb *db, const pk_material *mat)
@@ -582,7 +417,7 @@ static size_t block_bytes(const eslice *s, uint32_t b)
 
 /* Block b of a slice read from its file and decompressed into out (EGDB_BLOCK_BYTES
  * bytes); no lock is held. -1 on a failure (db->err says why). */
-static int read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out)
+int egdb_read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out)
 {
 	const egdb_block *bl = &s->blocks[b];
 	uint8_t *cbuf = malloc(bl->csize ? bl->csize : 1);
@@ -647,7 +482,7 @@ static int disk_code(pk_egdb *db, eslice *s, uint64_t idx)
 		set_error(db, "%s: out of memory", s->info.path);
 		return -2;
 	}
-	if (read_block(db, s, b, fresh) < 0) {
+	if (egdb_read_block(db, s, b, fresh) < 0) {
 		free(fresh);
 		return -2;
 	}
@@ -878,95 +713,4 @@ long egdb_verify_slice(pk_egdb *db, const pk_material *mat, uint64_t sample, uin
 		checked++;
 	}
 	return checked;
-}
-
-/* Reads every block of one slice or part on disk into memory: a byte a position, or
- * when packed_ok and it has no distances two bits (its codes are 0, 1 and 2). */
-static int load_eslice(pk_egdb *db, eslice *s, bool packed_ok, char *err, size_t errsize)
-{
-	bool packed = packed_ok && !s->info.distances;
-	if (s->mem && s->mem_packed == packed)
-		return 0;
-	uint64_t bytes = packed ? (s->sl.size + 3) / 4 : s->sl.size;
-	uint8_t *mem = calloc(bytes ? bytes : 1, 1);
-	if (!mem) {
-		snprintf(err, errsize, "%s: out of memory (%llu bytes)", s->info.path, (unsigned long long)bytes);
-		return -1;
-	}
-	uint8_t *buf = malloc(EGDB_BLOCK_BYTES);
-	if (!buf) {
-		snprintf(err, errsize, "%s: out of memory", s->info.path);
-		free(mem);
-		return -1;
-	}
-	for (uint64_t i = 0; i < s->sl.size; i += s->bpos) {
-		if (read_block(db, s, (uint32_t)(i / s->bpos), buf) < 0) {
-			pthread_mutex_lock(&db->err_lock);
-			snprintf(err, errsize, "%s", db->err);
-			pthread_mutex_unlock(&db->err_lock);
-			free(buf);
-			free(mem);
-			return -1;
-		}
-		uint64_t n = s->sl.size - i < s->bpos ? s->sl.size - i : s->bpos;
-		if (packed && s->packed && (i & 3) == 0)   /* the file's own layout */
-			memcpy(mem + i / 4, buf, (size_t)(n + 3) / 4);
-		else if (packed)
-			for (uint64_t j = 0; j < n; j++)
-				mem[(i + j) >> 2] |= (uint8_t)((buf[j] & 3) << (2 * ((i + j) & 3)));
-		else if (s->packed)   /* one byte a position, as the builder's own slices */
-			for (uint64_t j = 0; j < n; j++)
-				mem[i + j] = buf[j >> 2] >> (2 * (j & 3)) & 3;
-		else
-			memcpy(mem + i, buf, n);
-	}
-	free(buf);
-	pthread_mutex_lock(&db->lock);
-	free(s->mem);
-	s->mem = mem;
-	s->mem_packed = packed;
-	pthread_mutex_unlock(&db->lock);
-	return 0;
-}
-
-int egdb_load_memory(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
-{
-	int k = mat_key(mat);
-	eslice *s = k < 0 ? NULL : db->by_key[k];
-	if (!s || s->parts) {
-		snprintf(err, errsize, "no such slice");
-		return -1;
-	}
-	return load_eslice(db, s, true, err, errsize);
-}
-
-int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, bool load, char *err, size_t errsize)
-{
-	int k = mat_key(mat);
-	eslice *h = k < 0 ? NULL : db->by_key[k];
-	eslice *s = h && h->parts ? h->parts[part_at(mat->m[0] ? lead0 : -1, mat->m[1] ? lead1 : -1)] : NULL;
-	if (!s) {
-		snprintf(err, errsize, "no such part");
-		return -1;
-	}
-	if (load)
-		return load_eslice(db, s, true, err, errsize);
-	if (s->mem && s->fd >= 0) {
-		pthread_mutex_lock(&db->lock);
-		free(s->mem);
-		s->mem = NULL;
-		pthread_mutex_unlock(&db->lock);
-	}
-	return 0;
-}
-
-const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err, size_t errsize)
-{
-	int k = mat_key(mat);
-	eslice *s = k < 0 ? NULL : db->by_key[k];
-	if (!s || s->parts) {
-		snprintf(err, errsize, "no such slice");
-		return NULL;
-	}
-	return load_eslice(db, s, false, err, errsize) < 0 ? NULL : s->mem;
 }
