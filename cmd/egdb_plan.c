@@ -19,7 +19,15 @@ typedef struct {
 	int *waves, maxwave;
 	double seconds;
 	uint64_t positions, memory;
+	/* each job's id and the time it ends on NODES nodes of --threads threads (a job a
+	 * node, taken in plan order as soon as what it reads is done and a node is free),
+	 * and on as many nodes as it takes (the critical path) */
+	char (*ids)[40];
+	double *end, *end_free, nodes[100];
+	double span, wall;
 } plan_ui;
+
+#define PLAN_NODES 100
 
 /* The options every job of a plan repeats, so that a job builds what the plan's build
  * would. */
@@ -41,9 +49,56 @@ static void plan_var(const char *name, char *buf, size_t size)
 			*p = '_';
 }
 
+/* The schedule: when the job's inputs are done, on the first node free. */
+static int plan_schedule(plan_ui *u, const pk_plan_job *j)
+{
+	long n = u->jobs;
+	char (*ids)[40] = realloc(u->ids, sizeof *ids * (size_t)(n + 1));
+	if (ids)
+		u->ids = ids;
+	double *e = ids ? realloc(u->end, sizeof *e * (size_t)(n + 1)) : NULL;
+	if (e)
+		u->end = e;
+	double *f = e ? realloc(u->end_free, sizeof *f * (size_t)(n + 1)) : NULL;
+	if (!f)
+		return -1;
+	u->end_free = f;
+	double ready = 0, ready_free = 0, t = j->seconds / (u->threads > 0 ? u->threads : 1);
+	for (int k = 0; k < j->ndeps; k++)
+		for (long i = n - 1; i >= 0; i--)
+			if (!strcmp(u->ids[i], j->deps[k])) {
+				if (u->end[i] > ready)
+					ready = u->end[i];
+				if (u->end_free[i] > ready_free)
+					ready_free = u->end_free[i];
+				break;
+			}
+	/* the node free latest before the job can start, else the one free first */
+	int best = -1, first = 0;
+	for (int i = 0; i < PLAN_NODES; i++) {
+		if (u->nodes[i] <= ready && (best < 0 || u->nodes[i] > u->nodes[best]))
+			best = i;
+		if (u->nodes[i] < u->nodes[first])
+			first = i;
+	}
+	if (best < 0)
+		best = first;
+	double start = u->nodes[best] > ready ? u->nodes[best] : ready;
+	u->nodes[best] = u->end[n] = start + t;
+	u->end_free[n] = ready_free + t;
+	snprintf(u->ids[n], sizeof u->ids[0], "%s", j->id);
+	if (u->end[n] > u->wall)
+		u->wall = u->end[n];
+	if (u->end_free[n] > u->span)
+		u->span = u->end_free[n];
+	return 0;
+}
+
 static int plan_job(void *ctx, const pk_plan_job *j)
 {
 	plan_ui *u = ctx;
+	if (plan_schedule(u, j) < 0)
+		return -1;
 	char opts[4400];
 	plan_job_options(u, opts, sizeof opts);
 	u->jobs++;
@@ -93,8 +148,11 @@ static int plan_job(void *ctx, const pk_plan_job *j)
 		for (char *p = jname; *p; p++)
 			if (*p == ':' || *p == ',')
 				*p = '.';
+		/* the job may take its memory and 512 MiB more (its queue by distance, which a
+		 * scan of its tables replaces past that); Slurm gives it 256 MiB beyond */
+		uint64_t mib = (j->memory >> 20) + 512;
 		printf("%s=$(sbatch --parsable --job-name=egdb-%s --output=\"$LOGS/%%x-%%j.out\" --cpus-per-task=%d --mem=%" PRIu64 "M --time=%.0f",
-		       var, jname, u->threads, (j->memory >> 20) + 512, minutes);
+		       var, jname, u->threads, mib + 256, minutes);
 		if (j->ndeps) {
 			printf(" --dependency=afterok");
 			for (int k = 0; k < j->ndeps; k++) {
@@ -102,7 +160,7 @@ static int plan_job(void *ctx, const pk_plan_job *j)
 				printf(":$%s", dv);
 			}
 		}
-		printf(" --wrap=\"$PDNKIT egdb build --slice %s %s\")\n", what, opts);
+		printf(" --wrap=\"$PDNKIT egdb build --slice %s --memory %" PRIu64 " %s\")\n", what, mib, opts);
 		printf("echo \"%s: job $%s\"\n", j->id, var);
 		break;
 	}
@@ -164,6 +222,9 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 		cli_error("out of memory");
 		free(u.names);
 		free(u.waves);
+		free(u.ids);
+		free(u.end);
+		free(u.end_free);
 		return EXIT_RUNTIME;
 	}
 	if (f == 3) {
@@ -191,7 +252,11 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 	}
 	free(u.names);
 	free(u.waves);
-	fprintf(stderr, "egdb build --plan: %ld jobs (%ld of them parts), %" PRIu64 " positions, the largest job %.0f MiB, about %.2f hours on one thread (%.2g positions a second)\n",
-		u.jobs, u.parts, u.positions, (double)u.memory / (1 << 20), u.seconds / 3600, EGDB_PLAN_RATE);
+	free(u.ids);
+	free(u.end);
+	free(u.end_free);
+	fprintf(stderr, "egdb build --plan: %ld jobs (%ld of them parts), %" PRIu64 " positions, the largest job %.0f MiB, about %.2f hours on one thread (%.2g positions a second); %d threads a job: %.1f hours on %d nodes, %.1f on as many as it takes\n",
+		u.jobs, u.parts, u.positions, (double)u.memory / (1 << 20), u.seconds / 3600, EGDB_PLAN_RATE, threads,
+		u.wall / 3600, PLAN_NODES, u.span / 3600);
 	return EXIT_OK;
 }

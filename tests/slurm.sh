@@ -5,7 +5,8 @@
 # network) the test says so and stops. The 5-piece level's plan (egdb build --plan
 # slurm) is submitted, every job runs after the jobs of the pairs it reads, and the
 # slices are checked against a build on this machine alone (their values) and by
-# egdb verify.
+# egdb verify; then again by parts (--memory 64: each pair past it as jobs of its
+# parts and a join), the same files byte for byte.
 set -u
 PDNKIT=${PDNKIT:-$(cd "$(dirname "$0")/.." && pwd)/pdnkit}
 PIECES=${PIECES:-5}
@@ -73,29 +74,46 @@ until sinfo -h -o '%T' 2>/dev/null | grep -q 'idle'; do
 	sleep 1
 done
 echo "slurm: a node of $CPUS CPUs and $MEM MiB up"
-"$PDNKIT" egdb build --plan slurm --pieces "$PIECES" --threads 1 --egdb "$T/db" >"$T/submit.sh" || fail "no plan"
-t0=$(date +%s)
-LOGS="$T/log/jobs" PDNKIT="$PDNKIT" sh "$T/submit.sh" >"$T/submitted" 2>&1 || fail "the plan was not submitted: $(tail -5 "$T/submitted")"
-jobs=$(grep -c ': job [0-9]' "$T/submitted")
-echo "slurm: $jobs jobs submitted"
-n=0
-while [ -n "$(squeue -h 2>/dev/null)" ]; do
-	n=$((n + 1))
-	[ $n -gt 3600 ] && fail "the jobs did not end within an hour: $(squeue)"
-	if squeue -h -o '%r' 2>/dev/null | grep -q 'DependencyNeverSatisfied'; then
-		fail "a job failed, and those after it can never run: $(cat "$T"/log/jobs/*.out 2>/dev/null | head -5)"
-	fi
-	sleep 2
-done
-t1=$(date +%s)
-want=$("$PDNKIT" egdb build --plan json --pieces "$PIECES" --egdb "$T/db" 2>/dev/null | grep -c '"pair"')
-slices=$(ls "$T/db"/*.egdb 2>/dev/null | wc -l)
-echo "slurm: $slices slices of up to $PIECES pieces in $((t1 - t0)) s ($want pairs)"
-[ "$slices" -gt "$want" ] || fail "only $slices slices built for $want pairs"
+# A plan submitted and waited for: $1 the directory, the rest the plan's options.
+run_plan() {
+	db=$1
+	shift
+	mkdir -p "$db"
+	"$PDNKIT" egdb build --plan slurm --pieces "$PIECES" --threads 1 --egdb "$db" "$@" >"$T/submit.sh" || fail "no plan"
+	t0=$(date +%s)
+	LOGS="$T/log/jobs" PDNKIT="$PDNKIT" sh "$T/submit.sh" >"$T/submitted" 2>&1 || fail "the plan was not submitted: $(tail -5 "$T/submitted")"
+	jobs=$(grep -c ': job [0-9]' "$T/submitted")
+	parts=$(grep -c ':[0-9],[0-9]: job [0-9]' "$T/submitted")
+	echo "slurm: $jobs jobs submitted ($parts of them parts)"
+	n=0
+	while [ -n "$(squeue -h 2>/dev/null)" ]; do
+		n=$((n + 1))
+		[ $n -gt 3600 ] && fail "the jobs did not end within an hour: $(squeue)"
+		if squeue -h -o '%r' 2>/dev/null | grep -q 'DependencyNeverSatisfied'; then
+			fail "a job failed, and those after it can never run: $(cat "$T"/log/jobs/*.out 2>/dev/null | head -5)"
+		fi
+		sleep 2
+	done
+	t1=$(date +%s)
+	want=$("$PDNKIT" egdb build --plan json --pieces "$PIECES" --egdb "$db" --parts never 2>/dev/null | grep -c '"pair"')
+	slices=$(ls "$db"/*.egdb 2>/dev/null | wc -l)
+	echo "slurm: $slices slices of up to $PIECES pieces in $((t1 - t0)) s ($want pairs)"
+	[ "$slices" -gt "$want" ] || fail "only $slices slices built for $want pairs"
+	[ ! -e "$db/parts" ] || fail "parts left in $db/parts: $(ls "$db/parts" | head -3)"
+}
+run_plan "$T/db"
 "$PDNKIT" egdb build --pieces "$PIECES" --egdb "$T/ref" --quiet || fail "the reference build failed"
-"$PDNKIT" egdb stats --egdb "$T/db" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T/a"
-"$PDNKIT" egdb stats --egdb "$T/ref" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T/b"
-cmp -s "$T/a" "$T/b" || fail "the slices built through Slurm differ from one build's: $(diff "$T/a" "$T/b" | head -3)"
-"$PDNKIT" egdb verify --egdb "$T/db" --sample 2000 >"$T/verify" 2>&1 || fail "verify: $(tail -3 "$T/verify")"
-grep -q ', 0 wrong' "$T/verify" || fail "verify: $(tail -3 "$T/verify")"
-echo "slurm: ok: the same slices as one build, verified"
+# the same slices as one build (their headers' counts), verified; by parts (each pair
+# past 64 MiB as jobs of its parts and a join) the same files byte for byte past the header
+for db in "$T/db" "$T/db-parts"; do
+	[ "$db" = "$T/db-parts" ] && run_plan "$db" --memory 64
+	"$PDNKIT" egdb stats --egdb "$db" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T/a"
+	"$PDNKIT" egdb stats --egdb "$T/ref" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T/b"
+	cmp -s "$T/a" "$T/b" || fail "the slices built through Slurm into $db differ from one build's: $(diff "$T/a" "$T/b" | head -3)"
+	for f in "$T/ref"/*.egdb; do
+		cmp -s -i 128 "$f" "$db/$(basename "$f")" || fail "$db/$(basename "$f") differs from one build's"
+	done
+	"$PDNKIT" egdb verify --egdb "$db" --sample 2000 >"$T/verify" 2>&1 || fail "verify: $(tail -3 "$T/verify")"
+	grep -q ', 0 wrong' "$T/verify" || fail "verify: $(tail -3 "$T/verify")"
+done
+echo "slurm: ok: the same slices as one build, whole and by parts, verified"

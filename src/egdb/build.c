@@ -293,23 +293,7 @@ static int load_needed(pk_egdb *db, const pk_build_opts *o, const pair_spec *v, 
  * position, then a byte a position of one slice while it is written. */
 uint64_t egdb_pair_memory(const pair_spec *s)
 {
-	if (!s->parts)
-		return 4 * s->size;
-	/* by parts: the largest of a part pair's build with the parts it reads in memory,
-	 * and the join (two bits and a bit a position of the larger slice) */
-	egdb_part_pair u[EGDB_ROWS * EGDB_ROWS];
-	int n = egdb_part_pairs(s, u);
-	uint64_t most = 0;
-	for (int i = 0; i < n; i++) {
-		uint64_t m = 4 * u[i].size + egdb_part_reads_bytes(s, &u[i], u, n);
-		if (m > most)
-			most = m;
-	}
-	pk_slice a, b;
-	slice_init(&a, &s->mat);
-	slice_init(&b, &s->mir);
-	uint64_t join = (a.size > b.size ? a.size : b.size) / 8 * 3;
-	return most > join ? most : join;
+	return s->parts ? egdb_parts_memory(NULL, s) : 4 * s->size;
 }
 
 /* Whether a pair is built by parts: one with men, when asked, when its tables would not
@@ -543,7 +527,8 @@ static int build_locked(const pk_build_opts *o, char *err, size_t errsize)
 				parts |= s->parts;
 			}
 			for (int t = 0; t < ntodo; t++) {
-				uint64_t m = egdb_pair_memory(&v[todo[t]]);
+				const pair_spec *s = &v[todo[t]];
+				uint64_t m = s->parts ? egdb_parts_memory(o, s) : egdb_pair_memory(s);
 				if (m > a) {
 					b = a;
 					a = m;

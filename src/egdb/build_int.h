@@ -67,6 +67,10 @@ uint64_t egdb_part_reads_bytes(const pair_spec *s, const egdb_part_pair *u, cons
 bool egdb_parts_started(const pk_build_opts *o, const pair_spec *s);
 /* Whether the part pair of a job (o->only, o->part) is in DIR/parts (then added to db). */
 bool egdb_part_done(pk_egdb *db, const pk_build_opts *o, const pair_spec *s);
+/* The memory a build of the pair by parts takes at most: the largest part pair still to
+ * build (with the parts it reads) or the join; with o->part_only that part pair's
+ * alone; without o (NULL) every part pair and the join (a plan's). */
+uint64_t egdb_parts_memory(const pk_build_opts *o, const pair_spec *s);
 /* Builds a pair by parts (parts.c): each part pair missing from DIR/parts solved in the
  * order they read each other (the leading rows furthest on first), written there, then
  * the pair's slices joined from them and the parts removed. With o->part set, that

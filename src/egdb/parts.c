@@ -108,6 +108,45 @@ bool egdb_parts_started(const pk_build_opts *o, const pair_spec *s)
 	return false;
 }
 
+static void asked_part(const pk_build_opts *o, const pair_spec *s, int rows[2]);
+
+/* The memory the join of a pair takes: two bits and a bit a position of its larger slice. */
+static uint64_t join_memory(const pair_spec *s)
+{
+	pk_slice a, b;
+	slice_init(&a, &s->mat);
+	slice_init(&b, &s->mir);
+	return (a.size > b.size ? a.size : b.size) / 8 * 3;
+}
+
+uint64_t egdb_parts_memory(const pk_build_opts *o, const pair_spec *s)
+{
+	egdb_part_pair u[EGDB_ROWS * EGDB_ROWS];
+	int n = egdb_part_pairs(s, u), rows[2] = { 0, 0 };
+	if (o && o->part_only)
+		asked_part(o, s, rows);
+	uint64_t most = o && o->part_only ? 0 : join_memory(s);
+	char path[4096];
+	for (int i = 0; i < n; i++) {
+		if (o && o->part_only && (u[i].lead[0] != rows[0] || u[i].lead[1] != rows[1]))
+			continue;
+		if (o && !o->part_only) {
+			/* a part pair whose files are there is not built again */
+			int there = 0;
+			for (int k = 0; k < part_count(s, &u[i]); k++) {
+				egdb_part_path(o->dir, k ? &s->mir : &s->mat, u[i].lead[k], u[i].lead[!k], path, sizeof path);
+				there += access(path, F_OK) == 0;
+			}
+			if (there == part_count(s, &u[i]))
+				continue;
+		}
+		uint64_t m = 4 * u[i].size + egdb_part_reads_bytes(s, &u[i], u, n);
+		if (m > most)
+			most = m;
+	}
+	return most;
+}
+
 /* Whether both part files of part pair u are in DIR/parts and sound (then added to db). */
 static bool have_part_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec *s, const egdb_part_pair *u)
 {
