@@ -255,8 +255,8 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 	free(u.ids);
 	free(u.end);
 	free(u.end_free);
-	fprintf(stderr, "egdb build --plan: %ld jobs (%ld of them parts), %" PRIu64 " positions, the largest job %.0f MiB, about %.2f hours on one thread (%.2g positions a second); %d threads a job: %.1f hours on %d nodes, %.1f on as many as it takes\n",
-		u.jobs, u.parts, u.positions, (double)u.memory / (1 << 20), u.seconds / 3600, EGDB_PLAN_RATE, threads,
+	fprintf(stderr, "egdb build --plan: %ld jobs (%ld of them parts), %" PRIu64 " positions, the largest job %.0f MiB, about %.2f hours on one thread (%.2g positions a second); %d thread%s a job: %.1f hours on %d nodes, %.1f on as many as it takes\n",
+		u.jobs, u.parts, u.positions, (double)u.memory / (1 << 20), u.seconds / 3600, EGDB_PLAN_RATE, threads, threads == 1 ? "" : "s",
 		u.wall / 3600, PLAN_NODES, u.span / 3600);
 	return EXIT_OK;
 }
