@@ -173,13 +173,7 @@ static int build_pair(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t
 			rc = -1;
 		} else if (rc != 0)
 			free(codes);
-		ev->positions += h.positions;
-		ev->wins += h.wins;
-		ev->losses += h.losses;
-		ev->draws += h.draws;
-		if (h.longest_win > ev->longest)
-			ev->longest = h.longest_win;
-		ev->bytes += bytes;
+		egdb_event_add(ev, &h, bytes);
 	}
 	retro_free(&pr);
 	ev->seconds = now() - t0;

@@ -34,6 +34,8 @@ uint64_t egdb_pair_memory(const pair_spec *s);
 /* The path of a part file: DIR/parts/NAME.A.B.part, A and B its leading rows plus one
  * (0 for a side without men). */
 void egdb_part_path(const char *dir, const pk_material *mat, int lead0, int lead1, char *buf, size_t size);
+/* A slice file's counts (its header h, its bytes) added to a pair's event. */
+void egdb_event_add(pk_build_event *ev, const egdb_header *h, uint64_t bytes);
 /* The codes of a solved table (a byte an index) into *out (malloc'ed), and its counts
  * (positions, captures, wins, losses, draws, longest) added to h. -1 with the reason. */
 int egdb_table_codes(const retro_table *t, egdb_header *h, uint8_t **out, char *err, size_t errsize);

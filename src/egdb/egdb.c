@@ -118,12 +118,25 @@ static int put_slice(pk_egdb *db, eslice *s)
 		s->id = old->id;
 		db->list[s->id] = s;
 		db->by_key[k] = s;
-		for (size_t i = 0; i < db->nsets * WAYS; i++)
-			if (db->slots[i].slice == s->id)
-				db->slots[i].slice = -1;
+		egdb_forget_blocks(db, s->id);
 		egdb_slice_free(old);
 		return 0;
 	}
+	if (egdb_list_add(db, s) < 0)
+		return -1;
+	db->by_key[k] = s;
+	return 0;
+}
+
+void egdb_forget_blocks(pk_egdb *db, int id)
+{
+	for (size_t i = 0; i < db->nsets * WAYS; i++)
+		if (db->slots[i].slice == id)
+			db->slots[i].slice = -1;
+}
+
+int egdb_list_add(pk_egdb *db, eslice *s)
+{
 	if (db->n == db->cap) {
 		int cap = db->cap ? db->cap * 2 : 64;
 		eslice **l = realloc(db->list, sizeof *l * (size_t)cap);
@@ -134,7 +147,6 @@ static int put_slice(pk_egdb *db, eslice *s)
 	}
 	s->id = db->n;
 	db->list[db->n++] = s;
-	db->by_key[k] = s;
 	return 0;
 }
 

@@ -95,10 +95,6 @@ const uint8_t *egdb_stored_codes(pk_egdb *db, const pk_material *mat, char *err,
  * file again. 0; 1 when the slice was not in memory; -1 when it is held only in memory
  * (egdb_add_memory), which is kept. Not while another thread probes. */
 int egdb_unload_memory(pk_egdb *db, const pk_material *mat);
-/* Adds the codes of a part of a slice held in memory (sl a part: slice_init_part), as
- * egdb_add_memory does a slice: probes of positions of that part read it. -1 when out
- * of memory. A slice's parts are used while the slice itself is absent. */
-int egdb_add_part_memory(pk_egdb *db, const pk_slice *sl, uint8_t *codes, bool distances);
 /* Reads a part present as a file into memory (egdb_load_memory's way), or with !load
  * lets its memory go (its probes read the file again). -1 with the reason. */
 int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, bool load, char *err, size_t errsize);

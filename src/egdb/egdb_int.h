@@ -73,6 +73,10 @@ static inline int mat_key(const pk_material *a)
 void egdb_slice_free(eslice *s);
 /* Reads and decompresses block b of a slice on disk into out; -1 with db's error set. */
 int egdb_read_block(pk_egdb *db, const eslice *s, uint32_t b, uint8_t *out);
+/* Lets go of the cached blocks of the entry of this id (replaced). */
+void egdb_forget_blocks(pk_egdb *db, int id);
+/* Adds an entry to the list, giving it its id. -1 when out of memory. */
+int egdb_list_add(pk_egdb *db, eslice *s);
 /* Adds a part (s->sl a part) to the entry holding its slice's parts, made at the first;
  * a part of a slice present whole is not wanted (freed, 0). Under db->lock. */
 int egdb_put_part(pk_egdb *db, eslice *s);

@@ -38,50 +38,11 @@ int egdb_put_part(pk_egdb *db, eslice *s)
 		eslice *old = *at;
 		s->id = old->id;
 		db->list[s->id] = s;
-		for (size_t i = 0; i < db->nsets * WAYS; i++)
-			if (db->slots[i].slice == s->id)
-				db->slots[i].slice = -1;
+		egdb_forget_blocks(db, s->id);
 		egdb_slice_free(old);
-	} else {
-		if (db->n == db->cap) {
-			int cap = db->cap ? db->cap * 2 : 64;
-			eslice **l = realloc(db->list, sizeof *l * (size_t)cap);
-			if (!l)
-				return -1;
-			db->list = l;
-			db->cap = cap;
-		}
-		s->id = db->n;
-		db->list[db->n++] = s;
-	}
+	} else if (egdb_list_add(db, s) < 0)
+		return -1;
 	*at = s;
-	return 0;
-}
-
-int egdb_add_part_memory(pk_egdb *db, const pk_slice *sl, uint8_t *codes, bool distances)
-{
-	eslice *s = calloc(1, sizeof *s);
-	if (!s)
-		return -1;
-	s->fd = -1;
-	s->sl = *sl;
-	s->mem = codes;
-	s->info.mat = sl->mat;
-	material_name(&sl->mat, s->info.name, sizeof s->info.name);
-	s->info.distances = distances;
-	s->info.in_memory = true;
-	s->info.size = sl->size;
-	s->info.part = true;
-	s->info.lead[0] = sl->lead[0];
-	s->info.lead[1] = sl->lead[1];
-	pthread_mutex_lock(&db->lock);
-	int rc = egdb_put_part(db, s);
-	pthread_mutex_unlock(&db->lock);
-	if (rc < 0) {
-		s->mem = NULL;
-		egdb_slice_free(s);
-		return -1;
-	}
 	return 0;
 }
 

@@ -482,13 +482,7 @@ int egdb_build_parts(pk_egdb *db, const pk_build_opts *o, int threads, uint64_t 
 		egdb_slice_path(o->dir, m, path, sizeof path);
 		if (rc == 0 && egdb_add_file(db, path, err, errsize) < 0)
 			rc = -1;
-		ev->positions += h.positions;
-		ev->wins += h.wins;
-		ev->losses += h.losses;
-		ev->draws += h.draws;
-		if (h.longest_win > ev->longest)
-			ev->longest = h.longest_win;
-		ev->bytes += bytes;
+		egdb_event_add(ev, &h, bytes);
 	}
 	if (rc == 0)
 		remove_parts(o, s, u, n);

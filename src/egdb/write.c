@@ -27,6 +27,17 @@ void egdb_part_path(const char *dir, const pk_material *mat, int lead0, int lead
 	snprintf(buf, size, "%s/%s/%s.%d.%d%s", dir, EGDB_PARTS_DIR, name, lead0 + 1, lead1 + 1, EGDB_PART_SUFFIX);
 }
 
+void egdb_event_add(pk_build_event *ev, const egdb_header *h, uint64_t bytes)
+{
+	ev->positions += h->positions;
+	ev->wins += h->wins;
+	ev->losses += h->losses;
+	ev->draws += h->draws;
+	if (h->longest_win > ev->longest)
+		ev->longest = h->longest_win;
+	ev->bytes += bytes;
+}
+
 int egdb_table_codes(const retro_table *t, egdb_header *h, uint8_t **out, char *err, size_t errsize)
 {
 	uint8_t *codes = malloc(t->sl.size ? t->sl.size : 1);
