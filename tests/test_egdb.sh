@@ -182,6 +182,15 @@ expect_rc 0 "the pair's other parts built and joined"
 cmp -s -i 128 "$D/MK-MM.egdb" "$P/MK-MM.egdb" && cmp -s -i 128 "$D/MM-MK.egdb" "$P/MM-MK.egdb" && pass ||
 	fail "the joined files are the whole build's"
 [ ! -e "$P/parts" ] && pass || fail "the parts removed after the join"
+# A part built without the distances asked for is built again, never joined into a file
+# that would say it has them.
+Q="$T_TMP/egdb-partdist"
+mkdir -p "$Q"
+for f in "$D"/*.egdb; do case "$(basename "$f")" in MK-MM.egdb|MM-MK.egdb) ;; *) cp "$f" "$Q/" ;; esac; done
+"$PDNKIT" egdb build --slice MK-MM --part 7,7 --distances 3 --egdb "$Q" -q
+run "$PDNKIT" egdb build --slice MK-MM --part 7,7 --egdb "$Q"
+expect_rc 0 "the part asked for with distances"
+expect_err_has "part 7,7 (" "a part without the distances asked for built again"
 run "$PDNKIT" egdb build --pieces 4 --dir "$T_TMP/egdb-x" --memory 0
 expect_rc 2 "--memory 0 refused"
 run "$PDNKIT" egdb verify --dir "$D" --sample 100 --json --slice MM-KK

@@ -98,6 +98,8 @@ int egdb_unload_memory(pk_egdb *db, const pk_material *mat);
 /* Reads a part present as a file into memory (egdb_load_memory's way), or with !load
  * lets its memory go (its probes read the file again). -1 with the reason. */
 int egdb_part_memory(pk_egdb *db, const pk_material *mat, int lead0, int lead1, bool load, char *err, size_t errsize);
+/* Whether the part of a slice with these leading rows is present, and with distances. */
+bool egdb_part_distances(const pk_egdb *db, const pk_material *mat, int lead0, int lead1);
 /* Whether the part of a slice with these leading rows is present. */
 bool egdb_has_part(const pk_egdb *db, const pk_material *mat, int lead0, int lead1);
 /* Whether the slice is present (whole: not only some of its parts). */

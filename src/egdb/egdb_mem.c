@@ -53,6 +53,14 @@ bool egdb_has_part(const pk_egdb *db, const pk_material *mat, int lead0, int lea
 	return h && h->parts && h->parts[part_at(mat->m[0] ? lead0 : -1, mat->m[1] ? lead1 : -1)];
 }
 
+bool egdb_part_distances(const pk_egdb *db, const pk_material *mat, int lead0, int lead1)
+{
+	int k = mat_key(mat);
+	eslice *h = k < 0 ? NULL : db->by_key[k];
+	eslice *s = h && h->parts ? h->parts[part_at(mat->m[0] ? lead0 : -1, mat->m[1] ? lead1 : -1)] : NULL;
+	return s && s->info.distances;
+}
+
 int egdb_unload_memory(pk_egdb *db, const pk_material *mat)
 {
 	int k = mat_key(mat);

@@ -161,6 +161,11 @@ static bool have_part_pair(pk_egdb *db, const pk_build_opts *o, const pair_spec 
 		if (!egdb_has_part(db, m, u->lead[k], u->lead[!k]))
 			return false;
 	}
+	/* parts without the distances asked for are built again (not joined into a file
+	 * that would say it has them) */
+	for (int k = 0; k < part_count(s, u); k++)
+		if (egdb_pair_distances(o, s) && !egdb_part_distances(db, k ? &s->mir : &s->mat, u->lead[k], u->lead[!k]))
+			return false;
 	return true;
 }
 
