@@ -244,6 +244,19 @@ static int judge_record(pk_egdb *db, pk_game *g, pk_replay *rp, int result, int 
 	return 0;
 }
 
+/* Whether a recorded player is this seat's engine. A DXP engine gives its name with a game's
+ * GAMEACC, so before its first game here it is known by its label only: the name the file
+ * records for its seat is taken, and every other game of the file must then agree with it. */
+static bool seat_is(pk_player *pl, const char *recorded)
+{
+	if (!strcmp(recorded, pl->name))
+		return true;
+	if (!pl->ext || pl->ext->kind != SPEC_DXP || strcmp(pl->name, pl->ext->label) || !*recorded)
+		return false;
+	snprintf(pl->name, sizeof pl->name, "%s", recorded);
+	return true;
+}
+
 int match_resume(pk_match *m, const char *path, const char *event_name)
 {
 	int err = 0;
@@ -290,7 +303,7 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 		if (!why) {
 			pk_match_game *mg = &m->games[id - 1];
 			int bl = mg->a_black ? 0 : 1;
-			if (!black || !white || strcmp(black, m->pl[bl].name) || strcmp(white, m->pl[!bl].name))
+			if (!black || !white || !seat_is(&m->pl[bl], black) || !seat_is(&m->pl[!bl], white))
 				why = "its players are not this match's engines with those colours";
 			else if (!opening || strcmp(opening, m->op[mg->opening].text))
 				why = "its opening is not this round's opening of the deck";
