@@ -2,6 +2,7 @@
 #   make            build ./pdnkit
 #   make run        install what is missing, build, run the main job on corpora/
 #   make egdb       build the endgame databases up to 6 pieces (about 15 min, 67 MB)
+#   make egdb-apart check a built level on sampled positions with a solver apart from the builder
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make bench      performance figures
 #   make sanitize   run the tests under AddressSanitizer and UBSan
@@ -69,7 +70,7 @@ WIN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D__USE_MINGW_ANSI_STDIO=1 -Isrc
 WIN_DLL   := $(BUILD)/pdnkit-cb.dll
 WIN_HOST  := $(BUILD)/tests/cbwin_host.exe
 
-.PHONY: all cb cb-win run check bench egdb sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book vbooks slurm-check
+.PHONY: all cb cb-win run check bench egdb egdb-apart sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book vbooks slurm-check
 
 PROG      ?= pdnkit
 
@@ -245,7 +246,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_AUX) $(LIB) $(wildcard tests/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_AUX) $(LIB) $(LDFLAGS) $(LDLIBS) -ldl
 
-tests: $(PROG) $(TEST_BIN) $(CB_SO) $(if $(WIN_HAVE),$(WIN_DLL) $(WIN_HOST)) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp $(BUILD)/tests/jsoncheck $(BUILD)/tests/netpoke
+tests: $(PROG) $(TEST_BIN) $(CB_SO) $(if $(WIN_HAVE),$(WIN_DLL) $(WIN_HOST)) $(BUILD)/tests/fake_engine $(BUILD)/tests/cdp $(BUILD)/tests/jsoncheck $(BUILD)/tests/netpoke $(BUILD)/tests/egdb_apart
 
 # The engine as a shared library with the CheckerBoard interface (cmd/cb): the core
 # compiled again as position-independent code.
@@ -316,6 +317,12 @@ $(BUILD)/tests/gen_games: tests/gen_games.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/gen_games.c $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# The endgame solver written apart from the builder (tests/egdb_apart.c): checks built
+# levels on sampled positions (test_egdb.sh up to 4 pieces; `make egdb-apart` any level).
+$(BUILD)/tests/egdb_apart: tests/egdb_apart.c tests/naive.c tests/naive.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/egdb_apart.c tests/naive.c $(LIB) $(LDFLAGS) $(LDLIBS)
+
 $(BUILD)/tests/bench_naive: tests/bench_naive.c tests/naive.c tests/naive.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/bench_naive.c tests/naive.c
@@ -334,6 +341,16 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory tests
 	@tests/run.sh $(BUILD)/tests ./pdnkit
+
+# The solver written apart from the builder over a built level: APART_DIR (default the
+# databases' directory), APART_PIECES (default its largest), APART_SAMPLES a slice (10),
+# APART_CAP positions a sample's graph (2000000; about 200 bytes each). Not in check.
+APART_DIR     ?= $(or $(PDNKIT_EGDB),$(HOME)/.local/share/pdnkit/egdb)
+APART_SAMPLES ?= 10
+APART_CAP     ?= 2000000
+egdb-apart: $(BUILD)/tests/egdb_apart
+	$(BUILD)/tests/egdb_apart $(APART_DIR) $(if $(APART_PIECES),--pieces $(APART_PIECES)) \
+		--samples $(APART_SAMPLES) --cap $(APART_CAP)
 
 # The endgame databases of up to 5 pieces built through a real single-node Slurm started
 # here (root; installs slurm-wlm and munge when missing; a few minutes): not in check.
