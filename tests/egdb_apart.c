@@ -378,6 +378,19 @@ static void check_slice(pk_egdb *db, graph *g, const pk_egdb_slice_info *s, long
 	t->wrong += st.wrong;
 }
 
+static void graph_free(graph *g)
+{
+	free(g->k);
+	free(g->table);
+	free(g->succ_at);
+	free(g->pred_at);
+	free(g->succ);
+	free(g->pred);
+	free(g->val);
+	free(g->left);
+	free(g->draw_exit);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: egdb_apart DIR [--pieces N] [--slice NAME] [--samples K] [--seed S] [--cap N] "
@@ -423,6 +436,7 @@ int main(int argc, char **argv)
 	char err[600];
 	if (!db || egdb_add_dir(db, dir, err, sizeof err) < 0) {
 		fprintf(stderr, "egdb_apart: %s\n", db ? err : "out of memory");
+		egdb_free(db);
 		return 2;
 	}
 	int n;
@@ -446,6 +460,7 @@ int main(int argc, char **argv)
 	g.draw_exit = malloc((size_t)cap);
 	if (!v || !g.k || !g.table || !g.succ_at || !g.pred_at || !g.succ || !g.val || !g.left || !g.draw_exit) {
 		fprintf(stderr, "egdb_apart: out of memory\n");
+		graph_free(&g);
 		return 2;
 	}
 	tally t = { 0 };
@@ -456,9 +471,12 @@ int main(int argc, char **argv)
 		check_slice(db, &g, &v[i], samples, &seed, &t, json);
 		slices++;
 	}
+	graph_free(&g);
+	free(v);
 	if (!slices) {
 		fprintf(stderr, "egdb_apart: no slice of %ld pieces%s%s in %s\n", pieces, only ? " named " : "",
 			only ? only : "", dir);
+		egdb_free(db);
 		return 2;
 	}
 	if (json)
@@ -469,7 +487,6 @@ int main(int argc, char **argv)
 		printf("%d slices of %ld pieces: %ld samples, %ld solved, %ld positions compared "
 		       "(%ld won, %ld lost, %ld drawn): %ld wrong\n",
 		       slices, pieces, t.samples, t.solved, t.compared, t.wins, t.losses, t.draws, t.wrong);
-	free(v);
 	egdb_free(db);
 	return t.wrong ? 1 : 0;
 }
