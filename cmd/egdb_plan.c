@@ -15,8 +15,11 @@ typedef struct {
 	const char *dir;
 	int pieces, threads, nd, ndm;
 	long jobs, parts;
-	char (*names)[40];          /* parallel: each job's slice (and " A,B" for a part) and wave, written by wave */
+	char (*names)[48];          /* parallel: each job's line (its slice, " A,B" for a part, and
+				     * the MiB it may take), its wave and whether it is a part;
+				     * written by wave */
 	int *waves, maxwave;
+	bool *is_part;
 	double seconds;
 	uint64_t positions, memory;
 	/* each job's id and the time it ends on NODES nodes of --threads threads (a job a
@@ -166,18 +169,24 @@ static int plan_job(void *ctx, const pk_plan_job *j)
 	}
 	case 3: {
 		/* GNU parallel: kept, written a wave at a time at the end */
-		char (*nn)[40] = realloc(u->names, sizeof *nn * (size_t)u->jobs);
-		int *ww = nn ? realloc(u->waves, sizeof *ww * (size_t)u->jobs) : NULL;
+		char (*nn)[48] = realloc(u->names, sizeof *nn * (size_t)u->jobs);
 		if (nn)
 			u->names = nn;
-		if (!ww)
+		int *ww = nn ? realloc(u->waves, sizeof *ww * (size_t)u->jobs) : NULL;
+		if (ww)
+			u->waves = ww;
+		bool *pp = ww ? realloc(u->is_part, sizeof *pp * (size_t)u->jobs) : NULL;
+		if (!pp)
 			return -1;
-		u->waves = ww;
+		u->is_part = pp;
+		/* its memory and 512 MiB more, as a Slurm job is given */
+		uint64_t mib = (j->memory >> 20) + 512;
 		if (j->part)
-			snprintf(u->names[u->jobs - 1], sizeof u->names[0], "%s %d,%d", j->name, j->rows[0], j->rows[1]);
+			snprintf(u->names[u->jobs - 1], sizeof u->names[0], "%s %d,%d %" PRIu64, j->name, j->rows[0], j->rows[1], mib);
 		else
-			snprintf(u->names[u->jobs - 1], sizeof u->names[0], "%s", j->name);
+			snprintf(u->names[u->jobs - 1], sizeof u->names[0], "%s %" PRIu64, j->name, mib);
 		u->waves[u->jobs - 1] = j->wave;
+		u->is_part[u->jobs - 1] = j->part;
 		if (j->wave > u->maxwave)
 			u->maxwave = j->wave;
 		break;
@@ -216,12 +225,15 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 			printf("# LOGS: where the jobs write what they say (default: here).\nLOGS=\"${LOGS:-.}\"\nmkdir -p \"$LOGS\"\n");
 		if (f == 3)
 			printf("# JOBS: pairs built at once (default as below); the options of GNU parallel\n"
-			       "# (--sshlogin ... for more machines sharing %s) go in $PARALLEL.\n", dir);
+			       "# (--sshlogin ... for more machines sharing %s) go in $PARALLEL.\n"
+			       "# A line is a job: its pair (and a part's rows) and the MiB it may take (--memory);\n"
+			       "# the jobs a machine runs at once must fit in its memory together.\n", dir);
 	}
 	if (egdb_plan(pieces, nd, ndm, job_memory, parts, plan_job, &u) < 0) {
 		cli_error("out of memory");
 		free(u.names);
 		free(u.waves);
+		free(u.is_part);
 		free(u.ids);
 		free(u.end);
 		free(u.end_free);
@@ -236,14 +248,14 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 			for (int part = 0; part < 2; part++) {
 				long k = 0;
 				for (long i = 0; i < u.jobs; i++)
-					k += u.waves[i] == w && (strchr(u.names[i], ' ') != NULL) == part;
+					k += u.waves[i] == w && u.is_part[i] == part;
 				if (!k)
 					continue;
-				/* a part's line is "PAIR A,B" */
-				printf("parallel --halt now,fail=1 --jobs \"${JOBS:-%d}\" %s\"$PDNKIT\" egdb build --slice %s %s <<'EOF'\n",
-				       threads > 1 ? 1 : 2, part ? "--colsep ' ' " : "", part ? "{1} --part {2}" : "{}", opts);
+				/* a line is "PAIR MIB", a part's "PAIR A,B MIB" */
+				printf("parallel --halt now,fail=1 --jobs \"${JOBS:-%d}\" --colsep ' ' \"$PDNKIT\" egdb build --slice %s %s <<'EOF'\n",
+				       threads > 1 ? 1 : 2, part ? "{1} --part {2} --memory {3}" : "{1} --memory {2}", opts);
 				for (long i = 0; i < u.jobs; i++)
-					if (u.waves[i] == w && (strchr(u.names[i], ' ') != NULL) == part)
+					if (u.waves[i] == w && u.is_part[i] == part)
 						printf("%s\n", u.names[i]);
 				printf("EOF\n");
 			}
@@ -252,6 +264,7 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 	}
 	free(u.names);
 	free(u.waves);
+	free(u.is_part);
 	free(u.ids);
 	free(u.end);
 	free(u.end_free);

@@ -79,6 +79,8 @@ run "$PDNKIT" egdb build --plan text --slice K-K
 expect_rc 2 "--plan with --slice"
 if command -v parallel >/dev/null; then
 	"$PDNKIT" egdb build --plan parallel -n 4 --threads 1 --egdb "$T_TMP/planned" >"$T_TMP/plan.sh" 2>/dev/null
+	grep -q "^KK-MK [0-9][0-9]*$" "$T_TMP/plan.sh" && pass || fail "a pair's line in the parallel plan, with its memory"
+	grep -q -- "--slice {1} --memory {2} " "$T_TMP/plan.sh" && pass || fail "each job told its memory"
 	PDNKIT="$PDNKIT" sh "$T_TMP/plan.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the parallel plan: $(tail -5 "$T_TMP/plan.out")"
 	[ "$(ls "$T_TMP/planned"/*.egdb | wc -l)" -eq 41 ] && pass || fail "41 slices by the plan: $(ls "$T_TMP/planned" | wc -l)"
 	"$PDNKIT" egdb stats --dir "$D" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T_TMP/one.stats"
@@ -93,7 +95,7 @@ if command -v parallel >/dev/null; then
 	# the same by parts (up to 3 pieces, a plan of 23 waves): each pair with men as its
 	# part pairs' jobs, then a join
 	"$PDNKIT" egdb build --plan parallel -n 3 --threads 1 --parts always --egdb "$T_TMP/planned-parts" >"$T_TMP/plan-parts.sh" 2>/dev/null
-	grep -q "^M-MK 6,7$" "$T_TMP/plan-parts.sh" && pass || fail "a part pair's line in the parallel plan"
+	grep -q "^M-MK 6,7 [0-9][0-9]*$" "$T_TMP/plan-parts.sh" && pass || fail "a part pair's line in the parallel plan"
 	PDNKIT="$PDNKIT" sh "$T_TMP/plan-parts.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the parallel plan by parts: $(tail -5 "$T_TMP/plan.out")"
 	same=0
 	for f in "$T_TMP/planned-parts"/*.egdb; do cmp -s -i 128 "$f" "$D/$(basename "$f")" && same=$((same + 1)); done
