@@ -51,7 +51,7 @@ LIB       := $(BUILD)/libpdnkit.a
 CB_SO     := $(BUILD)/libpdnkit-cb.so
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_AUX  := tests/naive.c tests/naive_variant.c
+TEST_AUX  := tests/naive.c tests/naive_variant.c tests/naive_key.c
 MAN       := $(wildcard man/*.1 man/*.5)
 
 # The engine for CheckerBoard on Windows, cross-built by mingw-w64 (Debian's
@@ -317,12 +317,6 @@ $(BUILD)/tests/gen_games: tests/gen_games.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/gen_games.c $(LIB) $(LDFLAGS) $(LDLIBS)
 
-# The endgame solver written apart from the builder (tests/egdb_apart.c): checks built
-# levels on sampled positions (test_egdb.sh up to 4 pieces; `make egdb-apart` any level).
-$(BUILD)/tests/egdb_apart: tests/egdb_apart.c tests/naive.c tests/naive.h $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ tests/egdb_apart.c tests/naive.c $(LIB) $(LDFLAGS) $(LDLIBS)
-
 $(BUILD)/tests/bench_naive: tests/bench_naive.c tests/naive.c tests/naive.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ tests/bench_naive.c tests/naive.c
@@ -342,7 +336,8 @@ check: deps
 	@$(MAKE) --no-print-directory tests
 	@tests/run.sh $(BUILD)/tests ./pdnkit
 
-# The solver written apart from the builder over a built level: APART_DIR (default the
+# The endgame solver written apart from the builder (tests/egdb_apart.c, built as the unit
+# tests are; test_egdb.sh runs it up to 4 pieces) over a built level: APART_DIR (default the
 # databases' directory), APART_PIECES (default its largest), APART_SAMPLES a slice (10),
 # APART_CAP positions a sample's graph (2000000; about 200 bytes each). Not in check.
 APART_DIR     ?= $(or $(PDNKIT_EGDB),$(HOME)/.local/share/pdnkit/egdb)

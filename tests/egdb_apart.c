@@ -17,14 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "naive.h"
+#include "naive_key.h"
 #include "egdb/egdb.h"
 #include "rules/fen.h"
 
-typedef struct {
-	uint32_t black, white, kings;
-	uint32_t stm;                  /* 1: Black to move */
-} key;
+typedef nk_key key;
 
 enum { UNKNOWN = 2 };              /* besides EGDB_WIN, EGDB_LOSS, EGDB_DRAW */
 
@@ -70,62 +67,9 @@ static uint32_t hash_key(const key *k)
 
 static int popcount(uint32_t x) { return __builtin_popcount(x); }
 
-static void sq_rc(int sq, int *r, int *c)
-{
-	*r = (sq - 1) / 4;
-	int i = (sq - 1) % 4;
-	*c = (*r % 2 == 0) ? 2 * i + 1 : 2 * i;
-}
-
-static key key_of(const nv_pos *p)
-{
-	key k = { 0, 0, 0, (uint32_t)p->black_to_move };
-	for (int sq = 1; sq <= 32; sq++) {
-		int r, c;
-		sq_rc(sq, &r, &c);
-		int v = p->board[r][c];
-		uint32_t b = 1u << (sq - 1);
-		if (v == NV_BM || v == NV_BK)
-			k.black |= b;
-		if (v == NV_WM || v == NV_WK)
-			k.white |= b;
-		if (v == NV_BK || v == NV_WK)
-			k.kings |= b;
-	}
-	return k;
-}
-
-static void nv_of(const key *k, nv_pos *p)
-{
-	int kind[33] = { 0 };
-	for (int sq = 1; sq <= 32; sq++) {
-		uint32_t b = 1u << (sq - 1);
-		bool king = k->kings & b;
-		if (k->black & b)
-			kind[sq] = king ? NV_BK : NV_BM;
-		else if (k->white & b)
-			kind[sq] = king ? NV_WK : NV_WM;
-	}
-	nv_from_squares(p, kind, k->stm);
-}
-
-static pk_pos pos_of(const key *k)
-{
-	pk_pos p;
-	pos_clear(&p, k->stm ? PK_BLACK : PK_WHITE);
-	for (int sq = 1; sq <= 32; sq++) {
-		uint32_t b = 1u << (sq - 1);
-		if (k->black & b)
-			pos_put(&p, sq, PK_BLACK, k->kings & b);
-		else if (k->white & b)
-			pos_put(&p, sq, PK_WHITE, k->kings & b);
-	}
-	return p;
-}
-
 static void fen_of(const key *k, char *buf, size_t size)
 {
-	pk_pos p = pos_of(k);
+	pk_pos p = nk_to_pos(k);
 	fen_format(&p, buf, size);
 }
 
@@ -135,7 +79,7 @@ static int probe(pk_egdb *db, const key *k)
 {
 	if (!(k->stm ? k->black : k->white))
 		return EGDB_LOSS;
-	pk_pos p = pos_of(k);
+	pk_pos p = nk_to_pos(k);
 	pk_egdb_result r;
 	return egdb_probe(db, &p, &r) == EGDB_FOUND ? r.value : UNKNOWN;
 }
@@ -192,7 +136,7 @@ static int solve(graph *g, pk_egdb *db, const key *sample)
 	for (int i = 0; i < g->n; i++) {
 		nv_pos p;
 		key here = g->k[i];
-		nv_of(&here, &p);
+		nk_to_nv(&here, &p);
 		int m = nv_moves(&p, mv, 64);
 		g->succ_at[i] = (int)g->nsucc;
 		g->val[i] = UNKNOWN;
@@ -201,7 +145,7 @@ static int solve(graph *g, pk_egdb *db, const key *sample)
 		for (int j = 0; j < m; j++) {
 			nv_pos q;
 			nv_make(&p, &mv[j], &q);
-			key k = key_of(&q);
+			key k = nk_of(&q);
 			if (popcount(k.black | k.white) != npieces || popcount(k.kings) != nkings) {
 				/* a capture or a crowning: out of the graph */
 				int v = probe(db, &k);

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
-#include "naive.h"
+#include "naive_key.h"
 #include "egdb/build.h"
 #include "egdb/egdb.h"
 #include "egdb/format.h"
@@ -18,10 +18,7 @@
 
 /* ---- the reference solver ------------------------------------------------------- */
 
-typedef struct {
-	uint32_t black, white, kings;
-	int stm;                       /* 1: Black to move */
-} rkey;
+typedef nk_key rkey;
 
 typedef struct {
 	rkey k;
@@ -71,45 +68,6 @@ static int find(const rkey *k, bool add)
 	return nnodes++;
 }
 
-static void sq_rc(int sq, int *r, int *c)
-{
-	*r = (sq - 1) / 4;
-	int i = (sq - 1) % 4;
-	*c = (*r % 2 == 0) ? 2 * i + 1 : 2 * i;
-}
-
-static rkey key_of(const nv_pos *p)
-{
-	rkey k = { 0, 0, 0, p->black_to_move };
-	for (int sq = 1; sq <= 32; sq++) {
-		int r, c;
-		sq_rc(sq, &r, &c);
-		int v = p->board[r][c];
-		uint32_t b = 1u << (sq - 1);
-		if (v == NV_BM || v == NV_BK)
-			k.black |= b;
-		if (v == NV_WM || v == NV_WK)
-			k.white |= b;
-		if (v == NV_BK || v == NV_WK)
-			k.kings |= b;
-	}
-	return k;
-}
-
-static void nv_of(const rkey *k, nv_pos *p)
-{
-	int kind[33] = { 0 };
-	for (int sq = 1; sq <= 32; sq++) {
-		uint32_t b = 1u << (sq - 1);
-		bool king = k->kings & b;
-		if (k->black & b)
-			kind[sq] = king ? NV_BK : NV_BM;
-		else if (k->white & b)
-			kind[sq] = king ? NV_WK : NV_WM;
-	}
-	nv_from_squares(p, kind, k->stm);
-}
-
 /* Every placement of n pieces, both colours present, men off their crowning rows. */
 static void enumerate(int n, int first, int placed, int *sq, int *kind)
 {
@@ -156,14 +114,14 @@ static void reference_solve(int maxpieces)
 	nv_move mv[64];
 	for (int i = 0; i < nnodes; i++) {
 		nv_pos p;
-		nv_of(&nodes[i].k, &p);
+		nk_to_nv(&nodes[i].k, &p);
 		int m = nv_moves(&p, mv, 64);
 		nodes[i].succ = malloc(sizeof(int) * (size_t)(m > 0 ? m : 1));
 		nodes[i].nsucc = m;
 		for (int j = 0; j < m; j++) {
 			nv_pos q;
 			nv_make(&p, &mv[j], &q);
-			rkey k = key_of(&q);
+			rkey k = nk_of(&q);
 			uint32_t mover = k.stm ? k.black : k.white;
 			nodes[i].succ[j] = mover ? find(&k, false) : -1;
 		}
@@ -199,20 +157,6 @@ static void reference_solve(int maxpieces)
 }
 
 /* ---- the checks ----------------------------------------------------------------- */
-
-static pk_pos pos_of(const rkey *k)
-{
-	pk_pos p;
-	pos_clear(&p, k->stm ? PK_BLACK : PK_WHITE);
-	for (int sq = 1; sq <= 32; sq++) {
-		uint32_t b = 1u << (sq - 1);
-		if (k->black & b)
-			pos_put(&p, sq, PK_BLACK, k->kings & b);
-		else if (k->white & b)
-			pos_put(&p, sq, PK_WHITE, k->kings & b);
-	}
-	return p;
-}
 
 static int probe_fen(pk_egdb *db, const char *fen, pk_egdb_result *r)
 {
@@ -598,7 +542,7 @@ int main(void)
 	reference_solve(3);
 	long mismatches = 0, wins = 0;
 	for (int i = 0; i < nnodes; i++) {
-		pk_pos p = pos_of(&nodes[i].k);
+		pk_pos p = nk_to_pos(&nodes[i].k);
 		pk_egdb_result r;
 		int st = egdb_probe(db, &p, &r);
 		int d = nodes[i].dist;
