@@ -317,10 +317,13 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 									   CLIENT_GARBAGE, CLIENT_NO_MOVE };
 				for (size_t k = 0; term && result != RES_DRAW && k < sizeof faults / sizeof *faults; k++)
 					if (!strcmp(term, match_fault_reason(faults[k]))) {
-						int loser_black = result == RES_WHITE_WINS;
+						/* results count from the first mover (White in International
+						 * draughts), as the match's score counts them */
+						bool loser_first = result == RES_WHITE_WINS;
+						bool a_first = m->variant && m->variant->first == PK_WHITE ? !mg->a_black : mg->a_black;
 						mg->reason = match_fault_reason(faults[k]);
 						mg->fault = faults[k];
-						mg->fault_by = loser_black == mg->a_black ? 0 : 1;
+						mg->fault_by = loser_first == a_first ? 0 : 1;
 						if (detail && !(mg->detail = strdup(detail))) {
 							why = "out of memory";
 							break;

@@ -387,12 +387,23 @@ else
 	expect_err_has "4 valid, 0 with errors" "its games are legal International draughts"
 	grep -q '^\[White "pdnkit [0-9]' "$T_TMP/dxp.pdn" && pass || fail "the DXP engine's name in the games"
 	# --resume: the DXP engine's name is known from its games only; the file's is taken
-	awk '/^\[Event "pdnkit match, game 3"/ { exit } { print }' "$T_TMP/dxp.pdn" > "$T_TMP/dxp-half.pdn"
+	# (two games at once: the file has them in the order they ended)
+	awk '/^\[Event / { keep = /game [12]"/ } keep' "$T_TMP/dxp.pdn" > "$T_TMP/dxp-half.pdn"
 	run "$PDNKIT" match --variant international --engine "pdnkit:--depth 2" --engine "dxp:127.0.0.1:$port" --clock 60 \
 		--games 4 -c 2 -o "$T_TMP/dxp-half.pdn" --resume
 	expect_rc 0 "a match against a DXP engine resumed"
 	expect_out_has "resumed: 2 of 4 games" "its first two games read back"
 	[ "$(grep -c '^\[Event "pdnkit match, game' "$T_TMP/dxp-half.pdn")" = 4 ] && pass || fail "the resumed file has all four games"
+	# A game lost on time, read back: in International draughts White moves first, and
+	# "0-1" is the first mover's loss (game 1: B, the DXP engine, has White)
+	awk '/^\[Event / { keep = /game 1"/ } !keep { next }
+	     /^\[Result / { print "[Result \"0-1\"]"; print "[Termination \"time forfeit\"]"; next }
+	     /^\[Termination/ { next } { print }' "$T_TMP/dxp.pdn" > "$T_TMP/dxp-forfeit.pdn"
+	run "$PDNKIT" match --variant international --engine "pdnkit:--depth 2" --engine "dxp:127.0.0.1:$port" --clock 60 \
+		--games 2 -c 1 -o "$T_TMP/dxp-forfeit.pdn" --resume
+	expect_rc 0 "a match with a time forfeit resumed"
+	expect_out_has "B faults: 0 crashed, 1 on time" "the forfeit read back is the DXP engine's (White, the first mover)"
+	case $OUT in *"A faults"*) fail "the forfeit is not pdnkit's: $OUT" ;; *) pass ;; esac
 	# garbage, then a silent close, from a hostile initiator
 	if command -v bash >/dev/null 2>&1; then
 		bash -c "exec 3<>/dev/tcp/127.0.0.1/$port; printf 'garbage\\001\\377\\000' >&3; sleep 0.2" 2>/dev/null
