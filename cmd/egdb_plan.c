@@ -15,7 +15,7 @@ typedef struct {
 	const char *dir;
 	int pieces, threads, nd, ndm;
 	long jobs, parts;
-	char (*names)[48];          /* parallel: each job's line (its slice, " A,B" for a part, and
+	char (*names)[80];          /* parallel: each job's line (its slice, " A,B" for a part, and
 				     * the MiB it may take), its wave and whether it is a part;
 				     * written by wave */
 	int *waves, maxwave;
@@ -169,7 +169,7 @@ static int plan_job(void *ctx, const pk_plan_job *j)
 	}
 	case 3: {
 		/* GNU parallel: kept, written a wave at a time at the end */
-		char (*nn)[48] = realloc(u->names, sizeof *nn * (size_t)u->jobs);
+		char (*nn)[80] = realloc(u->names, sizeof *nn * (size_t)u->jobs);
 		if (nn)
 			u->names = nn;
 		int *ww = nn ? realloc(u->waves, sizeof *ww * (size_t)u->jobs) : NULL;
