@@ -320,7 +320,7 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 						/* results count from the first mover (White in International
 						 * draughts), as the match's score counts them */
 						bool loser_first = result == RES_WHITE_WINS;
-						bool a_first = m->variant && m->variant->first == PK_WHITE ? !mg->a_black : mg->a_black;
+						bool a_first = match_a_first(m, (int)(mg - m->games));
 						mg->reason = match_fault_reason(faults[k]);
 						mg->fault = faults[k];
 						mg->fault_by = loser_first == a_first ? 0 : 1;

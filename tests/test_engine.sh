@@ -201,6 +201,21 @@ v4=$("$PDNKIT" bench --variant international --json --features shots=1 | sed -E 
 [ -n "$v4" ] && [ "$v4" -gt "$v1" ] && [ "$v4" != "$v3" ] && pass || fail "the variants' bench with shots=1: $v4 nodes (default $v1, sac=2 $v3)"
 e4=$("$PDNKIT" bench --json --features shots=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$e4" ] && [ "$e4" != "$a" ] && pass || fail "the English bench with shots=1: $e4 nodes, the same as without"
+# offers: at a quiet leaf without kings the mover may offer a man (an exchange, a shot
+# begun), searched through the captures that follow. White to move: after 46-41, Black's
+# 17-22 28x17 11x31 wins a man, which the leaf of a depth-1 search sees with offers and
+# the search without them sees only at depth 2 (White's other moves lose more at once).
+OFFERS_FEN="W:W27,28,32,46:B6,11,16,17,18,19,21,23,26"
+off_score() { "$PDNKIT" analyze --variant international --fen "$OFFERS_FEN" --depth "$1" --multipv 3 --json --features "offers=$2" |
+	grep '"move":"46-41"' | sed -E 's/.*"score":(-?[0-9]+).*/\1/'; }
+o1=$(off_score 1 1); o0=$(off_score 1 0); o2=$(off_score 2 0)
+[ -n "$o1" ] && [ -n "$o0" ] && [ "$o1" -le $((o0 - 100)) ] && [ "$o1" = "$o2" ] && pass ||
+	fail "offers at depth 1: 46-41 scored $o1, without them $o0 (depth 2: $o2)"
+v7=$("$PDNKIT" bench --variant international --json --features offers=0 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+v8=$("$PDNKIT" bench --variant international --json --features offers=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$v7" ] && [ -n "$v8" ] && [ "$v8" -gt "$v7" ] && pass || fail "the variants' bench with offers=1: $v8 nodes, not more than $v7 without"
+e8=$("$PDNKIT" bench --json --features offers=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$e8" ] && [ "$e8" != "$a" ] && pass || fail "the English bench with offers=1: $e8 nodes, the same as without"
 run "$PDNKIT" bench --variant russian
 expect_rc 2 "the variants' bench of a variant without its positions"
 # The threat extension (off by default) searches more: its own signature (0 Elo in

@@ -654,11 +654,10 @@ static double points_by(const pk_match *m, int i, bool judged)
 {
 	if (i >= m->ngames || !atomic_load(&m->games[i].finished))
 		return -1;
-	bool white_first = m->variant && m->variant->first == PK_WHITE;
 	int res = judged ? m->games[i].judged : m->games[i].result;
 	if (res != RES_BLACK_WINS && res != RES_WHITE_WINS && res != RES_DRAW)
 		return -1;
-	bool a_first = white_first ? !m->games[i].a_black : m->games[i].a_black;
+	bool a_first = match_a_first(m, i);
 	if (res == RES_DRAW)
 		return 0.5;
 	return (a_first ? res == RES_BLACK_WINS : res == RES_WHITE_WINS) ? 1 : 0;

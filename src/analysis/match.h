@@ -108,6 +108,14 @@ typedef struct {
 	atomic_int faults;
 } pk_match;
 
+/* Whether player A moves first in game i (White in International draughts, Black in
+ * English): results count from the first mover ("1-0": it won). */
+static inline bool match_a_first(const pk_match *m, int i)
+{
+	bool white_first = m->variant && m->variant->first == PK_WHITE;
+	return white_first ? !m->games[i].a_black : m->games[i].a_black;
+}
+
 /* Every legal sequence of three plies from the start (the three-move ballots) into a
  * malloc'ed array; returns how many, or -1 when out of memory. */
 int match_ballots(pk_opening **out);

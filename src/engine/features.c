@@ -49,6 +49,7 @@ static const struct {
 	{ "shots", 0, 1, offsetof(pk_features, shots), true },
 	{ "time-opening", 10, 300, offsetof(pk_features, time_opening), false },
 	{ "time-middle", 10, 300, offsetof(pk_features, time_middle), false },
+	{ "offers", 0, 1, offsetof(pk_features, offers), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -289,6 +289,43 @@ static inline int leaf_eval(N_WORKER *w, const N_POS *p, int gi)
 	return v;
 }
 
+/* A quiet leaf (depth 0, no kings on the board) with offers on: the side to move may
+ * stand on its evaluation or play a plain move that gives the other side a capture (an
+ * exchange or the start of a shot), searched through the captures that follow and no
+ * further (depth -1: one offer a line). Only the mover's choice: what it stands on is
+ * the least it gets, so a leaf never scores below its evaluation. */
+static int quiet_offers(N_WORKER *w, const N_POS *p, int alpha, int beta, int ply, int gi)
+{
+	int best = leaf_eval(w, p, gi);
+	if (best >= beta)
+		return best;
+	N_MOVELIST ml;
+	int n = N_GEN(p, &ml);
+	for (int i = 0; i < n; i++) {
+		N_POS c;
+		N_MAKE(p, &ml.m[i], &c);
+		if (!N_HAS_CAPTURE(&c))
+			continue;
+		w->rev[gi + 1] = 0;
+		if (w->e->f.countermove)
+			w->path[ply] = ml.m[i];
+		int s = -N_NAME(se_search)(w, &c, -1, -beta, -(alpha > best ? alpha : best), ply + 1);
+		if (w->stopped)
+			return 0;
+		if (s > best) {
+			best = s;
+			if (s > alpha) {
+				w->pv[ply][0] = ml.m[i];
+				memcpy(&w->pv[ply][1], w->pv[ply + 1], sizeof(N_MOVE) * (size_t)w->pvlen[ply + 1]);
+				w->pvlen[ply] = w->pvlen[ply + 1] + 1;
+			}
+			if (s >= beta)
+				break;
+		}
+	}
+	return best;
+}
+
 /* The search of a node past the repetition and database checks. */
 static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int beta, int ply)
 {
@@ -311,7 +348,8 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 				threatened = N_HAS_CAPTURE(&q);
 			}
 			if (!threatened)
-				return leaf_eval(w, p, gi);
+				return e->f.offers && depth == 0 && ply < MAX_PLY - 8 && !N_HAS_KINGS(p) ?
+				       quiet_offers(w, p, alpha, beta, ply, gi) : leaf_eval(w, p, gi);
 		}
 	}
 	N_MOVELIST ml;

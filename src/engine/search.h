@@ -164,6 +164,10 @@ typedef struct {
 			    * least 90% of the starting pieces are on the board (default 100) */
 	int time_middle;   /* and while at least half of them are (default 100); never past
 			    * the limits' hardtime */
+	int offers;        /* 1: at a quiet leaf without kings whose evaluation is below beta,
+			    * the mover's plain moves that give the other side a capture (an
+			    * exchange offered, a shot begun) are searched through the captures
+			    * that follow, the best kept where it beats the evaluation; 0 off */
 	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
 			    * user), which a variant's own defaults then leave as given */
 } pk_features;
@@ -173,7 +177,7 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle; booleans 0
+ * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers; booleans 0
  * or 1). 0, or -1 with the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */

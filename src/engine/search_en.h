@@ -26,6 +26,7 @@
 #define N_CAPTURE_VALUE(p, m) (16 * bb_count((m)->captured) + bb_count((m)->captured & (p)->kings))
 #define N_CROWNING(p, m) (bb_sq(move_to(m)) & ((p)->stm == PK_BLACK ? 0xFF000000u : 0x000000FFu))
 #define N_PIECES(p) bb_count((p)->side[0] | (p)->side[1])
+#define N_HAS_KINGS(p) ((p)->kings != 0)
 #define N_START_PIECES(p) ((void)(p), 24)
 #define N_EVAL(p, w) eval(p, w)
 #define N_DRAW_PLIES(w) DRAW_PLIES

@@ -128,6 +128,16 @@ static inline int mb_pieces(const mb_pos *x)
 	return vpos_pieces(&x->p);
 }
 
+static inline bool mb_has_kings(const mb_pos *x)
+{
+	if (x->has_bits)
+		return (x->b.kings[0] | x->b.kings[1]) != 0;
+	for (int s = 1, n = variant_squares(x->p.v); s <= n; s++)
+		if (x->p.sq[s] == VP_WKING || x->p.sq[s] == VP_BKING)
+			return true;
+	return false;
+}
+
 static inline bool mb_is_king(int piece) { return piece == VP_WKING || piece == VP_BKING; }
 
 static inline bool mb_reversible(const pk_vpos *p, const pk_vmove *m)
@@ -169,6 +179,7 @@ static inline bool mb_same(const pk_vmove *a, const pk_vmove *b)
 #define N_CAPTURE_VALUE(x_, m_) (16 * (m_)->ncap + (m_)->kings)
 #define N_CROWNING(x_, m_) mb_crowning(&(x_)->p, m_)
 #define N_PIECES(x_) mb_pieces(x_)
+#define N_HAS_KINGS(x_) mb_has_kings(x_)
 #define N_START_PIECES(x_) variant_start_pieces((x_)->p.v)
 #define N_EVAL(x_, w_) mb_eval(x_, w_)
 #define N_DRAW_PLIES(w_) ((w_)->e->draw_plies)
