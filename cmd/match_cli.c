@@ -303,10 +303,12 @@ int match_resume(pk_match *m, const char *path, const char *event_name)
 		if (!why) {
 			pk_match_game *mg = &m->games[id - 1];
 			int bl = mg->a_black ? 0 : 1;
-			if (!black || !white || !seat_is(&m->pl[bl], black) || !seat_is(&m->pl[!bl], white))
-				why = "its players are not this match's engines with those colours";
-			else if (!opening || strcmp(opening, m->op[mg->opening].text))
+			/* the players last: a DXP seat takes its name from the first game that
+			 * passes every other check */
+			if (!opening || strcmp(opening, m->op[mg->opening].text))
 				why = "its opening is not this round's opening of the deck";
+			else if (!black || !white || !seat_is(&m->pl[bl], black) || !seat_is(&m->pl[!bl], white))
+				why = "its players are not this match's engines with those colours";
 			else {
 				mg->result = result;
 				mg->reason = "resumed";
