@@ -605,10 +605,18 @@ static void test_features_text(void)
 	pk_features g = features_all;
 	CHECK(features_parse(text, &g, err, sizeof err) == 0);
 	CHECK(features_same(&f, &g) && memcmp(&f, &g, sizeof f) != 0);   /* g was given every one */
+	/* the changed ones alone: what an annotation's stored settings name, which a
+	 * feature added later (at its default) leaves as it was */
+	features_format_changed(&f, &features_all, text, sizeof text);
+	CHECK_REPORT(strcmp(text, "lmr=0,killers=0") == 0, "changed features: %s", text);
+	features_format_changed(&features_all, &features_all, text, sizeof text);
+	CHECK(text[0] == 0);
 	/* a variant's own defaults go where the features were not given */
 	pk_features v = features_all, u = features_all;
 	features_for_variant(&v, 20);
 	CHECK(v.lmr == 4 && !features_same(&v, &features_all));
+	features_format_changed(&v, &features_all, text, sizeof text);
+	CHECK_REPORT(strcmp(text, "lmr=4") == 0, "International's own features: %s", text);
 	v.lmr = features_all.lmr;
 	CHECK(features_same(&v, &features_all));
 	CHECK(features_parse("lmr=3,killers=0", &u, err, sizeof err) == 0);
@@ -669,6 +677,17 @@ static void test_features_text(void)
 	CHECK(clock_phase_share(&g, 19, 40) == 100 && clock_phase_share(&g, 2, 40) == 100);
 	CHECK(clock_phase_share(&g, 22, 24) == 50 && clock_phase_share(&g, 21, 24) == 130);
 	CHECK(clock_phase_share(&g, 12, 24) == 130 && clock_phase_share(&g, 11, 24) == 100);
+	/* time-togo: the moves to go fall from 30 (full board) to it (a quarter of the
+	 * board: International's 10 pieces, English's 6), so 25/30 of the share at the
+	 * start, 25/10 at the end with time-togo=10; off (0) by default */
+	CHECK(features_all.time_togo == 0 && strstr(fb, "time-togo=0") != NULL);
+	CHECK(features_parse("time-togo=31", &g, err, sizeof err) < 0 && strstr(err, "from 0 to 30"));
+	CHECK(features_parse("time-togo=10", &g, err, sizeof err) == 0 && g.time_togo == 10);
+	g.time_opening = g.time_middle = 100;
+	CHECK(clock_phase_share(&g, 40, 40) == 83 && clock_phase_share(&g, 10, 40) == 250 &&
+	      clock_phase_share(&g, 4, 40) == 250 && clock_phase_share(&g, 25, 40) == 125 &&
+	      clock_phase_share(&g, 24, 24) == 83 && clock_phase_share(&g, 6, 24) == 250);
+	CHECK(features_parse("time-opening=50", &g, err, sizeof err) == 0 && clock_phase_share(&g, 40, 40) == 41);
 	/* a clock's share: a 25th of the clock less the reserve, most of the increment, at
 	 * most 0.4 of the clock, a thousandth of a second below the reserve; a game of 210
 	 * moves a side on a clock of 10 s without an increment, each move costing 4 ms more

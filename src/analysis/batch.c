@@ -582,7 +582,7 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 	if (!features_same(&o->f, &features_all)) {
 		used += (size_t)snprintf(buf + used, size - used, " features=");
 		if (used < size)
-			features_format(&o->f, buf + used, size - used);
+			features_format_changed(&o->f, &features_all, buf + used, size - used);
 		used = strlen(buf);
 	}
 	if (a->verify && used < size)

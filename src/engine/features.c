@@ -50,6 +50,7 @@ static const struct {
 	{ "time-opening", 10, 300, offsetof(pk_features, time_opening), false },
 	{ "time-middle", 10, 300, offsetof(pk_features, time_middle), false },
 	{ "offers", 0, 1, offsetof(pk_features, offers), false },
+	{ "time-togo", 0, 30, offsetof(pk_features, time_togo), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 
@@ -120,14 +121,26 @@ void features_for_variant(pk_features *f, int gametype)
 	}
 }
 
+static int feature_value(const pk_features *f, size_t i)
+{
+	const char *field = (const char *)f + feature_names[i].off;
+	return feature_names[i].flag ? *(const bool *)field : *(const int *)field;
+}
+
 void features_format(const pk_features *f, char *buf, size_t size)
+{
+	features_format_changed(f, NULL, buf, size);
+}
+
+void features_format_changed(const pk_features *f, const pk_features *base, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = 0;
 	for (size_t i = 0; i < NFEATURES && used < size; i++) {
-		const char *field = (const char *)f + feature_names[i].off;
-		int v = feature_names[i].flag ? *(const bool *)field : *(const int *)field;
-		int k = snprintf(buf + used, size - used, "%s%s=%d", i ? "," : "", feature_names[i].name, v);
+		int v = feature_value(f, i);
+		if (base && v == feature_value(base, i))
+			continue;
+		int k = snprintf(buf + used, size - used, "%s%s=%d", used ? "," : "", feature_names[i].name, v);
 		if (k < 0)
 			break;
 		used += (size_t)k;
@@ -136,9 +149,18 @@ void features_format(const pk_features *f, char *buf, size_t size)
 
 int clock_phase_share(const pk_features *f, int pieces, int start_pieces)
 {
-	if (pieces * 10 >= start_pieces * 9)
-		return f->time_opening;
-	return pieces * 2 >= start_pieces ? f->time_middle : 100;
+	int share = pieces * 10 >= start_pieces * 9 ? f->time_opening
+		    : pieces * 2 >= start_pieces ? f->time_middle : 100;
+	if (f->time_togo > 0 && start_pieces > 4) {
+		/* clock_share divides by 25 moves to go; here they fall from 30 with the full
+		 * board to time-togo at a quarter of it, so that the time goes to the middle
+		 * game and the endings rather than the first moves */
+		int lo = start_pieces / 4, span = start_pieces - lo;
+		int p = pieces < lo ? lo : pieces > start_pieces ? start_pieces : pieces;
+		int togo = f->time_togo + ((30 - f->time_togo) * (p - lo) + span / 2) / span;
+		share = share * 25 / (togo > 0 ? togo : 1);
+	}
+	return share;
 }
 
 double clock_share(double left, double inc, int moves)

@@ -168,6 +168,9 @@ typedef struct {
 			    * the mover's plain moves that give the other side a capture (an
 			    * exchange offered, a shot begun) are searched through the captures
 			    * that follow, the best kept where it beats the evaluation; 0 off */
+	int time_togo;     /* on a clock: the moves to go that clock_share's time is shared
+			    * over fall from 30 with every piece on the board to this many at
+			    * a quarter of them (clock_phase_share); 0 off (25 throughout) */
 	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
 			    * user), which a variant's own defaults then leave as given */
 } pk_features;
@@ -177,11 +180,14 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers; booleans 0
+ * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers, time-togo; booleans 0
  * or 1). 0, or -1 with the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
 void features_format(const pk_features *f, char *buf, size_t size);
+/* Only the features whose values differ from base's ("" when none do): a setting that
+ * stays as stable as the features a user changed when features are added. */
+void features_format_changed(const pk_features *f, const pk_features *base, char *buf, size_t size);
 /* Whether a and b search alike (every feature the same; what was given aside). */
 bool features_same(const pk_features *a, const pk_features *b);
 /* f with the defaults of the variant of that PDN GameType where it has its own (the
