@@ -235,11 +235,12 @@ int N_NAME(engine_search)(N_ENGINE *e, const N_POS *root, const pk_history *h, c
 {
 	memset(out, 0, sizeof *out);
 	e->t0 = se_now();
-	/* A clock's share shaped by the game's phase (time-opening, time-middle). */
+	/* A clock's share shaped by the game's phase (time-opening, time-middle, time-togo). */
 	pk_limits shaped;
-	if (lim->clock && lim->movetime > 0 && (e->f.time_opening != 100 || e->f.time_middle != 100 || e->f.time_togo)) {
+	int phase_share = lim->clock ? clock_phase_share(&e->f, N_PIECES(root), N_START_PIECES(root)) : 100;
+	if (lim->movetime > 0 && phase_share != 100) {
 		shaped = *lim;
-		shaped.movetime = lim->movetime * clock_phase_share(&e->f, N_PIECES(root), N_START_PIECES(root)) / 100.0;
+		shaped.movetime = lim->movetime * phase_share / 100.0;
 		if (shaped.hardtime > 0 && shaped.movetime > shaped.hardtime)
 			shaped.movetime = shaped.hardtime;
 		lim = &shaped;
