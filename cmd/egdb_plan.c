@@ -227,7 +227,9 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 			printf("# JOBS: pairs built at once (default as below); the options of GNU parallel\n"
 			       "# (--sshlogin ... for more machines sharing %s) go in $PARALLEL.\n"
 			       "# A line is a job: its pair (and a part's rows) and the MiB it may take (--memory);\n"
-			       "# the jobs a machine runs at once must fit in its memory together.\n", dir);
+			       "# the jobs a machine runs at once must fit in its memory together.\n"
+			       "# JOBLOG: when set, each wave's GNU parallel job log goes to $JOBLOG.W (W the\n"
+			       "# wave; $JOBLOG.Wp its part pairs): the seconds each job took, its exit status.\n", dir);
 	}
 	if (egdb_plan(pieces, nd, ndm, job_memory, parts, plan_job, &u) < 0) {
 		cli_error("out of memory");
@@ -252,8 +254,8 @@ int egdb_plan_print(const char *format, const char *dir, int pieces, int threads
 				if (!k)
 					continue;
 				/* a line is "PAIR MIB", a part's "PAIR A,B MIB" */
-				printf("parallel --halt now,fail=1 --jobs \"${JOBS:-%d}\" --colsep ' ' \"$PDNKIT\" egdb build --slice %s %s <<'EOF'\n",
-				       threads > 1 ? 1 : 2, part ? "{1} --part {2} --memory {3}" : "{1} --memory {2}", opts);
+				printf("parallel --halt now,fail=1 ${JOBLOG:+--joblog \"$JOBLOG.%d%s\"} --jobs \"${JOBS:-%d}\" --colsep ' ' \"$PDNKIT\" egdb build --slice %s %s <<'EOF'\n",
+				       w + 1, part ? "p" : "", threads > 1 ? 1 : 2, part ? "{1} --part {2} --memory {3}" : "{1} --memory {2}", opts);
 				for (long i = 0; i < u.jobs; i++)
 					if (u.waves[i] == w && u.is_part[i] == part)
 						printf("%s\n", u.names[i]);

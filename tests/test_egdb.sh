@@ -81,8 +81,12 @@ if command -v parallel >/dev/null; then
 	"$PDNKIT" egdb build --plan parallel -n 4 --threads 1 --egdb "$T_TMP/planned" >"$T_TMP/plan.sh" 2>/dev/null
 	grep -q "^KK-MK [0-9][0-9]*$" "$T_TMP/plan.sh" && pass || fail "a pair's line in the parallel plan, with its memory"
 	grep -q -- "--slice {1} --memory {2} " "$T_TMP/plan.sh" && pass || fail "each job told its memory"
-	PDNKIT="$PDNKIT" sh "$T_TMP/plan.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the parallel plan: $(tail -5 "$T_TMP/plan.out")"
+	PDNKIT="$PDNKIT" JOBLOG="$T_TMP/joblog" sh "$T_TMP/plan.sh" >"$T_TMP/plan.out" 2>&1 && pass || fail "the parallel plan: $(tail -5 "$T_TMP/plan.out")"
 	[ "$(ls "$T_TMP/planned"/*.egdb | wc -l)" -eq 41 ] && pass || fail "41 slices by the plan: $(ls "$T_TMP/planned" | wc -l)"
+	# JOBLOG: a job log a wave, a line a job (its exit status 0) under a header
+	jobs=$(grep -c "^[A-Z-]* [0-9]*$" "$T_TMP/plan.sh")
+	logged=$(cat "$T_TMP"/joblog.* | awk -F'\t' 'NR > 0 && $1 != "Seq" && $7 == 0' | wc -l)
+	[ "$logged" -eq "$jobs" ] && [ -s "$T_TMP/joblog.1" ] && pass || fail "JOBLOG: $logged of $jobs jobs logged: $(ls "$T_TMP" | grep joblog | head -3)"
 	"$PDNKIT" egdb stats --dir "$D" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T_TMP/one.stats"
 	"$PDNKIT" egdb stats --dir "$T_TMP/planned" --slices --json | sed 's/,"build_seconds":[0-9.]*//' >"$T_TMP/planned.stats"
 	cmp -s "$T_TMP/one.stats" "$T_TMP/planned.stats" && pass || fail "the plan's slices differ from one build's: $(diff "$T_TMP/one.stats" "$T_TMP/planned.stats" | head -3)"
