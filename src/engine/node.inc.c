@@ -162,12 +162,16 @@ static void score_moves(const N_WORKER *w, const N_POS *p, const N_MOVELIST *ml,
 	}
 }
 
-static int pick(int *score, int n, int from)
+/* The first of the highest scores from `from` on (the best score kept in a register:
+ * reading score[best] again each time made every step wait on the last). */
+static int pick(const int *score, int n, int from)
 {
-	int best = from;
-	for (int i = from + 1; i < n; i++)
-		if (score[i] > score[best])
-			best = i;
+	int best = from, top = score[from];
+	for (int i = from + 1; i < n; i++) {
+		int s = score[i];
+		best = s > top ? i : best;
+		top = s > top ? s : top;
+	}
 	return best;
 }
 

@@ -112,10 +112,17 @@ static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 {
 	if (!x->has_bits)
 		return veval(&x->p, w);
-	int mob = mb_count(x);
-	mb_pos o = *x;
-	mb_flip(&o);
-	int v = veval_bits(&x->p, &x->b, w, mob - mb_count(&o));
+	int mob = mb_count(x), other = !x->p.stm, omob;
+	if (!vbits_has_capture(x->p.v, &x->b, other))   /* the other side's count, as mb_count would */
+		omob = vbits_quiet_count(x->p.v, &x->b, other);
+	else if (x->has_gen)
+		omob = vbits_count(x->p.v, &x->b, other);
+	else {
+		mb_pos o = *x;   /* the mailbox count needs the position with the other side to move */
+		mb_flip(&o);
+		omob = mb_count(&o);
+	}
+	int v = veval_bits(&x->p, &x->b, w, mob - omob);
 	if (x->p.v->gametype == 20 && __builtin_popcountll(x->b.men[0] | x->b.kings[0] | x->b.men[1] | x->b.kings[1]) <= 4)
 		v /= mb_fmjd_divisor(x);
 	return v;
