@@ -216,6 +216,9 @@ v8=$("$PDNKIT" bench --variant international --json --features offers=1 | sed -E
 [ -n "$v7" ] && [ -n "$v8" ] && [ "$v8" -gt "$v7" ] && pass || fail "the variants' bench with offers=1: $v8 nodes, not more than $v7 without"
 e8=$("$PDNKIT" bench --json --features offers=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$e8" ] && [ "$e8" != "$a" ] && pass || fail "the English bench with offers=1: $e8 nodes, the same as without"
+# A capture with a choice costing a ply (off by default): smaller trees at the same depths.
+v9=$("$PDNKIT" bench --variant international --json --features capture-ply=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$v9" ] && [ -n "$v7" ] && [ "$v9" -lt "$v7" ] && pass || fail "the variants' bench with capture-ply=1: $v9 nodes, not fewer than $v7 without"
 run "$PDNKIT" bench --variant russian
 expect_rc 2 "the variants' bench of a variant without its positions"
 # The threat extension (off by default) searches more: its own signature (0 Elo in

@@ -51,6 +51,7 @@ static const struct {
 	{ "time-middle", 10, 300, offsetof(pk_features, time_middle), false },
 	{ "offers", 0, 1, offsetof(pk_features, offers), false },
 	{ "time-togo", 0, 30, offsetof(pk_features, time_togo), false },
+	{ "capture-ply", 0, 8, offsetof(pk_features, capture_ply), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -171,6 +171,9 @@ typedef struct {
 	int time_togo;     /* on a clock: the moves to go that clock_share's time is shared
 			    * over fall from 30 with every piece on the board to this many at
 			    * a quarter of them (clock_phase_share); 0 off (25 throughout) */
+	int capture_ply;   /* 1: a capture with more than one way to take, searched with N
+			    * plies to go (N >= this + 1), costs a ply as a quiet move does;
+			    * a forced capture is never counted; 0 off (captures never counted) */
 	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
 			    * user), which a variant's own defaults then leave as given */
 } pk_features;
@@ -180,7 +183,7 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers, time-togo; booleans 0
+ * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers, time-togo, capture-ply; booleans 0
  * or 1). 0, or -1 with the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
