@@ -60,13 +60,28 @@ static inline bool mb_has_capture(const mb_pos *x)
 	return x->has_bits ? x->cap : vhas_capture(&x->p);
 }
 
+/* The moves of side (the side to move, or the other one) into *count, cap whether it
+ * must capture; false for the other side's captures, which only the mailbox counts. */
+static inline bool mb_count_bits(const mb_pos *x, int side, bool cap, int *count)
+{
+	if (!cap)
+		*count = vbits_quiet_count(x->p.v, &x->b, side);
+	else if (x->has_gen)
+		*count = vbits_count(x->p.v, &x->b, side);
+	else if (side == x->p.stm)
+		*count = vcount(&x->p);
+	else
+		return false;
+	return true;
+}
+
 static inline int mb_count(const mb_pos *x)
 {
+	int n;
 	if (!x->has_bits)
 		return vcount(&x->p);
-	if (x->cap)
-		return x->has_gen ? vbits_count(x->p.v, &x->b, x->p.stm) : vcount(&x->p);
-	return vbits_quiet_count(x->p.v, &x->b, x->p.stm);
+	mb_count_bits(x, x->p.stm, x->cap, &n);
+	return n;
 }
 
 static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
@@ -113,12 +128,8 @@ static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 	if (!x->has_bits)
 		return veval(&x->p, w);
 	int mob = mb_count(x), other = !x->p.stm, omob;
-	if (!vbits_has_capture(x->p.v, &x->b, other))   /* the other side's count, as mb_count would */
-		omob = vbits_quiet_count(x->p.v, &x->b, other);
-	else if (x->has_gen)
-		omob = vbits_count(x->p.v, &x->b, other);
-	else {
-		mb_pos o = *x;   /* the mailbox count needs the position with the other side to move */
+	if (!mb_count_bits(x, other, vbits_has_capture(x->p.v, &x->b, other), &omob)) {
+		mb_pos o = *x;   /* the mailbox counts a capture of the side to move only */
 		mb_flip(&o);
 		omob = mb_count(&o);
 	}
