@@ -171,9 +171,9 @@ typedef struct {
 	int time_togo;     /* on a clock: the moves to go that clock_share's time is shared
 			    * over fall from 30 with every piece on the board to this many at
 			    * a quarter of them (clock_phase_share); 0 off (25 throughout) */
-	int capture_ply;   /* 1: a capture with more than one way to take, searched with N
-			    * plies to go (N >= this + 1), costs a ply as a quiet move does;
-			    * a forced capture is never counted; 0 off (captures never counted) */
+	int capture_ply;   /* a capture with more than one way to take, at a node with more
+			    * than this many plies to go, costs a ply as a quiet move does (a
+			    * forced capture never does); 0 off: captures never cost a ply */
 	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
 			    * user), which a variant's own defaults then leave as given */
 } pk_features;
