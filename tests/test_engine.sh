@@ -219,6 +219,16 @@ e8=$("$PDNKIT" bench --json --features offers=1 | sed -E 's/.*\],"nodes":([0-9]+
 # A capture with a choice costing a ply (off by default): smaller trees at the same depths.
 v9=$("$PDNKIT" bench --variant international --json --features capture-ply=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$v9" ] && [ -n "$v7" ] && [ "$v9" -lt "$v7" ] && pass || fail "the variants' bench with capture-ply=1: $v9 nodes, not fewer than $v7 without"
+# draw-seek (off by default): each piece on the board costs the side searched for, so
+# from the start (40 pieces) its score falls by about 40 times the cost, and a line that
+# trades comes first: the search's own judgement is the default's less that.
+ds_score() { "$PDNKIT" analyze --variant international --depth 6 --json --features "draw-seek=$1" |
+	tail -n 1 | sed -E 's/.*"score":(-?[0-9]+).*/\1/'; }
+d0=$(ds_score 0); d2=$(ds_score 2)
+[ -n "$d0" ] && [ -n "$d2" ] && [ "$d2" -le $((d0 - 60)) ] && [ "$d2" -ge $((d0 - 100)) ] && pass ||
+	fail "draw-seek=2 from the start: scored $d2, without it $d0 (60 to 100 less expected)"
+e9=$("$PDNKIT" bench --json --features draw-seek=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$e9" ] && [ "$e9" != "$a" ] && pass || fail "the English bench with draw-seek=1: $e9 nodes, the same as without"
 run "$PDNKIT" bench --variant russian
 expect_rc 2 "the variants' bench of a variant without its positions"
 # The threat extension (off by default) searches more: its own signature (0 Elo in

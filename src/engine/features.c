@@ -52,6 +52,7 @@ static const struct {
 	{ "offers", 0, 1, offsetof(pk_features, offers), false },
 	{ "time-togo", 0, 30, offsetof(pk_features, time_togo), false },
 	{ "capture-ply", 0, 8, offsetof(pk_features, capture_ply), false },
+	{ "draw-seek", 0, 20, offsetof(pk_features, draw_seek), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -290,6 +290,9 @@ static inline int leaf_eval(N_WORKER *w, const N_POS *p, int gi)
 	int n = e->f.progress, r = w->rev[gi];
 	if (n > 0 && r > 0)
 		v = r >= n ? 0 : (int)((long)v * (n - r) / n);
+	/* draw-seek: each piece on the board costs the root's side (to move at even plies) */
+	if (e->f.draw_seek)
+		v -= (((gi - w->base) & 1) ? -1 : 1) * e->f.draw_seek * N_PIECES(p);
 	return v;
 }
 

@@ -174,6 +174,12 @@ typedef struct {
 	int capture_ply;   /* a capture with more than one way to take, at a node with more
 			    * than this many plies to go, costs a ply as a quiet move does (a
 			    * forced capture never does); 0 off: captures never cost a ply */
+	int draw_seek;     /* each piece on the board costs the side the search is for (the
+			    * root's side to move) this many hundredths of a man at a quiet
+			    * leaf, so that of two lines it judges alike it prefers the one that
+			    * trades more, and a draw (0) to an even position with pieces left:
+			    * for play against a stronger engine, never for analysis (its
+			    * scores are the evaluation's less that); 0 off */
 	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
 			    * user), which a variant's own defaults then leave as given */
 } pk_features;
@@ -183,7 +189,7 @@ extern const pk_features features_all;
 /* Changes features from "name=value,..." (names: lmr, killers, history, aspiration,
  * tt-ways, tt-horizon, history-malus, lmp, probcut, time-use, threat, egdb-draws, egdb-wins, history-decay,
  * rfp, razor, lmr-adjust, book-check, book-min, book-score, time-unstable, countermove, iir, singular,
- * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers, time-togo, capture-ply; booleans 0
+ * time-panic, prune-pieces, etc, progress, sac, shots, time-opening, time-middle, offers, time-togo, capture-ply, draw-seek; booleans 0
  * or 1). 0, or -1 with the reason in err. */
 int features_parse(const char *spec, pk_features *f, char *err, size_t errsize);
 /* The features as that text, every one named. */
