@@ -13,11 +13,15 @@ static uint8_t win_sq[2][VPAT_WINDOWS_STRIPS][8];
  * ([1]) on the square adds to each window's index, the tables 0 .. 31 in one vector, the
  * strips' last four in another. Summing a vector a piece keeps the indices in registers,
  * where adding to them one by one in memory waited on each store. */
-typedef uint16_t win_vec __attribute__((vector_size(64)));
+typedef uint16_t win_vec __attribute__((vector_size(32)));   /* a register of AVX2's */
 typedef uint16_t win_vec_hi __attribute__((vector_size(16)));
-#define LANES ((int)(sizeof(win_vec) / sizeof(uint16_t)))
+#define HALF ((int)(sizeof(win_vec) / sizeof(uint16_t)))
+#define LANES (2 * HALF)
 _Static_assert(PAT_TABLES <= LANES + (int)(sizeof(win_vec_hi) / sizeof(uint16_t)), "a lane for every table");
-static win_vec sq_vec[2][51][2];
+/* [view][square][mover, other][tables 0 .. 15, 16 .. 31]: two halves, each summed in a
+ * register of its own (a vector of 64 bytes, where the machine has no such registers,
+ * went through memory at every add) */
+static win_vec sq_vec[2][51][2][2];
 static win_vec_hi sq_vec_hi[2][51][2];
 static pthread_once_t win_once = PTHREAD_ONCE_INIT;
 static _Atomic int win_ready;
@@ -54,8 +58,8 @@ static void windows_init(void)
 			for (int i = 0, pw = 1; i < 8; i++, pw *= 3) {
 				int s = win_sq[side][k][i], tab = vpattern_table(k);
 				if (tab < LANES) {
-					sq_vec[side][s][0][tab] = (uint16_t)pw;
-					sq_vec[side][s][1][tab] = (uint16_t)(2 * pw);
+					sq_vec[side][s][0][tab / HALF][tab % HALF] = (uint16_t)pw;
+					sq_vec[side][s][1][tab / HALF][tab % HALF] = (uint16_t)(2 * pw);
 				} else {
 					sq_vec_hi[side][s][0][tab - LANES] = (uint16_t)pw;
 					sq_vec_hi[side][s][1][tab - LANES] = (uint16_t)(2 * pw);
@@ -195,15 +199,23 @@ int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uin
 		pthread_once(&win_once, windows_init);
 	int side = stm == PK_WHITE ? 0 : 1;
 	uint64_t own = side ? black : white, opp = side ? white : black;
-	win_vec acc = { 0 }, acc2 = { 0 };   /* two sums, side by side */
-	for (uint64_t m = own; m; m &= m - 1)
-		acc += sq_vec[side][__builtin_ctzll(m) + 1][0];
-	for (uint64_t m = opp; m; m &= m - 1)
-		acc2 += sq_vec[side][__builtin_ctzll(m) + 1][1];
-	acc += acc2;
+	win_vec a0 = { 0 }, a1 = { 0 }, b0 = { 0 }, b1 = { 0 };   /* the mover's and the other's, side by side */
+	for (uint64_t m = own; m; m &= m - 1) {
+		const win_vec *v = sq_vec[side][__builtin_ctzll(m) + 1][0];
+		a0 += v[0];
+		a1 += v[1];
+	}
+	for (uint64_t m = opp; m; m &= m - 1) {
+		const win_vec *v = sq_vec[side][__builtin_ctzll(m) + 1][1];
+		b0 += v[0];
+		b1 += v[1];
+	}
+	a0 += b0;
+	a1 += b1;
 	uint16_t idx[LANES + sizeof(win_vec_hi) / sizeof(uint16_t)];
 	_Static_assert(LANES > PAT_MATERIAL, "a lane for the material's index");
-	memcpy(idx, &acc, sizeof acc);
+	memcpy(idx, &a0, sizeof a0);
+	memcpy(idx + HALF, &a1, sizeof a1);
 	if (pt->windows > VPAT_WINDOWS) {   /* the strips past the first vector's lanes */
 		win_vec_hi hi = { 0 }, hi2 = { 0 };
 		for (uint64_t m = own; m; m &= m - 1)
