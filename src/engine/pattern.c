@@ -158,6 +158,7 @@ int pattern_eval(const pk_patterns *pt, const pk_pos *p)
 
 void patterns_checksum(pk_patterns *pt)
 {
+	pt->wi_ready = false;   /* (vpatterns_checksum builds it) */
 	uint32_t h = 2166136261u;
 	long nz = 0;
 	if (pt->windows != PAT_WINDOWS)

@@ -54,6 +54,11 @@ typedef struct pk_patterns {
 					 * empty (engine/vpattern.h) */
 	bool tempo;                     /* 10x10: the phases placed by the men's rows to go,
 					 * not by the pieces (engine/vpattern.h) */
+	/* The 10x10 search's copy of w with the two phases of an index side by side (the
+	 * first in the low half), so that a window's two weights are one read: built by
+	 * vpatterns_checksum (wi_ready), cleared by patterns_checksum. */
+	uint32_t wi[PAT_TABLES][PAT_INDEX];
+	bool wi_ready;
 } pk_patterns;
 
 /* The index of the contents of each of the first `windows` windows, from the side to

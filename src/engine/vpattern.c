@@ -180,6 +180,29 @@ static int blend(const pk_patterns *pt, const uint16_t *idx, int ph, int t)
 	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
 }
 
+/* blend() from the weights' interleaved copy (two phases: ph is 0). */
+static int blend_wi(const pk_patterns *pt, const uint16_t *idx, int t)
+{
+	int s0 = 0, s1 = 0, nw = pt->windows;
+	if (pt->material) {
+		uint32_t x = pt->wi[PAT_MATERIAL][idx[PAT_MATERIAL]];
+		s0 = (int16_t)(uint16_t)x;
+		s1 = (int16_t)(uint16_t)(x >> 16);
+	}
+	int n4 = nw < VPAT_WINDOWS ? nw : VPAT_WINDOWS, ns = VPAT_STRIP0 + nw - n4;
+	for (int k = 0; k < n4; k++) {
+		uint32_t x = pt->wi[k][idx[k]];
+		s0 += (int16_t)(uint16_t)x;
+		s1 += (int16_t)(uint16_t)(x >> 16);
+	}
+	for (int k = VPAT_STRIP0; k < ns; k++) {
+		uint32_t x = pt->wi[k][idx[k]];
+		s0 += (int16_t)(uint16_t)x;
+		s1 += (int16_t)(uint16_t)(x >> 16);
+	}
+	return t ? (s0 * (PAT_SEG - t) + s1 * t) / PAT_SEG : s0;
+}
+
 int vpattern_eval(const pk_patterns *pt, const pk_vpos *p)
 {
 	uint16_t idx[PAT_TABLES];
@@ -228,7 +251,7 @@ int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uin
 	idx[PAT_MATERIAL] = (uint16_t)material;
 	int ph, t;
 	phase_of(step, &ph, &t);
-	return blend(pt, idx, ph, t);
+	return PAT_PHASES == 2 && pt->wi_ready ? blend_wi(pt, idx, t) : blend(pt, idx, ph, t);
 }
 
 int vpatterns_parse(const char *text, pk_patterns *pt, int *gametype, char *err, size_t errsize)
@@ -340,6 +363,10 @@ void vpatterns_checksum(pk_patterns *pt)
 		}
 	pt->checksum = h;
 	pt->nonzero = nz;
+	pt->wi_ready = PAT_PHASES == 2;
+	for (int k = 0; k < PAT_TABLES && pt->wi_ready; k++)
+		for (int i = 0; i < PAT_INDEX; i++)
+			pt->wi[k][i] = (uint16_t)pt->w[0][k][i] | (uint32_t)(uint16_t)pt->w[PAT_PHASES - 1][k][i] << 16;
 }
 
 char *vpatterns_format(const pk_patterns *pt, const pk_variant *v, const char *comment)
