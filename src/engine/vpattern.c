@@ -10,9 +10,9 @@
  * (its table vpattern_table(k)). */
 static uint8_t win_sq[2][VPAT_WINDOWS_STRIPS][8];
 /* For each view and square, one lane a table: what a piece of the mover ([0]) or of the other side
- * ([1]) on the square adds to each window's index, the tables 0 .. 31 in one vector, the
- * strips' last four in another. Summing a vector a piece keeps the indices in registers,
- * where adding to them one by one in memory waited on each store. */
+ * ([1]) on the square adds to each window's index, the tables 0 .. 31 in two vectors of
+ * sixteen, the strips' last four in another. Summing vectors a piece keeps the indices in
+ * registers, where adding to them one by one in memory waited on each store. */
 typedef uint16_t win_vec __attribute__((vector_size(32)));   /* a register of AVX2's */
 typedef uint16_t win_vec_hi __attribute__((vector_size(16)));
 #define HALF ((int)(sizeof(win_vec) / sizeof(uint16_t)))
