@@ -64,11 +64,13 @@ if [ "$kind" = sh ]; then sh "$file"; else "$file"; fi >"$RUN_DIR/$i.out" 2>&1
 echo $? >"$RUN_DIR/$i.rc"
 t1=$(date +%s.%N)
 echo "$t0 $t1" | awk "{ printf \"%.1f\", \$2 - \$1 }" >"$RUN_DIR/$i.time"'
-# The longest first (under the sanitizers they take minutes), then the other shell
-# tests, then the unit tests: the run ends when its longest test does.
-slow=' test_kill.sh test_engine.sh test_disk.sh test_engines.sh test_hostile.sh '
+# The longest first (under the sanitizers they take minutes; the unit tests of the
+# variants' databases and search among them), then the other shell tests, then the
+# unit tests: the run ends when its longest test does, so a long one must not start last
+# (the slow ones in the order named).
+slow=' test_egdb.sh test_vegdb test_kill.sh test_engine.sh test_engines.sh test_hostile.sh test_vsearch test_disk.sh '
 tr '\0' '\n' <"$list" | paste - - - - | awk -v slow="$slow" -F '\t' '
-	{ rank = index(slow, " " $2 " ") ? 0 : $3 == "sh" ? 1 : 2; print rank "\t" NR "\t" $0 }' |
+	{ at = index(slow, " " $2 " "); rank = at ? 0 : $3 == "sh" ? 1 : 2; print rank "\t" (at ? at : NR) "\t" $0 }' |
 	sort -t "$(printf '\t')" -k1,1n -k2,2n | cut -f 3- | tr '\t' '\0' | tr '\n' '\0' |
 	xargs -0 -n 4 -P "$jobs" sh -c "$one" sh
 
