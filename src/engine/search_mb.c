@@ -217,6 +217,21 @@ static inline int mb_count_pieces(const mb_pos *x)
 	return __builtin_popcountll(x->b.men[0] | x->b.kings[0]) + __builtin_popcountll(x->b.men[1] | x->b.kings[1]);
 }
 
+/* Which limited ending x's material is (vdraw_ending_class), counted on the bitboards
+ * when there are (the mailbox's count reads every square, at every node of an ending). */
+static inline int mb_ending_class(const mb_pos *x)
+{
+	if (!x->has_bits)
+		return vdraw_ending_class(&x->p);
+	const pk_vbits *b = &x->b;
+	int n[2], k[2];
+	for (int s = 0; s < 2; s++) {
+		n[s] = __builtin_popcountll(b->men[s] | b->kings[s]);
+		k[s] = __builtin_popcountll(b->kings[s]);
+	}
+	return vdraw_ending_class_of(x->p.v, n, k);
+}
+
 /* The variant's limited endings (vdraw_ending_plies) and endgame databases. The count of
  * an ending is kept along the line searched, a ply at a time as the game keeps it
  * (vdraw_ending_next): the root's from the game's history, one reached inside the search
@@ -239,11 +254,11 @@ static bool mb_table_probe(const mb_worker *w, const mb_pos *x, int ply, int *sc
 		int pn = ply > 1 ? at[ply - 1].count : e->ending;
 		int pp = ply > 1 ? at[ply - 1].pieces : e->root_pieces;
 		if (pieces <= 4)
-			cls = vdraw_ending_class(&x->p);
+			cls = mb_ending_class(x);
 		count = vdraw_ending_next(e->v, pc, pn, cls, pieces < pp);
 		if (ply <= MAX_PLY)
 			at[ply] = (mb_ending_at){ (short)cls, (short)count, (short)pieces };
-		if (cls && count >= vdraw_ending_plies(&x->p)) {
+		if (cls && count >= vdraw_class_plies(e->v, cls)) {
 			*score = 0;
 			return true;
 		}
@@ -254,7 +269,7 @@ static bool mb_table_probe(const mb_worker *w, const mb_pos *x, int ply, int *sc
 	if (!vegdb_probe(e->tables, &x->p, &value, &plies))
 		return false;
 	if (value != EGDB_DRAW && cls) {
-		int limit = vdraw_ending_plies(&x->p);
+		int limit = vdraw_class_plies(e->v, cls);
 		if (limit && plies > limit - count)
 			return false;
 	}

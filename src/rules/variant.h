@@ -149,6 +149,8 @@ uint64_t vpos_key_of_move(const pk_vpos *p, const pk_vmove *m, uint64_t key);
  * two kings against one after seven. The plies the position's material allows (4 or
  * 14), or 0 where no such rule applies (other variants: the referee's general rules). */
 int vdraw_plies(const pk_vpos *p);
+/* The same from each side's pieces (n, kings among them) and kings (k). */
+int vdraw_plies_of(const pk_variant *v, const int n[2], const int k[2]);
 
 /* A game's draw counters under its variant's own rules (the federation's texts are
  * cited in rules/variant.c): moves of kings only without a capture, and the moves played
@@ -170,6 +172,10 @@ int vdraw_ending_plies(const pk_vpos *p);
 /* Which of its variant's limited endings p's material is (0: none); two positions of
  * the same class a game's moves reach in turn are one ending, whose plies count on. */
 int vdraw_ending_class(const pk_vpos *p);
+/* The same from each side's pieces (n, kings among them) and kings (k) (a search that
+ * keeps bitboards counts them there), and the plies an ending of that class lasts. */
+int vdraw_ending_class_of(const pk_variant *v, const int n[2], const int k[2]);
+int vdraw_class_plies(const pk_variant *v, int cls);
 /* The plies counted so far in p's limited ending by d, the count kept over the moves
  * that reached p (0 when p's material has no limit). */
 int vdraw_ending_count(const pk_vdraw *d, const pk_vpos *p);

@@ -64,16 +64,21 @@ static void material(const pk_vpos *p, int n[2], int k[2])
 
 /* Frisian's king endings: two moves each of a king against a king, seven of two kings
  * against one. */
+int vdraw_plies_of(const pk_variant *v, const int n[2], const int k[2])
+{
+	if (!v->king_moves || n[0] != k[0] || n[1] != k[1])
+		return 0;               /* not Frisian, or a man on the board */
+	int lo = k[0] < k[1] ? k[0] : k[1], hi = k[0] + k[1] - lo;
+	return lo == 1 && hi == 1 ? 4 : lo == 1 && hi == 2 ? 14 : 0;
+}
+
 int vdraw_plies(const pk_vpos *p)
 {
 	if (!p->v->king_moves)
 		return 0;
 	int n[2], k[2];
 	material(p, n, k);
-	if (n[0] != k[0] || n[1] != k[1])
-		return 0;               /* a man on the board */
-	int lo = k[0] < k[1] ? k[0] : k[1], hi = k[0] + k[1] - lo;
-	return lo == 1 && hi == 1 ? 4 : lo == 1 && hi == 2 ? 14 : 0;
+	return vdraw_plies_of(p->v, n, k);
 }
 
 void vdraw_init(pk_vdraw *d) { memset(d, 0, sizeof *d); }
@@ -81,10 +86,8 @@ void vdraw_init(pk_vdraw *d) { memset(d, 0, sizeof *d); }
 /* International's limited endings: 1 three pieces (a king among them) against a lone
  * king, 16 moves each; 2 two pieces or one (a king among them) against a lone king,
  * 5 moves each; 0 none. */
-static int fmjd_ending(const pk_vpos *p)
+static int fmjd_ending_of(const int n[2], const int k[2])
 {
-	int n[2], k[2];
-	material(p, n, k);
 	for (int side = 0; side < 2; side++) {
 		int o = !side;
 		if (n[o] == 1 && k[o] == 1 && k[side] >= 1) {
@@ -99,41 +102,47 @@ static int fmjd_ending(const pk_vpos *p)
 
 /* American pool checkers' limited ending: three kings (and nothing else) against a lone
  * king. */
-static bool pool_ending(const pk_vpos *p)
+static bool pool_ending_of(const int n[2], const int k[2])
 {
-	int n[2], k[2];
-	material(p, n, k);
 	for (int side = 0; side < 2; side++)
 		if (n[side] == 3 && k[side] == 3 && n[!side] == 1 && k[!side] == 1)
 			return true;
 	return false;
 }
 
-int vdraw_ending_plies(const pk_vpos *p)
+int vdraw_class_plies(const pk_variant *v, int cls)
 {
-	switch (p->v->gametype) {
-	case 20: case 26: case 27: {
-		int c = fmjd_ending(p);
-		return c == 1 ? 32 : c == 2 ? 10 : 0;
+	switch (v->gametype) {
+	case 20: case 26: case 27: return cls == 1 ? 32 : cls == 2 ? 10 : 0;
+	case 23: return cls ? 26 : 0;
+	case 40: return cls;   /* Frisian's classes are their plies */
+	default: return 0;
 	}
-	case 23:
-		return pool_ending(p) ? 26 : 0;
-	case 40:
-		return vdraw_plies(p);
-	default:
-		return 0;
+}
+
+int vdraw_ending_class_of(const pk_variant *v, const int n[2], const int k[2])
+{
+	switch (v->gametype) {
+	case 20: case 26: case 27: return fmjd_ending_of(n, k);
+	case 23: return pool_ending_of(n, k) ? 1 : 0;
+	case 40: return vdraw_plies_of(v, n, k);
+	default: return 0;
 	}
 }
 
 int vdraw_ending_class(const pk_vpos *p)
 {
+	int n[2], k[2];
 	switch (p->v->gametype) {
-	case 20: case 26: case 27: return fmjd_ending(p);
-	case 23: return pool_ending(p) ? 1 : 0;
-	case 40: return vdraw_plies(p);
-	default: return 0;
+	case 20: case 26: case 27: case 23: case 40:
+		material(p, n, k);
+		return vdraw_ending_class_of(p->v, n, k);
+	default:
+		return 0;
 	}
 }
+
+int vdraw_ending_plies(const pk_vpos *p) { return vdraw_class_plies(p->v, vdraw_ending_class(p)); }
 
 int vdraw_ending_next(const pk_variant *v, int class_before, int count_before, int class_after, bool capture)
 {
@@ -171,20 +180,20 @@ const char *vdraw_after(pk_vdraw *d, const pk_vpos *before, const pk_vmove *m, c
 	}
 	if (v->gametype == 23) {
 		/* the count starts when the ending is reached; the stronger side has 13 moves */
-		bool in = pool_ending(after);
+		bool in = vdraw_ending_class(after) != 0;
 		d->ending = in && d->ending_class ? d->ending + 1 : in ? 1 : 0;
 		d->ending_class = in;
 		if (in && d->ending >= 26)
 			return "three kings against one, 13 moves (APCA)";
 	}
 	if (v->gametype == 20 || v->gametype == 26 || v->gametype == 27) {
-		int c = fmjd_ending(after);
+		int c = vdraw_ending_class(after);
 		/* a capture within an ending of 16 moves keeps its count; reaching the ending of
 		 * 5 moves starts that one's. The count is of the moves played in the ending: the
 		 * move that reaches it (a capture, a crowning) is not one of them, so each side
 		 * has its 5 or 16 moves after it ("after each player has made 5 moves"). A game
 		 * that begins in an ending counts from its first move. */
-		bool reached = c && fmjd_ending(before) != c;
+		bool reached = c && vdraw_ending_class(before) != c;
 		if (c != d->ending_class) {
 			d->ending = (c == 1 && d->ending_class == 0) || c == 2 ? 0 : d->ending;
 			d->ending_class = c;
