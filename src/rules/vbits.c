@@ -13,6 +13,7 @@ static struct {
 	uint64_t valid;
 	int h;                 /* playing squares a row: a step down-left adds h, down-right h + 1 */
 	uint64_t sq_byte[7][256];   /* the squares (bit s - 1) of each byte's bits */
+	uint64_t ray[4][64];   /* the squares along each direction from each bit's, to the edge */
 } tab[NTAB];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 /* set once init has run: the hot paths test it before pthread_once's call */
@@ -23,6 +24,8 @@ bool vbits_supported(const pk_variant *v)
 	return !v->orthogonal && !v->capture_straight && !v->remove_at_once && !v->king_moves &&
 	       v->rows == v->cols && (v->rows == 8 || v->rows == 10) && v->rule != VRULE_FRISIAN;
 }
+
+static void build_rays(int i);
 
 static void init(void)
 {
@@ -43,6 +46,7 @@ static void init(void)
 				for (int j = 0; j < 8; j++)
 					if ((x >> j & 1) && tab[i].sq_of[8 * k + j])
 						tab[i].sq_byte[k][x] |= 1ull << (tab[i].sq_of[8 * k + j] - 1);
+		build_rays(i);
 	}
 }
 
@@ -154,6 +158,15 @@ ALWAYS_INLINE bool kings_take(uint64_t kings, uint64_t theirs, uint64_t empty, i
 	return (step(step(reach, d, h, valid) & theirs, d, h, valid) & empty) != 0;
 }
 
+static void build_rays(int i)
+{
+	for (int d = 0; d < 4; d++)
+		for (int b = 0; b < 64; b++)
+			if (tab[i].valid >> b & 1)
+				for (uint64_t x = step(1ull << b, d, tab[i].h, tab[i].valid); x; x = step(x, d, tab[i].h, tab[i].valid))
+					tab[i].ray[d][b] |= x;
+}
+
 bool vbits_has_capture(const pk_variant *v, const pk_vbits *b, int stm)
 {
 	int i = index_of(v), h = tab[i].h;
@@ -260,6 +273,7 @@ typedef struct {
 	uint64_t left;         /* the other side's pieces not yet taken */
 	uint64_t their_kings;
 	const uint8_t *sq_of;
+	const uint64_t (*ray)[64];   /* the table's rays */
 	int from;              /* the mover's square */
 	uint64_t taken;        /* the pieces taken so far (bits) */
 	pk_vmove cur;
@@ -312,10 +326,13 @@ ALWAYS_INLINE bool bb_capture_dir(bbcap *c, uint64_t at, bool king, int d)
 	uint64_t valid = c->valid;
 	if (c->cur.ncap >= VAR_MAX_CAP)
 		return false;
-	uint64_t t = step(at, d, h, valid);
-	if (king)
-		while (t & c->empty)
-			t = step(t, d, h, valid);
+	uint64_t t;
+	if (king) {   /* the first square along d that is not free: the ray's nearest */
+		uint64_t stop = c->ray[d][ctz(at)] & ~c->empty;
+		t = d < 2 ? (stop ? 1ull << (63 - __builtin_clzll(stop)) : 0) : stop & -stop;
+	} else {
+		t = step(at, d, h, valid);
+	}
 	if (!(t & c->left))
 		return false;
 	uint64_t land = step(t, d, h, valid) & c->empty;
@@ -368,6 +385,7 @@ static int bb_captures(int i, const pk_vbits *b, int stm, pk_vmovelist *ml)
 	c.left = theirs;
 	c.their_kings = b->kings[!stm];
 	c.sq_of = tab[i].sq_of;
+	c.ray = tab[i].ray;
 	c.out = ml;
 	c.n = 0;
 	c.best = 0;
