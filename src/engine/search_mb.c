@@ -87,7 +87,7 @@ static inline int mb_count(const mb_pos *x)
 static inline int mb_gen(const mb_pos *x, pk_vmovelist *l)
 {
 	if (x->has_gen)   /* the whole list on the bitboards: vgen's, in its order */
-		return vbits_gen(x->p.v, &x->b, x->p.stm, l);
+		return vbits_gen_known(x->p.v, &x->b, x->p.stm, x->cap, l);
 	if (x->has_bits && !x->cap)   /* from the squares of the side's pieces */
 		return vgen_quiet_from(&x->p, vbits_squares(x->p.v, x->b.men[x->p.stm] | x->b.kings[x->p.stm]), l);
 	if (x->has_bits)   /* the captures looked for from the pieces that can start one */

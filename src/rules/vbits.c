@@ -418,7 +418,17 @@ ALWAYS_INLINE int king_line(pk_vmovelist *ml, int n, int s, uint64_t at, uint64_
 	return n;
 }
 
-int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
+/* A man's plain move from at along d, after the n moves of ml. */
+ALWAYS_INLINE int man_step(pk_vmovelist *ml, int n, int s, uint64_t at, uint64_t empty, int d, int h, uint64_t valid,
+			   const uint8_t *sq_of)
+{
+	uint64_t t = step(at, d, h, valid) & empty;
+	if (t && n < VAR_MAX_MOVES)
+		vmove_quiet(&ml->m[n++], s, sq_of[ctz(t)], false);
+	return n;
+}
+
+int vbits_gen_known(const pk_variant *v, const pk_vbits *b, int stm, bool capture, pk_vmovelist *ml)
 {
 	int i = index_of(v), h = tab[i].h;
 	uint64_t valid = tab[i].valid;
@@ -426,22 +436,26 @@ int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
 	uint64_t all = b->men[0] | b->men[1] | b->kings[0] | b->kings[1];
 	uint64_t empty = valid & ~all;
 	ml->n = 0;
-	if (vbits_has_capture(v, b, stm))
+	if (capture)
 		return ml->n = bb_captures(i, b, stm, ml);
 	/* plain moves: each piece in the order of the squares, a man's two steps forward in
 	 * the order of the directions, a king's four lines each from near to far */
-	int first = stm == PK_WHITE ? 0 : 2, n = 0;
+	bool white = stm == PK_WHITE;
+	int n = 0;
 	uint64_t men = b->men[stm];
 	uint64_t movers = b->kings[stm] |
-			  (men & (step(empty, 3 - first, h, valid) | step(empty, 3 - (first + 1), h, valid)));
+			  (men & (white ? step(empty, 3, h, valid) | step(empty, 2, h, valid)
+					: step(empty, 1, h, valid) | step(empty, 0, h, valid)));
 	for (; movers; movers &= movers - 1) {
 		uint64_t at = movers & -movers;
 		int s = sq_of[ctz(at)];
 		if (at & men) {
-			for (int d = first; d <= first + 1; d++) {
-				uint64_t t = step(at, d, h, valid) & empty;
-				if (t && n < VAR_MAX_MOVES)
-					vmove_quiet(&ml->m[n++], s, sq_of[ctz(t)], false);
+			if (white) {
+				n = man_step(ml, n, s, at, empty, 0, h, valid, sq_of);
+				n = man_step(ml, n, s, at, empty, 1, h, valid, sq_of);
+			} else {
+				n = man_step(ml, n, s, at, empty, 2, h, valid, sq_of);
+				n = man_step(ml, n, s, at, empty, 3, h, valid, sq_of);
 			}
 			continue;
 		}
@@ -452,6 +466,11 @@ int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
 	}
 	ml->n = n;
 	return n;
+}
+
+int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml)
+{
+	return vbits_gen_known(v, b, stm, vbits_has_capture(v, b, stm), ml);
 }
 
 void vbits_make_move(const pk_variant *v, const pk_vbits *b, int stm, const pk_vmove *m, pk_vbits *out)

@@ -48,6 +48,8 @@ int vbits_safe_men_moves(const pk_variant *v, const pk_vbits *b, int stm);
  * in its order. */
 bool vbits_gen_supported(const pk_variant *v);
 int vbits_gen(const pk_variant *v, const pk_vbits *b, int stm, pk_vmovelist *ml);
+/* The same when whether stm must capture is known (vbits_has_capture's answer). */
+int vbits_gen_known(const pk_variant *v, const pk_vbits *b, int stm, bool capture, pk_vmovelist *ml);
 /* How many moves vbits_gen lists (vcount). */
 int vbits_count(const pk_variant *v, const pk_vbits *b, int stm);
 /* b after stm's move m (a move of vbits_gen's list). */
