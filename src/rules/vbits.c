@@ -122,8 +122,6 @@ ALWAYS_INLINE bool men_take(uint64_t men, uint64_t by_men, uint64_t empty, int d
 	return (step(step(men, d, h, valid) & by_men, d, h, valid) & empty) != 0;
 }
 
-/* Whether kings can take along d: over the free squares (any number of them when they
- * fly) to a piece of theirs with a free square past it. */
 /* x shifted k steps along d, the board's edges not minded (for the fill below). */
 ALWAYS_INLINE uint64_t shift_by(uint64_t x, int d, int h, int k)
 {
@@ -152,6 +150,8 @@ ALWAYS_INLINE uint64_t fly_fill(uint64_t kings, uint64_t empty, int d, int h)
 	return g;
 }
 
+/* Whether kings can take along d: over the free squares (any number of them when they
+ * fly) to a piece of theirs with a free square past it. */
 ALWAYS_INLINE bool kings_take(uint64_t kings, uint64_t theirs, uint64_t empty, int d, int h, uint64_t valid, bool flying)
 {
 	uint64_t reach = flying ? fly_fill(kings, empty, d, h) : kings;
