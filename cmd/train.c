@@ -140,7 +140,7 @@ static int train_net(pk_learn_data *d, const pk_weights *base, const pk_net_opts
 int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
-	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
+	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *td_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
 	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL,
 	     *phase_arg = NULL;
@@ -179,6 +179,7 @@ int cmd_train(int argc, const char **argv)
 		{ "egdb-positions", 0, POPT_ARG_STRING, &epos_arg, 0, "add N random quiet positions of the endgame databases (those of --label-egdb), labelled with their exact value, to the training part", "N" },
 		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
+		{ "td", 0, POPT_ARG_STRING, &td_arg, 0, "temporal differences instead of --lambda: a labelled position's target is (1 - L) times its score's and L times that of its game's next position (the result after the last), 0 to 1", "L" },
 		{ "kept-labels-only", 0, POPT_ARG_NONE, &kept_only, 0, "search nothing: the positions --label-file holds are labelled, the others are not (an interrupted labelling fitted as far as it went)", NULL },
 		{ "labelled-only", 0, POPT_ARG_NONE, &labelled_only, 0, "fit only the positions a search labelled (with --label-every above 1, the others are otherwise fitted to their game's result)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
@@ -328,6 +329,18 @@ int cmd_train(int argc, const char **argv)
 			goto out;
 		}
 	}
+	if (td_arg) {
+		char *e;
+		lo.td = strtod(td_arg, &e);
+		if (e == td_arg || *e || !(lo.td > 0 && lo.td <= 1)) {
+			cli_error("--td: '%s' is not a number above 0 and at most 1", td_arg);
+			goto out;
+		}
+		if (lambda_arg || net) {
+			cli_error("--td sets the targets itself: not with --lambda or --net");
+			goto out;
+		}
+	}
 	long lcache = 3072;
 	if (lcache_arg && cli_int(lcache_arg, 1, 1 << 20, "--label-egdb-cache", &lcache))
 		goto out;
@@ -338,8 +351,8 @@ int cmd_train(int argc, const char **argv)
 		cli_error("--kept-labels-only fits the labels of --label-file: give it");
 		goto out;
 	}
-	if ((levery_arg || lambda_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg || labelled_only) && !ldepth) {
-		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file, --lambda and --labelled-only go with --label-depth");
+	if ((levery_arg || lambda_arg || td_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg || labelled_only) && !ldepth) {
+		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file, --lambda, --td and --labelled-only go with --label-depth");
 		goto out;
 	}
 	if (net && (l2_arg || min_arg || windows_arg || material)) {
@@ -760,6 +773,7 @@ out:
 	free(ldepth_arg);
 	free(levery_arg);
 	free(lambda_arg);
+	free(td_arg);
 	free(lpat);
 	free(legdb);
 	free(lcache_arg);

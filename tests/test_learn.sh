@@ -245,6 +245,28 @@ run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --l
 expect_err_has "labelled from the labels file" "the labels read back"
 [ "$(grep -v '^#' "$T_TMP/vpl.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vpl2.txt" | cksum)" ] && pass ||
 	fail "the same labels read back fit other weights"
+# --td: temporal differences over each game's labelled positions. At 1 every target is the
+# game's result turned to the position's side, as --lambda 1 makes it (the same weights);
+# below 1 the scores come in, and the weights differ from both --lambda 1's and --lambda 0's
+for a in "--td 1" "--lambda 1" "--td 0.5" "--lambda 0"; do
+	f=$T_TMP/vtd-$(echo "$a" | tr -d ' -.').txt
+	run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vl.lab" $a \
+		--labelled-only --keep-last --min-count 1 --epochs 10 --skip 2 -o "$f" -q --threads 2
+	expect_rc 0 "train --variant $a"
+done
+w() { grep -v '^#' "$T_TMP/vtd-$1.txt" | cksum; }
+[ "$(w td1)" = "$(w lambda1)" ] && pass || fail "--td 1 fits other weights than --lambda 1 (the results turned wrongly?)"
+[ "$(w td05)" != "$(w lambda1)" ] && [ "$(w td05)" != "$(w lambda0)" ] && pass ||
+	fail "--td 0.5 fits the weights of the results alone or of the scores alone"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --td 0.5 --lambda 0.3
+expect_rc 2 "--td with --lambda"
+expect_err_has "not with --lambda" "--td with --lambda says why"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --td 0.5
+expect_rc 2 "--td without --label-depth"
+for v in 0 1.5 x; do
+	run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --td $v
+	expect_rc 2 "--td $v"
+done
 # --label-endgame: the positions of at most N pieces searched to its depth (here every one:
 # the labels, and so the weights, of --label-depth 3 alone; none of depth 1's)
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 1 --label-endgame 40:3 --lambda 0.3 \

@@ -89,6 +89,7 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 	 * by heart). */
 	bool held = (rp->plies[rp->nply > 2 ? 2 : rp->nply - 1].after.key * 0x9E3779B97F4A7C15ull >> 56) % 10 == 0;
 	d->games++;
+	size_t n0 = d->n;
 	for (int i = skip; i < rp->nply; i++) {
 		const pk_pos *p = &rp->plies[i].after;
 		if (gen_has_capture(p) || (d->max_pieces && bb_count(p->side[0] | p->side[1]) > d->max_pieces))
@@ -112,6 +113,8 @@ int learn_add_game(pk_learn_data *d, const pk_replay *rp, int skip)
 		s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
 		s->y = (uint8_t)(p->stm == PK_BLACK ? first : 2 - first);
 		s->held = held;
+		s->stm = (uint8_t)p->stm;
+		s->opens = d->n - 1 == n0;
 	}
 	return 0;
 }
@@ -186,6 +189,8 @@ int learn_add_vgame(pk_learn_data *d, const pk_replay *rp, int skip)
 		s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
 		s->y = (uint8_t)(p.stm == d->variant->first ? first : 2 - first);
 		s->held = false;
+		s->stm = (uint8_t)p.stm;
+		s->opens = d->n - 1 == n0;
 	}
 	/* the game's samples held out or not, by its opening */
 	for (size_t k = n0; k < d->n; k++)
@@ -214,6 +219,8 @@ int learn_add_position(pk_learn_data *d, const pk_pos *p, int value)
 	s->base = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
 	s->y = (uint8_t)(value + 1);
 	s->held = 0;
+	s->stm = (uint8_t)p->stm;
+	s->opens = 1;
 	d->exact++;
 	return 0;
 }
@@ -348,6 +355,31 @@ int learn_label(pk_learn_data *d, const pk_weights *w, pk_egdb *db, int depth, i
 	return atomic_load(&j.failed) ? -1 : 0;
 }
 
+/* The targets of temporal differences (pk_learn_opts.td): each game's samples from its
+ * last to its first, the target carried back from the next sample (turned to this one's
+ * side to move: 1 - it when the mover differs) and, at a sample with a search score,
+ * mixed with that score's sigmoid: (1 - td) sigmoid(K score) + td carried. The last
+ * sample's carried target is its game's result. A sample without a score passes the
+ * carried target on unchanged. */
+static float *td_targets(const pk_learn_data *d, double td, double K)
+{
+	float *t = malloc(sizeof *t * (d->n ? d->n : 1));
+	if (!t)
+		return NULL;
+	double carry = 0;
+	for (size_t k = d->n; k-- > 0;) {
+		const sample *s = &d->v[k];
+		if (k + 1 == d->n || d->v[k + 1].opens)
+			carry = s->y / 2.0;   /* the game's last sample: its result */
+		else if (d->v[k + 1].stm != s->stm)
+			carry = 1 - carry;
+		if (s->score != NO_SCORE)
+			carry = (1 - td) * sigmoid(K * s->score / 100.0) + td * carry;
+		t[k] = (float)carry;
+	}
+	return t;
+}
+
 /* One pass on a thread: the gradient of its share of the training part into grad, the
  * losses of both parts into sums. */
 typedef struct {
@@ -356,6 +388,7 @@ typedef struct {
 	double K;
 	double lambda;                  /* the result's share of the target where there is a score */
 	bool labelled_only;             /* positions without a score not fitted */
+	const float *td;                /* with --td: each sample's target (td_targets) */
 	int nthreads;
 	int tab[PAT_TABLES], ntab;      /* the tables fitted */
 	int map[PAT_TABLES];            /* each table's weights: those of table map[k] (tied) */
@@ -427,7 +460,9 @@ static void pass_thread(int id, void *arg)
 		if (s->held || !ps->want_grad || (ps->labelled_only && s->score == NO_SCORE))
 			continue;
 		double target = s->y / 2.0;
-		if (s->score != NO_SCORE)
+		if (ps->td)
+			target = ps->td[i];
+		else if (s->score != NO_SCORE)
 			target = ps->lambda * target + (1 - ps->lambda) * sigmoid(ps->K * s->score / 100.0);
 		double e = (p - target) * ps->K / 100.0, cv = p * (1 - p) * (ps->K / 100.0) * (ps->K / 100.0);
 		double a1 = (double)s->t / PAT_SEG, a0 = 1 - a1;
@@ -559,6 +594,10 @@ int learn_fit(const pk_learn_data *d, const pk_learn_opts *o, void (*progress)(v
 			lo = a;
 	}
 	ps.K = r->K = (lo + hi) / 2;
+	if (o->td > 0 && !(ps.td = td_targets(d, o->td > 1 ? 1 : o->td, ps.K))) {
+		rc = -1;
+		goto out;
+	}
 	run_pass(&ps, false, &r->base_train, &r->base_held);
 	r->best_train = r->base_train;
 	r->best_held = r->base_held;
@@ -625,6 +664,7 @@ out:
 		free(ps.hess[t]);
 	}
 	free(ps.turned);
+	free((float *)ps.td);
 	free(w);
 	free(best);
 	free(keep);

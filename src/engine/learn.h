@@ -108,6 +108,11 @@ typedef struct {
 					 * 1: the result alone. Losses printed are against results. */
 	bool labelled_only;             /* the training part's positions without a search score
 					 * left out of the fit (the held-out loss still over all) */
+	double td;                      /* > 0: temporal differences instead of lambda: a
+					 * labelled position's target is (1 - td) sigmoid(score)
+					 * plus td times the target of its game's next position
+					 * (turned to its side), the result after the last one;
+					 * a position without a score passes the next one's on */
 	bool keep_last;                 /* keep the last epoch's weights, not those of the lowest
 					 * held-out loss */
 	bool end_phase;                 /* only the last phase's weights fitted (those of 2

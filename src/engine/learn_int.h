@@ -19,6 +19,8 @@ typedef struct {
 	uint8_t held;
 	uint8_t tried;                  /* searched by learn_label (or read from a labels file),
 					 * a score or none (a forced position) */
+	uint8_t stm;                    /* the side to move (the targets of --td turn with it) */
+	uint8_t opens;                  /* the first of its game's samples */
 } sample;
 
 #define NO_SCORE INT16_MIN
