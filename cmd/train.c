@@ -179,7 +179,7 @@ int cmd_train(int argc, const char **argv)
 		{ "egdb-positions", 0, POPT_ARG_STRING, &epos_arg, 0, "add N random quiet positions of the endgame databases (those of --label-egdb), labelled with their exact value, to the training part", "N" },
 		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
-		{ "td", 0, POPT_ARG_STRING, &td_arg, 0, "temporal differences instead of --lambda: a labelled position's target is (1 - L) times its score's and L times that of its game's next position (the result after the last), 0 to 1", "L" },
+		{ "td", 0, POPT_ARG_STRING, &td_arg, 0, "temporal differences instead of --lambda: a labelled position's target is (1 - L) times its score's and L times that of its game's next position (the result after the last), 0.01 to 1", "L" },
 		{ "kept-labels-only", 0, POPT_ARG_NONE, &kept_only, 0, "search nothing: the positions --label-file holds are labelled, the others are not (an interrupted labelling fitted as far as it went)", NULL },
 		{ "labelled-only", 0, POPT_ARG_NONE, &labelled_only, 0, "fit only the positions a search labelled (with --label-every above 1, the others are otherwise fitted to their game's result)", NULL },
 		{ "json", 'j', POPT_ARG_NONE, &json, 0, "print the result as one JSON object", NULL },
@@ -321,25 +321,14 @@ int cmd_train(int argc, const char **argv)
 	}
 	lo.lambda = 0.5;
 	lo.labelled_only = labelled_only;
-	if (lambda_arg) {
-		char *e;
-		lo.lambda = strtod(lambda_arg, &e);
-		if (e == lambda_arg || *e || !(lo.lambda >= 0 && lo.lambda <= 1)) {
-			cli_error("--lambda: '%s' is not a number from 0 to 1", lambda_arg);
-			goto out;
-		}
-	}
-	if (td_arg) {
-		char *e;
-		lo.td = strtod(td_arg, &e);
-		if (e == td_arg || *e || !(lo.td > 0 && lo.td <= 1)) {
-			cli_error("--td: '%s' is not a number above 0 and at most 1", td_arg);
-			goto out;
-		}
-		if (lambda_arg || net) {
-			cli_error("--td sets the targets itself: not with --lambda or --net");
-			goto out;
-		}
+	if (lambda_arg && cli_number(lambda_arg, 0, 1, "--lambda", &lo.lambda))
+		goto out;
+	/* --td: above 0 (at 0 the targets are the scores alone: --lambda 0) */
+	if (td_arg && cli_number(td_arg, 0.01, 1, "--td", &lo.td))
+		goto out;
+	if (td_arg && (lambda_arg || net)) {
+		cli_error("--td sets the targets itself: not with --lambda or --net");
+		goto out;
 	}
 	long lcache = 3072;
 	if (lcache_arg && cli_int(lcache_arg, 1, 1 << 20, "--label-egdb-cache", &lcache))
