@@ -35,6 +35,9 @@ R=$("$POKE" silent "$PORT" 5 1)
 grep -q "refused: 2 connections already" "$T_TMP/dxp.log" && pass || fail "the refused ones not said: $(cat "$T_TMP/dxp.log")"
 R=$("$POKE" silent "$PORT" 2 4)
 [ "$R" = "open 0" ] && pass || fail "connections silent 4 s with --idle 2: $R"
+# (said as the listener closes: the client may see the close first, so wait for the line)
+i=0
+while ! grep -q "silent for [0-9]* s: disconnected" "$T_TMP/dxp.log" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 grep -q "silent for [0-9]* s: disconnected" "$T_TMP/dxp.log" && pass || fail "the idle close not said"
 quit
 
