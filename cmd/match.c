@@ -225,7 +225,7 @@ int cmd_match(int argc, const char **argv)
 		{ "on-fault", 0, POPT_ARG_STRING, &on_fault, 0, "when an engine crashes, hangs, plays an illegal move or writes garbage: lose the game and go on (continue, the default) or also stop the run (stop)", "continue|stop" },
 		{ "adjudicate-win", 0, POPT_ARG_STRING, &adj_win, 0, "end a game as a win when both engines' last MOVES scores each gave that side SCORE men or more (e.g. 3,4; off by default)", "SCORE,MOVES" },
 		{ "adjudicate-draw", 0, POPT_ARG_STRING, &adj_draw, 0, "end a game as a draw from ply PLY on when both engines' last MOVES scores each stayed within SCORE men of 0 (e.g. 80,0.1,8; off by default)", "PLY,SCORE,MOVES" },
-		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end a game at the exact value of these endgame databases (default: the default directory's, when there are any)", "DIR|default|none" },
+		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end a game at the exact value of these endgame databases (a variant's own with --variant; default: the default directory's, when there are any)", "DIR|default|none" },
 		{ "judge", 0, POPT_ARG_STRING, &judge, 0, "score each game a second time by these endgame databases' value of its first position of as many pieces as they hold (the play before the ending; off by default)", "DIR|default|none" },
 		{ "variant", 0, POPT_ARG_STRING, &variant, 0, "play this variant with the variant engine (default: English)",
 		  "NAME|GAMETYPE" },
@@ -444,6 +444,8 @@ int cmd_match(int argc, const char **argv)
 		}
 	} else if (judge && strcmp(judge, "none")) {
 		cli_error("--judge: the endgame databases are of English draughts");
+		goto out;
+	} else if (match_vadjudicate_option(adjudicate, m.variant, &m.vadjudicate) < 0) {
 		goto out;
 	}
 	long ngames = 0, nconc = sysconf(_SC_NPROCESSORS_ONLN);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -96,6 +97,29 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 	pl->threads = engine_threads(&ea);
 	engine_args_free(&ea);
 	return status;
+}
+
+int match_vadjudicate_option(const char *arg, const pk_variant *v, const pk_vegdb **out)
+{
+	*out = NULL;
+	const char *env = getenv("PDNKIT_EGDB");
+	if ((arg && !strcmp(arg, "none")) || (!arg && env && !strcmp(env, "none")))
+		return 0;
+	bool asked = arg != NULL;
+	char dir[4096];
+	egdb_dir(arg && strcmp(arg, "default") ? arg : NULL, dir, sizeof dir);
+	struct stat st;
+	if (asked && stat(dir, &st) != 0) {
+		cli_error("--adjudicate: no endgame databases at %s (the directory does not exist): build them with "
+			  "'pdnkit egdb build --variant %s --egdb %s', or give --adjudicate none", dir, v->key, dir);
+		return -1;
+	}
+	*out = vegdb_shared_in(dir, v);
+	if (!*out && asked)
+		cli_warning("no %s endgame databases in %s: games are not adjudicated%s%s%s", v->name, dir,
+			    vegdb_supported(v) ? " (pdnkit egdb build --variant " : "", vegdb_supported(v) ? v->key : "",
+			    vegdb_supported(v) ? ")" : "");
+	return 0;
 }
 
 /* On a terminal, a line kept up to date as games finish: how many, A's score so far and

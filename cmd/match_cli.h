@@ -13,6 +13,12 @@
  * engine's spec with as_engine) into a player; -1 after saying why (WHAT: ...). */
 int match_parse_player(const char *what, const char *spec, const pk_variant *v, bool as_engine, pk_player *pl);
 
+/* --adjudicate for a variant's games (arg NULL when not given): its own databases in
+ * that directory ("default" or NULL: the default one; "none", or PDNKIT_EGDB=none: none),
+ * into *out (NULL when there are none). A directory given that does not exist is an
+ * error (-1 after saying so); one without the variant's databases a warning. */
+int match_vadjudicate_option(const char *arg, const pk_variant *v, const pk_vegdb **out);
+
 /* The progress line on a terminal: started at match_progress_t0; cleared before
  * anything else is printed. */
 extern double match_progress_t0;

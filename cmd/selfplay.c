@@ -112,7 +112,7 @@ int cmd_selfplay(int argc, const char **argv)
 		{ "at-pieces", 0, POPT_ARG_STRING, &at_arg, 0, "with --openings: start from each game's first position of at most N pieces where the side to move has no capture (games without one left out), for games of the endings", "N" },
 		{ "shard", 0, POPT_ARG_STRING, &shard, 0, "play only the games whose number is K modulo N (1 <= K <= N)", "K/N" },
 		{ "concurrency", 'c', POPT_ARG_STRING, &conc, 0, "games played at once (default: one per core)", "N" },
-		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (default: the default directory's)", "DIR|default|none" },
+		{ "adjudicate", 0, POPT_ARG_STRING, &adjudicate, 0, "end games at the exact value of these endgame databases (a variant's own with --variant; default: the default directory's)", "DIR|default|none" },
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "append the games here as PDN; the games already there are not played again", "FILE" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -163,10 +163,6 @@ int cmd_selfplay(int argc, const char **argv)
 		if (v->gametype == 21)
 			v = NULL;   /* English draughts: the default */
 	}
-	if (v && (ea.patterns || ea.egdb)) {
-		cli_error("--variant: --patterns and --egdb are English draughts'");
-		goto out;
-	}
 	m.variant = v;
 	if (!ea.depth && !ea.nodes && !ea.movetime && !ea.level)
 		ea.depth = strdup("6");
@@ -194,16 +190,14 @@ int cmd_selfplay(int argc, const char **argv)
 			goto out;
 	}
 	bool failed = false;
-	if (adjudicate && !strcmp(adjudicate, "default"))
+	if (v)
+		failed = match_vadjudicate_option(adjudicate, v, &m.vadjudicate) < 0;
+	else if (adjudicate && !strcmp(adjudicate, "default"))
 		m.adjudicate = egdb_use_option(NULL, true, &failed);
 	else if (!adjudicate || strcmp(adjudicate, "none"))
 		m.adjudicate = egdb_use_option(adjudicate, adjudicate == NULL, &failed);
 	if (failed)
 		goto out;
-	if (v && m.adjudicate) {
-		egdb_free(m.adjudicate);   /* the databases are English draughts' */
-		m.adjudicate = NULL;
-	}
 	rc = EXIT_RUNTIME;
 	long at_pieces = 0;
 	if (at_arg && (!openings || cli_int(at_arg, 2, v ? variant_squares(v) : 32, "--at-pieces", &at_pieces))) {

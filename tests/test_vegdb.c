@@ -23,6 +23,7 @@
 #include "egdb/build.h"
 #include "egdb/egdb.h"
 #include "egdb/vegdb.h"
+#include "analysis/match.h"
 #include "engine/vsearch.h"
 #include "rules/fen.h"
 #include "rules/variant.h"
@@ -423,6 +424,51 @@ static void ending_conversion(const char *dir)
 	vegdb_free(db);
 }
 
+/* A referee's adjudication by the databases (match_vegdb_result): a draw there is a
+ * draw; a win ends the game only when no draw rule's count can end it first. */
+static void adjudication(const char *dir)
+{
+	const pk_variant *v = variant_by_name("international");
+	char ferr[200];
+	const pk_vegdb *db = vegdb_shared_in(dir, v);
+	CHECK(db != NULL);
+	pk_vpos p;
+	pk_vdraw d;
+	vdraw_init(&d);
+	/* a man race won in 5 plies by White, International's first mover: "1-0" */
+	CHECK(vfen_parse(v, "W:W28:B3", &p, ferr, sizeof ferr) == 0);
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_BLACK_WINS);
+	/* the same men, Black to move, lost in 14 plies: longer than the 5-move ending the
+	 * line could reach (10 plies), so played on */
+	CHECK(vfen_parse(v, "B:W22:B3", &p, ferr, sizeof ferr) == 0);
+	int value, plies;
+	CHECK(vegdb_probe(db, &p, &value, &plies) == 1);
+	CHECK_INT(plies, 14);
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_NONE);
+	/* two kings against one: a draw whatever the counts */
+	CHECK(vfen_parse(v, "W:WK46,K47:BK3", &p, ferr, sizeof ferr) == 0);
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_DRAW);
+	d.kings_only = 49;
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_DRAW);
+	/* White wins in 4 plies: a win at the ending's start, played on with 3 plies of its
+	 * count left or 2 of the kings-only count */
+	vdraw_init(&d);
+	CHECK(vfen_parse(v, "B:WK1,K6:BK50", &p, ferr, sizeof ferr) == 0);
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_BLACK_WINS);
+	d.ending_class = vdraw_ending_class(&p);
+	d.ending = 7;
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_NONE);
+	d.ending = 6;
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_BLACK_WINS);
+	vdraw_init(&d);
+	d.kings_only = 48;
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_NONE);
+	/* no databases, or a position past them: none */
+	CHECK_INT(match_vegdb_result(NULL, &d, &p), RES_NONE);
+	CHECK(vfen_parse(v, "W:W28,29,30,31:B3", &p, ferr, sizeof ferr) == 0);
+	CHECK_INT(match_vegdb_result(db, &d, &p), RES_NONE);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "--check")) {
@@ -436,6 +482,7 @@ int main(int argc, char **argv)
 	consistent("international", dir, 3000, true);
 	ending_count(dir);
 	ending_conversion(dir);
+	adjudication(dir);
 	against_minimax(dir, "russian", 3, 5, 150);
 	consistent("russian", dir, 2000, true);
 	against_minimax(dir, "italian", 3, 5, 150);

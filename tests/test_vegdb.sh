@@ -109,6 +109,44 @@ expect_out_has "score +0" "a win the count ends first is a draw"
 run "$PDNKIT" analyze --variant international --fen "B:WK1,K6:BK50" --depth 6 --egdb "$D"
 expect_out_has "score White wins in 4" "the same position alone: lost"
 
+# self-play and matches adjudicated by the variant's databases: a draw there ends the
+# game, a win only when no draw count can end it first (tests/test_vegdb.c has the rule)
+cat >"$T_TMP/adj.pdn" <<'EOF2'
+[Event "a man race"]
+[GameType "20"]
+[FEN "W:W28:B3"]
+[Result "*"]
+
+*
+
+[Event "two kings against one"]
+[GameType "20"]
+[FEN "W:WK46,K47:BK3"]
+[Result "*"]
+
+*
+EOF2
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/adj.pdn" --random 0 -n 2 -d 2 -c 1 --adjudicate "$D" -o "$T_TMP/spadj.pdn"
+expect_rc 0 "selfplay --variant adjudicated by the databases"
+grep -q 'Termination "adjudicated: a win in the endgame databases"' "$T_TMP/spadj.pdn" && pass || fail "the man race adjudicated a win: $(cat "$T_TMP/spadj.pdn")"
+grep -q 'Termination "adjudicated: a draw in the endgame databases"' "$T_TMP/spadj.pdn" && pass || fail "two kings against one adjudicated a draw"
+grep -q '^\[Result "1-0"\]' "$T_TMP/spadj.pdn" && pass || fail "the man race won by White, the first mover"
+run "$PDNKIT" match --variant international --a "--depth 2" --b "--depth 1" --openings "$T_TMP/adj.pdn" -c 1 --adjudicate "$D" -o "$T_TMP/madj.pdn"
+expect_rc 0 "match --variant adjudicated by the databases"
+[ "$(grep -c 'adjudicated: a' "$T_TMP/madj.pdn")" -eq 4 ] && pass || fail "the four games adjudicated: $(grep Termination "$T_TMP/madj.pdn")"
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/adj.pdn" --random 0 -n 2 -d 2 -c 1 --adjudicate none -o "$T_TMP/spnone.pdn"
+expect_rc 0 "selfplay --variant --adjudicate none"
+grep -q 'adjudicated' "$T_TMP/spnone.pdn" && fail "adjudicated with --adjudicate none" || pass
+run "$PDNKIT" selfplay --variant international -n 2 -d 2 --adjudicate "$T_TMP/nowhere" -o "$T_TMP/x.pdn"
+expect_rc 2 "--adjudicate: a directory that does not exist"
+expect_err_has "no endgame databases at $T_TMP/nowhere" "said"
+run "$PDNKIT" selfplay --variant russian --openings "$T_TMP/adj.pdn" -n 1 -d 1 --adjudicate "$D" -o "$T_TMP/x.pdn"
+expect_err_has "no Russian draughts endgame databases in $D: games are not adjudicated" "a variant without them: warned"
+# the engine's own options for the variant: patterns and databases
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/adj.pdn" --random 0 -n 2 -d 2 -c 1 --patterns none --egdb "$D" --adjudicate none -o "$T_TMP/sppat.pdn"
+expect_rc 0 "selfplay --variant with --patterns and --egdb"
+grep -q '^\[Result "1-0"\]' "$T_TMP/sppat.pdn" && pass || fail "the man race won with the engine's databases"
+
 # validate and import --egdb: a recorded result against the final position
 cat >"$T_TMP/end.pdn" <<'EOF2'
 [Event "a man race"]

@@ -8,6 +8,7 @@
 #include "analysis/match_int.h"
 #include "base/pool.h"
 #include "egdb/egdb.h"
+#include "egdb/vegdb.h"
 #include "engine/gengine.h"
 #include "pdn/movenum.h"
 #include "pdn/pdn_write.h"
@@ -177,6 +178,37 @@ static int adjudicated(pk_match *m, const pk_pos *p)
 {
 	int r = match_egdb_result(m->adjudicate, p);
 	return r == RES_NONE ? -1 : r;
+}
+
+/* The same for a variant's position p, d the game's draw counts: the databases' values
+ * are the game's under its move rules alone, so a draw there is a draw, and a win
+ * ends the game only when its distance is within every count that could draw it
+ * first: the kings-only moves left, the current limited ending's plies left, and the
+ * shortest limited ending of the variant (one the winning line may reach, its count
+ * then starting afresh). Otherwise the game is played on. */
+int match_vegdb_result(const pk_vegdb *db, const pk_vdraw *d, const pk_vpos *p)
+{
+	int value, plies;
+	if (!db || !vegdb_probe(db, p, &value, &plies))
+		return RES_NONE;
+	const pk_variant *v = p->v;
+	if (value != EGDB_DRAW) {
+		int ko = vdraw_kings_only_plies(v), cls = vdraw_ending_class(p);
+		if (ko > 0 && plies > ko - d->kings_only)
+			return RES_NONE;
+		if (cls && plies > vdraw_class_plies(v, cls) - vdraw_ending_count(d, p))
+			return RES_NONE;
+		for (int c = 1; c <= 2; c++) {
+			int lim = vdraw_class_plies(v, c);
+			if (lim > 0 && plies > lim)
+				return RES_NONE;
+		}
+	}
+	/* results count from the first mover ("1-0": the first mover won) */
+	if (value == EGDB_DRAW)
+		return RES_DRAW;
+	int winner = value == EGDB_WIN ? p->stm : !p->stm;
+	return winner == v->first ? RES_BLACK_WINS : RES_WHITE_WINS;
 }
 
 /* The time a player spent on a move, counted. */
@@ -454,7 +486,8 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				break;
 			}
 		}
-		int adj = v ? -1 : adjudicated(m, &p.e);
+		int adj = v ? match_vegdb_result(m->vadjudicate, &dr, &p.x) : adjudicated(m, &p.e);
+		adj = adj == RES_NONE ? -1 : adj;
 		if (adj >= 0) {
 			g->result = adj;
 			g->reason = adj == RES_DRAW ? "adjudicated: a draw in the endgame databases" :

@@ -8,6 +8,7 @@
 
 #include <stdatomic.h>
 #include "book/book.h"
+#include "egdb/vegdb.h"
 #include "engine/search.h"
 #include "engine/vsearch.h"
 #include "proto/client.h"
@@ -90,6 +91,8 @@ typedef struct {
 	pk_client_opts copts;       /* for the other engines */
 	bool stop_on_fault;         /* a fault ends the run (after the games being played) */
 	pk_egdb *adjudicate;        /* ends a game at an exact value of these databases (may be NULL) */
+	const pk_vegdb *vadjudicate; /* the same for a variant's games (may be NULL): a draw,
+				      * or a win no draw rule's count can end first */
 	pk_egdb *judge;             /* judges each game at its first position they hold (games[].judged;
 				     * may be NULL) */
 	/* Adjudication by the engines' scores (hundredths of a man, English draughts): a
@@ -175,6 +178,9 @@ void match_score_judged(const pk_match *m, pk_match_score *out);
 /* The databases' value of p as a result (RES_BLACK_WINS, RES_WHITE_WINS, RES_DRAW), or
  * RES_NONE when they do not hold it. */
 int match_egdb_result(pk_egdb *db, const pk_pos *p);
+/* The same for a variant's position, with the game's draw counts d: a draw, or a win
+ * whose distance no count can cut short (else RES_NONE: the game is played on). */
+int match_vegdb_result(const pk_vegdb *db, const pk_vdraw *d, const pk_vpos *p);
 /* Judging a game position by position (m->judge): *state starts at 0; each position in
  * turn, then the game's result with p NULL, until it returns true, *judged set. */
 bool match_judge_step(pk_egdb *db, const pk_pos *p, int result, int *judged);
