@@ -172,15 +172,7 @@ bool match_judge_step(pk_egdb *db, const pk_pos *p, int result, int *judged)
 	return true;
 }
 
-/* The exact value of the databases ends the game: its result, or -1 when they do not
- * cover the position. */
-static int adjudicated(pk_match *m, const pk_pos *p)
-{
-	int r = match_egdb_result(m->adjudicate, p);
-	return r == RES_NONE ? -1 : r;
-}
-
-/* The same for a variant's position p, d the game's draw counts: the databases' values
+/* match_egdb_result for a variant's position p, d the game's draw counts: the databases' values
  * are the game's under its move rules alone, so a draw there is a draw, and a win
  * ends the game only when its distance is within every count that could draw it
  * first: the kings-only moves left, the current limited ending's plies left, and the
@@ -486,9 +478,9 @@ static void play(pk_match *m, pk_match_game *g, seat st[2])
 				break;
 			}
 		}
-		int adj = v ? match_vegdb_result(m->vadjudicate, &dr, &p.x) : adjudicated(m, &p.e);
-		adj = adj == RES_NONE ? -1 : adj;
-		if (adj >= 0) {
+		/* the exact value of the databases ends the game */
+		int adj = v ? match_vegdb_result(m->vadjudicate, &dr, &p.x) : match_egdb_result(m->adjudicate, &p.e);
+		if (adj != RES_NONE) {
 			g->result = adj;
 			g->reason = adj == RES_DRAW ? "adjudicated: a draw in the endgame databases" :
 				    "adjudicated: a win in the endgame databases";
