@@ -229,6 +229,12 @@ d0=$(ds_score 0); d2=$(ds_score 2)
 	fail "draw-seek=2 from the start: scored $d2, without it $d0 (60 to 100 less expected)"
 e9=$("$PDNKIT" bench --json --features draw-seek=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ -n "$e9" ] && [ "$e9" != "$a" ] && pass || fail "the English bench with draw-seek=1: $e9 nodes, the same as without"
+# few (off by default): a node whose side to move has at most that many moves costs its
+# children no ply; one move already never does, so few=1 is the search without it.
+f1=$("$PDNKIT" bench --variant international --json --features few=1 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+f2=$("$PDNKIT" bench --variant international --json --features few=2 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
+[ -n "$f1" ] && [ "$f1" = "$v7" ] && pass || fail "the variants' bench with few=1: $f1 nodes, not the $v7 without"
+[ -n "$f2" ] && [ -n "$v7" ] && [ "$f2" -gt "$v7" ] && pass || fail "the variants' bench with few=2: $f2 nodes, not more than $v7 without"
 run "$PDNKIT" bench --variant russian
 expect_rc 2 "the variants' bench of a variant without its positions"
 # The threat extension (off by default) searches more: its own signature (0 Elo in

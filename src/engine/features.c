@@ -53,6 +53,7 @@ static const struct {
 	{ "time-togo", 0, 30, offsetof(pk_features, time_togo), false },
 	{ "capture-ply", 0, 8, offsetof(pk_features, capture_ply), false },
 	{ "draw-seek", 0, 20, offsetof(pk_features, draw_seek), false },
+	{ "few", 0, 4, offsetof(pk_features, few), false },
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 

@@ -368,7 +368,8 @@ static int search_node(N_WORKER *w, const N_POS *p, int depth, int alpha, int be
 		return leaf_eval(w, p, gi);
 	if (depth <= 0 && !capture && n > 1 && !threatened)
 		return leaf_eval(w, p, gi);
-	int child_depth = (capture && !(e->f.capture_ply && n > 1 && depth > e->f.capture_ply)) || n == 1 ? depth : depth - 1;
+	int child_depth = (capture && !(e->f.capture_ply && n > 1 && depth > e->f.capture_ply)) || n == 1 ||
+				  (!capture && n <= e->f.few && ply < MAX_PLY / 2) ? depth : depth - 1;
 
 	/* No score can beat a win in the fewest plies possible from here. */
 	if (alpha < -SCORE_WIN + ply)

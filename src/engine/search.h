@@ -180,6 +180,9 @@ typedef struct {
 			    * trades more, and a draw (0) to an even position with pieces left:
 			    * for play against a stronger engine, never for analysis (its
 			    * scores are the evaluation's less that); 0 off */
+	int few;           /* a node whose side to move has at most this many moves, none a
+			    * capture, costs its children no ply (a squeeze searched on until a
+			    * side has room again); 0 off */
 	uint64_t given;    /* bit i: the i-th of features_parse's names was given (by the
 			    * user), which a variant's own defaults then leave as given */
 } pk_features;
