@@ -44,7 +44,7 @@ BUILD     ?= build
 # src/*/*.inc.c are templates, included by the files that instantiate them
 SRC       := $(filter-out %.inc.c,$(wildcard src/*/*.c))
 CMD       := $(wildcard cmd/*.c)
-GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/vpatterns_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/vbooks_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
+GEN_C     := $(BUILD)/gen/weights_data.c $(BUILD)/gen/patterns_data.c $(BUILD)/gen/net_data.c $(BUILD)/gen/aliases_data.c $(BUILD)/gen/vweights_data.c $(BUILD)/gen/vpatterns_data.c $(BUILD)/gen/vnets_data.c $(BUILD)/gen/book_data.c $(BUILD)/gen/vbooks_data.c $(BUILD)/gen/css_data.c $(BUILD)/gen/web_data.c
 LIB_OBJ   := $(SRC:%.c=$(BUILD)/%.o) $(GEN_C:%.c=%.o)
 CMD_OBJ   := $(CMD:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libpdnkit.a
@@ -153,6 +153,22 @@ $(BUILD)/gen/vpatterns_data.c: FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/gen/vpatterns_data.o: $(BUILD)/gen/vpatterns_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The learned networks of the 10x10 variants: book/vnet-NAME.txt, built in as text after
+# the variant's name.
+VNETS := $(sort $(wildcard book/vnet-*.txt))
+$(BUILD)/gen/vnets_data.c: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from book/vnet-*.txt by the Makefile. */'; \
+	   echo 'const char *const vnet_texts[] = {'; \
+	   for f in $(VNETS); do \
+	     n=$${f#book/vnet-}; echo "\"$${n%.txt}\","; \
+	     echo '""'; sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $$f; echo ','; \
+	   done; echo '0 };'; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/gen/vnets_data.o: $(BUILD)/gen/vnets_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The style of the HTML pages: book/report.css, built in as text.

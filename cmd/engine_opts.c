@@ -152,9 +152,9 @@ static char *read_weights(const char *path, size_t *len)
 	return text;
 }
 
-/* The network of --net: the built-in one, none, or a file's (read once a path, kept for
- * the program's life). -1 after saying why. */
-static int engine_net(const engine_args *ea, pk_weights *w)
+/* The network of --net: the built-in one (*net left as it is), none, or a file's (read
+ * once a path, kept for the program's life) of that many inputs. -1 after saying why. */
+static int engine_net_of(const engine_args *ea, int inputs, const char *whose, const pk_net **out)
 {
 	static struct {
 		char *path;
@@ -163,36 +163,46 @@ static int engine_net(const engine_args *ea, pk_weights *w)
 	if (!ea->net)
 		return 0;
 	if (!strcmp(ea->net, "none")) {
-		w->net = NULL;
+		*out = NULL;
 		return 0;
 	}
-	for (int i = 0; i < 4; i++)
-		if (cache[i].path && !strcmp(cache[i].path, ea->net)) {
-			w->net = cache[i].net;
-			return 0;
+	pk_net *net = NULL;
+	for (int i = 0; i < 4 && !net; i++)
+		if (cache[i].path && !strcmp(cache[i].path, ea->net))
+			net = cache[i].net;
+	if (!net) {
+		net = malloc(sizeof *net);
+		char *text = net ? read_whole(ea->net, "network") : NULL;
+		if (!text) {
+			free(net);
+			return -1;
 		}
-	pk_net *net = malloc(sizeof *net);
-	char *text = net ? read_whole(ea->net, "network") : NULL;
-	if (!text) {
-		free(net);
+		char err[200];
+		int rc = net_parse(text, net, err, sizeof err);
+		free(text);
+		if (rc != 0) {
+			cli_error("network '%s': %s", ea->net, rc > 0 ? "no weights in it" : err);
+			free(net);
+			return -1;
+		}
+		for (int i = 0; i < 4; i++)
+			if (!cache[i].path) {
+				cache[i].path = strdup(ea->net);
+				cache[i].net = net;
+				break;
+			}
+	}
+	if (net_inputs_of(net) != inputs) {
+		cli_error("network '%s' has %d inputs, %s network has %d", ea->net, net_inputs_of(net), whose, inputs);
 		return -1;
 	}
-	char err[200];
-	int rc = net_parse(text, net, err, sizeof err);
-	free(text);
-	if (rc != 0) {
-		cli_error("network '%s': %s", ea->net, rc > 0 ? "no weights in it" : err);
-		free(net);
-		return -1;
-	}
-	for (int i = 0; i < 4; i++)
-		if (!cache[i].path) {
-			cache[i].path = strdup(ea->net);
-			cache[i].net = net;
-			break;
-		}
-	w->net = net;
+	*out = net;
 	return 0;
+}
+
+static int engine_net(const engine_args *ea, pk_weights *w)
+{
+	return engine_net_of(ea, NET_IN, "English draughts'", &w->net);
 }
 
 /* The patterns of --patterns: the built-in ones, none, or a file's (read once a path,
@@ -308,13 +318,27 @@ static int engine_vpatterns(const engine_args *ea, const pk_variant *v, pk_vweig
 	return 0;
 }
 
+/* --net of a 10x10 variant: "none", or a file of pdnkit train --variant --net. */
+static int engine_vnet(const engine_args *ea, const pk_variant *v, pk_vweights *w)
+{
+	if (ea->net && strcmp(ea->net, "none") && !vpattern_board(v)) {
+		cli_error("--net: %s has no network (the 10x10 variants and English draughts do)", v->name);
+		return -1;
+	}
+	return engine_net_of(ea, NET_VIN, "a 10x10 board's", &w->net);
+}
+
 int engine_vweights(const engine_args *ea, const pk_variant *v, pk_vweights *w)
 {
 	vweights_for(v, w);
+	if (engine_vnet(ea, v, w) < 0)
+		return -1;
 	if (!ea->weights)
 		return engine_vpatterns(ea, v, w);
 	if (!strcmp(ea->weights, "untuned")) {
+		const struct pk_net *keep = w->net;
 		vweights_hand_set(v, w);
+		w->net = keep;
 		return engine_vpatterns(ea, v, w);
 	}
 	char err[160];

@@ -73,9 +73,9 @@ int match_parse_player(const char *what, const char *spec, const pk_variant *v, 
 	if (v) {
 		/* the variant engine: English draughts' search on its board (its features and
 		 * threads too); --egdb names where the variant's own databases are */
-		if (ea.net || ea.egdb_cache) {
+		if (ea.egdb_cache) {
 			cli_error("%s: with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, "
-				  "--weights, --patterns, --features, --threads, --egdb and --book only", what);
+				  "--weights, --patterns, --net, --features, --threads, --egdb and --book only", what);
 			status = -1;
 		} else if (ea.egdb && !strcmp(ea.egdb, "none"))
 			pl->vegdb = 2;

@@ -125,14 +125,15 @@ static int train_net(pk_learn_data *d, const pk_weights *base, const pk_net_opts
 		       "\"train_loss\":%.5f,\"held_loss\":%.5f,\"best_epoch\":%ld,\"epochs\":%ld,\"weights\":%d,"
 		       "\"last_train\":%.5f,\"last_held\":%.5f,\"checksum\":\"%08x\",\"labelled\":%zu,\"seconds\":%.1f}\n",
 		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_train, r.best_held, r.best_epoch,
-		       r.epochs_done, NET_NWEIGHTS, r.last_train, r.last_held, (unsigned)n->checksum, learn_labelled(d), secs);
+		       r.epochs_done, NET_NWEIGHTS_IN(net_inputs_of(n)), r.last_train, r.last_held, (unsigned)n->checksum, learn_labelled(d), secs);
 	else
 		printf("%ld games: %zu training positions, %zu held out (the games of a tenth of the openings)\n"
-		       "log loss of the built-in evaluation without a network (K %.4f): training %.5f, held-out %.5f\n"
+		       "log loss against %s of the built-in evaluation without a network (K %.4f): training %.5f, held-out %.5f\n"
 		       "with the network (epoch %ld of %ld, %s): training %.5f, held-out %.5f\n"
 		       "%d weights, checksum %08x; %.1f s\n",
-		       learn_games(d), r.train, r.heldout, r.K, r.base_train, r.base_held, r.best_epoch, r.epochs_done,
-		       no->keep_last ? "the last" : "the lowest held-out loss", r.best_train, r.best_held, NET_NWEIGHTS, (unsigned)n->checksum, secs);
+		       learn_games(d), r.train, r.heldout, ldepth && no->lambda < 1 ? "the targets (scores and results by --lambda)" : "the results",
+		       r.K, r.base_train, r.base_held, r.best_epoch, r.epochs_done,
+		       no->keep_last ? "the last" : "the lowest held-out loss", r.best_train, r.best_held, NET_NWEIGHTS_IN(net_inputs_of(n)), (unsigned)n->checksum, secs);
 	free(n);
 	return cli_interrupted ? 128 + cli_interrupted : EXIT_OK;
 }
@@ -148,7 +149,7 @@ int cmd_train(int argc, const char **argv)
 	const pk_variant *variant = NULL;
 	struct poptOption opts[] = {
 		{ "output", 'o', POPT_ARG_STRING, &out, 0, "write the pattern weights (or the network) here (default: none, only the figures)", "FILE" },
-		{ "variant", 0, POPT_ARG_STRING, &variant_arg, 0, "learn the patterns of a 10x10 variant (international, frisian) from its games (and with --label-depth from its engine's searches), as what its hand-set evaluation misses (pdnkit-vpatterns files)", "NAME" },
+		{ "variant", 0, POPT_ARG_STRING, &variant_arg, 0, "learn the patterns of a 10x10 variant (international, frisian) from its games (and with --label-depth from its engine's searches), as what its hand-set evaluation misses (pdnkit-vpatterns files); with --net its network", "NAME" },
 		{ "net", 0, POPT_ARG_NONE, &net, 0, "learn a network (pdnkit-net(5)) that adds to the built-in evaluation and patterns, instead of patterns", NULL },
 		{ "epochs", 0, POPT_ARG_STRING, &epochs_arg, 0, "passes over the training positions (default 300; 30 with --net)", "N" },
 		{ "rate", 0, POPT_ARG_STRING, &rate_arg, 0, "the share of each weight's Newton step taken an epoch (default 0.3); with --net, the first epoch's step (default 0.001)", "R" },
@@ -208,10 +209,19 @@ int cmd_train(int argc, const char **argv)
 			cli_error("--variant: '%s' has no learned patterns (international and frisian do: 10x10 boards)", variant_arg);
 			goto out;
 		}
-		if (net || endgame_arg || lpat || legdb || epos_arg || npat) {
-			cli_error("--variant learns its windows from results, and from a search with --label-depth: not "
-				  "with --net, --endgame, --label-patterns, --label-egdb "
-				  "or --egdb-positions");
+		if (endgame_arg || lpat || legdb || epos_arg) {
+			cli_error("--variant learns its windows (or with --net its network) from results, and from a search "
+				  "with --label-depth: not with --endgame, --label-patterns, --label-egdb or --egdb-positions");
+			goto out;
+		}
+		if (net && (bpat || tie_arg || men_only || phase_arg || end_phase)) {
+			cli_error("--variant --net: the network adds to the built-in patterns (or --net-patterns); "
+				  "--base-patterns, --tie, --men-only, --phase and --end-phase are for windows");
+			goto out;
+		}
+		/* the network adds to the whole evaluation: the hand-set terms and these patterns */
+		if (net && !(npat && !strcmp(npat, "none")) && !(bpat = strdup(npat ? npat : "builtin"))) {
+			cli_error("out of memory");
 			goto out;
 		}
 		if (bpat && (men_only || phase_arg || material)) {
@@ -367,7 +377,7 @@ int cmd_train(int argc, const char **argv)
 	 * other patterns (or none); what an endgame table adds to: the same with the base
 	 * patterns, their own table left out */
 	pk_weights nbase, ebase;
-	if (weights_with(npat, "none", &nbase) < 0 || weights_with(variant ? NULL : bpat, "none", &ebase) < 0)
+	if (weights_with(variant ? NULL : npat, "none", &nbase) < 0 || weights_with(variant ? NULL : bpat, "none", &ebase) < 0)
 		goto out;
 	/* a variant's base patterns: the fit learns what the evaluation with them misses, and
 	 * -o writes their sum */
@@ -417,7 +427,7 @@ int cmd_train(int argc, const char **argv)
 		ebase.pat = basept;
 	}
 	pk_net_opts no = { .epochs = lo.epochs, .rate = 0.001, .decay = 0.9, .batch = 1024, .threads = lo.threads, .seed = 1,
-			  .keep_last = keep_last };
+			  .keep_last = keep_last, .lambda = lo.lambda, .labelled_only = lo.labelled_only };
 	if (batch_arg && !cli_int(batch_arg, 1, 1 << 20, "--batch", &x))
 		no.batch = (int)x;
 	else if (batch_arg)

@@ -222,8 +222,8 @@ run "$PDNKIT" train "$T_TMP/spi.pdn" --tie rows
 expect_rc 2 "--tie without --variant"
 run "$PDNKIT" train --variant russian "$T_TMP/spi.pdn"
 expect_rc 2 "train --variant of a board without patterns"
-run "$PDNKIT" train --variant international --net "$T_TMP/spi.pdn"
-expect_rc 2 "train --variant with --net"
+run "$PDNKIT" train --variant international --net --tie rows "$T_TMP/spi.pdn"
+expect_rc 2 "train --variant --net with an option of windows"
 run "$PDNKIT" train --calm "$T_TMP/spi.pdn"
 expect_rc 2 "--calm without --variant"
 # --calm: the positions where the side not to move has a capture too left out
@@ -463,7 +463,7 @@ run "$PDNKIT" train --net "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.
 cmp -s "$T_TMP/n1.txt" "$T_TMP/n2.txt" && pass || fail "the same network on one thread and on two"
 run "$PDNKIT" train --net "$SP" --epochs 2 --batch 64 --seed 7 --keep-last -j -q
 [ "$n1" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "another seed, another network"
-head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 128 32 1 ' && pass || fail "the network file's header"
+head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "the network file's header"
 run "$PDNKIT" analyze -d 8 --net "$T_TMP/n1.txt"
 expect_rc 0 "the engine loads the network"
 a_net=$(echo "$OUT" | tail -1)
@@ -476,12 +476,34 @@ run "$PDNKIT" annotate --db "$T_TMP/an.db" -d 4 --net "$T_TMP/n1.txt" --quiet
 expect_err_has "0 games annotated, 1 skipped" "the same network: done before"
 run "$PDNKIT" annotate --db "$T_TMP/an.db" -d 4 --net none --quiet
 expect_err_has "1 games annotated" "no network: annotated again"
+# a 10x10 board's network: 200 inputs, learned the same way; the variant's engine loads
+# it and searches otherwise, English draughts' refuses it, and the other way round
+run "$PDNKIT" train --variant international --net "$T_TMP/spi.pdn" --epochs 3 --batch 64 --rate 0.005 --keep-last --skip 2 -o "$T_TMP/vn.txt" -j -q --threads 2
+expect_rc 0 "train --variant international --net"
+tl=$(echo "$OUT" | sed 's/.*"last_train":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_train":\([0-9.]*\).*/\1/')
+awk -v a="$tl" -v b="$bl" 'BEGIN { exit !(a < b) }' && pass || fail "the 10x10 network lowers the training loss ($bl -> $tl)"
+head -2 "$T_TMP/vn.txt" | tr '\n' ' ' | grep -q '^pdnkit-net 1 layers 200 ' && pass || fail "the 10x10 network file's header"
+run "$PDNKIT" analyze --variant international --depth 6 --net "$T_TMP/vn.txt"
+expect_rc 0 "the International engine loads the network"
+with=$(echo "$OUT" | grep -v bestmove | tail -1 | awk '{ print $2, $3 }')
+run "$PDNKIT" analyze --variant international --depth 6 --net none
+without=$(echo "$OUT" | grep -v bestmove | tail -1 | awk '{ print $2, $3 }')
+[ -n "$with" ] && [ "$with" != "$without" ] && pass || fail "the 10x10 network changes nothing ($with, $without)"
+run "$PDNKIT" match --variant international --a "--depth 2 --net $T_TMP/vn.txt" --b "--depth 2" --games 2 -c 1
+expect_rc 0 "a match with the network on one side"
+run "$PDNKIT" analyze -d 4 --net "$T_TMP/vn.txt"
+expect_rc 3 "English draughts with a 10x10 network"
+expect_err_has "has 200 inputs" "said why"
+run "$PDNKIT" analyze --variant international -d 4 --net "$T_TMP/n1.txt"
+expect_rc 3 "International draughts with English draughts' network"
+run "$PDNKIT" analyze --variant russian -d 4 --net "$T_TMP/vn.txt"
+expect_rc 3 "a network for a board without one"
 sed '$d' "$T_TMP/n1.txt" > "$T_TMP/nbad1.txt"
 run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad1.txt"
 expect_rc 3 "a network cut short"
 expect_err_has "weights, the network has" "says how many weights it holds"
 printf 'pdnkit-net 1\nlayers 128 16 16 1\n' > "$T_TMP/nbad2.txt"
-bad_file --net "$T_TMP/nbad2.txt" "line 2: expected \"layers 128 128 32 1\"" "a network of another shape"
+bad_file --net "$T_TMP/nbad2.txt" "line 2: expected \"layers 128 32 32 1\"" "a network of another shape"
 { head -3 "$T_TMP/n1.txt"; echo "1 2 x 4"; } > "$T_TMP/nbad3.txt"
 bad_file --net "$T_TMP/nbad3.txt" "line 4: not a whole number" "junk among the weights, with its line"
 { head -3 "$T_TMP/n1.txt"; echo "99999"; } > "$T_TMP/nbad4.txt"
@@ -492,12 +514,17 @@ run "$PDNKIT" train "$SP" --batch 10
 expect_rc 2 "--batch without --net"
 run "$PDNKIT" train --net "$SP" --l2 3
 expect_rc 2 "--l2 with --net"
-# the labels kept in a file: read back instead of searched again, the same network
+# the labels kept in a file: read back instead of searched again, the same network each
+# time they are read back (a position met twice is searched twice the first time, and
+# the file keeps one score for it: that first network may differ)
 run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 -j
 expect_err_has "positions labelled by a search" "labels searched the first time"
-l1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
-run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 -j
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 --keep-last -j
 expect_err_has "labelled from the labels file" "read back the second time"
+l1=$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')
+tl=$(echo "$OUT" | sed 's/.*"last_train":\([0-9.]*\).*/\1/'); bl=$(echo "$OUT" | sed 's/.*"base_train":\([0-9.]*\).*/\1/')
+awk -v a="$tl" -v b="$bl" 'BEGIN { exit !(a < b) }' && pass || fail "a network learned from the labels ($bl -> $tl)"
+run "$PDNKIT" train --net "$SP" --label-depth 2 --label-file "$T_TMP/lab.bin" --epochs 2 --batch 64 --keep-last -j
 [ "$l1" = "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "the same network from the labels read back"
 # a file of other settings is refused and left as it is, never replaced by a new labelling
 cp "$T_TMP/lab.bin" "$T_TMP/lab-before.bin"
@@ -591,6 +618,6 @@ run "$PDNKIT" train "$SP" --base-patterns "$T_TMP/p1.txt"
 expect_rc 2 "--base-patterns without --endgame"
 # the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
 grep -qE '^pdnkit-patterns [1234]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
-head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 128 32 1 ' && pass || fail "book/net.txt has its header"
+head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "book/net.txt has its header"
 
 done_testing

@@ -12,6 +12,7 @@
 #include "engine/net.h"
 #include "engine/pattern.h"
 #include "engine/search.h"
+#include "engine/vsearch.h"
 
 /* Minimax with the engine's rules: captures and forced moves do not spend depth, quiet
  * leaves are evaluated, no legal move loses. No pruning, no table. */
@@ -304,6 +305,66 @@ static void test_net(void)
 		CHECK(net_parse(buf, m, err, sizeof err) >= 0);
 		CHECK((net_builtin() != NULL) == (net_parse(buf, m, err, sizeof err) == 0));
 	}
+	free(n);
+	free(m);
+}
+
+/* A 10x10 board's network: 200 inputs from the side to move's view (a position and its
+ * mirror with the colours turned have one value), its text and back, and first-layer sums
+ * brought up to date input by input equal to those made afresh. */
+static void test_vnet(void)
+{
+	pk_net *n = calloc(1, sizeof *n), *m = calloc(1, sizeof *m);
+	CHECK(n && m);
+	if (!n || !m)
+		return;
+	n->inputs = NET_VIN;
+	uint64_t r = 99;
+	for (int i = 0; i < NET_VIN; i++)
+		for (int j = 0; j < NET_H1; j++)
+			n->w1[i][j] = (int16_t)((int)((r = r * 6364136223846793005ull + 1442695040888963407ull) >> 58) - 32);
+	for (int j = 0; j < NET_H1; j++) {
+		n->b1[j] = 40;
+		for (int o = 0; o < NET_H2; o++)
+			n->w2[o][j] = (int16_t)((o * 3 + j) % 7 - 3);
+	}
+	for (int o = 0; o < NET_H2; o++) {
+		n->b2[o] = 64 * 50;
+		n->w3[o] = (int16_t)(o % 3 ? 40 : -50);
+	}
+	n->b3 = -1000;
+	net_prepare(n);
+	char *text = net_format(n, "test");
+	char err[200];
+	CHECK(text && strncmp(text, "pdnkit-net 1\nlayers 200 ", 24) == 0);
+	CHECK(text && net_parse(text, m, err, sizeof err) == 0);
+	CHECK(m->inputs == NET_VIN && m->checksum == n->checksum && memcmp(m->w1, n->w1, sizeof n->w1) == 0);
+	free(text);
+	const pk_variant *v = variant_by_name("international");
+	pk_vpos p, q;
+	/* White's men on 28, 33, a king on 45, to move; Black's on 19, 24, a king on 6; then
+	 * the mirror: square s as 51 - s, the colours swapped, Black to move */
+	CHECK(vfen_parse(v, "W:W28,33,K45:B19,24,K6", &p, err, sizeof err) == 0);
+	CHECK(vfen_parse(v, "B:W27,32,K45:B23,18,K6", &q, err, sizeof err) == 0);
+	int in[50], k = vnet_inputs(&p, in), in2[50], k2 = vnet_inputs(&q, in2);
+	CHECK_INT(k, 6);
+	CHECK_INT(k2, 6);
+	/* the mover's men first (28 and 33 at 27 and 32), its king (45: 50 + 44) */
+	CHECK(k == 6 && in[0] == 27 && in[1] == 32 && in[2] == 94 && in[3] == 118 && in[4] == 123 && in[5] == 155);
+	CHECK_INT(net_eval_inputs(n, in, k), net_eval_inputs(n, in2, k2));
+	CHECK(net_eval_inputs(n, in, k) != net_eval_inputs(n, in, k - 1));
+	/* sums made afresh for in[1..6) against those of in[0..5) with input 0 taken away and
+	 * input 5 added */
+	pk_net_acc a, b;
+	net_acc_full(n, &a, in, 5);
+	net_acc_add(n, &a, in[0], -1);
+	net_acc_add(n, &a, in[5], 1);
+	net_acc_full(n, &b, in + 1, 5);
+	CHECK(memcmp(&a, &b, sizeof a) == 0);
+	/* English draughts' file has 128 inputs; a 10x10 one of the wrong count is refused */
+	char bad[120];
+	snprintf(bad, sizeof bad, "pdnkit-net 1\nlayers 50 %d %d 1\n", NET_H1, NET_H2);
+	CHECK(net_parse(bad, m, err, sizeof err) < 0);
 	free(n);
 	free(m);
 }
@@ -1015,6 +1076,7 @@ int main(void)
 	test_draw_rules();
 	test_weights();
 	test_net();
+	test_vnet();
 	test_shots();
 	test_determinism_and_time();
 	test_threads();

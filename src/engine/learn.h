@@ -143,6 +143,7 @@ typedef struct {
 	int batch;                      /* positions a step (default 1024) */
 	int threads;                    /* 1..64 */
 	double lambda;                  /* as in pk_learn_opts */
+	bool labelled_only;             /* as in pk_learn_opts */
 	uint64_t seed;                  /* the first weights and the order of the positions (0: 1) */
 	bool keep_last;                 /* keep the last epoch's weights, not the best held-out */
 	const volatile sig_atomic_t *stop;

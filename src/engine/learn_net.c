@@ -20,12 +20,18 @@
 #define NCHUNK 8
 /* The offsets of each layer in the flat parameter vector (the file's order). */
 #define P_W1 0
-#define P_B1 (P_W1 + NET_IN * NET_H1)
+#define P_B1 (P_W1 + NET_IN_MAX * NET_H1)
 #define P_W2 (P_B1 + NET_H1)
 #define P_B2 (P_W2 + NET_H2 * NET_H1)
 #define P_W3 (P_B2 + NET_H2)
 #define P_B3 (P_W3 + NET_H2)
-#define NP NET_NWEIGHTS
+#define NP NET_NWEIGHTS_IN(NET_IN_MAX)
+
+/* The inputs that are 1 of sample i (an English or a 10x10 position); their number. */
+static int sample_inputs(const pk_learn_data *d, size_t i, int in[50])
+{
+	return d->variant ? vnet_inputs(&d->vpos[i], in) : net_inputs(&d->pos[i], in);
+}
 
 typedef struct {
 	const pk_learn_data *d;
@@ -87,7 +93,7 @@ static void net_batch_thread(int id, void *arg)
 		for (size_t b = lo; b < hi; b++) {
 			size_t i = j->order[b];
 			const sample *s = &j->d->v[i];
-			int in[32], k = net_inputs(&j->d->pos[i], in);
+			int in[50], k = sample_inputs(j->d, i, in);
 			float a1[NET_H1], a2[NET_H2];
 			double out = net_forward(j->P, in, k, a1, a2);
 			double p = sigmoid(j->K * (j->base[i] + 100 * out) / 100.0);
@@ -129,7 +135,8 @@ typedef struct {
 	const int16_t *base;
 	const pk_net *qnet;             /* the integer network, as the engine has it; or */
 	const float *P;                 /* the float one */
-	double K;
+	double K, lambda;               /* the losses against the fit's targets (net_target) */
+	bool labelled_only;             /* of the positions with a search's score alone */
 	size_t stride;                  /* every stride-th position */
 	double loss[NCHUNK][2];
 	size_t count[NCHUNK][2];
@@ -147,15 +154,17 @@ static void net_loss_thread(int id, void *arg)
 		size_t lo = j->d->n * (size_t)c / NCHUNK, hi = j->d->n * (size_t)(c + 1) / NCHUNK;
 		for (size_t i = lo; i < hi; i += j->stride) {
 			const sample *s = &j->d->v[i];
+			if (j->labelled_only && s->score == NO_SCORE)
+				continue;
 			double v;
+			int in[50], k = sample_inputs(j->d, i, in);
 			if (j->qnet) {
-				v = j->base[i] + net_eval(j->qnet, &j->d->pos[i]);
+				v = j->base[i] + net_eval_inputs(j->qnet, in, k);
 			} else {
-				int in[32], k = net_inputs(&j->d->pos[i], in);
 				float a1[NET_H1], a2[NET_H2];
 				v = j->base[i] + 100 * net_forward(j->P, in, k, a1, a2);
 			}
-			l[s->held] += logloss(sigmoid(j->K * v / 100.0), s->y / 2.0);
+			l[s->held] += logloss(sigmoid(j->K * v / 100.0), net_target(s, j->K, j->lambda));
 			n[s->held]++;
 		}
 		for (int h = 0; h < 2; h++) {
@@ -167,10 +176,11 @@ static void net_loss_thread(int id, void *arg)
 
 /* Mean losses (training, held out) of base + the network (qnet, or P; neither: base). */
 static void net_losses(const pk_learn_data *d, const int16_t *base, const pk_net *qnet, const float *P, double K,
-		       size_t stride, int threads, double *train, double *held)
+		       double lambda, bool labelled_only, size_t stride, int threads, double *train, double *held)
 {
 	static const float zero[NP];
-	net_eval_job j = { .d = d, .base = base, .qnet = qnet, .P = qnet || P ? P : zero, .K = K, .stride = stride };
+	net_eval_job j = { .d = d, .base = base, .qnet = qnet, .P = qnet || P ? P : zero, .K = K, .lambda = lambda,
+			  .labelled_only = labelled_only, .stride = stride };
 	pool_run(threads, net_loss_thread, &j);
 	double l[2] = { 0, 0 };
 	size_t n[2] = { 0, 0 };
@@ -199,10 +209,11 @@ static long qround(double x, double lim)
 	return lround(x);
 }
 
-static void net_quantize(const float *P, pk_net *n)
+static void net_quantize(const float *P, int inputs, pk_net *n)
 {
 	memset(n, 0, sizeof *n);
-	for (int i = 0; i < NET_IN; i++)
+	n->inputs = inputs;
+	for (int i = 0; i < inputs; i++)
 		for (int q = 0; q < NET_H1; q++)
 			n->w1[i][q] = (int16_t)qround(P[P_W1 + i * NET_H1 + q] * NET_Q1, 32767);
 	for (int q = 0; q < NET_H1; q++)
@@ -233,7 +244,8 @@ static void base_thread(int id, void *arg)
 	while ((c = atomic_fetch_add(&j->next, 1)) < NCHUNK) {
 		size_t lo = j->d->n * (size_t)c / NCHUNK, hi = j->d->n * (size_t)(c + 1) / NCHUNK;
 		for (size_t i = lo; i < hi; i++) {
-			int b = eval(&j->d->pos[i], j->w);
+			/* a 10x10 position's: its sample's, the whole evaluation the network adds to */
+			int b = j->d->variant ? j->d->v[i].base : eval(&j->d->pos[i], j->w);
 			j->base[i] = (int16_t)(b > 3000 ? 3000 : b < -3000 ? -3000 : b);
 		}
 	}
@@ -269,30 +281,32 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 	pool_run(nt, base_thread, &bj);
 	size_t ntrain = 0;
 	for (size_t i = 0; i < d->n; i++)
-		if (!d->v[i].held)
+		if (!d->v[i].held && !(o->labelled_only && d->v[i].score == NO_SCORE))
 			order[ntrain++] = (uint32_t)i;
 	r->train = ntrain;
-	r->heldout = d->n - ntrain;
+	for (size_t i = 0; i < d->n; i++)
+		r->heldout += d->v[i].held && !(o->labelled_only && d->v[i].score == NO_SCORE);
 	r->used = NP;
 	/* the scale that fits the base evaluation best (golden section, on a seventh of
 	 * the positions) */
 	double lo = 0.05, hi = 3.0, tr, he;
 	for (int it = 0; it < 30; it++) {
 		double a = hi - (hi - lo) / 1.618, b = lo + (hi - lo) / 1.618, la, lb;
-		net_losses(d, base, NULL, NULL, a, 7, nt, &la, &he);
-		net_losses(d, base, NULL, NULL, b, 7, nt, &lb, &he);
+		net_losses(d, base, NULL, NULL, a, 1, false, 7, nt, &la, &he);
+		net_losses(d, base, NULL, NULL, b, 1, false, 7, nt, &lb, &he);
 		if (la < lb)
 			hi = b;
 		else
 			lo = a;
 	}
 	job.K = r->K = (lo + hi) / 2;
-	net_losses(d, base, NULL, NULL, r->K, 1, nt, &r->base_train, &r->base_held);
+	net_losses(d, base, NULL, NULL, r->K, lambda, o->labelled_only, 1, nt, &r->base_train, &r->base_held);
 	r->best_train = r->base_train;
 	r->best_held = r->base_held;
 	/* the first layers' units start in their linear part; the output at 0 */
 	uint64_t seed = o->seed ? o->seed : 1;
-	for (int i = 0; i < NET_IN * NET_H1; i++)
+	int inputs = d->variant ? NET_VIN : NET_IN;
+	for (int i = 0; i < inputs * NET_H1; i++)
 		P[P_W1 + i] = (float)rng_uniform(&seed, 0.1);
 	for (int q = 0; q < NET_H1; q++)
 		P[P_B1 + q] = 0.5f;
@@ -342,7 +356,7 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 		}
 		if (o->stop && *o->stop)
 			break;
-		net_losses(d, base, NULL, P, r->K, 1, nt, &tr, &he);
+		net_losses(d, base, NULL, P, r->K, lambda, o->labelled_only, 1, nt, &tr, &he);
 		r->epochs_done = e;
 		r->last_train = tr;
 		r->last_held = he;
@@ -355,10 +369,10 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 		if (progress)
 			progress(ctx, e, tr, he);
 	}
-	net_quantize(best, out);
+	net_quantize(best, inputs, out);
 	if (r->best_epoch) {
 		/* the losses of the integer network, as the engine will see it */
-		net_losses(d, base, out, NULL, r->K, 1, nt, &r->best_train, &r->best_held);
+		net_losses(d, base, out, NULL, r->K, lambda, o->labelled_only, 1, nt, &r->best_train, &r->best_held);
 	}
 out:
 	for (int c = 0; c < NCHUNK; c++)

@@ -1,6 +1,10 @@
 /* The network evaluation. */
 #include <ctype.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,33 +29,77 @@ int net_inputs(const pk_pos *p, int in[32])
 	return n;
 }
 
+int net_vinputs(int stm, uint64_t white, uint64_t black, uint64_t kings, int in[50])
+{
+	uint64_t own = stm == PK_WHITE ? white : black, opp = stm == PK_WHITE ? black : white;
+	uint64_t plane[4] = { own & ~kings, own & kings, opp & ~kings, opp & kings };
+	int n = 0;
+	for (int q = 0; q < 4; q++)
+		for (uint64_t x = plane[q]; x && n < 50; x &= x - 1) {
+			int s = __builtin_ctzll(x);
+			in[n++] = q * 50 + (stm == PK_WHITE ? s : 49 - s);
+		}
+	return n;
+}
+
 int net_eval(const pk_net *n, const pk_pos *p)
 {
 	int in[32];
 	int k = net_inputs(p, in);
-	int32_t a[NET_H1];
+	return net_eval_inputs(n, in, k);
+}
+
+void net_acc_full(const pk_net *n, pk_net_acc *a, const int *in, int k)
+{
 	for (int j = 0; j < NET_H1; j++)
-		a[j] = n->b1[j];
-	for (int i = 0; i < k; i++) {
-		const int16_t *row = n->w1[in[i]];
-		for (int j = 0; j < NET_H1; j++)
-			a[j] += row[j];
+		a->v[j] = n->b1[j];
+	for (int i = 0; i < k; i++)
+		net_acc_add(n, a, in[i], 1);
+}
+
+/* The second layer's sums s[o] = b2[o] + w2[o] . h1. */
+static void net_layer2(const pk_net *n, const int16_t *h1, int32_t s[NET_H2])
+{
+#ifdef __AVX2__
+	/* pairs of products added in 32 bits, eight lanes at a time, four units' lanes then
+	 * added across in one register */
+	_Static_assert(NET_H1 % 16 == 0 && NET_H2 % 4 == 0, "the layers in whole registers");
+	__m256i h[NET_H1 / 16];
+	for (int j = 0; j < NET_H1 / 16; j++)
+		h[j] = _mm256_loadu_si256((const __m256i *)(h1 + 16 * j));
+	for (int o = 0; o < NET_H2; o += 4) {
+		__m256i sum[4];
+		for (int u = 0; u < 4; u++) {
+			const int16_t *row = n->w2[o + u];
+			sum[u] = _mm256_setzero_si256();
+			for (int j = 0; j < NET_H1 / 16; j++)
+				sum[u] = _mm256_add_epi32(sum[u], _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(row + 16 * j)), h[j]));
+		}
+		__m256i x = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+		__m128i q = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+		for (int u = 0; u < 4; u++)
+			s[o + u] = n->b2[o + u];
+		int32_t t[4];
+		_mm_storeu_si128((__m128i *)t, q);
+		for (int u = 0; u < 4; u++)
+			s[o + u] += t[u];
 	}
+#else
+	for (int o = 0; o < NET_H2; o++) {
+		s[o] = n->b2[o];
+		for (int j = 0; j < NET_H1; j++)
+			s[o] += n->w2[o][j] * h1[j];
+	}
+#endif
+}
+
+int net_eval_acc(const pk_net *n, const pk_net_acc *a)
+{
 	int16_t h1[NET_H1];
 	for (int j = 0; j < NET_H1; j++)
-		h1[j] = (int16_t)(a[j] < 0 ? 0 : a[j] > NET_Q1 ? NET_Q1 : a[j]);
-	/* the second layer, all its units at once: input j's weights added times h1[j] */
+		h1[j] = (int16_t)(a->v[j] < 0 ? 0 : a->v[j] > NET_Q1 ? NET_Q1 : a->v[j]);
 	int32_t s[NET_H2];
-	for (int o = 0; o < NET_H2; o++)
-		s[o] = n->b2[o];
-	for (int j = 0; j < NET_H1; j++) {
-		if (!h1[j])
-			continue;
-		const int16_t *col = n->w2t[j];
-		int32_t h = h1[j];
-		for (int o = 0; o < NET_H2; o++)
-			s[o] += col[o] * h;
-	}
+	net_layer2(n, h1, s);
 	int64_t out = n->b3;
 	for (int o = 0; o < NET_H2; o++) {
 		/* in 127ths after the division (of a number not below 0: the same on every machine) */
@@ -61,14 +109,18 @@ int net_eval(const pk_net *n, const pk_pos *p)
 	return (int)(out * 100 / (NET_Q1 * NET_Q2));
 }
 
+int net_eval_inputs(const pk_net *n, const int *in, int k)
+{
+	pk_net_acc a;
+	net_acc_full(n, &a, in, k);
+	return net_eval_acc(n, &a);
+}
+
 void net_prepare(pk_net *n)
 {
-	for (int o = 0; o < NET_H2; o++)
-		for (int j = 0; j < NET_H1; j++)
-			n->w2t[j][o] = n->w2[o][j];
 	uint32_t h = 2166136261u;
 #define MIX(v) do { uint32_t x_ = (uint32_t)(v); for (int b_ = 0; b_ < 4; b_++) h = (h ^ ((x_ >> (8 * b_)) & 0xFF)) * 16777619u; } while (0)
-	for (int i = 0; i < NET_IN; i++)
+	for (int i = 0; i < net_inputs_of(n); i++)
 		for (int j = 0; j < NET_H1; j++)
 			MIX(n->w1[i][j]);
 	for (int j = 0; j < NET_H1; j++)
@@ -90,11 +142,11 @@ static void slot(pk_net *n, long k, int16_t **s16, int32_t **s32)
 {
 	*s16 = NULL;
 	*s32 = NULL;
-	if (k < NET_IN * NET_H1) {
+	if (k < net_inputs_of(n) * NET_H1) {
 		*s16 = &n->w1[k / NET_H1][k % NET_H1];
 		return;
 	}
-	k -= NET_IN * NET_H1;
+	k -= net_inputs_of(n) * NET_H1;
 	if (k < NET_H1) {
 		*s16 = &n->b1[k];
 		return;
@@ -154,12 +206,15 @@ int net_parse(const char *text, pk_net *n, char *err, size_t errsize)
 					 NET_FORMAT, NET_FORMAT);
 				return -1;
 			}
-			if (header == 1 && (sscanf(buf, " layers %d %d %d %d %c", &a, &b, &c, &d, &extra) != 4 || a != NET_IN ||
-					    b != NET_H1 || c != NET_H2 || d != 1)) {
-				snprintf(err, errsize, "line %d: expected \"layers %d %d %d 1\", the shape of this program's network",
-					 line, NET_IN, NET_H1, NET_H2);
+			if (header == 1 && (sscanf(buf, " layers %d %d %d %d %c", &a, &b, &c, &d, &extra) != 4 ||
+					    (a != NET_IN && a != NET_VIN) || b != NET_H1 || c != NET_H2 || d != 1)) {
+				snprintf(err, errsize,
+					 "line %d: expected \"layers %d %d %d 1\" (or %d inputs, a 10x10 board's), the shape of this program's network",
+					 line, NET_IN, NET_H1, NET_H2, NET_VIN);
 				return -1;
 			}
+			if (header == 1)
+				n->inputs = a;
 			header++;
 			s += len;
 			continue;
@@ -171,8 +226,8 @@ int net_parse(const char *text, pk_net *n, char *err, size_t errsize)
 			snprintf(err, errsize, "line %d: not a whole number", line);
 			return -1;
 		}
-		if (count >= NET_NWEIGHTS) {
-			snprintf(err, errsize, "line %d: more than the %d weights of the network", line, NET_NWEIGHTS);
+		if (count >= NET_NWEIGHTS_IN(n->inputs)) {
+			snprintf(err, errsize, "line %d: more than the %d weights of the network", line, NET_NWEIGHTS_IN(n->inputs));
 			return -1;
 		}
 		int16_t *p16;
@@ -197,8 +252,8 @@ int net_parse(const char *text, pk_net *n, char *err, size_t errsize)
 	net_prepare(n);
 	if (count == 0)
 		return 1;
-	if (count != NET_NWEIGHTS) {
-		snprintf(err, errsize, "line %d: %ld weights, the network has %d", line, count, NET_NWEIGHTS);
+	if (count != NET_NWEIGHTS_IN(n->inputs)) {
+		snprintf(err, errsize, "line %d: %ld weights, the network has %d", line, count, NET_NWEIGHTS_IN(n->inputs));
 		return -1;
 	}
 	return 0;
@@ -206,16 +261,18 @@ int net_parse(const char *text, pk_net *n, char *err, size_t errsize)
 
 char *net_format(const pk_net *n, const char *comment)
 {
-	size_t cap = 4096 + (size_t)NET_NWEIGHTS * 12, len = 0;
+	int nin = net_inputs_of(n), squares = nin / 4;
+	size_t cap = 4096 + (size_t)NET_NWEIGHTS_IN(nin) * 12, len = 0;
 	char *out = malloc(cap);
 	if (!out)
 		return NULL;
 #define PUT(...) (len += (size_t)snprintf(out + len, cap - len, __VA_ARGS__))
-	PUT("pdnkit-net %d\nlayers %d %d %d 1\n# %s\n", NET_FORMAT, NET_IN, NET_H1, NET_H2, comment ? comment : "");
+	PUT("pdnkit-net %d\nlayers %d %d %d 1\n# %s\n", NET_FORMAT, nin, NET_H1, NET_H2, comment ? comment : "");
 	static const char *const plane[4] = { "own men", "own kings", "opponent's men", "opponent's kings" };
-	for (int i = 0; i < NET_IN; i++) {
-		if (i % 32 == 0)
-			PUT("# first layer: %s on squares 1-32 (from the mover's side), a line a square\n", plane[i / 32]);
+	for (int i = 0; i < nin; i++) {
+		if (i % squares == 0)
+			PUT("# first layer: %s on squares 1-%d (from the mover's side), a line a square\n", plane[i / squares],
+			    squares);
 		for (int j = 0; j < NET_H1; j++)
 			PUT("%d%c", n->w1[i][j], j + 1 < NET_H1 ? ' ' : '\n');
 	}
@@ -249,4 +306,35 @@ const pk_net *net_builtin(void)
 		state = net_parse(eval_net_text, &n, err, sizeof err) == 0 ? 1 : 2;
 	}
 	return state == 1 ? &n : NULL;
+}
+
+/* book/vnet-NAME.txt as text, after each variant's name, generated at build time. */
+extern const char *const vnet_texts[];
+#define MAX_VNETS 4
+static pk_net *vnets[MAX_VNETS];
+static const char *vnet_names[MAX_VNETS];
+static int nvnets;
+static pthread_once_t vnets_once = PTHREAD_ONCE_INIT;
+
+static void read_vnets(void)
+{
+	for (int i = 0; vnet_texts[i] && vnet_texts[i + 1] && nvnets < MAX_VNETS; i += 2) {
+		pk_net *n = malloc(sizeof *n);
+		char err[200];
+		if (!n || net_parse(vnet_texts[i + 1], n, err, sizeof err) != 0 || n->inputs != NET_VIN) {
+			free(n);
+			continue;   /* a broken file is caught by the tests */
+		}
+		vnet_names[nvnets] = vnet_texts[i];
+		vnets[nvnets++] = n;
+	}
+}
+
+const pk_net *net_builtin_variant(const char *name)
+{
+	pthread_once(&vnets_once, read_vnets);
+	for (int i = 0; i < nvnets; i++)
+		if (!strcmp(vnet_names[i], name))
+			return vnets[i];
+	return NULL;
 }

@@ -18,6 +18,8 @@ void mb_pos_of(const pk_vpos *p, mb_pos *out)
 	out->key = vpos_state_key(p);
 	out->has_bits = vbits_supported(p->v);
 	out->has_gen = vbits_gen_supported(p->v);
+	out->acc_ok = false;
+	out->parent = NULL;
 	if (out->has_bits) {
 		vbits_of(p, &out->b);
 		out->cap = vbits_has_capture(p->v, &out->b, p->stm);
@@ -30,6 +32,8 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	c->key = vpos_key_after(&p->p, m, &c->p, p->key);
 	c->has_bits = p->has_bits;
 	c->has_gen = p->has_gen;
+	c->acc_ok = false;
+	c->parent = p;
 	if (p->has_bits) {
 		vbits_make(&p->b, &p->p, m, &c->p, &c->b);
 		c->cap = vbits_has_capture(c->p.v, &c->b, c->p.stm);
@@ -123,17 +127,77 @@ static inline int mb_fmjd_divisor(const mb_pos *x)
 	return 1;
 }
 
+/* Input changes between two positions' pieces (the bitboards' bits of each kind, a
+ * kind's pieces of White then Black: men, kings), into both views' sums. */
+static void mb_acc_delta(const pk_net *n, const pk_variant *v, const uint64_t from[4], const uint64_t to[4],
+			 pk_net_acc acc[2])
+{
+	for (int k = 0; k < 4; k++) {
+		uint64_t gone = from[k] & ~to[k], came = to[k] & ~from[k];
+		if (!(gone | came))
+			continue;
+		/* kind k: White's men, White's kings, Black's men, Black's kings; from White's
+		 * view its planes 0, 1, 2, 3 on square s - 1; from Black's 2, 3, 0, 1 on 50 - s */
+		int wplane = k, bplane = (k + 2) & 3;
+		for (int sign = 1; sign >= -1; sign -= 2)
+			for (uint64_t q = vbits_squares(v, sign > 0 ? came : gone); q; q &= q - 1) {
+				int sq = __builtin_ctzll(q);
+				net_acc_add(n, &acc[PK_WHITE], wplane * 50 + sq, sign);
+				net_acc_add(n, &acc[PK_BLACK], bplane * 50 + 49 - sq, sign);
+			}
+	}
+}
+
+static inline void mb_kinds(const pk_vbits *b, uint64_t k[4])
+{
+	k[0] = b->men[PK_WHITE];
+	k[1] = b->kings[PK_WHITE];
+	k[2] = b->men[PK_BLACK];
+	k[3] = b->kings[PK_BLACK];
+}
+
+/* x's first-layer sums: from its parent's where it has one, else from its pieces. The
+ * sums are a cache of the position, filled in through a const pointer. */
+static void mb_acc(const mb_pos *cx, const pk_net *n)
+{
+	mb_pos *x = (mb_pos *)cx;
+	if (x->acc_ok)
+		return;
+	uint64_t to[4];
+	mb_kinds(&x->b, to);
+	if (x->parent && x->parent->has_bits) {
+		mb_acc(x->parent, n);
+		uint64_t from[4];
+		mb_kinds(&x->parent->b, from);
+		x->acc[0] = x->parent->acc[0];
+		x->acc[1] = x->parent->acc[1];
+		mb_acc_delta(n, x->p.v, from, to, x->acc);
+	} else {
+		for (int s = 0; s < 2; s++)
+			for (int j = 0; j < NET_H1; j++)
+				x->acc[s].v[j] = n->b1[j];
+		static const uint64_t none[4];
+		mb_acc_delta(n, x->p.v, none, to, x->acc);
+	}
+	x->acc_ok = true;
+}
+
 static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 {
 	if (!x->has_bits)
 		return veval(&x->p, w);
+	int netv = VEVAL_NO_NET;
+	if (w->net && x->p.v->rows == 10 && variant_squares(x->p.v) == 50) {
+		mb_acc(x, w->net);
+		netv = net_eval_acc(w->net, &x->acc[x->p.stm]);
+	}
 	int mob = mb_count(x), other = !x->p.stm, omob;
 	if (!mb_count_bits(x, other, vbits_has_capture(x->p.v, &x->b, other), &omob)) {
 		mb_pos o = *x;   /* the mailbox counts a capture of the side to move only */
 		mb_flip(&o);
 		omob = mb_count(&o);
 	}
-	int v = veval_bits(&x->p, &x->b, w, mob - omob);
+	int v = veval_bits_net(&x->p, &x->b, w, mob - omob, netv);
 	if (x->p.v->gametype == 20 && __builtin_popcountll(x->b.men[0] | x->b.kings[0] | x->b.men[1] | x->b.kings[1]) <= 4)
 		v /= mb_fmjd_divisor(x);
 	return v;

@@ -5,6 +5,7 @@
 #ifndef PK_SEARCH_MB_H
 #define PK_SEARCH_MB_H
 
+#include "engine/net.h"
 #include "engine/search_int.h"
 #include "engine/vsearch.h"
 #include "rules/vbits.h"
@@ -12,13 +13,19 @@
 /* A position and its key (vpos_state_key: the hash the table and repetitions use),
  * kept up to date move by move, and on the boards rules/vbits.h answers for, its
  * bitboards (for the captures and counts the search asks of every node). */
-typedef struct {
+typedef struct mb_pos {
 	pk_vpos p;
 	uint64_t key;
 	bool has_bits;
 	bool has_gen;   /* the bitboards also generate the moves (vbits_gen_supported) */
 	bool cap;       /* whether the side to move must capture (kept with the bitboards) */
+	bool acc_ok;    /* acc holds the network's first layer (computed when first asked) */
 	pk_vbits b;
+	/* with a network (engine/net.h) on a 10x10 board: the position it was made from (NULL
+	 * at the root; alive while this one is searched), from whose sums acc is brought up to
+	 * date, and the first layer's sums from White's view and from Black's */
+	const struct mb_pos *parent;
+	pk_net_acc acc[2];
 } mb_pos;
 
 /* The search's position of p. */

@@ -8,6 +8,7 @@
 #include "engine/search_mb.h"
 #include "engine/vsearch.h"
 #include "egdb/vegdb.h"
+#include "engine/net.h"
 #include "engine/vpattern.h"
 #include "rules/pos.h"
 
@@ -98,6 +99,7 @@ void vweights_for(const pk_variant *v, pk_vweights *w)
 	if (!found)
 		vweights_hand_set(v, w);
 	w->pat = vpatterns_builtin(v);
+	w->net = vpattern_board(v) ? net_builtin_variant(v->name) : NULL;
 }
 
 /* Each variant's rows and columns of its squares, its squares by row and column (0:
@@ -388,10 +390,46 @@ static int drawish(const pk_vpos *p, const pk_vbits *bits, int v)
 	return v;
 }
 
+int vnet_inputs(const pk_vpos *p, int in[50])
+{
+	uint64_t white = 0, black = 0, kings = 0;
+	for (int q = 1; q <= 50; q++) {
+		int pc = p->sq[q];
+		uint64_t b = 1ull << (q - 1);
+		if (pc == VP_WMAN || pc == VP_WKING)
+			white |= b;
+		else if (pc == VP_BMAN || pc == VP_BKING)
+			black |= b;
+		if (pc == VP_WKING || pc == VP_BKING)
+			kings |= b;
+	}
+	return net_vinputs(p->stm, white, black, kings, in);
+}
+
+/* The network's value of a 10x10 position (its pieces from bits when given). */
+static int vnet_eval(const pk_net *n, const pk_vpos *p, const pk_vbits *bits)
+{
+	int in[50], k;
+	if (bits)
+		k = net_vinputs(p->stm, vbits_squares(p->v, bits->men[PK_WHITE] | bits->kings[PK_WHITE]),
+				vbits_squares(p->v, bits->men[PK_BLACK] | bits->kings[PK_BLACK]),
+				vbits_squares(p->v, bits->kings[PK_WHITE] | bits->kings[PK_BLACK]), in);
+	else
+		k = vnet_inputs(p, in);
+	return net_eval_inputs(n, in, k);
+}
+
 int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mob)
+{
+	return veval_bits_net(p, bits, w, mob, VEVAL_NO_NET);
+}
+
+int veval_bits_net(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mob, int net)
 {
 	int s = eval_static(p, bits, w, board_of(p->v));
 	int v = (p->stm == PK_WHITE ? s : -s) + w->w[VW_MOBILITY] * mob;
+	if (w->net && p->v->rows == 10 && variant_squares(p->v) == 50)
+		v += net != VEVAL_NO_NET ? net : vnet_eval(w->net, p, board_of(p->v)->bits ? bits : NULL);
 	if (w->pat) {
 		if (bits && board_of(p->v)->bits && p->v->rows == 10) {
 			uint64_t wm = bits->men[PK_WHITE], bm = bits->men[PK_BLACK];

@@ -9,6 +9,7 @@
 #define PK_VSEARCH_H
 
 #include <signal.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "engine/search.h"
@@ -53,6 +54,8 @@ typedef struct {
 	bool tuned;             /* fitted to the variant's games (pdnkit tune --variant) */
 	const struct pk_patterns *pat;   /* learned patterns added (engine/vpattern.h; 10x10
 				     * boards), NULL: none */
+	const struct pk_net *net;       /* a learned network added after them (engine/net.h, 200
+					 * inputs; 10x10 boards), NULL: none */
 } pk_vweights;
 
 /* The weights the evaluation uses for v: those fitted to its games where book/weights-*.txt
@@ -75,9 +78,16 @@ int veval_mobility(const pk_vpos *p, const pk_vweights *w, int mobility);
 /* The same from p's bitboards too (rules/vbits.h; NULL: as veval_mobility): the same
  * value, counted faster. */
 int veval_bits(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mobility);
+/* The same with the network's value given (a search keeps its first layer up to date),
+ * or VEVAL_NO_NET: computed here. */
+#define VEVAL_NO_NET INT_MIN
+int veval_bits_net(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w, int mobility, int net);
 /* The terms of p from the side to move's view: the material in men and what each
  * weight multiplies (the advance already scaled to an 8-row board). */
 void vfeatures(const pk_vpos *p, int *men, double f[VW_NUM]);
+/* The network inputs that are 1 of a 10x10 position (engine/net.h's net_vinputs); their
+ * number. */
+int vnet_inputs(const pk_vpos *p, int in[50]);
 
 typedef struct {
 	int depth;
