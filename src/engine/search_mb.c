@@ -157,7 +157,8 @@ static inline void mb_kinds(const pk_vbits *b, uint64_t k[4])
 }
 
 /* x's first-layer sums: from its parent's where it has one, else from its pieces. The
- * sums are a cache of the position, filled in through a const pointer. */
+ * sums are a cache of the position, filled in through a const pointer. A position copied
+ * over the one it was made from (p = c, walking a line) names itself: made afresh. */
 static void mb_acc(const mb_pos *cx, const pk_net *n)
 {
 	mb_pos *x = (mb_pos *)cx;
@@ -165,7 +166,7 @@ static void mb_acc(const mb_pos *cx, const pk_net *n)
 		return;
 	uint64_t to[4];
 	mb_kinds(&x->b, to);
-	if (x->parent && x->parent->has_bits) {
+	if (x->parent && x->parent != x && x->parent->has_bits) {
 		mb_acc(x->parent, n);
 		uint64_t from[4];
 		mb_kinds(&x->parent->b, from);
