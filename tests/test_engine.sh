@@ -370,7 +370,7 @@ expect_rc 0 "openings from a file of variant games"
 expect_out_has '"games":24,' "each of its 12 games opens two"
 run $PDNKIT match --variant international --a "--depth 2 --egdb-cache 8" --games 2
 expect_rc 2 "English-only engine options refused"
-expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --patterns, --features, --threads, --egdb and --book only" "said which"
+expect_err_has "with --variant the engine takes --depth, --nodes, --movetime, --level, --hash, --weights, --patterns, --net, --features, --threads, --egdb and --book only" "said which"
 run $PDNKIT match --variant international --a "--depth 3 --threads 2" --b "--depth 3" --games 2
 expect_rc 0 "a variant engine on two threads"
 # an even match says "0", never "-0" or "+0"
