@@ -151,9 +151,11 @@ typedef struct {
 
 /* Fits a network (engine/net.h) that adds to base (its hand-set terms and patterns; its
  * network left out): minibatch steps (Adam) in a seeded order, the epoch with the lowest
- * held-out loss kept. The losses of r: base, then base + the integer network out; used is
- * the number of weights. Deterministic for a seed, whatever the threads. 0, or -1 when
- * out of memory. */
+ * held-out loss kept. The losses of r: base, then base + the integer network out, each
+ * against the fit's own targets (with search labels, the scores and results mixed by
+ * o->lambda; else the results); used is the network's number of weights (English or
+ * 10x10 inputs). Deterministic for a seed, whatever the threads. 0, or -1 when out of
+ * memory. */
 int learn_fit_net(const pk_learn_data *d, const pk_weights *base, const pk_net_opts *o,
 		  void (*progress)(void *ctx, long epoch, double train, double held), void *ctx, pk_net *out,
 		  pk_learn_result *r);

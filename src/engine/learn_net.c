@@ -286,7 +286,7 @@ int learn_fit_net(const pk_learn_data *d, const pk_weights *base_w, const pk_net
 	r->train = ntrain;
 	for (size_t i = 0; i < d->n; i++)
 		r->heldout += d->v[i].held && !(o->labelled_only && d->v[i].score == NO_SCORE);
-	r->used = NP;
+	r->used = NET_NWEIGHTS_IN(d->variant ? NET_VIN : NET_IN);
 	/* the scale that fits the base evaluation best (golden section, on a seventh of
 	 * the positions) */
 	double lo = 0.05, hi = 3.0, tr, he;

@@ -99,7 +99,7 @@ void vweights_for(const pk_variant *v, pk_vweights *w)
 	if (!found)
 		vweights_hand_set(v, w);
 	w->pat = vpatterns_builtin(v);
-	w->net = vpattern_board(v) ? net_builtin_variant(v->name) : NULL;
+	w->net = vpattern_board(v) ? net_builtin_variant(v->key) : NULL;
 }
 
 /* Each variant's rows and columns of its squares, its squares by row and column (0:
