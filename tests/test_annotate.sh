@@ -238,6 +238,9 @@ expect_err_has "not checked deeper" "says why"
 if [ -n "$DB" ] && [ -f "$DB" ]; then
 	run sqlite3 "$DB" "SELECT settings FROM annotation_run"
 	expect_out_has " verify=6x2 " "the plies checked and the rounds (the default) are in the stored settings"
+	# International games are searched with its built-in network: a run names it
+	sum=$(sed -n 's/.*checksum \([0-9a-f]\{8\}\).*/\1/p' "$TESTS_DIR/../book/vnet-international.txt")
+	expect_out_has " net-international=$sum" "the stored settings name International's built-in network"
 fi
 # the summary says which moves it counts, and why a decisive move can have lost nothing
 run "$PDNKIT" annotate "$TESTS_DIR/../corpora/tinsley-long-1981-game37.pdn" --depth 6 --egdb none

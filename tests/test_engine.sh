@@ -175,13 +175,13 @@ b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 # (more or fewer, as the evaluation orders them). International's own defaults
 # (features_for_variant: lmr=4) apply unless --features gives another: with English
 # draughts' lmr=3 the signature is the one before they came.
-VBENCH_SIGNATURE=167536
+VBENCH_SIGNATURE=200765
 run "$PDNKIT" bench --variant international --json
 expect_rc 0 "bench --variant international"
 v1=$(echo "$OUT" | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 [ "$v1" = "$VBENCH_SIGNATURE" ] && pass || fail "the variants' bench signature $v1, recorded $VBENCH_SIGNATURE"
 v0=$("$PDNKIT" bench --variant international --json --features lmr=3 | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
-[ "$v0" = 179986 ] && pass || fail "the variants' bench with lmr=3 given: $v0 nodes, not the 179,986 of English draughts' lmr"
+[ "$v0" = 206839 ] && pass || fail "the variants' bench with lmr=3 given: $v0 nodes, not the 206,839 of English draughts' lmr"
 # the strongest levels of late move pruning (lmp=4: 3, 4, 6 moves at depths 1-3) and of
 # the reductions (lmr=5) are searches of their own; the stronger reductions search fewer
 # nodes

@@ -55,7 +55,8 @@ for g in 1 2; do
 	[ "$n" -le 30 ] && [ "$n" -ge 20 ] && pass || fail "game $g after its 8 plies: $n pieces, not 30 or fewer"
 done
 [ "$(grep -c '^\[FEN "W:W31,32,33,34,35,36' "$T_TMP/spa.pdn")" = 0 ] && pass || fail "a game from the start position"
-run "$PDNKIT" selfplay --variant international --openings "$T_TMP/spi.pdn" --at-pieces 2 -n 2 -o "$T_TMP/x.pdn"
+printf '[GameType "20"]\n[Result "*"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n' > "$T_TMP/short.pdn"
+run "$PDNKIT" selfplay --variant international --openings "$T_TMP/short.pdn" --at-pieces 2 -n 2 -o "$T_TMP/x.pdn"
 expect_rc 2 "no game reaches two pieces without a capture"
 expect_err_has "reaches 2 pieces or fewer" "says so"
 run "$PDNKIT" selfplay --variant international --at-pieces 20 -n 2 -o "$T_TMP/x.pdn"
@@ -463,7 +464,7 @@ run "$PDNKIT" train --net "$SP" "$TESTS_DIR/../corpora/tinsley-long-1981-game37.
 cmp -s "$T_TMP/n1.txt" "$T_TMP/n2.txt" && pass || fail "the same network on one thread and on two"
 run "$PDNKIT" train --net "$SP" --epochs 2 --batch 64 --seed 7 --keep-last -j -q
 [ "$n1" != "$(echo "$OUT" | sed 's/.*"checksum":"\([0-9a-f]*\)".*/\1/')" ] && pass || fail "another seed, another network"
-head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "the network file's header"
+head -2 "$T_TMP/n1.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 64 32 1 ' && pass || fail "the network file's header"
 run "$PDNKIT" analyze -d 8 --net "$T_TMP/n1.txt"
 expect_rc 0 "the engine loads the network"
 a_net=$(echo "$OUT" | tail -1)
@@ -503,7 +504,7 @@ run "$PDNKIT" analyze -d 4 --net "$T_TMP/nbad1.txt"
 expect_rc 3 "a network cut short"
 expect_err_has "weights, the network has" "says how many weights it holds"
 printf 'pdnkit-net 1\nlayers 128 16 16 1\n' > "$T_TMP/nbad2.txt"
-bad_file --net "$T_TMP/nbad2.txt" "line 2: expected \"layers 128 32 32 1\"" "a network of another shape"
+bad_file --net "$T_TMP/nbad2.txt" "line 2: expected \"layers 128 64 32 1\"" "a network of another shape"
 { head -3 "$T_TMP/n1.txt"; echo "1 2 x 4"; } > "$T_TMP/nbad3.txt"
 bad_file --net "$T_TMP/nbad3.txt" "line 4: not a whole number" "junk among the weights, with its line"
 { head -3 "$T_TMP/n1.txt"; echo "99999"; } > "$T_TMP/nbad4.txt"
@@ -618,6 +619,6 @@ run "$PDNKIT" train "$SP" --base-patterns "$T_TMP/p1.txt"
 expect_rc 2 "--base-patterns without --endgame"
 # the built-in weights parse (a broken book/patterns.txt would leave the engine without them)
 grep -qE '^pdnkit-patterns [1234]$' "$TESTS_DIR/../book/patterns.txt" && pass || fail "book/patterns.txt has its format line"
-head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 32 32 1 ' && pass || fail "book/net.txt has its header"
+head -2 "$TESTS_DIR/../book/net.txt" | tr '\n' ' ' | grep -qx 'pdnkit-net 1 layers 128 64 32 1 ' && pass || fail "book/net.txt has its header"
 
 done_testing

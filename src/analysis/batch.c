@@ -9,6 +9,8 @@
 #include "analysis/batch.h"
 #include "engine/net.h"
 #include "engine/pattern.h"
+#include "engine/vpattern.h"
+#include "rules/variant.h"
 #include "base/hash.h"
 #include "base/pool.h"
 #include "pdn/movenum.h"
@@ -594,6 +596,14 @@ void batch_settings(const pk_batch_opts *o, uint32_t book_id, char *buf, size_t 
 		used += (size_t)snprintf(buf + used, size - used, " draw-scale=%d", o->w.draw_scale);
 	if (o->w.net && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " net=%08x", (unsigned)o->w.net->checksum);
+	/* the other variants' built-in networks (their games are searched with them): a run
+	 * made before one shipped, or with another, is another run */
+	for (int i = 0; variant_at(i) && used < size; i++) {
+		const pk_variant *v = variant_at(i);
+		const pk_net *vn = vpattern_board(v) ? net_builtin_variant(v->key) : NULL;
+		if (vn)
+			used += (size_t)snprintf(buf + used, size - used, " net-%s=%08x", v->key, (unsigned)vn->checksum);
+	}
 	if (a->egdb && used < size)
 		used += (size_t)snprintf(buf + used, size - used, " egdb=%d%s", egdb_pieces(a->egdb),
 					 egdb_has_distances(a->egdb, egdb_pieces(a->egdb)) ? "d" : "");

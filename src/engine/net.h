@@ -20,7 +20,7 @@
 #define NET_VIN 200                     /* a 10x10 board's */
 #define NET_IN_MAX NET_VIN
 #ifndef NET_H1
-#define NET_H1 32                       /* the first hidden layer's units */
+#define NET_H1 64                       /* the first hidden layer's units */
 #endif
 #define NET_H2 32                       /* the second's */
 #define NET_FORMAT 1
