@@ -173,8 +173,9 @@ b=$("$PDNKIT" bench --json | sed -E 's/.*\],"nodes":([0-9]+),.*/\1/')
 # The variants' search (the same node on the mailbox board): its own signature, recorded
 # as the English one is; a search without iir on the same positions searches other nodes
 # (more or fewer, as the evaluation orders them). International's own defaults
-# (features_for_variant: lmr=4) apply unless --features gives another: with English
-# draughts' lmr=3 the signature is the one before they came.
+# (features_for_variant: lmr=4) apply unless --features gives another: English
+# draughts' lmr=3 searches another (it was the signature before they came, 179,986,
+# until International's network was built in).
 VBENCH_SIGNATURE=200765
 run "$PDNKIT" bench --variant international --json
 expect_rc 0 "bench --variant international"
