@@ -55,10 +55,6 @@ static void share_iteration(N_ENGINE *e, int depth, int score, const N_WORKER *w
 static void deepen(N_WORKER *w, const N_POS *root, int max_depth, const pk_limits *lim, N_ITERATION_CB cb,
 		   void *ctx, N_RESULT *out)
 {
-	/* each thread its own copy of the root: a position caches what its evaluation
-	 * computes (a 10x10 network's sums), and the threads share the caller's */
-	N_POS own_root = *root;
-	root = &own_root;
 	N_ENGINE *e = w->e;
 	int prev = 0;
 	double done_at[4] = { 0, 0, 0, 0 };

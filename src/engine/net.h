@@ -63,6 +63,25 @@ static inline void net_acc_add(const pk_net *n, pk_net_acc *a, int i, int sign)
 		memcpy(a->v + j, &x, sizeof x);
 	}
 }
+/* to = from with the rows of inputs on[0 .. non) added and off[0 .. noff) taken away, in
+ * one pass over the sums (to may be from). */
+static inline void net_acc_update(const pk_net *n, const pk_net_acc *from, pk_net_acc *to, const int *on, int non,
+				  const int *off, int noff)
+{
+	for (int j = 0; j < NET_H1; j += 16) {
+		net_vec x, r;
+		memcpy(&x, from->v + j, sizeof x);
+		for (int i = 0; i < non; i++) {
+			memcpy(&r, n->w1[on[i]] + j, sizeof r);
+			x += r;
+		}
+		for (int i = 0; i < noff; i++) {
+			memcpy(&r, n->w1[off[i]] + j, sizeof r);
+			x -= r;
+		}
+		memcpy(to->v + j, &x, sizeof x);
+	}
+}
 /* The value (hundredths of a man, for the side whose view a is) from the first layer's
  * sums. */
 int net_eval_acc(const pk_net *n, const pk_net_acc *a);

@@ -18,12 +18,61 @@ void mb_pos_of(const pk_vpos *p, mb_pos *out)
 	out->key = vpos_state_key(p);
 	out->has_bits = vbits_supported(p->v);
 	out->has_gen = vbits_gen_supported(p->v);
-	out->acc_ok = false;
-	out->parent = NULL;
+	out->net = NULL;
 	if (out->has_bits) {
 		vbits_of(p, &out->b);
 		out->cap = vbits_has_capture(p->v, &out->b, p->stm);
 	}
+}
+
+/* The sums of a position whose pieces (the bitboards' bits of each kind, a kind's pieces
+ * of White then Black: men, kings) are to[], from those of one whose pieces are from[]:
+ * into acc[] (both views) from src[] (may be acc). */
+static void mb_acc_delta(const pk_net *n, const pk_variant *v, const uint64_t from[4], const uint64_t to[4],
+			 const pk_net_acc src[2], pk_net_acc acc[2])
+{
+	int on[2][4 * 50], off[2][4 * 50], non = 0, noff = 0;
+	for (int k = 0; k < 4; k++) {
+		uint64_t gone = from[k] & ~to[k], came = to[k] & ~from[k];
+		/* kind k: White's men, White's kings, Black's men, Black's kings; from White's
+		 * view its planes 0, 1, 2, 3 on square s - 1; from Black's 2, 3, 0, 1 on 50 - s */
+		int wplane = k, bplane = (k + 2) & 3;
+		for (uint64_t q = came ? vbits_squares(v, came) : 0; q; q &= q - 1, non++) {
+			int sq = __builtin_ctzll(q);
+			on[PK_WHITE][non] = wplane * 50 + sq;
+			on[PK_BLACK][non] = bplane * 50 + 49 - sq;
+		}
+		for (uint64_t q = gone ? vbits_squares(v, gone) : 0; q; q &= q - 1, noff++) {
+			int sq = __builtin_ctzll(q);
+			off[PK_WHITE][noff] = wplane * 50 + sq;
+			off[PK_BLACK][noff] = bplane * 50 + 49 - sq;
+		}
+	}
+	for (int s = 0; s < 2; s++)
+		net_acc_update(n, &src[s], &acc[s], on[s], non, off[s], noff);
+}
+
+static inline void mb_kinds(const pk_vbits *b, uint64_t k[4])
+{
+	k[0] = b->men[PK_WHITE];
+	k[1] = b->kings[PK_WHITE];
+	k[2] = b->men[PK_BLACK];
+	k[3] = b->kings[PK_BLACK];
+}
+
+void mb_pos_use_net(mb_pos *x, const pk_net *n)
+{
+	x->net = NULL;
+	if (!n || !x->has_bits || x->p.v->rows != 10 || variant_squares(x->p.v) != 50)
+		return;
+	for (int s = 0; s < 2; s++)
+		for (int j = 0; j < NET_H1; j++)
+			x->acc[s].v[j] = n->b1[j];
+	static const uint64_t none[4];
+	uint64_t to[4];
+	mb_kinds(&x->b, to);
+	mb_acc_delta(n, x->p.v, none, to, x->acc, x->acc);
+	x->net = n;
 }
 
 static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
@@ -32,11 +81,16 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	c->key = vpos_key_after(&p->p, m, &c->p, p->key);
 	c->has_bits = p->has_bits;
 	c->has_gen = p->has_gen;
-	c->acc_ok = false;
-	c->parent = p;
+	c->net = p->net;
 	if (p->has_bits) {
 		vbits_make(&p->b, &p->p, m, &c->p, &c->b);
 		c->cap = vbits_has_capture(c->p.v, &c->b, c->p.stm);
+	}
+	if (p->net) {   /* the sums of the inputs the move changed */
+		uint64_t from[4], to[4];
+		mb_kinds(&p->b, from);
+		mb_kinds(&c->b, to);
+		mb_acc_delta(p->net, c->p.v, from, to, p->acc, c->acc);
 	}
 }
 
@@ -127,71 +181,11 @@ static inline int mb_fmjd_divisor(const mb_pos *x)
 	return 1;
 }
 
-/* Input changes between two positions' pieces (the bitboards' bits of each kind, a
- * kind's pieces of White then Black: men, kings), into both views' sums. */
-static void mb_acc_delta(const pk_net *n, const pk_variant *v, const uint64_t from[4], const uint64_t to[4],
-			 pk_net_acc acc[2])
-{
-	for (int k = 0; k < 4; k++) {
-		uint64_t gone = from[k] & ~to[k], came = to[k] & ~from[k];
-		if (!(gone | came))
-			continue;
-		/* kind k: White's men, White's kings, Black's men, Black's kings; from White's
-		 * view its planes 0, 1, 2, 3 on square s - 1; from Black's 2, 3, 0, 1 on 50 - s */
-		int wplane = k, bplane = (k + 2) & 3;
-		for (int sign = 1; sign >= -1; sign -= 2)
-			for (uint64_t q = vbits_squares(v, sign > 0 ? came : gone); q; q &= q - 1) {
-				int sq = __builtin_ctzll(q);
-				net_acc_add(n, &acc[PK_WHITE], wplane * 50 + sq, sign);
-				net_acc_add(n, &acc[PK_BLACK], bplane * 50 + 49 - sq, sign);
-			}
-	}
-}
-
-static inline void mb_kinds(const pk_vbits *b, uint64_t k[4])
-{
-	k[0] = b->men[PK_WHITE];
-	k[1] = b->kings[PK_WHITE];
-	k[2] = b->men[PK_BLACK];
-	k[3] = b->kings[PK_BLACK];
-}
-
-/* x's first-layer sums: from its parent's where it has one, else from its pieces. The
- * sums are a cache of the position, filled in through a const pointer. A position copied
- * over the one it was made from (p = c, walking a line) names itself: made afresh. */
-static void mb_acc(const mb_pos *cx, const pk_net *n)
-{
-	mb_pos *x = (mb_pos *)cx;
-	if (x->acc_ok)
-		return;
-	uint64_t to[4];
-	mb_kinds(&x->b, to);
-	if (x->parent && x->parent != x && x->parent->has_bits) {
-		mb_acc(x->parent, n);
-		uint64_t from[4];
-		mb_kinds(&x->parent->b, from);
-		x->acc[0] = x->parent->acc[0];
-		x->acc[1] = x->parent->acc[1];
-		mb_acc_delta(n, x->p.v, from, to, x->acc);
-	} else {
-		for (int s = 0; s < 2; s++)
-			for (int j = 0; j < NET_H1; j++)
-				x->acc[s].v[j] = n->b1[j];
-		static const uint64_t none[4];
-		mb_acc_delta(n, x->p.v, none, to, x->acc);
-	}
-	x->acc_ok = true;
-}
-
 static inline int mb_eval(const mb_pos *x, const pk_vweights *w)
 {
 	if (!x->has_bits)
 		return veval(&x->p, w);
-	int netv = VEVAL_NO_NET;
-	if (w->net && x->p.v->rows == 10 && variant_squares(x->p.v) == 50) {
-		mb_acc(x, w->net);
-		netv = net_eval_acc(w->net, &x->acc[x->p.stm]);
-	}
+	int netv = x->net ? net_eval_acc(x->net, &x->acc[x->p.stm]) : VEVAL_NO_NET;
 	int mob = mb_count(x), other = !x->p.stm, omob;
 	if (!mb_count_bits(x, other, vbits_has_capture(x->p.v, &x->b, other), &omob)) {
 		mb_pos o = *x;   /* the mailbox counts a capture of the side to move only */

@@ -19,17 +19,19 @@ typedef struct mb_pos {
 	bool has_bits;
 	bool has_gen;   /* the bitboards also generate the moves (vbits_gen_supported) */
 	bool cap;       /* whether the side to move must capture (kept with the bitboards) */
-	bool acc_ok;    /* acc holds the network's first layer (computed when first asked) */
 	pk_vbits b;
-	/* with a network (engine/net.h) on a 10x10 board: the position it was made from (NULL
-	 * at the root; alive while this one is searched), from whose sums acc is brought up to
-	 * date, and the first layer's sums from White's view and from Black's */
-	const struct mb_pos *parent;
+	/* the network the evaluation adds (engine/net.h; NULL: none, or not on this board) and
+	 * its first layer's sums from White's view and from Black's, made by mb_pos_use_net
+	 * and brought up to date by every move made from the position */
+	const pk_net *net;
 	pk_net_acc acc[2];
 } mb_pos;
 
-/* The search's position of p. */
+/* The search's position of p, without a network. */
 void mb_pos_of(const pk_vpos *p, mb_pos *out);
+/* x and the positions made from it evaluated with n added (NULL: without one); a network
+ * is used on the 10x10 boards of 50 squares only. */
+void mb_pos_use_net(mb_pos *x, const pk_net *n);
 
 typedef struct mb_engine mb_engine;
 typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);

@@ -564,6 +564,7 @@ int vengine_search(pk_vengine *e, const pk_vpos *root, const pk_history *hist, c
 	e->e->nexclude = e->nexclude;
 	mb_pos r;
 	mb_pos_of(root, &r);
+	mb_pos_use_net(&r, w.net);
 	pk_history h = { NULL, 0, 0, 0 };
 	if (hist)
 		h = *hist;
