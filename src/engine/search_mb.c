@@ -32,18 +32,19 @@ static void mb_acc_delta(const pk_net *n, const pk_variant *v, const uint64_t fr
 			 const pk_net_acc src[2], pk_net_acc acc[2])
 {
 	int on[2][4 * 50], off[2][4 * 50], non = 0, noff = 0;
+	const uint8_t *square_of = vbits_square_of(v);
 	for (int k = 0; k < 4; k++) {
 		uint64_t gone = from[k] & ~to[k], came = to[k] & ~from[k];
 		/* kind k: White's men, White's kings, Black's men, Black's kings; from White's
 		 * view its planes 0, 1, 2, 3 on square s - 1; from Black's 2, 3, 0, 1 on 50 - s */
 		int wplane = k, bplane = (k + 2) & 3;
-		for (uint64_t q = came ? vbits_squares(v, came) : 0; q; q &= q - 1, non++) {
-			int sq = __builtin_ctzll(q);
+		for (; came; came &= came - 1, non++) {
+			int sq = square_of[__builtin_ctzll(came)] - 1;
 			on[PK_WHITE][non] = wplane * 50 + sq;
 			on[PK_BLACK][non] = bplane * 50 + 49 - sq;
 		}
-		for (uint64_t q = gone ? vbits_squares(v, gone) : 0; q; q &= q - 1, noff++) {
-			int sq = __builtin_ctzll(q);
+		for (; gone; gone &= gone - 1, noff++) {
+			int sq = square_of[__builtin_ctzll(gone)] - 1;
 			off[PK_WHITE][noff] = wplane * 50 + sq;
 			off[PK_BLACK][noff] = bplane * 50 + 49 - sq;
 		}

@@ -65,6 +65,8 @@ static inline int index_of(const pk_variant *v)
 
 int vbits_bit(const pk_variant *v, int sq) { return tab[index_of(v)].bit[sq]; }
 
+const uint8_t *vbits_square_of(const pk_variant *v) { return tab[index_of(v)].sq_of; }
+
 void vbits_of(const pk_vpos *p, pk_vbits *b)
 {
 	const uint8_t *bit = tab[index_of(p->v)].bit;

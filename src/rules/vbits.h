@@ -37,6 +37,8 @@ uint64_t vbits_capturers(const pk_variant *v, const pk_vbits *b, int stm);
 uint64_t vbits_squares(const pk_variant *v, uint64_t bits);
 /* The bit of square sq (1..n) of v's board (vbits_supported(v)). */
 int vbits_bit(const pk_variant *v, int sq);
+/* The square (1..n) of each of the 64 bits, 0 for a bit that is none. */
+const uint8_t *vbits_square_of(const pk_variant *v);
 int vbits_quiet_count(const pk_variant *v, const pk_vbits *b, int stm);
 /* The plain moves of stm's men after which the other side has no capture (of the man
  * moved or of any other piece): the men's moves that give nothing away. */
