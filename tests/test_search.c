@@ -12,6 +12,7 @@
 #include "engine/net.h"
 #include "engine/pattern.h"
 #include "engine/search.h"
+#include "engine/search_mb.h"
 #include "engine/vsearch.h"
 
 /* Minimax with the engine's rules: captures and forced moves do not spend depth, quiet
@@ -361,6 +362,42 @@ static void test_vnet(void)
 	net_acc_add(n, &a, in[5], 1);
 	net_acc_full(n, &b, in + 1, 5);
 	CHECK(memcmp(&a, &b, sizeof a) == 0);
+	/* the search's sums, brought up to date move by move along random International
+	 * games (captures of many pieces and crownings among them), against sums made afresh
+	 * for every position, from both sides' views; and the key and bitboards likewise */
+	int plies = 0, differ = 0;
+	uint64_t seed = 7;
+	for (int g = 0; g < 40; g++) {
+		pk_vpos start;
+		vpos_start(v, &start);
+		mb_pos x, fresh;
+		mb_pos_of(&start, &x);
+		mb_pos_use_net(&x, n);
+		for (int ply = 0; ply < 200; ply++) {
+			pk_vmovelist ml;
+			int nm = vgen(&x.p, &ml);
+			if (nm == 0)
+				break;
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			mb_pos c;
+			mb_pos_after(&x, &ml.m[(seed >> 33) % (uint64_t)nm], &c);
+			x = c;
+			mb_pos_of(&x.p, &fresh);
+			mb_pos_use_net(&fresh, n);
+			differ += x.net != n || x.key != fresh.key || memcmp(&x.b, &fresh.b, sizeof x.b) != 0 ||
+				  memcmp(x.acc, fresh.acc, sizeof x.acc) != 0;
+			plies++;
+		}
+	}
+	CHECK(plies > 2000);
+	CHECK_INT(differ, 0);
+	/* no sums on a board the network is not for */
+	pk_vpos e;
+	vpos_start(variant_by_name("russian"), &e);
+	mb_pos rx;
+	mb_pos_of(&e, &rx);
+	mb_pos_use_net(&rx, n);
+	CHECK(rx.net == NULL);
 	/* English draughts' file has 128 inputs; a 10x10 one of the wrong count is refused */
 	char bad[120];
 	snprintf(bad, sizeof bad, "pdnkit-net 1\nlayers 50 %d %d 1\n", NET_H1, NET_H2);

@@ -95,6 +95,11 @@ static inline void mb_make(const mb_pos *p, const pk_vmove *m, mb_pos *c)
 	}
 }
 
+void mb_pos_after(const mb_pos *p, const pk_vmove *m, mb_pos *c)
+{
+	mb_make(p, m, c);
+}
+
 /* The key after m, without the move made (the king-move counts of Frisian need it). */
 static inline uint64_t mb_child_key(const mb_pos *p, const pk_vmove *m)
 {

@@ -32,6 +32,9 @@ void mb_pos_of(const pk_vpos *p, mb_pos *out);
 /* x and the positions made from it evaluated with n added (NULL: without one); a network
  * is used on the 10x10 boards of 50 squares only. */
 void mb_pos_use_net(mb_pos *x, const pk_net *n);
+/* c: p after m, as the search makes it (its key, bitboards and network sums brought up to
+ * date from p's); for checking the search's positions against those made afresh. */
+void mb_pos_after(const mb_pos *p, const pk_vmove *m, mb_pos *c);
 
 typedef struct mb_engine mb_engine;
 typedef void (*mb_iteration_cb)(void *ctx, const pk_viteration *it);
