@@ -53,7 +53,9 @@ static void list_commands(FILE *f)
 		   "       pdnkit help <command> | pdnkit <command> --help\n"
 		   "       pdnkit --version\n\n"
 		   "pdnkit reads, validates, stores, analyses and builds opening books from\n"
-		   "English draughts (checkers) games in PDN.\n\ncommands:\n");
+		   "draughts games in PDN: English draughts (checkers), and International,\n"
+		   "Russian, Brazilian, Frisian, Canadian and the other variants PDN records\n"
+		   "(--variant NAME, or the games' GameType tag).\n\ncommands:\n");
 	for (int i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nSee 'man pdnkit' and 'man pdnkit-<command>' for the whole story.\n");
