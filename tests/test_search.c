@@ -227,6 +227,58 @@ static void test_weights(void)
 	CHECK_STR(err, "line 1: expected 'name value'");
 }
 
+/* The network's value from its first layer's sums, by hand, in the integer arithmetic
+ * net.h describes. */
+static int net_value_by_hand(const pk_net *n, const pk_net_acc *a)
+{
+	int64_t out = n->b3;
+	for (int o = 0; o < NET_H2; o++) {
+		int32_t s = n->b2[o];
+		for (int j = 0; j < NET_H1; j++) {
+			int h = a->v[j] < 0 ? 0 : a->v[j] > 127 ? 127 : a->v[j];
+			s += n->w2[o][j] * h;
+		}
+		int32_t h = s < 0 ? 0 : s / 64;
+		out += (int64_t)n->w3[o] * (h > 127 ? 127 : h);
+	}
+	return (int)(out * 100 / (127 * 64));
+}
+
+/* The second layer in bytes (weights of -128 .. 127) and in 16 bits (any other) gives the
+ * value by hand for sums of every kind: below 0, in range, above 127. */
+static void test_net_layers(void)
+{
+	pk_net *n = calloc(1, sizeof *n);
+	CHECK(n != NULL);
+	if (!n)
+		return;
+	uint64_t r = 987654321;
+#define RND(lo, hi) ((int)((r = r * 6364136223846793005ull + 1442695040888963407ull) >> 33) % ((hi) - (lo) + 1) + (lo))
+	for (int big = 0; big < 2; big++) {
+		for (int o = 0; o < NET_H2; o++) {
+			for (int j = 0; j < NET_H1; j++)
+				n->w2[o][j] = (int16_t)RND(-128, 127);
+			n->b2[o] = RND(-5000, 5000);
+			n->w3[o] = (int16_t)RND(-2000, 2000);
+		}
+		n->w2[0][0] = big ? 300 : -128;
+		n->w2[NET_H2 - 1][NET_H1 - 1] = 127;
+		n->b3 = RND(-100000, 100000);
+		net_prepare(n);
+		CHECK(n->w2_bytes == !big);
+		int differ = 0;
+		for (int t = 0; t < 3000; t++) {
+			pk_net_acc a;
+			for (int j = 0; j < NET_H1; j++)
+				a.v[j] = (int16_t)RND(-200, 330);
+			differ += net_eval_acc(n, &a) != net_value_by_hand(n, &a);
+		}
+		CHECK(differ == 0);
+	}
+#undef RND
+	free(n);
+}
+
 /* The network: a file's text and back is the same network; its value is the integer
  * arithmetic of its layers, the same for a position and its mirror with colours turned;
  * the built-in file parses. */
@@ -1113,6 +1165,7 @@ int main(void)
 	test_draw_rules();
 	test_weights();
 	test_net();
+	test_net_layers();
 	test_vnet();
 	test_shots();
 	test_determinism_and_time();

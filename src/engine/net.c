@@ -63,27 +63,54 @@ static void net_layer2(const pk_net *n, const int16_t *h1, int32_t s[NET_H2])
 #ifdef __AVX2__
 	/* pairs of products added in 32 bits, eight lanes at a time, four units' lanes then
 	 * added across in one register */
-	_Static_assert(NET_H1 % 16 == 0 && NET_H2 % 4 == 0, "the layers in whole registers");
-	__m256i h[NET_H1 / 16];
-	for (int j = 0; j < NET_H1 / 16; j++)
-		h[j] = _mm256_loadu_si256((const __m256i *)(h1 + 16 * j));
-	for (int o = 0; o < NET_H2; o += 4) {
-		__m256i sum[4];
-		for (int u = 0; u < 4; u++) {
-			const int16_t *row = n->w2[o + u];
-			sum[u] = _mm256_setzero_si256();
-			for (int j = 0; j < NET_H1 / 16; j++)
-				sum[u] = _mm256_add_epi32(sum[u], _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(row + 16 * j)), h[j]));
+	_Static_assert(NET_H1 % 32 == 0 && NET_H2 % 8 == 0, "the layers in whole registers");
+	__m256i acc[NET_H2 / 8];
+	if (n->w2_bytes) {
+		/* the activations (0 .. 127) as unsigned bytes and the weights as signed ones:
+		 * each pair of products is at most 2 * 127 * 128 in magnitude, so the 16-bit
+		 * pair sums never saturate, and the 32-bit sums are those of the 16-bit path */
+		__m256i h[NET_H1 / 32], ones = _mm256_set1_epi16(1);
+		for (int j = 0; j < NET_H1 / 32; j++) {
+			__m256i a = _mm256_loadu_si256((const __m256i *)(h1 + 32 * j));
+			__m256i b = _mm256_loadu_si256((const __m256i *)(h1 + 32 * j + 16));
+			/* packus works within 128-bit lanes: the quarters put back in order */
+			h[j] = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
 		}
-		__m256i x = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
-		__m128i q = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
-		for (int u = 0; u < 4; u++)
-			s[o + u] = n->b2[o + u];
-		int32_t t[4];
-		_mm_storeu_si128((__m128i *)t, q);
-		for (int u = 0; u < 4; u++)
-			s[o + u] += t[u];
+		for (int o = 0; o < NET_H2; o += 8) {
+			__m256i sum[8];
+			for (int u = 0; u < 8; u++) {
+				const int8_t *row = n->w2b[o + u];
+				sum[u] = _mm256_setzero_si256();
+				for (int j = 0; j < NET_H1 / 32; j++) {
+					__m256i p = _mm256_maddubs_epi16(h[j], _mm256_loadu_si256((const __m256i *)(row + 32 * j)));
+					sum[u] = _mm256_add_epi32(sum[u], _mm256_madd_epi16(p, ones));
+				}
+			}
+			/* eight units' lanes added across: lane k of the result is unit o + k's sum */
+			__m256i x0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+			__m256i x1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[4], sum[5]), _mm256_hadd_epi32(sum[6], sum[7]));
+			acc[o / 8] = _mm256_add_epi32(_mm256_permute2x128_si256(x0, x1, 0x20), _mm256_permute2x128_si256(x0, x1, 0x31));
+		}
+	} else {
+		__m256i h[NET_H1 / 16];
+		for (int j = 0; j < NET_H1 / 16; j++)
+			h[j] = _mm256_loadu_si256((const __m256i *)(h1 + 16 * j));
+		for (int o = 0; o < NET_H2; o += 8) {
+			__m256i sum[8];
+			for (int u = 0; u < 8; u++) {
+				const int16_t *row = n->w2[o + u];
+				sum[u] = _mm256_setzero_si256();
+				for (int j = 0; j < NET_H1 / 16; j++)
+					sum[u] = _mm256_add_epi32(sum[u], _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(row + 16 * j)), h[j]));
+			}
+			__m256i x0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+			__m256i x1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[4], sum[5]), _mm256_hadd_epi32(sum[6], sum[7]));
+			acc[o / 8] = _mm256_add_epi32(_mm256_permute2x128_si256(x0, x1, 0x20), _mm256_permute2x128_si256(x0, x1, 0x31));
+		}
 	}
+	for (int o = 0; o < NET_H2; o += 8)
+		_mm256_storeu_si256((__m256i *)(s + o),
+				    _mm256_add_epi32(acc[o / 8], _mm256_loadu_si256((const __m256i *)(n->b2 + o))));
 #else
 	for (int o = 0; o < NET_H2; o++) {
 		s[o] = n->b2[o];
@@ -95,17 +122,42 @@ static void net_layer2(const pk_net *n, const int16_t *h1, int32_t s[NET_H2])
 
 int net_eval_acc(const pk_net *n, const pk_net_acc *a)
 {
-	int16_t h1[NET_H1];
+	_Alignas(32) int16_t h1[NET_H1];
+#ifdef __AVX2__
+	for (int j = 0; j < NET_H1; j += 16) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(a->v + j));
+		x = _mm256_min_epi16(_mm256_max_epi16(x, _mm256_setzero_si256()), _mm256_set1_epi16(NET_Q1));
+		_mm256_store_si256((__m256i *)(h1 + j), x);
+	}
+#else
 	for (int j = 0; j < NET_H1; j++)
 		h1[j] = (int16_t)(a->v[j] < 0 ? 0 : a->v[j] > NET_Q1 ? NET_Q1 : a->v[j]);
-	int32_t s[NET_H2];
+#endif
+	_Alignas(32) int32_t s[NET_H2];
 	net_layer2(n, h1, s);
 	int64_t out = n->b3;
+#ifdef __AVX2__
+	/* the same terms eight at a time: a sum of 32 products of at most 127 * 32767 fits
+	 * in 32 bits */
+	__m256i t = _mm256_setzero_si256();
+	for (int o = 0; o < NET_H2; o += 8) {
+		__m256i x = _mm256_load_si256((const __m256i *)(s + o));
+		x = _mm256_min_epi32(_mm256_srai_epi32(_mm256_max_epi32(x, _mm256_setzero_si256()), 6), _mm256_set1_epi32(NET_Q1));
+		__m256i w = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(n->w3 + o)));
+		t = _mm256_add_epi32(t, _mm256_mullo_epi32(x, w));
+	}
+	__m128i q = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+	q = _mm_add_epi32(q, _mm_shuffle_epi32(q, 0x4E));
+	q = _mm_add_epi32(q, _mm_shuffle_epi32(q, 0xB1));
+	out += _mm_cvtsi128_si32(q);
+	_Static_assert(NET_Q2 == 64, "the division by NET_Q2 a shift of a number not below 0");
+#else
 	for (int o = 0; o < NET_H2; o++) {
 		/* in 127ths after the division (of a number not below 0: the same on every machine) */
 		int32_t h = s[o] < 0 ? 0 : s[o] / NET_Q2;
 		out += (int64_t)n->w3[o] * (h > NET_Q1 ? NET_Q1 : h);
 	}
+#endif
 	return (int)(out * 100 / (NET_Q1 * NET_Q2));
 }
 
@@ -135,6 +187,13 @@ void net_prepare(pk_net *n)
 	MIX(n->b3);
 #undef MIX
 	n->checksum = h;
+	n->w2_bytes = true;
+	for (int o = 0; o < NET_H2; o++)
+		for (int j = 0; j < NET_H1; j++) {
+			int x = n->w2[o][j];
+			n->w2_bytes &= x >= -128 && x <= 127;
+			n->w2b[o][j] = (int8_t)(x < -128 ? -128 : x > 127 ? 127 : x);
+		}
 }
 
 /* Where the k-th weight of the file goes, and its range. */
