@@ -119,6 +119,7 @@ typedef struct {
 	 * run away (by side, 0 White), and the cone of each bit (as cone) */
 	bool bits;
 	uint64_t rowb[12], centreb, edgeb, leftb, rightb, diagb, farb[2];
+	uint64_t rowbit[4];   /* the squares whose row number has bit k set (rows 0 .. 11) */
 	uint64_t coneb[2][64];
 } vboard;
 static vboard boards[NBOARDS];
@@ -154,6 +155,9 @@ static void boards_init(void)
 			int r = b->row[q], c = b->col[q], k = vbits_bit(v, q);
 			uint64_t m = 1ull << k;
 			b->rowb[r] |= m;
+			for (int k2 = 0; k2 < 4; k2++)
+				if (r >> k2 & 1)
+					b->rowbit[k2] |= m;
 			if (c >= mid_lo && c <= mid_hi)
 				b->centreb |= m;
 			if (c == 0 || c == v->cols - 1)
@@ -298,8 +302,14 @@ static void terms_bits(const pk_vpos *p, const pk_vbits *x, const vboard *b, boo
 	t->men = pc64(W) - pc64(B);
 	t->kings = pc64(WK) - pc64(BK);
 	t->kfirst = (WK != 0) - (BK != 0);
-	for (int r = 0; r <= last; r++)
-		t->advance += pc64(W & b->rowb[r]) * (last - r) - pc64(B & b->rowb[r]) * r;
+	/* each man's rows from its own first row, summed: White's from the last row,
+	 * Black's from row 0; the rows summed bit by bit of their numbers */
+	int wrows = 0, brows = 0;
+	for (int k = 0; k < 4; k++) {
+		wrows += pc64(W & b->rowbit[k]) << k;
+		brows += pc64(B & b->rowbit[k]) << k;
+	}
+	t->advance = last * pc64(W) - wrows - brows;
 	t->back = pc64(W & b->rowb[last]) - pc64(B & b->rowb[0]);
 	t->centre = pc64(W & b->centreb) - pc64(B & b->centreb);
 	t->edge = pc64(W & b->edgeb) - pc64(B & b->edgeb);
