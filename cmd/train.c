@@ -14,6 +14,7 @@
 #include "egdb/check.h"
 #include "engine/learn.h"
 #include "engine/vpattern.h"
+#include "pdn/zio.h"
 #include "store/games.h"
 
 typedef struct {
@@ -74,6 +75,76 @@ static int weights_with(char *patterns, char *net, pk_weights *w)
 }
 
 /* The --net part: fit, write, report. */
+/* The labels file whole, through pdn/zio (a zstd frame read as such): NULL with errno set
+ * when it cannot be read; *len its size. */
+static unsigned char *labels_slurp(const char *path, size_t *len)
+{
+	int err = 0;
+	pk_in *in = zin_open(path, &err);
+	if (!in) {
+		errno = err > 0 ? err : EINVAL;
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *buf = malloc(cap);
+	long got = 0;
+	while (buf && (got = zin_read(in, buf + n, cap - n)) > 0) {
+		n += (size_t)got;
+		if (n == cap) {
+			unsigned char *b = realloc(buf, cap *= 2);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = b;
+		}
+	}
+	zin_close(in);
+	if (!buf || got < 0) {
+		free(buf);
+		errno = buf ? EIO : ENOMEM;
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* The labels to path, in the ordered form or the keyed one, compressed when the name ends
+ * in ".zst"; written whole or not at all. 0, or -1 after saying why. */
+static int labels_write(const pk_learn_data *d, uint64_t lkey, const char *path, bool ordered)
+{
+	cli_text lt;
+	FILE *f = cli_text_begin(&lt);
+	if (!f)
+		return -1;
+	if ((ordered ? learn_labels_save_ordered(d, lkey, f) : learn_labels_save(d, lkey, f)) < 0) {
+		fclose(f);
+		free(lt.buf);
+		cli_error("cannot write the labels: out of memory");
+		return -1;
+	}
+	if (fclose(f) != 0) {
+		free(lt.buf);
+		cli_error("out of memory");
+		return -1;
+	}
+	int err = 0;
+	const char *msg = NULL;
+	pk_out *o = zout_open(path, &err);
+	if (!o) {
+		free(lt.buf);
+		cli_error("cannot write the labels '%s': %s", path, strerror(err));
+		return -1;
+	}
+	int rc = zout_write(o, lt.buf, lt.len);
+	free(lt.buf);
+	if (zout_close(o, &msg) < 0 || rc < 0) {
+		cli_error("cannot write the labels '%s': %s", path, msg ? msg : "write error");
+		return -1;
+	}
+	return 0;
+}
+
 static int train_net(pk_learn_data *d, const pk_weights *base, const pk_net_opts *no, long ldepth, bool with_db,
 		     const char *out, int json, int quiet)
 {
@@ -142,7 +213,7 @@ int cmd_train(int argc, const char **argv)
 {
 	char *out = NULL, *epochs_arg = NULL, *rate_arg = NULL, *l2_arg = NULL, *min_arg = NULL, *threads_arg = NULL,
 	     *skip_arg = NULL, *ldepth_arg = NULL, *levery_arg = NULL, *lambda_arg = NULL, *td_arg = NULL, *lpat = NULL, *legdb = NULL, *lcache_arg = NULL,
-	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *npat = NULL, *epos_arg = NULL,
+	     *batch_arg = NULL, *seed_arg = NULL, *decay_arg = NULL, *lfile = NULL, *lformat = NULL, *npat = NULL, *epos_arg = NULL,
 	     *windows_arg = NULL, *endgame_arg = NULL, *bpat = NULL, *lend_arg = NULL, *variant_arg = NULL, *tie_arg = NULL,
 	     *phase_arg = NULL;
 	int json = 0, quiet = 0, net = 0, keep_last = 0, material = 0, calm = 0, labelled_only = 0, men_only = 0, end_phase = 0, kept_only = 0;
@@ -178,7 +249,8 @@ int cmd_train(int argc, const char **argv)
 		{ "label-egdb", 0, POPT_ARG_STRING, &legdb, 0, "the endgame databases the labelling search probes (default: those of the default directory, when there)", "DIR|none" },
 		{ "label-egdb-cache", 0, POPT_ARG_STRING, &lcache_arg, 0, "the databases' cache of decompressed blocks, in MiB (default 3072: the 6-piece databases whole, after the first probes)", "MB" },
 		{ "egdb-positions", 0, POPT_ARG_STRING, &epos_arg, 0, "add N random quiet positions of the endgame databases (those of --label-egdb), labelled with their exact value, to the training part", "N" },
-		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling", "FILE" },
+		{ "label-file", 0, POPT_ARG_STRING, &lfile, 0, "keep the labels in FILE: read from it when it holds those of these games at this depth, else written after labelling (compressed when FILE ends in .zst)", "FILE" },
+		{ "label-format", 0, POPT_ARG_STRING, &lformat, 0, "how --label-file is written: keyed (each position's key and score: serves other collections holding the same positions; the default) or ordered (a score for each position of these games in their order: a fifth of the size, read back only with the same games; the default when the file read was so)", "keyed|ordered" },
 		{ "lambda", 0, POPT_ARG_STRING, &lambda_arg, 0, "the result's share of a labelled position's target, 0 to 1 (default 0.5)", "L" },
 		{ "td", 0, POPT_ARG_STRING, &td_arg, 0, "temporal differences instead of --lambda: a labelled position's target is (1 - L) times its score's and L times that of its game's next position (the result after the last), 0.01 to 1", "L" },
 		{ "kept-labels-only", 0, POPT_ARG_NONE, &kept_only, 0, "search nothing: the positions --label-file holds are labelled, the others are not (an interrupted labelling fitted as far as it went)", NULL },
@@ -349,6 +421,18 @@ int cmd_train(int argc, const char **argv)
 	if (kept_only && !lfile) {
 		cli_error("--kept-labels-only fits the labels of --label-file: give it");
 		goto out;
+	}
+	bool ordered = false;
+	if (lformat) {
+		if (!lfile) {
+			cli_error("--label-format is how --label-file is written: give it");
+			goto out;
+		}
+		if (strcmp(lformat, "keyed") && strcmp(lformat, "ordered")) {
+			cli_error("--label-format: '%s': give keyed or ordered", lformat);
+			goto out;
+		}
+		ordered = !strcmp(lformat, "ordered");
 	}
 	if ((levery_arg || lambda_arg || td_arg || lpat || (legdb && !epos) || lcache_arg || lfile || lend_arg || labelled_only) && !ldepth) {
 		cli_error("--label-every, --label-endgame, --label-patterns, --label-egdb, --label-egdb-cache, --label-file, --lambda, --td and --labelled-only go with --label-depth");
@@ -535,15 +619,19 @@ int cmd_train(int argc, const char **argv)
 		lkey |= (uint64_t)lend_pieces << 40 | (uint64_t)lend_depth << 48;
 	bool have_labels = false, migrate = false;
 	if (ldepth > 0 && lfile) {
-		FILE *f = fopen(lfile, "rb");
-		if (!f && (errno != ENOENT || kept_only)) {
-			cli_error("cannot open the labels '%s': %s", lfile, strerror(errno));
+		size_t len = 0;
+		unsigned char *buf = labels_slurp(lfile, &len);
+		if (!buf && (errno != ENOENT || kept_only)) {
+			cli_error("cannot read the labels '%s': %s", lfile, strerror(errno));
 			goto out;
 		}
-		if (f) {
+		if (buf) {
 			size_t matched = 0;
-			int lr = learn_labels_load(d, lkey, &matched, f);
-			fclose(f);
+			FILE *f = fmemopen(buf, len ? len : 1, "rb");
+			int lr = f ? learn_labels_load(d, lkey, &matched, f) : -2;
+			if (f)
+				fclose(f);
+			free(buf);
 			if (lr == -2) {
 				cli_error("out of memory reading the labels '%s'", lfile);
 				goto out;
@@ -554,9 +642,14 @@ int cmd_train(int argc, const char **argv)
 			}
 			if (lr == 1) {
 				/* never replaced: its searches may have taken hours */
-				cli_error("'%s' holds labels of other settings (another --label-depth or --label-endgame) or of an older format; it is left as it is: give another --label-file, or remove it to label again", lfile);
+				cli_error("'%s' holds labels of other settings (another --label-depth or --label-endgame), of other games (an ordered file) or of an older format; it is left as it is: give another --label-file, or remove it to label again", lfile);
 				rc = EXIT_USAGE;
 				goto out;
+			}
+			if (lr == 4) {   /* the ordered form: written so again unless told otherwise */
+				lr = 0;
+				if (!lformat)
+					ordered = true;
 			}
 			/* every position the stride picks already searched: nothing to search */
 			migrate = lr == 3;
@@ -573,13 +666,7 @@ int cmd_train(int argc, const char **argv)
 	}
 	if (migrate && have_labels) {
 		/* a file of the older format, read whole: written again with the positions' keys */
-		cli_text lt;
-		FILE *f = cli_text_begin(&lt);
-		if (!f || learn_labels_save(d, lkey, f) < 0) {
-			cli_error("cannot write the labels: out of memory or disk");
-			goto out;
-		}
-		if (cli_text_commit(&lt, lfile) < 0)
+		if (labels_write(d, lkey, lfile, ordered) < 0)
 			goto out;
 		if (!quiet)
 			fprintf(stderr, "train: '%s' written again in the labels' new format (with each position's key)\n", lfile);
@@ -602,12 +689,7 @@ int cmd_train(int argc, const char **argv)
 			fprintf(stderr, "\r\033[K");
 		if (cli_interrupted) {
 			/* the positions searched so far are kept: a rerun searches the others */
-			bool kept = false;
-			if (lfile) {
-				cli_text lt;
-				FILE *f = cli_text_begin(&lt);
-				kept = f && learn_labels_save(d, lkey, f) == 0 && cli_text_commit(&lt, lfile) == 0;
-			}
+			bool kept = lfile && labels_write(d, lkey, lfile, ordered) == 0;
 			if (kept)
 				cli_error("interrupted while labelling the positions; nothing was fitted; the %zu searched are kept in "
 					  "'%s' (the same command goes on from them)", learn_searched(d), lfile);
@@ -623,16 +705,8 @@ int cmd_train(int argc, const char **argv)
 			fprintf(stderr, "train: %zu positions labelled by a search to depth %ld%s%s (%.1f s)\n", learn_labelled(d), ldepth,
 				endtxt, db ? " with the endgame databases" : "", cli_now() - tl);
 		}
-		if (lfile) {
-			cli_text lt;
-			FILE *f = cli_text_begin(&lt);
-			if (!f || learn_labels_save(d, lkey, f) < 0) {
-				cli_error("cannot write the labels: out of memory or disk");
-				goto out;
-			}
-			if (cli_text_commit(&lt, lfile) < 0)
-				goto out;
-		}
+		if (lfile && labels_write(d, lkey, lfile, ordered) < 0)
+			goto out;
 	}
 	if (epos) {
 		/* exact positions, added after the labelling (a labels file covers the games' positions) */
@@ -780,6 +854,7 @@ out:
 	free(seed_arg);
 	free(decay_arg);
 	free(lfile);
+	free(lformat);
 	free(npat);
 	free(epos_arg);
 	free(windows_arg);

@@ -308,6 +308,32 @@ expect_rc 2 "--kept-labels-only without --label-file"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --kept-labels-only --label-file "$T_TMP/none.lab"
 expect_rc 3 "--kept-labels-only with no such file"
 expect_err_has "none.lab" "the file named"
+# --label-format ordered: a score a position in order, compressed by the name's .zst; the
+# same searches' labels fit the same weights as the keyed file's, in a fraction of the bytes; an
+# ordered file is read back only with the same games, and left as it is otherwise
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vlo.lab.zst" --label-format ordered \
+	--lambda 0.3 --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vplo.txt" -q --threads 2
+expect_rc 0 "train --label-format ordered to a .zst file"
+head -c 4 "$T_TMP/vlo.lab.zst" | od -An -tx1 | grep -q "28 b5 2f fd" && pass || fail "the .zst labels file is no zstd frame"
+[ "$(grep -v '^#' "$T_TMP/vpl.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vplo.txt" | cksum)" ] && pass ||
+	fail "the ordered labels fit other weights than the keyed ones"
+zs=$(wc -c < "$T_TMP/vlo.lab.zst"); ks=$(wc -c < "$T_TMP/vl.lab")
+[ "$zs" -gt 0 ] && [ $((zs * 4)) -lt "$ks" ] && pass || fail "ordered and compressed: $zs bytes against $ks keyed"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-file "$T_TMP/vlo.lab.zst" \
+	--lambda 0.3 --keep-last --min-count 1 --epochs 10 --skip 2 -o "$T_TMP/vplo2.txt" --threads 2
+expect_err_has "labelled from the labels file" "the ordered labels read back"
+[ "$(grep -v '^#' "$T_TMP/vplo.txt" | cksum)" = "$(grep -v '^#' "$T_TMP/vplo2.txt" | cksum)" ] && pass ||
+	fail "the ordered labels read back fit other weights"
+head -n 40 "$T_TMP/spi.pdn" > "$T_TMP/spi-part.pdn"
+before=$(cksum < "$T_TMP/vlo.lab.zst")
+run "$PDNKIT" train --variant international "$T_TMP/spi-part.pdn" --label-depth 3 --label-file "$T_TMP/vlo.lab.zst" --epochs 1
+expect_rc 2 "an ordered labels file of other games"
+expect_err_has "of other games" "said why"
+[ "$(cksum < "$T_TMP/vlo.lab.zst")" = "$before" ] && pass || fail "an ordered labels file of other games was replaced"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-format packed --label-file "$T_TMP/x.lab"
+expect_rc 2 "--label-format packed"
+run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --label-depth 3 --label-format ordered
+expect_rc 2 "--label-format without --label-file"
 run "$PDNKIT" train --variant international "$T_TMP/spi.pdn" --labelled-only
 expect_rc 2 "--labelled-only without --label-depth"
 expect_err_has "go with --label-depth" "said so"

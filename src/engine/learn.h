@@ -83,6 +83,11 @@ size_t learn_searched(const pk_learn_data *d);
  * -1. */
 int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f);
 int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE *f);
+/* The ordered form (format 4): a score for each of exactly these positions in their order
+ * (a position not searched yet marked so), no keys: two bytes a position, read back only
+ * with the same games; load gives 4 for it (0's meaning), or 1 when the file is of other
+ * games or settings. */
+int learn_labels_save_ordered(const pk_learn_data *d, uint64_t settings, FILE *f);
 /* Positions and games so far. */
 size_t learn_positions(const pk_learn_data *d);
 long learn_games(const pk_learn_data *d);

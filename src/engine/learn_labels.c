@@ -153,6 +153,69 @@ int learn_labels_save(const pk_learn_data *d, uint64_t settings, FILE *f)
 	return rc == 0 && fwrite(t, 1, 8, f) == 8 ? 0 : -1;
 }
 
+/* Format 4: a score for each of exactly these positions, in their order, no keys: the
+ * header (the settings' key without the stride, the number of positions, the hash of
+ * their keys), then 16 bits a position (NOT_SEARCHED for one not searched yet, NO_SCORE
+ * for a forced one), then the hash of everything after the first line. Two bytes a
+ * position instead of ten, and the scores of a game's positions side by side: what
+ * compresses, for labels kept where space counts. */
+#define NOT_SEARCHED (INT16_MIN + 1)
+
+int learn_labels_save_ordered(const pk_learn_data *d, uint64_t settings, FILE *f)
+{
+	unsigned char h[16 + 24];
+	memcpy(h, "pdnkit-labels 4\n", 16);
+	put64(h + 16, SETTINGS_NO_STRIDE(settings));
+	put64(h + 24, d->n);
+	put64(h + 32, positions_hash(d));
+	uint64_t sum = bytes_hash(14695981039346656037ull, h + 16, 24);
+	int rc = fwrite(h, 1, sizeof h, f) == sizeof h ? 0 : -1;
+	for (size_t i = 0; i < d->n && rc == 0; i++) {
+		int16_t score = d->v[i].tried ? d->v[i].score : NOT_SEARCHED;
+		unsigned char b[2] = { (unsigned char)((uint16_t)score & 0xFF), (unsigned char)((uint16_t)score >> 8) };
+		sum = bytes_hash(sum, b, 2);
+		if (fwrite(b, 1, 2, f) != 2)
+			rc = -1;
+	}
+	unsigned char t[8];
+	put64(t, sum);
+	return rc == 0 && fwrite(t, 1, 8, f) == 8 ? 0 : -1;
+}
+
+static int load_v4(pk_learn_data *d, uint64_t settings, const unsigned char *h, size_t *matched, FILE *f)
+{
+	if (get64(h + 16) != SETTINGS_NO_STRIDE(settings) || get64(h + 24) != d->n || get64(h + 32) != positions_hash(d))
+		return 1;
+	int16_t *scores = malloc(d->n * sizeof *scores + 1);
+	if (!scores)
+		return -2;
+	uint64_t sum = bytes_hash(14695981039346656037ull, h + 16, 24);
+	for (size_t i = 0; i < d->n; i++) {
+		unsigned char b[2];
+		if (fread(b, 1, 2, f) != 2) {
+			free(scores);
+			return -1;
+		}
+		sum = bytes_hash(sum, b, 2);
+		scores[i] = (int16_t)(uint16_t)(b[0] | b[1] << 8);
+	}
+	unsigned char t[8];
+	if (fread(t, 1, 8, f) != 8 || get64(t) != sum || fgetc(f) != EOF) {
+		free(scores);
+		return -1;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		if (scores[i] == NOT_SEARCHED)
+			continue;
+		d->v[i].score = scores[i];
+		d->v[i].tried = 1;
+		d->labelled += scores[i] != NO_SCORE;
+		(*matched)++;
+	}
+	free(scores);
+	return 0;
+}
+
 /* Format 2: a score for each of exactly these positions. */
 static int load_v2(pk_learn_data *d, uint64_t settings, const unsigned char *h, FILE *f)
 {
@@ -198,6 +261,10 @@ int learn_labels_load(pk_learn_data *d, uint64_t settings, size_t *matched, FILE
 		if (rc == 0)
 			*matched = d->n;
 		return rc == 0 ? 3 : rc;   /* read: the caller writes it again in format 3 */
+	}
+	if (!memcmp(h, "pdnkit-labels 4\n", 16)) {
+		int rc = load_v4(d, settings, h, matched, f);
+		return rc == 0 ? 4 : rc;
 	}
 	if (memcmp(h, "pdnkit-labels 3\n", 16))
 		return 1;   /* an older format, without a check: labelled again */
