@@ -182,15 +182,15 @@ int learn_labels_save_ordered(const pk_learn_data *d, uint64_t settings, FILE *f
 	return rc == 0 && fwrite(t, 1, 8, f) == 8 ? 0 : -1;
 }
 
-static int load_v4(pk_learn_data *d, uint64_t settings, const unsigned char *h, size_t *matched, FILE *f)
+/* The n scores of an ordered file (formats 2 and 4) after its header, and the hash that
+ * ends it, checked from sum (the hash so far): 0 with *out (malloc'ed), -1 when the file
+ * is damaged, cut short or longer than it says, -2 when out of memory. */
+static int read_scores(size_t n, uint64_t sum, FILE *f, int16_t **out)
 {
-	if (get64(h + 16) != SETTINGS_NO_STRIDE(settings) || get64(h + 24) != d->n || get64(h + 32) != positions_hash(d))
-		return 1;
-	int16_t *scores = malloc(d->n * sizeof *scores + 1);
+	int16_t *scores = malloc(n * sizeof *scores + 1);
 	if (!scores)
 		return -2;
-	uint64_t sum = bytes_hash(14695981039346656037ull, h + 16, 24);
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		unsigned char b[2];
 		if (fread(b, 1, 2, f) != 2) {
 			free(scores);
@@ -204,6 +204,18 @@ static int load_v4(pk_learn_data *d, uint64_t settings, const unsigned char *h, 
 		free(scores);
 		return -1;
 	}
+	*out = scores;
+	return 0;
+}
+
+static int load_v4(pk_learn_data *d, uint64_t settings, const unsigned char *h, size_t *matched, FILE *f)
+{
+	if (get64(h + 16) != SETTINGS_NO_STRIDE(settings) || get64(h + 24) != d->n || get64(h + 32) != positions_hash(d))
+		return 1;
+	int16_t *scores;
+	int rc = read_scores(d->n, bytes_hash(14695981039346656037ull, h + 16, 24), f, &scores);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < d->n; i++) {
 		if (scores[i] == NOT_SEARCHED)
 			continue;
@@ -221,24 +233,9 @@ static int load_v2(pk_learn_data *d, uint64_t settings, const unsigned char *h, 
 {
 	if (get64(h + 16) != d->n || get64(h + 24) != settings || get64(h + 32) != positions_hash(d))
 		return 1;
-	int16_t *scores = malloc(d->n * sizeof *scores + 1);
-	if (!scores)
-		return -1;
-	uint64_t sum = 14695981039346656037ull;
-	for (size_t i = 0; i < d->n; i++) {
-		unsigned char b[2];
-		if (fread(b, 1, 2, f) != 2) {
-			free(scores);
-			return -1;
-		}
-		sum = bytes_hash(sum, b, 2);
-		scores[i] = (int16_t)(uint16_t)(b[0] | b[1] << 8);
-	}
-	unsigned char t[8];
-	if (fread(t, 1, 8, f) != 8 || get64(t) != sum || fgetc(f) != EOF) {
-		free(scores);
-		return -1;   /* damaged, cut short or longer than it says */
-	}
+	int16_t *scores;
+	if (read_scores(d->n, 14695981039346656037ull, f, &scores) < 0)
+		return -1;   /* damaged, cut short or longer than it says (or out of memory) */
 	size_t labelled = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		d->v[i].score = scores[i];
