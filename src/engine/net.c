@@ -57,11 +57,22 @@ void net_acc_full(const pk_net *n, pk_net_acc *a, const int *in, int k)
 		net_acc_add(n, a, in[i], 1);
 }
 
+#ifdef __AVX2__
+/* Eight units' sums, each spread over eight 32-bit lanes, added across: lane k of the
+ * result is unit k's sum. */
+static inline __m256i add_across8(const __m256i sum[8])
+{
+	__m256i x0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
+	__m256i x1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[4], sum[5]), _mm256_hadd_epi32(sum[6], sum[7]));
+	return _mm256_add_epi32(_mm256_permute2x128_si256(x0, x1, 0x20), _mm256_permute2x128_si256(x0, x1, 0x31));
+}
+#endif
+
 /* The second layer's sums s[o] = b2[o] + w2[o] . h1. */
 static void net_layer2(const pk_net *n, const int16_t *h1, int32_t s[NET_H2])
 {
 #ifdef __AVX2__
-	/* pairs of products added in 32 bits, eight lanes at a time, four units' lanes then
+	/* pairs of products added in 32 bits, eight lanes at a time, eight units' lanes then
 	 * added across in one register */
 	_Static_assert(NET_H1 % 32 == 0 && NET_H2 % 8 == 0, "the layers in whole registers");
 	__m256i acc[NET_H2 / 8];
@@ -86,10 +97,7 @@ static void net_layer2(const pk_net *n, const int16_t *h1, int32_t s[NET_H2])
 					sum[u] = _mm256_add_epi32(sum[u], _mm256_madd_epi16(p, ones));
 				}
 			}
-			/* eight units' lanes added across: lane k of the result is unit o + k's sum */
-			__m256i x0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
-			__m256i x1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[4], sum[5]), _mm256_hadd_epi32(sum[6], sum[7]));
-			acc[o / 8] = _mm256_add_epi32(_mm256_permute2x128_si256(x0, x1, 0x20), _mm256_permute2x128_si256(x0, x1, 0x31));
+			acc[o / 8] = add_across8(sum);
 		}
 	} else {
 		__m256i h[NET_H1 / 16];
@@ -103,9 +111,7 @@ static void net_layer2(const pk_net *n, const int16_t *h1, int32_t s[NET_H2])
 				for (int j = 0; j < NET_H1 / 16; j++)
 					sum[u] = _mm256_add_epi32(sum[u], _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)(row + 16 * j)), h[j]));
 			}
-			__m256i x0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[0], sum[1]), _mm256_hadd_epi32(sum[2], sum[3]));
-			__m256i x1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sum[4], sum[5]), _mm256_hadd_epi32(sum[6], sum[7]));
-			acc[o / 8] = _mm256_add_epi32(_mm256_permute2x128_si256(x0, x1, 0x20), _mm256_permute2x128_si256(x0, x1, 0x31));
+			acc[o / 8] = add_across8(sum);
 		}
 	}
 	for (int o = 0; o < NET_H2; o += 8)
