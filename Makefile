@@ -5,6 +5,8 @@
 #   make egdb-apart check a built level on sampled positions with a solver apart from the builder
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make bench      performance figures
+#   make labels     go on labelling International self-play positions for the next network
+#                   (LABEL_MINUTES=90; the labels kept in corpora/selfplay, resumable)
 #   make sanitize   run the tests under AddressSanitizer and UBSan
 #   make cb         libpdnkit-cb.so: the engine for CheckerBoard-style GUIs
 #   make cb-win     pdnkit-cb.dll: the same engine for CheckerBoard on Windows (mingw-w64)
@@ -70,7 +72,7 @@ WIN_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D__USE_MINGW_ANSI_STDIO=1 -Isrc
 WIN_DLL   := $(BUILD)/pdnkit-cb.dll
 WIN_HOST  := $(BUILD)/tests/cbwin_host.exe
 
-.PHONY: all cb cb-win run check bench egdb egdb-apart sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book vbooks slurm-check
+.PHONY: all cb cb-win run check bench labels egdb egdb-apart sanitize fuzz fuzz-book fuzz-egdb fuzz-merge fuzz-book-merge install uninstall clean deps tests book vbooks slurm-check
 
 PROG      ?= pdnkit
 
@@ -249,6 +251,21 @@ book: $(PROG)
 # games of the corpora (corpora/decks/international-openings.pdn, their moves kept as
 # path moves), then built in by `make`.
 VBOOK_EXPAND ?= --openings corpora/decks/international-openings.pdn --positions 4000 --engine-options "--depth 16 --threads 1 --egdb none"
+# The depth-8 labels of every second quiet position of the self-play games of seed 27,
+# searched by the engine of the day (network on), for International's next network: a
+# labelling of hours, interrupted after LABEL_MINUTES and kept (train --label-format
+# ordered: 1.6 bytes a position) beside the games; each run goes on from the file, and
+# the one that finishes it fits the network (-o $(BUILD)/vnet-seed27-d8.txt).
+LABEL_MINUTES ?= 90
+LABEL_GAMES   := corpora/selfplay/international-d6-seed27.pdn.zst
+LABEL_FILE    := corpora/selfplay/international-d6-seed27.d8.lab.zst
+labels: $(PROG)
+	@mkdir -p $(BUILD)
+	timeout --preserve-status -s INT $(LABEL_MINUTES)m ./$(PROG) train --variant international --net $(LABEL_GAMES) \
+		--label-depth 8 --label-every 2 --lambda 0 --labelled-only --calm \
+		--label-file $(LABEL_FILE) --label-format ordered -o $(BUILD)/vnet-seed27-d8.txt; \
+	rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 130 ]
+
 vbooks: $(PROG)
 	./$(PROG) book expand --variant international $(VBOOK_EXPAND) --quiet -o book/book-international.book.new
 	mv book/book-international.book.new book/book-international.book

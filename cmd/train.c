@@ -74,7 +74,6 @@ static int weights_with(char *patterns, char *net, pk_weights *w)
 	return rc;
 }
 
-/* The --net part: fit, write, report. */
 /* The labels file whole, through pdn/zio (a zstd frame read as such): NULL with errno set
  * when it cannot be read; *len its size. */
 static unsigned char *labels_slurp(const char *path, size_t *len)
@@ -88,21 +87,17 @@ static unsigned char *labels_slurp(const char *path, size_t *len)
 	size_t cap = 1 << 16, n = 0;
 	unsigned char *buf = malloc(cap);
 	long got = 0;
-	while (buf && (got = zin_read(in, buf + n, cap - n)) > 0) {
-		n += (size_t)got;
-		if (n == cap) {
-			unsigned char *b = realloc(buf, cap *= 2);
-			if (!b) {
+	while (buf && (got = zin_read(in, buf + n, cap - n)) > 0)
+		if ((n += (size_t)got) == cap) {
+			unsigned char *more = realloc(buf, cap *= 2);
+			if (!more)
 				free(buf);
-				buf = NULL;
-			}
-			buf = b;
+			buf = more;
 		}
-	}
 	zin_close(in);
 	if (!buf || got < 0) {
-		free(buf);
 		errno = buf ? EIO : ENOMEM;
+		free(buf);
 		return NULL;
 	}
 	*len = n;
@@ -145,6 +140,7 @@ static int labels_write(const pk_learn_data *d, uint64_t lkey, const char *path,
 	return 0;
 }
 
+/* The --net part: fit, write, report. */
 static int train_net(pk_learn_data *d, const pk_weights *base, const pk_net_opts *no, long ldepth, bool with_db,
 		     const char *out, int json, int quiet)
 {
@@ -669,7 +665,8 @@ int cmd_train(int argc, const char **argv)
 		if (labels_write(d, lkey, lfile, ordered) < 0)
 			goto out;
 		if (!quiet)
-			fprintf(stderr, "train: '%s' written again in the labels' new format (with each position's key)\n", lfile);
+			fprintf(stderr, "train: '%s' written again in the labels' %s\n", lfile,
+				ordered ? "ordered form" : "new format (with each position's key)");
 	}
 	if (ldepth > 0 && !have_labels) {
 		double tl = cli_now();
