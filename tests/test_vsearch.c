@@ -518,21 +518,21 @@ int main(void)
 					int mat = vpattern_material_index(__builtin_popcountll(b.men[me]), __builtin_popcountll(b.kings[me]),
 									  __builtin_popcountll(b.men[other]), __builtin_popcountll(b.kings[other]));
 					int a = vpattern_eval(&rp, &q),
-					    m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE] | b.kings[PK_WHITE]),
-								    vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all, mat);
+					    m = vpattern_eval_masks(&rp, q.stm, b.men[PK_WHITE] | b.kings[PK_WHITE],
+								    b.men[PK_BLACK] | b.kings[PK_BLACK], all, mat);
 					agree += a == m;
 					seen++;
 					/* and with the ten strips (their lanes past the first vector's) */
 					rp.windows = VPAT_WINDOWS_STRIPS;
 					a = vpattern_eval(&rp, &q);
-					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE] | b.kings[PK_WHITE]),
-								vbits_squares(v, b.men[PK_BLACK] | b.kings[PK_BLACK]), all, mat);
+					m = vpattern_eval_masks(&rp, q.stm, b.men[PK_WHITE] | b.kings[PK_WHITE],
+								b.men[PK_BLACK] | b.kings[PK_BLACK], all, mat);
 					strips_agree += a == m;
 					rp.windows = VPAT_WINDOWS;
 					/* the windows of men alone: the kings' squares read as empty */
 					rp.men_only = true;
 					a = vpattern_eval(&rp, &q);
-					m = vpattern_eval_masks(&rp, q.stm, vbits_squares(v, b.men[PK_WHITE]), vbits_squares(v, b.men[PK_BLACK]), all, mat);
+					m = vpattern_eval_masks(&rp, q.stm, b.men[PK_WHITE], b.men[PK_BLACK], all, mat);
 					men_agree += a == m;
 					/* phases by the men's rows to go: the search's evaluation from the
 					 * bitboards is the board's */

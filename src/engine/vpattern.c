@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/vpattern.h"
+#include "rules/vbits.h"
 
 /* For each window, its eight playing squares as the mover sees them: [0] for White to
  * move, [1] for Black (the board turned half a circle). Window k's, k < VPAT_WINDOWS_STRIPS
@@ -18,11 +19,12 @@ typedef uint16_t win_vec_hi __attribute__((vector_size(16)));
 #define HALF ((int)(sizeof(win_vec) / sizeof(uint16_t)))
 #define LANES (2 * HALF)
 _Static_assert(PAT_TABLES <= LANES + (int)(sizeof(win_vec_hi) / sizeof(uint16_t)), "a lane for every table");
-/* [view][square][mover, other][tables 0 .. 15, 16 .. 31]: two halves, each summed in a
- * register of its own (a vector of 64 bytes, where the machine has no such registers,
- * went through memory at every add) */
-static win_vec sq_vec[2][51][2][2];
-static win_vec_hi sq_vec_hi[2][51][2];
+/* [view][bit][mover, other][tables 0 .. 15, 16 .. 31], by the bit of the square on the
+ * 10x10 bitboards (rules/vbits.h): two halves, each summed in a register of its own (a
+ * vector of 64 bytes, where the machine has no such registers, went through memory at
+ * every add) */
+static win_vec sq_vec[2][64][2][2];
+static win_vec_hi sq_vec_hi[2][64][2];
 static pthread_once_t win_once = PTHREAD_ONCE_INIT;
 static _Atomic int win_ready;
 
@@ -56,7 +58,7 @@ static void windows_init(void)
 	for (int side = 0; side < 2; side++)
 		for (int k = 0; k < VPAT_WINDOWS_STRIPS; k++)
 			for (int i = 0, pw = 1; i < 8; i++, pw *= 3) {
-				int s = win_sq[side][k][i], tab = vpattern_table(k);
+				int s = vbits_bit(v, win_sq[side][k][i]), tab = vpattern_table(k);
 				if (tab < LANES) {
 					sq_vec[side][s][0][tab / HALF][tab % HALF] = (uint16_t)pw;
 					sq_vec[side][s][1][tab / HALF][tab % HALF] = (uint16_t)(2 * pw);
@@ -224,12 +226,12 @@ int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uin
 	uint64_t own = side ? black : white, opp = side ? white : black;
 	win_vec a0 = { 0 }, a1 = { 0 }, b0 = { 0 }, b1 = { 0 };   /* the mover's and the other's, side by side */
 	for (uint64_t m = own; m; m &= m - 1) {
-		const win_vec *v = sq_vec[side][__builtin_ctzll(m) + 1][0];
+		const win_vec *v = sq_vec[side][__builtin_ctzll(m)][0];
 		a0 += v[0];
 		a1 += v[1];
 	}
 	for (uint64_t m = opp; m; m &= m - 1) {
-		const win_vec *v = sq_vec[side][__builtin_ctzll(m) + 1][1];
+		const win_vec *v = sq_vec[side][__builtin_ctzll(m)][1];
 		b0 += v[0];
 		b1 += v[1];
 	}
@@ -242,9 +244,9 @@ int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uin
 	if (pt->windows > VPAT_WINDOWS) {   /* the strips past the first vector's lanes */
 		win_vec_hi hi = { 0 }, hi2 = { 0 };
 		for (uint64_t m = own; m; m &= m - 1)
-			hi += sq_vec_hi[side][__builtin_ctzll(m) + 1][0];
+			hi += sq_vec_hi[side][__builtin_ctzll(m)][0];
 		for (uint64_t m = opp; m; m &= m - 1)
-			hi2 += sq_vec_hi[side][__builtin_ctzll(m) + 1][1];
+			hi2 += sq_vec_hi[side][__builtin_ctzll(m)][1];
 		hi += hi2;
 		memcpy(idx + LANES, &hi, sizeof hi);
 	}

@@ -56,10 +56,10 @@ int vpattern_turned(int idx);
 int vpattern_rows_to_go(const pk_vpos *p);
 /* Their weights' sum for the side to move, blended between the phases, in hundredths. */
 int vpattern_eval(const pk_patterns *pt, const pk_vpos *p);
-/* The same from the squares of each side's pieces (bit s - 1 for square s; a 10x10
- * board's 50: its men alone when pt->men_only), stm the side to move, pieces all the
- * pieces on the board (the phase), material vpattern_material_index's (read only when
- * pt->material): the windows' indices summed over the pieces alone. */
+/* The same from each side's pieces on the 10x10 bitboards (rules/vbits.h: the bits of
+ * a 10x10 board's 50 squares; its men alone when pt->men_only), stm the side to move,
+ * pieces all the pieces on the board (the phase), material vpattern_material_index's
+ * (read only when pt->material): the windows' indices summed over the pieces alone. */
 int vpattern_eval_masks(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int pieces, int material);
 /* The same with the phase given: its step (0 .. 22, pattern.h's; vpattern_step()). */
 int vpattern_eval_masks_step(const pk_patterns *pt, int stm, uint64_t white, uint64_t black, int step, int material);

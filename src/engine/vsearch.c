@@ -459,7 +459,7 @@ int veval_bits_net(const pk_vpos *p, const pk_vbits *bits, const pk_vweights *w,
 			}
 			if (w->pat->men_only)
 				wk = bk = 0;
-			v += vpattern_eval_masks_step(w->pat, p->stm, vbits_squares(p->v, wm | wk), vbits_squares(p->v, bm | bk),
+			v += vpattern_eval_masks_step(w->pat, p->stm, wm | wk, bm | bk,
 						      vpattern_step(w->pat->tempo, pieces, togo), mat);
 		} else
 			v += vpattern_eval(w->pat, p);
